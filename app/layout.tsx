@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Plangate",
+  description: "Plan-mode control plane for coding agents",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans antialiased">
+        <header className="border-b border-zinc-200 dark:border-zinc-800">
+          <nav className="mx-auto flex max-w-5xl items-center gap-4 px-4 py-3" aria-label="Main">
+            <Link href="/" className="font-semibold tracking-tight" data-testid="nav-home">
+              Plangate
+            </Link>
+          </nav>
+        </header>
+        <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
+      </body>
+    </html>
+  );
+}

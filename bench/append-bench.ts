@@ -1,0 +1,80 @@
+/**
+ * Event append through Prisma (the app's appendEvents: event rows + projection update in one transaction)
+ * against raw better-sqlite3 writing the same rows with the same transaction shape, in one run.
+ */
+import Database from "better-sqlite3";
+import { appendEvents } from "../lib/session/append-events";
+import { createSession } from "../lib/session/create-session";
+import type { NewEvent } from "../lib/session/events";
+import { planAppend } from "../lib/session/append-events";
+import { projectionColumns } from "../lib/session/projection";
+import { getSession } from "../lib/session/get-session";
+import { median, repeat, round } from "./lib/stats";
+import { tempDb } from "./lib/temp-db";
+
+const APPENDS = 1000;
+const RUNS = 5;
+
+function eventsFor(i: number, batch: number): NewEvent[] {
+  return Array.from({ length: batch }, (_, k) =>
+    (i + k) % 3 === 0
+      ? { type: "tool.called", payload: { callId: `c${i}-${k}`, tool: "read", input: { path: "src/todo.ts" } } }
+      : { type: "message.assistant", payload: { text: `step ${i}.${k}: reading the store before planning the change` } },
+  );
+}
+
+async function prismaRun(batch: number): Promise<number> {
+  const t = tempDb("append-prisma");
+  const { id } = await createSession(t.db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  for (let i = 0; i < 50; i++) await appendEvents(t.db, id, eventsFor(i, batch));
+  const start = performance.now();
+  for (let i = 0; i < APPENDS; i++) await appendEvents(t.db, id, eventsFor(i, batch));
+  const micros = ((performance.now() - start) * 1000) / APPENDS;
+  await t.dispose();
+  return micros;
+}
+
+async function rawRun(batch: number): Promise<number> {
+  const t = tempDb("append-raw");
+  const { id } = await createSession(t.db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  let state = (await getSession(t.db, id)).state;
+  await t.db.$disconnect();
+  const sqlite = new Database(t.file);
+  const insert = sqlite.prepare('INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)');
+  const update = sqlite.prepare(
+    'UPDATE "Session" SET "permissionMode"=?,"prePlanMode"=?,"planActive"=?,"planPending"=?,"status"=?,"pendingReviewId"=?,"pendingAsks"=?,"state"=?,"lastSeq"=?,"lastActivityAt"=? WHERE "id"=? AND "lastSeq"=?',
+  );
+  const append = sqlite.transaction((events: NewEvent[]) => {
+    const at = new Date();
+    const planned = planAppend(state, events, at);
+    for (const e of planned.events) insert.run(id, e.seq, e.type, JSON.stringify(e.payload), at.getTime());
+    const c = projectionColumns(planned.state, at);
+    const r = update.run(c.permissionMode, c.prePlanMode, c.planActive ? 1 : 0, c.planPending ? 1 : 0, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at.getTime(), id, state.lastSeq);
+    if (r.changes !== 1) throw new Error("conflict");
+    state = planned.state;
+  });
+  for (let i = 0; i < 50; i++) append(eventsFor(i, batch));
+  const start = performance.now();
+  for (let i = 0; i < APPENDS; i++) append(eventsFor(i, batch));
+  const micros = ((performance.now() - start) * 1000) / APPENDS;
+  sqlite.close();
+  await t.dispose();
+  return micros;
+}
+
+export async function benchAppend() {
+  const results = [];
+  for (const batch of [1, 10, 100]) {
+    const prisma = await repeat(RUNS, () => prismaRun(batch));
+    const raw = await repeat(RUNS, () => rawRun(batch));
+    const ratios = prisma.map((p, i) => p / (raw[i] as number));
+    results.push({
+      eventsPerAppend: batch,
+      prismaMicrosPerAppend: round(median(prisma), 1),
+      rawMicrosPerAppend: round(median(raw), 1),
+      ratio: round(median(ratios), 2),
+      ratioTarget: 3,
+    });
+  }
+  return { name: "event-append-prisma-vs-raw", runs: RUNS, appendsPerRun: APPENDS, results };
+}

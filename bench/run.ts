@@ -1,0 +1,33 @@
+// `npm run bench`: runs every benchmark, prints one JSON document and writes it to bench/results/.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { benchAppend } from "./append-bench";
+import { benchFold } from "./fold-bench";
+import { benchPermission } from "./permission-bench";
+
+const only = process.argv.slice(2);
+const suites: Record<string, () => Promise<unknown>> = {
+  permission: benchPermission,
+  append: benchAppend,
+  fold: benchFold,
+};
+
+const results: Record<string, unknown> = {};
+for (const [name, run] of Object.entries(suites)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  results[name] = await run();
+}
+
+const report = {
+  at: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? "unknown", node: process.version },
+  results,
+};
+const json = JSON.stringify(report, null, 2);
+const dir = path.join(import.meta.dirname, "results");
+fs.mkdirSync(dir, { recursive: true });
+fs.writeFileSync(path.join(dir, `bench-${report.at.replace(/[:.]/g, "-")}.json`), json);
+fs.writeFileSync(path.join(dir, "latest.json"), json);
+console.log(json);

@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { createDb } from "../lib/db/client";
+import { appendEvents } from "../lib/session/append-events";
+import { createSession } from "../lib/session/create-session";
+
+const db = createDb("file:./data/e2e/plangate.db");
+
+test.afterAll(async () => {
+  await db.$disconnect();
+});
+
+test("health route answers on loopback", async ({ request }) => {
+  const res = await request.get("/api/health");
+  expect(res.status()).toBe(200);
+  expect(await res.json()).toMatchObject({ ok: true, database: "ok" });
+});
+
+test("a cross-origin state-changing request is refused by the proxy", async ({ request }) => {
+  const res = await request.post("/api/health", { headers: { origin: "http://evil.example" } });
+  expect(res.status()).toBe(403);
+  expect(await res.json()).toMatchObject({ error: { code: "origin_rejected" } });
+});
+
+test("home page shows the empty state, then lists sessions with their status", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
+  await expect(page.getByTestId("sessions-empty")).toContainText("No sessions yet");
+
+  const reviewing = await createSession(db, { title: "Add pagination", workspace: "/tmp/ws", agent: "build", model: "offline", mode: "default" });
+  await appendEvents(db, reviewing.id, [
+    { type: "turn.started", payload: { turnId: "t1" } },
+    { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "tool" } },
+    { type: "review.asked", payload: { reviewId: "rev_1", kind: "plan-review" } },
+  ]);
+  const asking = await createSession(db, { title: "Fix the build", workspace: "/tmp/ws", agent: "build", model: "offline", mode: "default" });
+  await appendEvents(db, asking.id, [
+    { type: "turn.started", payload: { turnId: "t2" } },
+    { type: "permission.asked", payload: { requestId: "per_1", tool: "bash", permission: "bash", patterns: ["npm test"] } },
+  ]);
+
+  await page.reload();
+  const rows = page.getByTestId("session-row");
+  await expect(rows).toHaveCount(2);
+  // Newest activity first.
+  await expect(rows.nth(0)).toContainText("Fix the build");
+  await expect(rows.nth(0)).toContainText("Waiting for permission");
+  await expect(rows.nth(1)).toContainText("Add pagination");
+  await expect(rows.nth(1)).toContainText("Plan awaiting review");
+  await expect(rows.nth(1)).toContainText("plan");
+  await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
+});

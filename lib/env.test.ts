@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { isLoopbackHost, parseEnv } from "./env";
+
+describe("isLoopbackHost", () => {
+  it.each([
+    ["127.0.0.1", true],
+    ["127.1.2.3", true],
+    ["localhost", true],
+    ["::1", true],
+    ["[::1]", true],
+    ["0.0.0.0", false],
+    ["192.168.1.10", false],
+    ["example.com", false],
+    ["::", false],
+  ])("%s → %s", (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
+  });
+});
+
+describe("parseEnv", () => {
+  it("defaults to SQLite under ./data, loopback and port 3000", () => {
+    const env = parseEnv({}, "/srv/app");
+    expect(env).toMatchObject({ DATABASE_URL: "file:./data/plangate.db", HOST: "127.0.0.1", PORT: 3000, dataDir: "/srv/app/data" });
+    expect(env.workspaceRoots).toEqual(["/srv/app/data/workspaces"]);
+  });
+
+  it.each([
+    [{ HOST: "0.0.0.0" }, /Refusing to listen on 0\.0\.0\.0 without PLANGATE_TOKEN/],
+    [{ HOST: "10.0.0.5", PLANGATE_TOKEN: "short" }, /at least 16 characters/],
+    [{ PORT: "99999" }, /PORT/],
+    [{ PORT: "abc" }, /PORT/],
+    [{ PLANGATE_AUTO_GATE: "maybe" }, /PLANGATE_AUTO_GATE/],
+  ])("refuses %j", (raw, message) => {
+    expect(() => parseEnv(raw)).toThrow(message);
+  });
+
+  it("accepts a non-loopback host with a token", () => {
+    expect(parseEnv({ HOST: "0.0.0.0", PLANGATE_TOKEN: "x".repeat(24) }).HOST).toBe("0.0.0.0");
+  });
+
+  it("splits workspace roots and resolves them", () => {
+    expect(parseEnv({ PLANGATE_WORKSPACE_ROOTS: "/a:rel/b" }, "/srv").workspaceRoots).toEqual(["/a", "/srv/rel/b"]);
+  });
+
+  it.each([
+    ["1", true],
+    ["true", true],
+    ["0", false],
+    [undefined, false],
+  ])("PLANGATE_ALLOW_SCRIPTED=%s → %s", (value, expected) => {
+    expect(parseEnv({ PLANGATE_ALLOW_SCRIPTED: value }).PLANGATE_ALLOW_SCRIPTED).toBe(expected);
+  });
+});

@@ -1,0 +1,75 @@
+import path from "node:path";
+import { z } from "zod";
+
+const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host.trim());
+}
+
+const flag = z
+  .enum(["0", "1", "true", "false", "open", "closed", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "open");
+
+export const envSchema = z
+  .object({
+    DATABASE_URL: z.string().min(1).default("file:./data/plangate.db"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PLANGATE_TOKEN: z
+      .string()
+      .min(16, "PLANGATE_TOKEN must be at least 16 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    PLANGATE_WORKSPACE_ROOTS: z.string().optional(),
+    PLANGATE_DATA_DIR: z.string().default("./data"),
+    PLANGATE_MODEL: z.string().default("offline"),
+    PLANGATE_ALLOW_SCRIPTED: flag,
+    // Auto mode may approve asks only while this gate is open; it can also be closed at run time.
+    PLANGATE_AUTO_GATE: z.enum(["open", "closed"]).default("open"),
+    PLANGATE_ENABLE_BYPASS: flag,
+  })
+  .superRefine((env, ctx) => {
+    if (!isLoopbackHost(env.HOST) && !env.PLANGATE_TOKEN) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PLANGATE_TOKEN"],
+        message: `Refusing to listen on ${env.HOST} without PLANGATE_TOKEN: set a token (16+ characters) or use HOST=127.0.0.1`,
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; workspaceRoots: string[] };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Pure: validates a raw environment and resolves paths against cwd. */
+export function parseEnv(raw: Record<string, string | undefined>, cwd = process.cwd()): Env {
+  const result = envSchema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "env"}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const dataDir = path.resolve(cwd, env.PLANGATE_DATA_DIR);
+  const workspaceRoots = (env.PLANGATE_WORKSPACE_ROOTS ?? path.join(dataDir, "workspaces"))
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((p) => path.resolve(cwd, p));
+  return { ...env, dataDir, workspaceRoots };
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests change process.env between cases; this drops the memoised copy. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

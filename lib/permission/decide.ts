@@ -1,0 +1,61 @@
+import { evaluateRule } from "./evaluate";
+import type { ModeGates, PermissionMode } from "./modes";
+import type { Action, Rule, Ruleset } from "./types";
+
+export type DecideInput = {
+  permission: string;
+  pattern: string;
+  rulesets: Ruleset[];
+  mode: PermissionMode;
+  gates: ModeGates;
+  /** The call cannot change anything: read, list, glob, grep, question, todo_write, plan_exit, read-only sandboxed bash. */
+  readOnly: boolean;
+  /** The call writes exactly this session's plan file. */
+  planFile?: boolean;
+  insideWorkspace?: boolean;
+};
+
+export type Decision = { action: Action; reason: string; rule?: Rule };
+
+function describeRule(rule: Rule): string {
+  return `rule ${rule.permission} "${rule.pattern}" → ${rule.action}`;
+}
+
+/** Modes that turn "ask" into "allow" still ask about a looping agent: that is a question about the agent, not the call. */
+const ALWAYS_ASK = "doom_loop";
+
+/**
+ * Rules first, then the session's permission mode on top. A mode can only
+ * tighten (plan) or answer an "ask" (acceptEdits, auto, bypass); an explicit
+ * deny from the rules is never lifted.
+ */
+export function decide(input: DecideInput): Decision {
+  const rule = evaluateRule(input.permission, input.pattern, ...input.rulesets);
+  const base: Decision = rule
+    ? { action: rule.action, reason: describeRule(rule), rule }
+    : { action: "ask", reason: "no rule matched" };
+  if (base.action === "deny") return base;
+  const withRule = (action: Action, reason: string): Decision => (rule ? { action, reason, rule } : { action, reason });
+
+  switch (input.mode) {
+    case "plan":
+      if (input.readOnly) return base;
+      if (input.planFile === true) return withRule("allow", "plan mode: writing the plan file");
+      return withRule("deny", "plan mode: only the plan file may be written");
+    case "acceptEdits":
+      if (base.action === "ask" && input.permission === "edit" && input.insideWorkspace === true) {
+        return withRule("allow", "acceptEdits mode: edit inside the workspace");
+      }
+      return base;
+    case "auto":
+      if (base.action !== "ask" || input.permission === ALWAYS_ASK) return base;
+      return input.gates.autoGateOpen ? withRule("allow", "auto mode") : withRule("ask", `${base.reason}; auto mode gate closed`);
+    case "bypassPermissions":
+      if (base.action !== "ask" || input.permission === ALWAYS_ASK) return base;
+      return input.gates.bypassEnabled
+        ? withRule("allow", "bypassPermissions mode")
+        : withRule("ask", `${base.reason}; bypassPermissions not enabled`);
+    case "default":
+      return base;
+  }
+}

@@ -1,0 +1,36 @@
+export type { Action, Rule, Ruleset, EditTool } from "./types";
+export { ACTIONS, EDIT_TOOLS } from "./types";
+export { matchWildcard, compileWildcard } from "./wildcard";
+export { merge, evaluate, evaluateRule, compileRuleset, type CompiledRuleset } from "./evaluate";
+export { disabled, permissionForTool } from "./disabled";
+export { fromConfig, permissionConfigSchema, expandHome, type PermissionConfig } from "./config";
+export {
+  nativeAgents,
+  defaultRules,
+  resolveAgent,
+  agentNames,
+  planFilePatterns,
+  type AgentDef,
+  type AgentMode,
+  type NativeAgentName,
+  type NativeAgentOptions,
+  type CustomAgentConfig,
+} from "./agents";
+export {
+  PERMISSION_MODES,
+  MODE_CHANGE_CAUSES,
+  isPermissionMode,
+  isModeAllowed,
+  enterPlan,
+  exitPlan,
+  setMode,
+  resumeMode,
+  nextModeInCycle,
+  type PermissionMode,
+  type ModeGates,
+  type ModeChangeCause,
+  type ModeState,
+  type ModeTransition,
+  type SetModeResult,
+} from "./modes";
+export { decide, type DecideInput, type Decision } from "./decide";

@@ -1,0 +1,57 @@
+import type { Db } from "../db/client";
+import { newId } from "../id";
+import { emptyState } from "./fold";
+import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
+import { projectionColumns } from "./projection";
+import type { Mode } from "./events";
+
+export type CreateSessionInput = {
+  title: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  mode: Mode;
+  planSlug?: string | null;
+  parentId?: string | null;
+  teamId?: string | null;
+  role?: string | null;
+};
+
+/** Creates the session row and its first event (session.created) in one transaction. */
+export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
+  const id = newId("ses");
+  const at = new Date();
+  const result = await db.$transaction(async (tx) => {
+    await tx.session.create({
+      data: {
+        id,
+        title: input.title,
+        workspace: input.workspace,
+        agent: input.agent,
+        model: input.model,
+        planSlug: input.planSlug ?? null,
+        parentId: input.parentId ?? null,
+        teamId: input.teamId ?? null,
+        role: input.role ?? null,
+        ...projectionColumns(emptyState, at),
+        createdAt: at,
+      },
+    });
+    return appendEventsInTx(tx, id, [
+      {
+        type: "session.created",
+        payload: {
+          title: input.title,
+          workspace: input.workspace,
+          agent: input.agent,
+          model: input.model,
+          mode: input.mode,
+          planSlug: input.planSlug ?? null,
+          parentId: input.parentId ?? null,
+        },
+      },
+    ]);
+  });
+  afterCommit(id, result);
+  return { id, ...result };
+}

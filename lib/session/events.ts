@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { MODE_CHANGE_CAUSES, PERMISSION_MODES } from "../permission/modes";
+
+export const permissionModeSchema = z.enum(PERMISSION_MODES);
+export type Mode = z.infer<typeof permissionModeSchema>;
+
+export const SESSION_STATUSES = ["idle", "running", "awaiting_review", "awaiting_permission", "interrupted"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
+
+const id = z.string().min(1);
+
+// Every state change of a session is one of these; the payload schemas guard what gets appended.
+export const eventSchemas = {
+  "session.created": z.object({
+    title: z.string(),
+    workspace: z.string(),
+    agent: z.string(),
+    model: z.string(),
+    mode: permissionModeSchema,
+    prePlanMode: permissionModeSchema.nullable().optional(),
+    planSlug: z.string().nullable().optional(),
+    parentId: z.string().nullable().optional(),
+  }),
+  "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system"]).optional() }),
+  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional() }),
+  "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
+  "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional() }),
+  "mode.changed": z.object({
+    from: permissionModeSchema,
+    to: permissionModeSchema,
+    prePlanMode: permissionModeSchema.nullable(),
+    cause: modeCauseSchema,
+  }),
+  // A user's choice made while a turn is open; applied at the next step boundary. null clears it.
+  "mode.queued": z.object({ target: permissionModeSchema.nullable(), cause: modeCauseSchema }),
+  "turn.started": z.object({ turnId: id }),
+  "turn.ended": z.object({ turnId: id, reason: z.enum(["done", "aborted", "error", "max_steps", "abandoned"]) }),
+  "turn.interrupted": z.object({ turnId: id }),
+  "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),
+  "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
+  "permission.asked": z.object({ requestId: id, tool: z.string(), permission: z.string(), patterns: z.array(z.string()) }),
+  "permission.replied": z.object({ requestId: id, reply: z.enum(["once", "always", "reject"]), message: z.string().optional() }),
+  "command.run": z.object({ name: z.string(), args: z.string() }),
+  "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),
+  compaction: z.object({ summary: z.string(), fromSeq: z.number().int(), toSeq: z.number().int() }),
+  notice: z.object({ level: z.enum(["info", "warning"]), text: z.string() }),
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export const EVENT_TYPES = Object.keys(eventSchemas) as EventType[];
+
+export type EventPayload<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+
+/** An event before it has a place in the log. */
+export type NewEvent = { [T in EventType]: { type: T; payload: EventPayload<T> } }[EventType];
+
+/** An event as stored: seq is gap-free per session, starting at 1. */
+export type SessionEvent = NewEvent & { seq: number; at: string };
+
+export function parseNewEvent(input: { type: string; payload: unknown }): NewEvent {
+  if (!(input.type in eventSchemas)) throw new Error(`Unknown event type: ${input.type}`);
+  const type = input.type as EventType;
+  const payload = eventSchemas[type].parse(input.payload);
+  return { type, payload } as NewEvent;
+}

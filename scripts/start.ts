@@ -1,0 +1,43 @@
+// `npm start`: validate the environment, create and migrate the database, build when sources changed, serve.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { EnvError, parseEnv } from "../lib/env";
+import { migrateDatabase } from "../lib/db/migrate";
+import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
+import { needsBuild } from "./needs-build";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dev = process.argv.includes("--dev");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+function fail(message: string): never {
+  console.error(`\nplangate: ${message}\n`);
+  process.exit(1);
+}
+
+let env;
+try {
+  env = parseEnv(process.env, root);
+} catch (error) {
+  fail(error instanceof EnvError ? error.message : String(error));
+}
+
+fs.mkdirSync(env.dataDir, { recursive: true });
+for (const dir of env.workspaceRoots) fs.mkdirSync(dir, { recursive: true });
+if (env.workspaceRoots[0]) ensureSampleWorkspace(env.workspaceRoots[0]);
+migrateDatabase(env.DATABASE_URL, { quiet: true });
+console.log(`plangate: database ready (${env.DATABASE_URL})`);
+
+const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+if (!dev && needsBuild(root)) {
+  console.log("plangate: building (sources changed since the last build)…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: childEnv });
+  if (build.status !== 0) fail("next build failed");
+}
+
+const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)];
+const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
+console.log(`plangate: serving on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
