@@ -28,7 +28,7 @@ function syntheticLog(): NewEvent[] {
       out.push({ type: "permission.replied", payload: { requestId: `p${turn}`, reply: "once" } });
     }
     if (turn % 7 === 0) {
-      const to = mode === "plan" ? "default" : "plan";
+      const to: "default" | "plan" = mode === "plan" ? "default" : "plan";
       out.push({ type: "mode.changed", payload: { from: mode, to, prePlanMode: to === "plan" ? mode : null, cause: "user" } });
       mode = to;
     }

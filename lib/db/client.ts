@@ -1,22 +1,53 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
 import { getEnv } from "../env";
 import { isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
+import { inTransaction, runner, type SqlRunner } from "./sql";
 
 export type Db = PrismaClient;
 
-/** Picks the driver adapter from the URL. SQLite is the default; other providers arrive with their issue. */
-export function createDb(url: string): Db {
+const adapters = new WeakMap<Db, Promise<SqlDriverAdapter>>();
+
+function adapterFactory(url: string): SqlDriverAdapterFactory {
   if (!isSqliteUrl(url)) {
     throw new Error(`DATABASE_URL ${url.split(":")[0]}: only SQLite (file:) is supported by this build`);
   }
   const file = sqlitePathFromUrl(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // timeout = SQLite busy timeout: other processes' write transactions wait instead of failing.
-  const adapter = new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
-  return new PrismaClient({ adapter });
+  return new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
+}
+
+/** One Prisma client per database URL; the driver adapter is picked from the URL and shared with lib/db/sql. */
+export function createDb(url: string): Db {
+  const factory = adapterFactory(url);
+  const connected = factory.connect();
+  // Prisma Client and the hand-written SQL share one connection (and so one transaction lock).
+  const shared: SqlDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: () => connected,
+  };
+  const db = new PrismaClient({ adapter: shared });
+  adapters.set(db, connected);
+  return db;
+}
+
+function adapterOf(db: Db): Promise<SqlDriverAdapter> {
+  const adapter = adapters.get(db);
+  if (!adapter) throw new Error("This Prisma client was not created by createDb()");
+  return adapter;
+}
+
+export async function sql(db: Db): Promise<SqlRunner> {
+  return runner(await adapterOf(db));
+}
+
+export async function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
+  return inTransaction(await adapterOf(db), fn);
 }
 
 const globalForDb = globalThis as unknown as { plangateDb?: Db };

@@ -28,6 +28,12 @@ type Candidates = readonly Candidate[];
 
 /** Tool names are few; the bound only guards against callers inventing names. */
 const MAX_PERMISSIONS = 1_000;
+/**
+ * Every trie node holds its whole path's candidate list, so memory grows with
+ * nodes × rules. Past this many rules for one permission a flat list (one
+ * root node, plain last-to-first scan) is the safer trade.
+ */
+const MAX_INDEXED_RULES = 2_000;
 
 /**
  * Reaching a node proves the input starts with the node's `path`. For a rule
@@ -112,13 +118,15 @@ export function buildCompiled(ruleset: Ruleset): CompiledRuleset {
       ruleset.forEach((rule, i) => {
         if (compileNormalized(rule.permission)(p)) ids.push(i);
       });
-      const entries = ids.map((id) => ({ id, prefix: requiredPrefix(ruleset[id]?.pattern ?? "") }));
+      const flat = ids.length > MAX_INDEXED_RULES;
+      const entries = ids.map((id) => ({ id, prefix: flat ? "" : requiredPrefix(ruleset[id]?.pattern ?? "") }));
       // "git *" is settled by whether the walk got past "git " - give it a node.
       const anchors = ids.flatMap((id) => {
+        if (flat) return [];
         const compiled = compilePattern(ruleset[id]?.pattern ?? "");
         return compiled.kind === Kind.Command ? [compiled.alt] : [];
       });
-      root = buildPrefixTrie(entries, anchors, (path, at) => candidates(ruleset, path, at));
+      root = buildPrefixTrie(entries, anchors, (onPath, path) => candidates(ruleset, onPath, path));
       if (byPermission.size >= MAX_PERMISSIONS) byPermission.clear();
       byPermission.set(permission, root);
     }

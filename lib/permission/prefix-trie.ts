@@ -5,9 +5,13 @@
  * node carries that path's payload pre-built, so a lookup is one short walk.
  */
 export type TrieNode<T> = {
-  /** Children by the first char code of their edge label (< 128). */
-  readonly ascii: (TrieNode<T> | undefined)[] | undefined;
-  readonly wide: Map<number, TrieNode<T>> | undefined;
+  /**
+   * First char code of each child's label, beside the children. Nodes have
+   * few children (under two on average), so a linear scan of a small int
+   * array beats a Map and keeps the trie compact in cache.
+   */
+  readonly codes: readonly number[];
+  readonly kids: readonly TrieNode<T>[];
   /** Full edge label from the parent, first char included. */
   readonly label: string;
   readonly payload: T;
@@ -78,20 +82,13 @@ function freeze<T>(
   makePayload: (ids: readonly number[], path: string) => T,
 ): TrieNode<T> {
   const ids = node.own.length === 0 ? inherited : [...inherited, ...node.own].sort((a, b) => a - b);
-  let ascii: (TrieNode<T> | undefined)[] | undefined;
-  let wide: Map<number, TrieNode<T>> | undefined;
+  const codes: number[] = [];
+  const kids: TrieNode<T>[] = [];
   for (const [code, child] of node.children) {
-    const frozen = freeze(child, ids, path + child.label, makePayload);
-    if (code < 128) {
-      // Filled up front so the array stays packed; holey arrays index slower.
-      ascii ??= new Array<TrieNode<T> | undefined>(128).fill(undefined);
-      ascii[code] = frozen;
-    } else {
-      wide ??= new Map();
-      wide.set(code, frozen);
-    }
+    codes.push(code);
+    kids.push(freeze(child, ids, path + child.label, makePayload));
   }
-  return { ascii, wide, label: node.label, payload: makePayload(ids, path) };
+  return { codes, kids, label: node.label, payload: makePayload(ids, path) };
 }
 
 /**
@@ -103,10 +100,15 @@ export function lookupPrefix<T>(root: TrieNode<T>, input: string): T {
   let node = root;
   let d = 0;
   for (;;) {
-    const code = input.charCodeAt(d);
+    const code = input.charCodeAt(d); // NaN past the end: matches no child
+    const { codes } = node;
     let child: TrieNode<T> | undefined;
-    if (code < 128) child = node.ascii?.[code];
-    else if (code === code) child = node.wide?.get(code); // NaN past the end
+    for (let k = 0; k < codes.length; k++) {
+      if (codes[k] === code) {
+        child = node.kids[k];
+        break;
+      }
+    }
     if (child === undefined) return node.payload;
     // The first char already matched via `code`; longer labels must match whole.
     if (child.label.length > 1 && !input.startsWith(child.label, d)) return node.payload;

@@ -1,5 +1,6 @@
-import type { Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
+import { prismaRunner, type SqlRunner } from "../db/sql";
 import { newId } from "../id";
 import { AppError } from "../errors";
 import { WriteConflict, withConflictRetry } from "../db/retry";
@@ -10,7 +11,6 @@ import { publishEvents } from "./bus";
 
 export type Tx = Prisma.TransactionClient;
 export type Appended = { events: SessionEvent[]; state: SessionState };
-type Writes = Prisma.PrismaPromise<unknown>[];
 
 /** Pure: gives the new events their seqs and folds them onto the current state. */
 export function planAppend(current: SessionState, events: NewEvent[], at: Date): Appended {
@@ -24,57 +24,61 @@ export function planAppend(current: SessionState, events: NewEvent[], at: Date):
   return { events: stored, state };
 }
 
+export async function readState(run: SqlRunner, sessionId: string): Promise<SessionState> {
+  const [row] = await run.query<{ state: string; lastSeq: number }>('SELECT "state", "lastSeq" FROM "Session" WHERE "id" = ?', [sessionId]);
+  if (!row) throw new AppError("session_not_found");
+  return stateFromRow(row);
+}
+
+/**
+ * The writes of one append: event rows, projection columns and mode history. A writer that raced us fails
+ * on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
+ */
+async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionState, result: Appended, at: Date): Promise<void> {
+  if (result.events.length > 0) {
+    const values = result.events.map(() => "(?, ?, ?, ?, ?)").join(", ");
+    const args = result.events.flatMap((e) => [sessionId, e.seq, e.type, JSON.stringify(e.payload), at]);
+    await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${values}`, args);
+  }
+  const c = projectionColumns(result.state, at);
+  const changed = await run.execute(
+    'UPDATE "Session" SET "permissionMode" = ?, "prePlanMode" = ?, "planActive" = ?, "planPending" = ?, "status" = ?, "pendingReviewId" = ?, ' +
+      '"pendingAsks" = ?, "state" = ?, "lastSeq" = ?, "lastActivityAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "lastSeq" = ?',
+    [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, sessionId, previous.lastSeq],
+  );
+  if (changed !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
+  for (const e of result.events) {
+    if (e.type !== "mode.changed") continue;
+    await run.execute(
+      'INSERT INTO "ModeChange" ("id", "sessionId", "seq", "fromMode", "toMode", "prePlanMode", "cause", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [newId("mod"), sessionId, e.seq, e.payload.from, e.payload.to, e.payload.prePlanMode, e.payload.cause, at],
+    );
+  }
+}
+
+/** Appends inside the caller's Prisma interactive transaction (for rows that must commit with the events). */
+export async function appendEventsInTx(tx: Tx, sessionId: string, events: NewEvent[]): Promise<Appended> {
+  const run = prismaRunner(tx, "sqlite");
+  const current = await readState(run, sessionId);
+  const at = new Date();
+  const result = planAppend(current, events, at);
+  await writeAppend(run, sessionId, current, result, at);
+  return result;
+}
+
 // Last committed state per session, a hint that saves a read per append. It is never trusted for correctness:
-// the (sessionId, seq) primary key rejects an append built on a stale hint, which then re-reads and retries.
+// an append built on a stale hint is rejected by the database, then re-reads and retries.
 const hints = new Map<string, SessionState>();
 function remember(sessionId: string, state: SessionState): void {
   if (hints.size > 5000) hints.delete(hints.keys().next().value as string);
   hints.set(sessionId, state);
 }
 
-function writesFor(db: Db | Tx, sessionId: string, previous: SessionState, result: Appended, at: Date): Writes {
-  const writes: Writes = [
-    db.sessionEvent.createMany({
-      data: result.events.map((e) => ({ sessionId, seq: e.seq, type: e.type, payload: JSON.stringify(e.payload), createdAt: at })),
-    }),
-    db.session.updateMany({ where: { id: sessionId, lastSeq: previous.lastSeq }, data: projectionColumns(result.state, at) }),
-  ];
-  const modeRows = result.events.flatMap((e) =>
-    e.type === "mode.changed"
-      ? [{ id: newId("mod"), sessionId, seq: e.seq, fromMode: e.payload.from, toMode: e.payload.to, prePlanMode: e.payload.prePlanMode, cause: e.payload.cause, createdAt: at }]
-      : [],
-  );
-  if (modeRows.length > 0) writes.push(db.modeChange.createMany({ data: modeRows }));
-  return writes;
-}
-
-async function readState(db: Db | Tx, sessionId: string): Promise<SessionState> {
-  const row = await db.session.findUnique({ where: { id: sessionId }, select: { state: true, lastSeq: true } });
-  if (!row) throw new AppError("session_not_found");
-  return stateFromRow(row);
-}
-
-/** Appends inside the caller's interactive transaction (for writes that depend on reads made in it). */
-export async function appendEventsInTx(tx: Tx, sessionId: string, events: NewEvent[]): Promise<Appended> {
-  const current = await readState(tx, sessionId);
-  const at = new Date();
-  const result = planAppend(current, events, at);
-  const [, updated] = (await Promise.all(writesFor(tx, sessionId, current, result, at))) as [unknown, { count: number }];
-  if (updated.count !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${current.lastSeq}`);
-  return result;
-}
-
-export type AppendOptions = {
-  /** Other rows to write in the same transaction, built from the state the events lead to. */
-  also?: (next: SessionState, events: SessionEvent[]) => Writes;
-};
-
 // Appends from this process to one session go one after another, so they do not race each other's hints.
 // Only an optimisation: other processes are kept out by the database, not by this queue.
 const queues = new Map<string, Promise<unknown>>();
 function queued<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-  const previous = queues.get(sessionId) ?? Promise.resolve();
-  const next = previous.then(fn, fn);
+  const next = (queues.get(sessionId) ?? Promise.resolve()).then(fn, fn);
   const tail = next.catch(() => undefined);
   queues.set(sessionId, tail);
   void tail.then(() => {
@@ -83,27 +87,32 @@ function queued<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
+export type AppendOptions = {
+  /** Other writes that must commit with the events, given the state they lead to. */
+  also?: (run: SqlRunner, result: Appended) => Promise<void>;
+};
+
 /** Appends events and updates the projection in one transaction; streams hear of them only after the commit. */
 export function appendEvents(db: Db, sessionId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<Appended> {
-  return queued(sessionId, () => appendNow(db, sessionId, events, opts));
-}
-
-async function appendNow(db: Db, sessionId: string, events: NewEvent[], opts: AppendOptions): Promise<Appended> {
-  const result = await withConflictRetry(async (attempt) => {
-    const current = (attempt === 0 && hints.get(sessionId)) || (await readState(db, sessionId));
-    const at = new Date();
-    const planned = planAppend(current, events, at);
-    try {
-      await db.$transaction([...writesFor(db, sessionId, current, planned, at), ...(opts.also?.(planned.state, planned.events) ?? [])]);
-    } catch (error) {
-      hints.delete(sessionId);
-      throw error;
-    }
-    return planned;
+  return queued(sessionId, async () => {
+    const result = await withConflictRetry((attempt) =>
+      sqlTransaction(db, async (run) => {
+        const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run, sessionId));
+        const at = new Date();
+        const planned = planAppend(current, events, at);
+        try {
+          await writeAppend(run, sessionId, current, planned, at);
+          await opts.also?.(run, planned);
+        } catch (error) {
+          hints.delete(sessionId);
+          throw error;
+        }
+        return planned;
+      }),
+    );
+    afterCommit(sessionId, result);
+    return result;
   });
-  remember(sessionId, result.state);
-  publishEvents(sessionId, result.events);
-  return result;
 }
 
 /** For code that committed events through appendEventsInTx: refresh the hint and notify streams. */

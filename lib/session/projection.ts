@@ -18,5 +18,5 @@ export function projectionColumns(state: SessionState, at: Date) {
 
 export function stateFromRow(row: { state: string; lastSeq: number }): SessionState {
   const parsed = JSON.parse(row.state) as Partial<SessionState>;
-  return { ...emptyState, ...parsed, lastSeq: row.lastSeq };
+  return { ...emptyState, ...parsed, lastSeq: Number(row.lastSeq) };
 }

@@ -1,19 +1,26 @@
-import type { Db } from "../db/client";
+import { sql, type Db } from "../db/client";
+import type { SqlArg } from "../db/sql";
 import type { EventType, SessionEvent } from "./events";
 
-type EventRow = { seq: number; type: string; payload: string; createdAt: Date };
+type EventRow = { seq: number; type: string; payload: string; createdAt: Date | string };
 
 export function eventFromRow(row: EventRow): SessionEvent {
-  return { seq: row.seq, type: row.type as EventType, payload: JSON.parse(row.payload), at: row.createdAt.toISOString() } as SessionEvent;
+  return { seq: Number(row.seq), type: row.type as EventType, payload: JSON.parse(row.payload), at: new Date(row.createdAt).toISOString() } as SessionEvent;
 }
 
-/** Reads a page of the log in seq order, after a given seq (exclusive). */
+/** Reads the log in seq order after a seq (exclusive), optionally up to a seq and a page size. */
 export async function readEvents(db: Db, sessionId: string, opts: { after?: number; limit?: number; upto?: number } = {}): Promise<SessionEvent[]> {
-  const rows = await db.sessionEvent.findMany({
-    where: { sessionId, seq: { gt: opts.after ?? 0, ...(opts.upto !== undefined ? { lte: opts.upto } : {}) } },
-    orderBy: { seq: "asc" },
-    take: opts.limit,
-    select: { seq: true, type: true, payload: true, createdAt: true },
-  });
+  const where = ['"sessionId" = ?', '"seq" > ?'];
+  const args: SqlArg[] = [sessionId, opts.after ?? 0];
+  if (opts.upto !== undefined) {
+    where.push('"seq" <= ?');
+    args.push(opts.upto);
+  }
+  let query = `SELECT "seq", "type", "payload", "createdAt" FROM "SessionEvent" WHERE ${where.join(" AND ")} ORDER BY "seq"`;
+  if (opts.limit !== undefined) {
+    query += " LIMIT ?";
+    args.push(opts.limit);
+  }
+  const rows = await (await sql(db)).query<EventRow>(query, args);
   return rows.map(eventFromRow);
 }
