@@ -5,11 +5,14 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-a
 import { PrismaClient } from "./generated/client";
 import { getEnv } from "../env";
 import { isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
-import { inTransaction, runner, type SqlRunner } from "./sql";
+import { inTransaction, prismaRunner, runner, type SqlRunner } from "./sql";
+import type { Prisma } from "./generated/client";
 
 export type Db = PrismaClient;
+export type Tx = Prisma.TransactionClient;
 
 const adapters = new WeakMap<Db, Promise<SqlDriverAdapter>>();
+const providers = new WeakMap<Db, string>();
 
 function adapterFactory(url: string): SqlDriverAdapterFactory {
   if (!isSqliteUrl(url)) {
@@ -33,6 +36,7 @@ export function createDb(url: string): Db {
   };
   const db = new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
+  providers.set(db, factory.provider);
   return db;
 }
 
@@ -48,6 +52,12 @@ export async function sql(db: Db): Promise<SqlRunner> {
 
 export async function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
   return inTransaction(await adapterOf(db), fn);
+}
+
+/** A Prisma interactive transaction, with a SqlRunner on the same transaction for the hand-written SQL. */
+export function ormTransaction<T>(db: Db, fn: (tx: Tx, run: SqlRunner) => Promise<T>): Promise<T> {
+  const provider = providers.get(db) ?? "sqlite";
+  return db.$transaction((tx) => fn(tx, prismaRunner(tx, provider)));
 }
 
 const globalForDb = globalThis as unknown as { plangateDb?: Db };

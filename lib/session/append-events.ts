@@ -1,6 +1,5 @@
 import { sqlTransaction, type Db } from "../db/client";
-import type { Prisma } from "../db/generated/client";
-import { prismaRunner, type SqlRunner } from "../db/sql";
+import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
 import { AppError } from "../errors";
 import { WriteConflict, withConflictRetry } from "../db/retry";
@@ -9,7 +8,6 @@ import { applyEvent, type SessionState } from "./fold";
 import { projectionColumns, stateFromRow } from "./projection";
 import { publishEvents } from "./bus";
 
-export type Tx = Prisma.TransactionClient;
 export type Appended = { events: SessionEvent[]; state: SessionState };
 
 /** Pure: gives the new events their seqs and folds them onto the current state. */
@@ -56,9 +54,8 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
   }
 }
 
-/** Appends inside the caller's Prisma interactive transaction (for rows that must commit with the events). */
-export async function appendEventsInTx(tx: Tx, sessionId: string, events: NewEvent[]): Promise<Appended> {
-  const run = prismaRunner(tx, "sqlite");
+/** Appends inside the caller's transaction (see ormTransaction), for rows that must commit with the events. */
+export async function appendEventsInTx(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<Appended> {
   const current = await readState(run, sessionId);
   const at = new Date();
   const result = planAppend(current, events, at);

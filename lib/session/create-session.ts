@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { ormTransaction, type Db } from "../db/client";
 import { newId } from "../id";
 import { emptyState } from "./fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
@@ -21,7 +21,7 @@ export type CreateSessionInput = {
 export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
   const id = newId("ses");
   const at = new Date();
-  const result = await db.$transaction(async (tx) => {
+  const result = await ormTransaction(db, async (tx, run) => {
     await tx.session.create({
       data: {
         id,
@@ -37,7 +37,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
         createdAt: at,
       },
     });
-    return appendEventsInTx(tx, id, [
+    return appendEventsInTx(run, id, [
       {
         type: "session.created",
         payload: {
