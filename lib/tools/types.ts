@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import type { PermissionMode } from "../permission";
+
+/** What the OS sandbox can do on this machine (bubblewrap found or not). */
+export type SandboxInfo = { available: boolean; bwrapPath: string | null };
+
+/** Everything a tool may know about the call it is running for. */
+export type ToolContext = {
+  sessionId: string;
+  /** realpath of the session's workspace folder. */
+  workspace: string;
+  callId: string;
+  mode: PermissionMode;
+  /**
+   * The call must not change anything: the session is in plan mode or the agent is read-only (explore).
+   * Bash then runs under a read-only sandbox (or a parsed read-only allowlist without bubblewrap).
+   */
+  readOnly: boolean;
+  /** Absolute path of the session's plan file: the only file a read-only call may write. */
+  planFile: string | null;
+  sandbox: SandboxInfo;
+  signal: AbortSignal;
+};
+
+/** One permission question a call raises; the gate judges every pattern (deny wins, then ask, then allow). */
+export type PermissionAsk = {
+  permission: string;
+  patterns: string[];
+  /** Patterns that "always" would save (e.g. "git log *" for "git log -n 3"). */
+  always: string[];
+  /** This call cannot change anything (reads; sandboxed read-only bash). */
+  readOnly: boolean;
+  /** This call writes exactly the session's plan file. */
+  planFile?: boolean;
+  insideWorkspace?: boolean;
+  /** Shown on the permission card: a diff for edits, the command for bash, the path for reads. */
+  metadata?: Record<string, unknown>;
+};
+
+export type ToolOutput = { output: string; metadata?: Record<string, unknown> };
+
+/** A failure the model should read (bad path, no match for oldString, command refused). */
+export class ToolError extends Error {
+  override name = "ToolError";
+}
+
+export type ToolDef<I = unknown> = {
+  name: string;
+  description: string;
+  /** The permission key the rules use (edit, write and apply_patch all declare "edit"). */
+  permission: string;
+  inputSchema: z.ZodType<I>;
+  /** The permission questions for this input (paths resolved first). No side effects. */
+  asks(input: I, ctx: ToolContext): Promise<PermissionAsk[]>;
+  execute(input: I, ctx: ToolContext): Promise<ToolOutput>;
+};
+
+/** Outputs longer than this are cut, with a note saying how much was left out. */
+export const MAX_OUTPUT_CHARS = 30_000;
