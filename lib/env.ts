@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { modelConfigError } from "./agent/models/resolve-model";
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
 
@@ -29,8 +30,18 @@ export const envSchema = z
     // Auto mode may approve asks only while this gate is open; it can also be closed at run time.
     PLANGATE_AUTO_GATE: z.enum(["open", "closed"]).default("open"),
     PLANGATE_ENABLE_BYPASS: flag,
+    ANTHROPIC_API_KEY: z.string().optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    PLANGATE_BASE_URL: z.url().optional(),
+    PLANGATE_API_KEY: z.string().optional(),
+    PLANGATE_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(50),
   })
   .superRefine((env, ctx) => {
+    const modelError = modelConfigError(env.PLANGATE_MODEL, env);
+    if (modelError) ctx.addIssue({ code: "custom", path: ["PLANGATE_MODEL"], message: modelError });
+    if (env.PLANGATE_MODEL === "scripted" && !env.PLANGATE_ALLOW_SCRIPTED) {
+      ctx.addIssue({ code: "custom", path: ["PLANGATE_MODEL"], message: "the scripted model needs PLANGATE_ALLOW_SCRIPTED=1" });
+    }
     if (!isLoopbackHost(env.HOST) && !env.PLANGATE_TOKEN) {
       ctx.addIssue({
         code: "custom",

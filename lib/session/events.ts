@@ -22,11 +22,18 @@ export const eventSchemas = {
     prePlanMode: permissionModeSchema.nullable().optional(),
     planSlug: z.string().nullable().optional(),
     parentId: z.string().nullable().optional(),
+    /** The steps of a scripted model (tests and outside clients only). */
+    script: z.array(z.unknown()).optional(),
+    /** For a subagent: the parent's tool call that started it. */
+    parentCallId: z.string().optional(),
   }),
   "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system"]).optional() }),
-  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional() }),
+  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional() }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
   "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional() }),
+  // A call whose result waits on something outside the turn (a child session); the turn resumes when it ends.
+  "tool.waiting": z.object({ callId: id, on: z.string() }),
+  "todo.updated": z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) })) }),
   "mode.changed": z.object({
     from: permissionModeSchema,
     to: permissionModeSchema,
@@ -35,7 +42,7 @@ export const eventSchemas = {
   }),
   // A user's choice made while a turn is open; applied at the next step boundary. null clears it.
   "mode.queued": z.object({ target: permissionModeSchema.nullable(), cause: modeCauseSchema }),
-  "turn.started": z.object({ turnId: id }),
+  "turn.started": z.object({ turnId: id, resumed: z.boolean().optional() }),
   "turn.ended": z.object({ turnId: id, reason: z.enum(["done", "aborted", "error", "max_steps", "abandoned"]) }),
   "turn.interrupted": z.object({ turnId: id }),
   "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),

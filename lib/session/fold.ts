@@ -15,6 +15,8 @@ export type SessionState = {
   plan: { active: boolean; pending: boolean };
   queuedMode: Mode | null;
   openTurnId: string | null;
+  /** A tool call of the open turn waiting on a child session. */
+  waitingOn: { callId: string; on: string } | null;
   interrupted: boolean;
   pendingReview: PendingReview | null;
   pendingPermissions: string[];
@@ -34,6 +36,7 @@ export const emptyState: SessionState = Object.freeze({
   plan: Object.freeze({ active: false, pending: false }),
   queuedMode: null,
   openTurnId: null,
+  waitingOn: null,
   interrupted: false,
   pendingReview: null,
   pendingPermissions: Object.freeze([]) as unknown as string[],
@@ -84,9 +87,13 @@ export function applyEvent(state: SessionState, event: NewEvent & { seq?: number
     case "turn.started":
       return finish({ ...s, openTurnId: event.payload.turnId, interrupted: false });
     case "turn.ended":
-      return finish({ ...s, openTurnId: null, interrupted: false });
+      return finish({ ...s, openTurnId: null, waitingOn: null, interrupted: false });
     case "turn.interrupted":
-      return finish({ ...s, openTurnId: null, interrupted: true });
+      return finish({ ...s, openTurnId: null, waitingOn: null, interrupted: true });
+    case "tool.waiting":
+      return finish({ ...s, waitingOn: { callId: event.payload.callId, on: event.payload.on } });
+    case "tool.result":
+      return s.waitingOn?.callId === event.payload.callId ? finish({ ...s, waitingOn: null }) : s;
     case "review.asked":
       return finish({ ...s, pendingReview: { id: event.payload.reviewId, kind: event.payload.kind } });
     case "review.answered":
@@ -99,7 +106,7 @@ export function applyEvent(state: SessionState, event: NewEvent & { seq?: number
       return finish({ ...s, pendingPermissions: s.pendingPermissions.filter((r) => r !== event.payload.requestId) });
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      return finish({ ...s, openTurnId: null, pendingReview: null, pendingPermissions: [], queuedMode: null });
+      return finish({ ...s, openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null });
     default:
       return s.lastSeq === state.lastSeq ? state : { ...state, lastSeq };
   }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { PermissionMode } from "../permission";
+import type { Db } from "../db/client";
 
 /** What the OS sandbox can do on this machine (bubblewrap found or not). */
 export type SandboxInfo = { available: boolean; bwrapPath: string | null };
@@ -20,6 +21,18 @@ export type ToolContext = {
   planFile: string | null;
   sandbox: SandboxInfo;
   signal: AbortSignal;
+  /** For tools that keep state in the session (question, task, todo_write); file tools ignore it. */
+  runtime?: ToolRuntime;
+};
+
+export type ToolRuntime = {
+  db: Db;
+  agent: string;
+  model: string;
+  /** Subagents cannot start subagents, enter plan mode or open reviews. */
+  isSubagent: boolean;
+  /** Runs a session's turn (used by task to run its child). */
+  drive: (sessionId: string) => Promise<void>;
 };
 
 /** One permission question a call raises; the gate judges every pattern (deny wins, then ask, then allow). */
@@ -42,6 +55,14 @@ export type ToolOutput = { output: string; metadata?: Record<string, unknown> };
 /** A failure the model should read (bad path, no match for oldString, command refused). */
 export class ToolError extends Error {
   override name = "ToolError";
+}
+
+/**
+ * Thrown by a tool whose result waits on a person or another session (a question, a subagent). The tool has
+ * recorded what it waits on; the turn stops holding anything and runs the call again when that resolves.
+ */
+export class ToolSuspended extends Error {
+  override name = "ToolSuspended";
 }
 
 export type ToolDef<I = unknown> = {

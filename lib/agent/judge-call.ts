@@ -1,0 +1,66 @@
+import { decide, evaluate, type ModeGates, type PermissionMode, type Ruleset } from "../permission";
+import type { PermissionAsk } from "../tools/types";
+
+export type PatternVerdict = { permission: string; pattern: string; action: "allow" | "deny" | "ask"; reason: string };
+
+export type Judgement =
+  | { kind: "allow"; verdicts: PatternVerdict[] }
+  | { kind: "deny"; reason: string; verdicts: PatternVerdict[] }
+  | { kind: "ask"; asks: (PermissionAsk & { askPatterns: string[] })[]; verdicts: PatternVerdict[] };
+
+export type JudgeInput = {
+  asks: PermissionAsk[];
+  /** The agent's merged rules (native + user config). */
+  agentRules: Ruleset;
+  /** Persisted "always" replies, as allow rules. They can only answer an ask, never lift a deny. */
+  grantRules: Ruleset;
+  mode: PermissionMode;
+  gates: ModeGates;
+  /** "permission\u0000pattern" keys the user allowed once for this very call. */
+  allowedOnce: ReadonlySet<string>;
+};
+
+export const onceKey = (permission: string, pattern: string) => `${permission}\u0000${pattern}`;
+
+/** Pure: every pattern of every ask is judged; any deny denies the call, else any ask asks, else it runs. */
+export function judgeCall(input: JudgeInput): Judgement {
+  const verdicts: PatternVerdict[] = [];
+  const pendingAsks: (PermissionAsk & { askPatterns: string[] })[] = [];
+  for (const ask of input.asks) {
+    const askPatterns: string[] = [];
+    for (const pattern of ask.patterns) {
+      let verdict: PatternVerdict;
+      if (evaluate(ask.permission, pattern, input.agentRules) === "deny") {
+        verdict = { permission: ask.permission, pattern, action: "deny", reason: `denied by the ${ask.permission} rules` };
+      } else if (input.allowedOnce.has(onceKey(ask.permission, pattern))) {
+        verdict = { permission: ask.permission, pattern, action: "allow", reason: "allowed once by the user" };
+      } else {
+        const d = decide({
+          permission: ask.permission,
+          pattern,
+          rulesets: [input.agentRules, input.grantRules],
+          mode: input.mode,
+          gates: input.gates,
+          readOnly: ask.readOnly,
+          planFile: ask.planFile,
+          insideWorkspace: ask.insideWorkspace,
+        });
+        verdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason };
+      }
+      verdicts.push(verdict);
+      if (verdict.action === "ask") askPatterns.push(pattern);
+    }
+    if (askPatterns.length > 0) pendingAsks.push({ ...ask, askPatterns });
+  }
+  const denied = verdicts.find((v) => v.action === "deny");
+  if (denied) return { kind: "deny", reason: `${denied.permission} "${denied.pattern}": ${denied.reason}`, verdicts };
+  if (pendingAsks.length > 0) return { kind: "ask", asks: pendingAsks, verdicts };
+  return { kind: "allow", verdicts };
+}
+
+/** The same tool with the same input three times in a row is a loop worth asking about. */
+export function isDoomLoop(previous: { tool: string; input: unknown }[], call: { tool: string; input: unknown }): boolean {
+  if (previous.length < 2) return false;
+  const key = JSON.stringify([call.tool, call.input]);
+  return previous.slice(-2).every((p) => JSON.stringify([p.tool, p.input]) === key);
+}

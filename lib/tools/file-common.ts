@@ -1,0 +1,125 @@
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import {
+  externalDirectoryAsk,
+  permissionPath,
+  resolvePath,
+  type ResolvedPath,
+} from "../workspace/resolve-path";
+import { ToolError, type PermissionAsk, type ToolContext } from "./types";
+import { looksBinary } from "./walk-files";
+
+/** edit and apply_patch hold whole files in memory (twice, with the diff); past this a shell tool fits better. */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+// Myers diff is quadratic in the worst case; a permission card does not need a diff of megabytes.
+const MAX_DIFF_INPUT_CHARS = 1_000_000;
+
+function code(err: unknown): string | undefined {
+  const c = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof c === "string" ? c : undefined;
+}
+
+/** Turns an fs error into the sentence the model reads (ToolErrors pass through). */
+export function fsToolError(err: unknown, display: string, op: "read" | "write"): ToolError {
+  if (err instanceof ToolError) return err;
+  switch (code(err)) {
+    case "ENOENT":
+      return new ToolError(`File not found: ${display}`);
+    case "ENOTDIR":
+      return op === "read" ? new ToolError(`File not found: ${display}`) : new ToolError(`A parent of ${display} is a file, not a folder.`);
+    case "EISDIR":
+      return new ToolError(`${display} is a directory.`);
+    case "ELOOP":
+      // Only reachable when a symlink appeared after the path was resolved: O_NOFOLLOW refuses it.
+      return new ToolError(`${display} became a symbolic link while the tool ran; run it again.`);
+    case "EACCES":
+    case "EPERM":
+      return new ToolError(`Permission denied: ${display}`);
+    default:
+      return new ToolError(`Cannot ${op} ${display}: ${code(err) ?? (err instanceof Error ? err.message : String(err))}`);
+  }
+}
+
+/** The current text of a file, or null when it does not exist. Refuses folders, binaries and huge files. */
+export async function readTextIfExists(absolute: string, display: string): Promise<string | null> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    if (code(err) === "ENOENT") return null;
+    throw fsToolError(err, display, "read");
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new ToolError(`${display} is a directory, not a file.`);
+    if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
+    if (stat.size > MAX_EDIT_BYTES) {
+      throw new ToolError(`${display} is ${stat.size} bytes, over the ${MAX_EDIT_BYTES}-byte limit for this tool.`);
+    }
+    const buffer = await handle.readFile();
+    if (looksBinary(buffer)) throw new ToolError(`${display} is a binary file; it cannot be edited as text.`);
+    return buffer.toString("utf8");
+  } catch (err) {
+    throw fsToolError(err, display, "read");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes without following a symlink at the final component, creating parent folders. */
+export async function writeTextFile(absolute: string, content: string, display: string): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+    const handle = await fs.open(absolute, flags, 0o666);
+    try {
+      await handle.writeFile(content, "utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    throw fsToolError(err, display, "write");
+  }
+}
+
+/** The plan file's real path, so a plan file reached through a symlinked folder still counts as the plan file. */
+export async function realPlanFile(ctx: ToolContext): Promise<string | null> {
+  if (ctx.planFile === null) return null;
+  return (await resolvePath(ctx.workspace, ctx.planFile)).absolute;
+}
+
+/** The gate should already have denied this; a read-only call must not write even if it was misconfigured. */
+export function assertMayWrite(ctx: ToolContext, resolved: ResolvedPath, planFile: string | null): void {
+  if (ctx.readOnly && resolved.absolute !== planFile) {
+    throw new ToolError(
+      `This call is read-only (plan mode or a read-only agent): only the plan file may be written, not ${permissionPath(resolved)}.`,
+    );
+  }
+}
+
+export function unifiedDiff(name: string, before: string, after: string): string {
+  if (before.length + after.length > MAX_DIFF_INPUT_CHARS) {
+    return `(too large to diff: ${before.length} → ${after.length} characters)`;
+  }
+  return createTwoFilesPatch(name, name, before, after, undefined, undefined, { context: 3 });
+}
+
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n - 1 : n;
+}
+
+/** The external_directory ask (when outside) followed by the tool's own ask for one path. */
+export function pathAsks(
+  resolved: ResolvedPath,
+  kind: "file" | "dir",
+  main: Omit<PermissionAsk, "patterns" | "always" | "insideWorkspace">,
+): PermissionAsk[] {
+  const target = permissionPath(resolved);
+  const own: PermissionAsk = { ...main, patterns: [target], always: [target], insideWorkspace: resolved.inside };
+  return resolved.inside ? [own] : [externalDirectoryAsk(resolved, kind), own];
+}
