@@ -87,16 +87,33 @@ function queued<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
 export type AppendOptions = {
   /** Other writes that must commit with the events, given the state they lead to. */
   also?: (run: SqlRunner, result: Appended) => Promise<void>;
+  /** Checked against the committed state inside the transaction; false aborts the append with StaleAppend. */
+  guard?: (current: SessionState) => boolean;
 };
 
+/** The state changed under the caller (e.g. the turn was aborted): nothing was written. */
+export class StaleAppend extends Error {
+  override name = "StaleAppend";
+}
+
 /** Appends events and updates the projection in one transaction; streams hear of them only after the commit. */
-export function appendEvents(db: Db, sessionId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<Appended> {
+export function appendEvents(
+  db: Db,
+  sessionId: string,
+  events: NewEvent[] | ((current: SessionState) => NewEvent[]),
+  opts: AppendOptions = {},
+): Promise<Appended> {
   return queued(sessionId, async () => {
     const result = await withConflictRetry((attempt) =>
       sqlTransaction(db, async (run) => {
         const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run, sessionId));
         const at = new Date();
-        const planned = planAppend(current, events, at);
+        if (opts.guard && !opts.guard(current)) {
+          // A hint may be stale: only a state read in this transaction can refuse the append.
+          if (attempt === 0 && hints.has(sessionId)) throw new WriteConflict("re-check the guard on a fresh read");
+          throw new StaleAppend(`session ${sessionId} changed: append refused`);
+        }
+        const planned = planAppend(current, typeof events === "function" ? events(current) : events, at);
         try {
           await writeAppend(run, sessionId, current, planned, at);
           await opts.also?.(run, planned);

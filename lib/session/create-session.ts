@@ -15,6 +15,8 @@ export type CreateSessionInput = {
   parentId?: string | null;
   teamId?: string | null;
   role?: string | null;
+  parentCallId?: string;
+  script?: unknown[];
 };
 
 /** Creates the session row and its first event (session.created) in one transaction. */
@@ -31,6 +33,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
         model: input.model,
         planSlug: input.planSlug ?? null,
         parentId: input.parentId ?? null,
+        parentCallId: input.parentCallId ?? null,
         teamId: input.teamId ?? null,
         role: input.role ?? null,
         ...projectionColumns(emptyState, at),
@@ -48,6 +51,8 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
           mode: input.mode,
           planSlug: input.planSlug ?? null,
           parentId: input.parentId ?? null,
+          ...(input.parentCallId ? { parentCallId: input.parentCallId } : {}),
+          ...(input.script ? { script: input.script } : {}),
         },
       },
     ]);

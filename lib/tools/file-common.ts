@@ -11,6 +11,13 @@ import {
 import { ToolError, type PermissionAsk, type ToolContext } from "./types";
 import { looksBinary } from "./walk-files";
 
+/**
+ * O_NOFOLLOW: a symlink swapped in after resolution is refused, not followed.
+ * O_NONBLOCK: opening a FIFO would otherwise hang until another process opened its other end.
+ */
+export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 /** edit and apply_patch hold whole files in memory (twice, with the diff); past this a shell tool fits better. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 // Myers diff is quadratic in the worst case; a permission card does not need a diff of megabytes.
@@ -34,6 +41,8 @@ export function fsToolError(err: unknown, display: string, op: "read" | "write")
     case "ELOOP":
       // Only reachable when a symlink appeared after the path was resolved: O_NOFOLLOW refuses it.
       return new ToolError(`${display} became a symbolic link while the tool ran; run it again.`);
+    case "ENXIO":
+      return new ToolError(`${display} is not a regular file.`);
     case "EACCES":
     case "EPERM":
       return new ToolError(`Permission denied: ${display}`);
@@ -46,7 +55,7 @@ export function fsToolError(err: unknown, display: string, op: "read" | "write")
 export async function readTextIfExists(absolute: string, display: string): Promise<string | null> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await fs.open(absolute, READ_FLAGS);
   } catch (err) {
     if (code(err) === "ENOENT") return null;
     throw fsToolError(err, display, "read");
@@ -72,8 +81,7 @@ export async function readTextIfExists(absolute: string, display: string): Promi
 export async function writeTextFile(absolute: string, content: string, display: string): Promise<void> {
   try {
     await fs.mkdir(path.dirname(absolute), { recursive: true });
-    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-    const handle = await fs.open(absolute, flags, 0o666);
+    const handle = await fs.open(absolute, WRITE_FLAGS, 0o666);
     try {
       await handle.writeFile(content, "utf8");
     } finally {

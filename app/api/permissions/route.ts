@@ -1,0 +1,11 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseQuery, route } from "@/lib/http/route";
+import { listRequests } from "@/lib/agent/permission-store";
+import { listPermissionsQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (req) => {
+  const query = parseQuery(req, listPermissionsQuery);
+  return json({ permissions: await listRequests(getDb(), query) });
+});

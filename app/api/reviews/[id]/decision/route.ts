@@ -1,0 +1,15 @@
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { json, parseBody, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { answerQuestion, listReviews, questionDecisionBody } from "@/lib/agent/answer-review";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req, ctx: IdParams) => {
+  const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
+  if (!review) throw new AppError("review_not_found");
+  if (review.status !== "pending") throw new AppError("already_decided", `That review was already decided: ${review.decision ?? review.status}.`, { decision: review.decision });
+  const body = await parseBody(req, questionDecisionBody);
+  return json({ review: await answerQuestion(getDb(), review, body) });
+});

@@ -1,0 +1,13 @@
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { json, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { listReviews } from "@/lib/agent/answer-review";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (_req, ctx: IdParams) => {
+  const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
+  if (!review) throw new AppError("review_not_found");
+  return json({ review });
+});

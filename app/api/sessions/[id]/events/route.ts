@@ -1,0 +1,15 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseQuery, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+import { readEvents } from "@/lib/session/read-events";
+import { eventsQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const query = parseQuery(req, eventsQuery);
+  await getSession(getDb(), id);
+  return json({ events: await readEvents(getDb(), id, { after: query.after, limit: query.limit }) });
+});

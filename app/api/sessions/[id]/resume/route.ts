@@ -1,0 +1,13 @@
+import { getDb } from "@/lib/db/client";
+import { json, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+import { resumeTurn } from "@/lib/agent/resume-turn";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (_req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  await getSession(getDb(), id);
+  return json(await resumeTurn(getDb(), id), 202);
+});

@@ -1,0 +1,23 @@
+import { getDb } from "@/lib/db/client";
+import { json, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (_req, ctx: IdParams) => {
+  const { session, state } = await getSession(getDb(), await idFrom(ctx));
+  return json({
+    session,
+    state: {
+      mode: state.mode,
+      prePlanMode: state.prePlanMode,
+      plan: state.plan,
+      status: state.status,
+      pendingReview: state.pendingReview,
+      pendingPermissions: state.pendingPermissions,
+      queuedMode: state.queuedMode,
+      lastSeq: state.lastSeq,
+    },
+  });
+});

@@ -1,0 +1,18 @@
+import { getDb } from "@/lib/db/client";
+import { route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+import { streamSessionEvents } from "@/lib/session/stream-events";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  await getSession(getDb(), id);
+  const header = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after") ?? "0";
+  const after = Number.parseInt(header, 10);
+  const body = streamSessionEvents(getDb(), id, Number.isFinite(after) && after >= 0 ? after : 0, req.signal);
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+  });
+});

@@ -1,0 +1,14 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseBody, parseQuery, route } from "@/lib/http/route";
+import { listSessions } from "@/lib/session/list-sessions";
+import { startSession } from "@/lib/agent/start-session";
+import { createSessionBody, listSessionsQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (req) => json(await listSessions(getDb(), parseQuery(req, listSessionsQuery))));
+
+export const POST = route(async (req) => {
+  const body = await parseBody(req, createSessionBody);
+  return json(await startSession(getDb(), body), 201);
+});

@@ -1,0 +1,7 @@
+import type { Db } from "../db/client";
+import { driveSession } from "./drive-session";
+
+/** Starts driving a session in the background; the HTTP request that caused it does not wait. */
+export function kick(db: Db, sessionId: string): void {
+  void driveSession(db, sessionId).catch((error: unknown) => console.error(`plangate: drive ${sessionId} failed`, error));
+}

@@ -1,0 +1,75 @@
+import { sql, type Db } from "../db/client";
+import { AppError } from "../errors";
+import { fromConfig, merge, resolveAgent, type AgentDef, type Ruleset } from "../permission";
+import { loadWorkspaceConfig, type WorkspaceConfig } from "../workspace/workspace-config";
+import { scriptSchema, type ScriptStep } from "./models/scripted-model";
+
+export const PLANS_DIR = ".plangate/plans";
+
+export type SessionContext = {
+  id: string;
+  workspace: string;
+  agent: AgentDef;
+  model: string;
+  script: ScriptStep[];
+  parentId: string | null;
+  /** The agent's rules plus, for a subagent, the parent's denies and the subagent limits. */
+  rules: Ruleset;
+};
+
+const agentCache = new Map<string, { config: WorkspaceConfig; agents: Map<string, AgentDef> }>();
+
+/**
+ * An agent of a workspace: native (build, plan, general, explore) or defined in its .plangate/config.json, with
+ * the workspace's own rules merged last. Built once per config version: rulesets are compiled and cached by identity.
+ */
+export function agentDef(name: string, workspace: string): AgentDef {
+  const config = loadWorkspaceConfig(workspace);
+  let entry = agentCache.get(workspace);
+  if (!entry || entry.config !== config) {
+    if (agentCache.size > 200) agentCache.clear();
+    entry = { config, agents: new Map() };
+    agentCache.set(workspace, entry);
+  }
+  let def = entry.agents.get(name);
+  if (!def) {
+    const user = config.permission ? fromConfig(config.permission) : [];
+    def = resolveAgent(name, config.agents ?? {}, { plansDir: PLANS_DIR, workspace, user });
+    if (!def) throw new AppError("bad_request", `agent: unknown agent "${name}" (build, plan, general, explore or one from ${workspace}/.plangate/config.json)`);
+    entry.agents.set(name, def);
+  }
+  return def;
+}
+
+// Subagents cannot start subagents, enter plan mode or open reviews (questions or plans).
+const SUBAGENT_LIMITS = fromConfig({ task: "deny", question: "deny", plan_enter: "deny", plan_exit: "deny" });
+
+const denies = (rules: Ruleset): Ruleset => rules.filter((r) => r.action === "deny");
+
+type Row = { id: string; workspace: string; agent: string; model: string; parentId: string | null; script: string | null };
+
+async function loadRow(db: Db, id: string): Promise<Row> {
+  const [row] = await (await sql(db)).query<Row>(
+    `SELECT s."id", s."workspace", s."agent", s."model", s."parentId", e."payload" AS "script" FROM "Session" s
+     LEFT JOIN "SessionEvent" e ON e."sessionId" = s."id" AND e."seq" = 1 WHERE s."id" = ?`,
+    [id],
+  );
+  if (!row) throw new AppError("session_not_found");
+  return row;
+}
+
+export async function loadSessionContext(db: Db, id: string): Promise<SessionContext> {
+  const row = await loadRow(db, id);
+  const agent = agentDef(row.agent, row.workspace);
+  const created = row.script ? (JSON.parse(row.script) as { script?: unknown }) : {};
+  const script = scriptSchema.safeParse(created.script ?? []);
+  let rules = agent.permission;
+  // A child inherits every deny of its ancestors (a parent's deny cannot be escaped by delegating).
+  for (let parentId = row.parentId, depth = 0; parentId && depth < 5; depth++) {
+    const parent = await loadRow(db, parentId);
+    rules = merge(rules, denies(agentDef(parent.agent, parent.workspace).permission));
+    parentId = parent.parentId;
+  }
+  if (row.parentId) rules = merge(rules, SUBAGENT_LIMITS);
+  return { id: row.id, workspace: row.workspace, agent, model: row.model, script: script.success ? script.data : [], parentId: row.parentId, rules };
+}

@@ -1,0 +1,60 @@
+import type { Db } from "../db/client";
+import { subscribeEvents } from "./bus";
+import { readEvents } from "./read-events";
+
+const HEARTBEAT_MS = 15_000;
+const POLL_MS = 1_000;
+
+/**
+ * SSE of a session's log from a seq on. Events are sent in seq order exactly once per stream; the in-process bus
+ * makes it immediate, and a slow poll of the log catches what other server processes appended.
+ */
+export function streamSessionEvents(db: Db, sessionId: string, after: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let last = after;
+  let closed = false;
+  let busy: Promise<void> = Promise.resolve();
+  let stop = () => {
+    closed = true;
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const catchUp = () => {
+        busy = busy.then(async () => {
+          if (closed) return;
+          for (;;) {
+            const page = await readEvents(db, sessionId, { after: last, limit: 500 });
+            for (const e of page) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
+            if (page.length > 0) last = page.at(-1)?.seq ?? last;
+            if (page.length < 500) break;
+          }
+        }).catch(() => undefined);
+      };
+      send(`retry: 1000\n: connected\n\n`);
+      catchUp();
+      const unsubscribe = subscribeEvents(sessionId, catchUp);
+      const poll = setInterval(catchUp, POLL_MS);
+      const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), HEARTBEAT_MS);
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        clearInterval(poll);
+        clearInterval(heartbeat);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      stop = close;
+      signal.addEventListener("abort", close);
+    },
+    cancel() {
+      stop();
+    },
+  });
+}

@@ -1,0 +1,80 @@
+import fs from "node:fs/promises";
+import { z } from "zod";
+import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath } from "../workspace/resolve-path";
+import {
+  assertMayWrite,
+  countLines,
+  fsToolError,
+  pathAsks,
+  readTextIfExists,
+  realPlanFile,
+  unifiedDiff,
+  writeTextFile,
+} from "./file-common";
+import { ToolError, type ToolDef } from "./types";
+
+const writeInput = z.object({
+  path: z.string().min(1).describe("File to write: relative to the workspace, or absolute. Missing folders are created."),
+  content: z.string().describe("The complete new content of the file."),
+});
+export type WriteInput = z.infer<typeof writeInput>;
+
+/**
+ * The diff for the permission card. Never throws: asks must not turn file
+ * contents (which may be outside the workspace) into an answer the model sees.
+ */
+async function diffFor(absolute: string, display: string, content: string): Promise<string> {
+  try {
+    return unifiedDiff(display, (await readTextIfExists(absolute, display)) ?? "", content);
+  } catch (err) {
+    return `(no diff: ${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+export const writeTool: ToolDef<WriteInput> = {
+  name: "write",
+  description: [
+    "Create a file or replace its whole content. Parent folders are created as needed.",
+    "To change part of an existing file prefer edit (or apply_patch for several files): they show a smaller diff and keep what you did not mean to touch.",
+  ].join("\n"),
+  permission: "edit",
+  inputSchema: writeInput,
+
+  async asks(input, ctx) {
+    const resolved = await resolvePath(ctx.workspace, input.path);
+    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const display = permissionPath(resolved);
+    const planFile = await realPlanFile(ctx);
+    const diff = await diffFor(resolved.absolute, display, input.content);
+    return pathAsks(resolved, "file", {
+      permission: "edit",
+      readOnly: false,
+      planFile: resolved.absolute === planFile,
+      metadata: { path: display, diff },
+    });
+  },
+
+  async execute(input, ctx) {
+    const resolved = await resolvePath(ctx.workspace, input.path);
+    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const display = permissionPath(resolved);
+    assertMayWrite(ctx, resolved, await realPlanFile(ctx));
+    let existed = true;
+    try {
+      const stat = await fs.lstat(resolved.absolute);
+      if (stat.isDirectory()) throw new ToolError(`${display} is a directory; give a file path.`);
+      if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fsToolError(err, display, "write");
+      existed = false;
+    }
+    const diff = await diffFor(resolved.absolute, display, input.content);
+    await writeTextFile(resolved.absolute, input.content, display);
+    const lines = countLines(input.content);
+    const verb = existed ? "Overwrote" : "Created";
+    return {
+      output: `${verb} ${display} (${lines} ${lines === 1 ? "line" : "lines"} written).`,
+      metadata: { path: display, created: !existed, lines, diff },
+    };
+  },
+};

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { resetEnvCache } from "../../lib/env";
+import { getSession } from "../../lib/session/get-session";
+import { readEvents } from "../../lib/session/read-events";
+import type { SessionEvent } from "../../lib/session/events";
+import { freshDb, type TestDb } from "./db";
+
+import * as sessions from "../../app/api/sessions/route";
+import * as session from "../../app/api/sessions/[id]/route";
+import * as events from "../../app/api/sessions/[id]/events/route";
+import * as messages from "../../app/api/sessions/[id]/messages/route";
+import * as abort from "../../app/api/sessions/[id]/abort/route";
+import * as resume from "../../app/api/sessions/[id]/resume/route";
+import * as permissions from "../../app/api/permissions/route";
+import * as reply from "../../app/api/permissions/[id]/reply/route";
+import * as reviews from "../../app/api/reviews/route";
+import * as review from "../../app/api/reviews/[id]/route";
+import * as decision from "../../app/api/reviews/[id]/decision/route";
+
+type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+const ROUTES: [string, RegExp, Record<string, unknown>][] = [
+  ["sessions", /^\/api\/sessions$/, sessions],
+  ["session", /^\/api\/sessions\/([^/]+)$/, session],
+  ["events", /^\/api\/sessions\/([^/]+)\/events$/, events],
+  ["messages", /^\/api\/sessions\/([^/]+)\/messages$/, messages],
+  ["abort", /^\/api\/sessions\/([^/]+)\/abort$/, abort],
+  ["resume", /^\/api\/sessions\/([^/]+)\/resume$/, resume],
+  ["permissions", /^\/api\/permissions$/, permissions],
+  ["reply", /^\/api\/permissions\/([^/]+)\/reply$/, reply],
+  ["reviews", /^\/api\/reviews$/, reviews],
+  ["review", /^\/api\/reviews\/([^/]+)$/, review],
+  ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
+];
+
+export type Api = {
+  t: TestDb;
+  workspace: string;
+  call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  close: () => Promise<void>;
+};
+
+/** Calls the real route handlers (parse, authorise, lib, respond) against a fresh SQLite file and workspace. */
+export function testApi(opts: { files?: Record<string, string>; env?: Record<string, string> } = {}): Api {
+  const t = freshDb();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ws-"));
+  const workspace = path.join(root, "project");
+  fs.mkdirSync(workspace);
+  for (const [rel, content] of Object.entries(opts.files ?? { "README.md": "# Demo\n\nA todo service.\n", "src/todo.ts": "export const todos = [];\n" })) {
+    fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, rel), content);
+  }
+  Object.assign(process.env, { DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_DATA_DIR: root, ...opts.env });
+  resetEnvCache();
+  (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
+  return {
+    t,
+    workspace: fs.realpathSync(workspace),
+    async call(method, url, body) {
+      const u = new URL(url, "http://127.0.0.1:3000");
+      const match = ROUTES.map(([, re, mod]) => ({ m: re.exec(u.pathname), mod })).find((r) => r.m);
+      const handler = match?.mod[method] as Handler | undefined;
+      if (!match || !handler) throw new Error(`no route for ${method} ${u.pathname}`);
+      const req = new Request(u, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+      const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "" }) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      await new Promise((r) => setTimeout(r, 50));
+      await t.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the session is no longer running (a turn ended or it waits on a person). */
+export async function settle(api: Api, sessionId: string, timeoutMs = 20_000): Promise<{ status: string; events: SessionEvent[] }> {
+  const start = Date.now();
+  for (;;) {
+    const { state } = await getSession(api.t.db, sessionId);
+    const leased = await api.t.db.session.findUnique({ where: { id: sessionId }, select: { leaseOwner: true } });
+    if (state.status !== "running" && !leased?.leaseOwner) return { status: state.status, events: await readEvents(api.t.db, sessionId) };
+    if (Date.now() - start > timeoutMs) throw new Error(`session ${sessionId} still ${state.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export function results(events: SessionEvent[]) {
+  return events.flatMap((e) => (e.type === "tool.result" ? [e.payload] : []));
+}
