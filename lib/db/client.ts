@@ -11,8 +11,11 @@ import type { Prisma } from "./generated/client";
 export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 
-const adapters = new WeakMap<Db, Promise<SqlDriverAdapter>>();
-const providers = new WeakMap<Db, string>();
+// On globalThis because Next may load this module more than once (route and instrumentation bundles) while the
+// client itself is shared through globalThis below.
+const registry = globalThis as unknown as { plangateAdapters?: WeakMap<Db, Promise<SqlDriverAdapter>>; plangateProviders?: WeakMap<Db, string> };
+const adapters = (registry.plangateAdapters ??= new WeakMap());
+const providers = (registry.plangateProviders ??= new WeakMap());
 
 function adapterFactory(url: string): SqlDriverAdapterFactory {
   if (!isSqliteUrl(url)) {

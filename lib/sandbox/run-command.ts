@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../tools/types";
 import { bwrapArgs } from "./bwrap-args";
@@ -63,8 +66,11 @@ class HeadTail {
   }
 }
 
-function commandEnv(readOnly: boolean): NodeJS.ProcessEnv {
+function commandEnv(readOnly: boolean, sandboxed: boolean): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  const gitConfig = path.join(os.homedir(), ".gitconfig");
+  // HOME moves into the sandbox's /tmp; keep the user's git identity readable so commits still work.
+  if (sandboxed && env.GIT_CONFIG_GLOBAL === undefined && fs.existsSync(gitConfig)) env.GIT_CONFIG_GLOBAL = gitConfig;
   if (readOnly) {
     // git status would otherwise refresh .git/index; BASH_ENV would be sourced by `bash -c`.
     env.GIT_OPTIONAL_LOCKS = "0";
@@ -98,7 +104,7 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   const sandboxArgs = bwrapArgs({ workspace: input.workspace, readOnly: input.readOnly, cwd: input.cwd });
   const [file, args] = bwrapPath === null ? ["bash", bash] : [bwrapPath, [...sandboxArgs, "--", "bash", ...bash]];
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
-  const child = spawn(file, args, { cwd: input.cwd, env: commandEnv(input.readOnly), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(file, args, { cwd: input.cwd, env: commandEnv(input.readOnly, sandboxed), stdio: ["ignore", "pipe", "pipe"], detached: true });
 
   const output = new HeadTail(Math.floor((MAX_OUTPUT_CHARS - 100) / 2));
   for (const stream of [child.stdout, child.stderr]) {

@@ -190,9 +190,12 @@ describe.skipIf(sandboxOff)("outside plan mode: only the workspace is writable",
   it("writes inside the workspace, fails outside it", async () => {
     const ws = makeWorkspace();
     const ctx = ctxFor(ws, false);
+    const before = workspaceHash(ws);
     const inside = await run("echo ok > inside.txt", ctx);
     expect(inside.output).toMatch(/exit code 0$/);
     expect(fs.readFileSync(path.join(ws, "inside.txt"), "utf8")).toBe("ok\n");
+    // The hash the plan-mode tests rely on does notice a write.
+    expect(workspaceHash(ws)).not.toBe(before);
 
     const outsideFile = path.join(os.homedir(), `outside-${tag}.txt`);
     const outside = await run(`echo x > ${outsideFile}`, ctx);

@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export type Server = { url: string; proc: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void> };
+
+/** Starts the app the way `npm start` does (migrate, build when stale, next start) in its own process group. */
+export async function startServer(env: Record<string, string>, port: number): Promise<Server> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  proc.stdout?.on("data", (d: Buffer) => (log += d.toString()));
+  proc.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 280_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${log.slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const killGroup = async (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-(proc.pid as number), signal);
+    } catch {
+      return;
+    }
+    await new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r(null) : proc.once("exit", r)));
+  };
+  return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM") };
+}
+
+export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}

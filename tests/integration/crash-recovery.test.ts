@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "../../lib/db/migrate";
+import { http, startServer, type Server } from "../helpers/server";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-crash-"));
+const workspace = path.join(root, "ws");
+fs.mkdirSync(path.join(workspace, ".plangate"), { recursive: true });
+fs.writeFileSync(path.join(workspace, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "*": "ask" } } }));
+const env = {
+  DATABASE_URL: `file:${path.join(root, "db.sqlite")}`,
+  PLANGATE_DATA_DIR: root,
+  PLANGATE_WORKSPACE_ROOTS: root,
+  PLANGATE_ALLOW_SCRIPTED: "1",
+};
+let server: Server | undefined;
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("durable asks survive kill -9", () => {
+  it("keeps the ask pending across a crash and resumes the turn exactly once on one reply", async () => {
+    migrateDatabase(env.DATABASE_URL, { quiet: true });
+    server = await startServer(env, 3217);
+    const script = [{ toolCalls: [{ name: "bash", input: { command: "echo ran >> count.txt" } }] }, { text: "finished" }];
+    const created = await http(`${server.url}/api/sessions`, "POST", { workspace, model: "scripted", script });
+    expect(created.status).toBe(201);
+    const id = created.body.session.id as string;
+    expect((await http(`${server.url}/api/sessions/${id}/messages`, "POST", { text: "count" })).status).toBe(202);
+    await until(() => http(`${server!.url}/api/sessions/${id}`, "GET"), (r) => r.body.state.status === "awaiting_permission");
+
+    await server.kill9();
+    server = await startServer(env, 3217);
+
+    const after = await http(`${server.url}/api/sessions/${id}`, "GET");
+    expect(after.body.state.status).toBe("awaiting_permission");
+    const pending = await http(`${server.url}/api/permissions?status=pending&sessionId=${id}`, "GET");
+    expect(pending.body.permissions).toHaveLength(1);
+    const ask = pending.body.permissions[0];
+    expect(ask.patterns).toEqual(["echo ran >>count.txt"]);
+    expect(fs.existsSync(path.join(workspace, "count.txt"))).toBe(false);
+
+    const replies = await Promise.all([1, 2, 3].map(() => http(`${server!.url}/api/permissions/${ask.id}/reply`, "POST", { reply: "once" })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+
+    const done = await until(() => http(`${server!.url}/api/sessions/${id}`, "GET"), (r) => r.body.state.status === "idle");
+    expect(done.body.state.status).toBe("idle");
+    expect(fs.readFileSync(path.join(workspace, "count.txt"), "utf8")).toBe("ran\n");
+    const events = (await http(`${server.url}/api/sessions/${id}/events`, "GET")).body.events as { type: string }[];
+    expect(events.filter((e) => e.type === "tool.result")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "turn.ended")).toHaveLength(1);
+  }, 400_000);
+});
