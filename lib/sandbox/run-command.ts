@@ -66,8 +66,12 @@ class HeadTail {
   }
 }
 
-function commandEnv(readOnly: boolean, sandboxed: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+// The model's commands must not read the server's secrets (tokens, API keys, database URL) from the environment.
+const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL|PRIVATE_KEY)|^(DATABASE_URL|PLANGATE_)/i;
+
+export function commandEnv(readOnly: boolean, sandboxed: boolean): Record<string, string | undefined> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECRET_ENV.test(key)));
+  const env: Record<string, string | undefined> = { ...inherited, GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
   const gitConfig = path.join(os.homedir(), ".gitconfig");
   // HOME moves into the sandbox's /tmp; keep the user's git identity readable so commits still work.
   if (sandboxed && env.GIT_CONFIG_GLOBAL === undefined && fs.existsSync(gitConfig)) env.GIT_CONFIG_GLOBAL = gitConfig;
@@ -104,7 +108,7 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   const sandboxArgs = bwrapArgs({ workspace: input.workspace, readOnly: input.readOnly, cwd: input.cwd });
   const [file, args] = bwrapPath === null ? ["bash", bash] : [bwrapPath, [...sandboxArgs, "--", "bash", ...bash]];
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
-  const child = spawn(file, args, { cwd: input.cwd, env: commandEnv(input.readOnly, sandboxed), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(file, args, { cwd: input.cwd, env: commandEnv(input.readOnly, sandboxed) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
 
   const output = new HeadTail(Math.floor((MAX_OUTPUT_CHARS - 100) / 2));
   for (const stream of [child.stdout, child.stderr]) {
