@@ -5,12 +5,14 @@ import path from "node:path";
 import { benchAppend } from "./append-bench";
 import { benchFold } from "./fold-bench";
 import { benchPermission } from "./permission-bench";
+import { benchTurn } from "./turn-bench";
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
   permission: benchPermission,
   append: benchAppend,
   fold: benchFold,
+  turn: benchTurn,
 };
 
 const results: Record<string, unknown> = {};

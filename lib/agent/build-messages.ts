@@ -1,4 +1,4 @@
-import type { ModelMessage } from "ai";
+import type { LanguageModelV3Message } from "@ai-sdk/provider";
 import type { SessionEvent } from "../session/events";
 
 export type ToolCallRef = { callId: string; tool: string; input: unknown };
@@ -15,8 +15,9 @@ function resultText(output: unknown): string {
  * process can continue a turn). A user message written while tool calls were open is delivered after their
  * results: the next step boundary.
  */
-export function buildMessages(events: readonly SessionEvent[]): { messages: ModelMessage[]; pending: ToolCallRef[]; modelCalls: number } {
-  const messages: ModelMessage[] = [];
+export function buildMessages(events: readonly SessionEvent[]): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
+  const messages: LanguageModelV3Message[] = [];
+  const user = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
   let open = new Map<string, ToolCallRef>();
   let assistant: AssistantPart[] | null = null;
   let results: ToolPart[] = [];
@@ -27,7 +28,7 @@ export function buildMessages(events: readonly SessionEvent[]): { messages: Mode
     if (results.length > 0) messages.push({ role: "tool", content: results });
     results = [];
     if (open.size === 0) {
-      for (const text of deferred) messages.push({ role: "user", content: text });
+      for (const text of deferred) messages.push(user(text));
       deferred = [];
     }
   };
@@ -43,7 +44,7 @@ export function buildMessages(events: readonly SessionEvent[]): { messages: Mode
         if (open.size > 0) deferred.push(e.payload.text);
         else {
           flushResults();
-          messages.push({ role: "user", content: e.payload.text });
+          messages.push(user(e.payload.text));
         }
         break;
       case "message.assistant":

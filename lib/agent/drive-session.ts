@@ -1,4 +1,3 @@
-import { generateText } from "ai";
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
 import { appendEvents, StaleAppend } from "../session/append-events";
@@ -7,6 +6,7 @@ import { foldEvents } from "../session/fold";
 import { readEvents } from "../session/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { buildMessages, type ToolCallRef } from "./build-messages";
+import { callModel } from "./call-model";
 import { acquireLease, releaseLease, renewLease } from "./lease";
 import { readGates } from "./mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
@@ -16,6 +16,11 @@ import { loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
 import { abortSignalFor, clearAbort } from "./turn-signals";
+
+const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
+
+/** Time spent in the model call (the provider's doGenerate), for the harness benchmark. */
+export const stepMetrics = { modelMs: [] as number[] };
 
 function priorCalls(events: readonly SessionEvent[]): ToolCallRef[] {
   return events.flatMap((e) => (e.type === "tool.called" ? [{ callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input }] : []));
@@ -37,19 +42,26 @@ function stepsInTurn(events: readonly SessionEvent[], turnId: string): number {
 async function runSteps(db: Db, sessionId: string): Promise<void> {
   const env = getEnv();
   const sandbox = detectSandbox();
+  // The log is read once, then only what was appended since (by us or by a reply or message meanwhile).
+  const events: SessionEvent[] = [];
+  let state = foldEvents([]);
   for (;;) {
-    const events = await readEvents(db, sessionId);
-    const state = foldEvents(events);
+    const fresh = await readEvents(db, sessionId, { after: state.lastSeq });
+    events.push(...fresh);
+    state = foldEvents(fresh, Infinity, state);
     const turnId = state.openTurnId;
     if (!turnId || state.pendingPermissions.length > 0 || state.pendingReview) return;
     const session = await loadSessionContext(db, sessionId);
-    const gates = await readGates(db);
+    // Only auto and bypassPermissions consult the gates; other modes skip the read.
+    const gates = state.mode === "auto" || state.mode === "bypassPermissions" ? await readGates(db) : CLOSED_GATES;
     const signal = abortSignalFor(sessionId, turnId);
     const { messages, pending, modelCalls } = buildMessages(events);
 
     if (pending.length > 0) {
       const run = {
-        db, session, mode: state.mode, gates, turnId, previous: priorCalls(events).filter((c) => !pending.some((p) => p.callId === c.callId)),
+        db, session, mode: state.mode, gates, turnId,
+        askedCalls: new Set(events.flatMap((e) => (e.type === "permission.asked" && e.payload.callId ? [e.payload.callId] : []))),
+        previous: priorCalls(events).filter((c) => !pending.some((p) => p.callId === c.callId)),
         ctx: {
           sessionId, workspace: session.workspace, mode: state.mode, readOnly: state.mode === "plan" || session.agent.readOnly,
           planFile: null, sandbox, signal,
@@ -72,13 +84,15 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
-    const result = await generateText({
+    const started = performance.now();
+    const result = await callModel({
       model,
       system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox, isSubagent: session.parentId !== null }),
       messages,
       tools: modelTools(session.rules),
       abortSignal: signal,
     });
+    if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
     const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model } }];
     for (const c of result.toolCalls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });

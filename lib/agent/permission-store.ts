@@ -63,7 +63,7 @@ export function planRequests(sessionId: string, callId: string, tool: string, as
     id: newId("per"), sessionId, toolCallId: callId, tool, permission: a.permission,
     patterns: a.askPatterns, always: a.always.length > 0 ? a.always : a.askPatterns, metadata: a.metadata ?? {},
   }));
-  const events: NewEvent[] = rows.map((r) => ({ type: "permission.asked", payload: { requestId: r.id, tool, permission: r.permission, patterns: r.patterns } }));
+  const events: NewEvent[] = rows.map((r) => ({ type: "permission.asked", payload: { requestId: r.id, tool, permission: r.permission, patterns: r.patterns, callId } }));
   const write = async (run: SqlRunner) => {
     const at = new Date();
     for (const r of rows) {

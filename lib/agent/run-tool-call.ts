@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { ModeGates, PermissionMode } from "../permission";
+import type { ModeGates, PermissionMode, Ruleset } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { ToolError, ToolSuspended, type PermissionAsk, type ToolContext } from "../tools/types";
 import type { ToolCallRef } from "./build-messages";
@@ -10,7 +10,17 @@ import { findTool } from "./tool-registry";
 
 export type CallOutcome = "done" | "suspended";
 
-type Run = { db: Db; session: SessionContext; ctx: Omit<ToolContext, "callId">; mode: PermissionMode; gates: ModeGates; previous: ToolCallRef[]; turnId: string };
+type Run = {
+  db: Db;
+  session: SessionContext;
+  ctx: Omit<ToolContext, "callId">;
+  mode: PermissionMode;
+  gates: ModeGates;
+  previous: ToolCallRef[];
+  turnId: string;
+  /** Calls that have permission requests in the log; others need no request lookup. */
+  askedCalls: ReadonlySet<string>;
+};
 
 async function finish(run: Run, call: ToolCallRef, result: { ok: true; output: string; metadata?: unknown } | { ok: false; error: string }): Promise<CallOutcome> {
   const payload = result.ok
@@ -41,20 +51,16 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
   }
   if (isDoomLoop(run.previous, call)) asks = [...asks, { permission: "doom_loop", patterns: [call.tool], always: [call.tool], readOnly: true, metadata: { input: call.input } }];
 
-  const requests = await listRequests(run.db, { sessionId: run.session.id, toolCallId: call.callId });
+  const requests = run.askedCalls.has(call.callId) ? await listRequests(run.db, { sessionId: run.session.id, toolCallId: call.callId }) : [];
   const rejected = requests.find((r) => r.status === "reject");
   if (rejected) return finish(run, call, { ok: false, error: `The user rejected this ${rejected.permission} call${rejected.message ? `: ${rejected.message}` : "."}` });
   if (requests.some((r) => r.status === "pending")) return "suspended";
   const allowedOnce = new Set(requests.flatMap((r) => r.patterns.map((p) => onceKey(r.permission, p))));
 
-  const judgement = judgeCall({
-    asks,
-    agentRules: run.session.rules,
-    grantRules: await grantRules(run.db, run.session.id, run.session.workspace),
-    mode: run.mode,
-    gates: run.gates,
-    allowedOnce,
-  });
+  const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: run.session.rules, grantRules: grants, mode: run.mode, gates: run.gates, allowedOnce });
+  // Grants can only turn an ask into an allow, so they are read only when something would ask.
+  let judgement = judge([]);
+  if (judgement.kind === "ask") judgement = judge(await grantRules(run.db, run.session.id, run.session.workspace));
   if (judgement.kind === "deny") return finish(run, call, { ok: false, error: `Permission denied: ${judgement.reason}` });
   if (judgement.kind === "ask") {
     const planned = planRequests(run.session.id, call.callId, call.tool, judgement.asks);

@@ -58,7 +58,22 @@ async function loadRow(db: Db, id: string): Promise<Row> {
   return row;
 }
 
+// What a session was created with never changes; only the rules follow its workspace config. Cached per session.
+const contexts = new Map<string, { config: WorkspaceConfig; context: SessionContext }>();
+
 export async function loadSessionContext(db: Db, id: string): Promise<SessionContext> {
+  const hit = contexts.get(id);
+  if (hit) {
+    const config = loadWorkspaceConfig(hit.context.workspace);
+    if (config === hit.config) return hit.context;
+  }
+  const context = await buildContext(db, id);
+  if (contexts.size > 2000) contexts.delete(contexts.keys().next().value as string);
+  contexts.set(id, { config: loadWorkspaceConfig(context.workspace), context });
+  return context;
+}
+
+async function buildContext(db: Db, id: string): Promise<SessionContext> {
   const row = await loadRow(db, id);
   const agent = agentDef(row.agent, row.workspace);
   const created = row.script ? (JSON.parse(row.script) as { script?: unknown }) : {};

@@ -1,4 +1,5 @@
-import { tool, type ToolSet } from "ai";
+import type { JSONSchema7, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import { z } from "zod";
 import { disabled, type Ruleset } from "../permission";
 import { bashTool } from "../tools/bash";
 import { fileTools } from "../tools/file-tools";
@@ -10,6 +11,18 @@ import type { ToolDef } from "../tools/types";
 // Every tool the model can be offered. The list is stable across modes (cache-friendly); the gate decides per call.
 const ALL: ToolDef<never>[] = [...fileTools, bashTool, questionTool, taskTool, todoWriteTool] as unknown as ToolDef<never>[];
 const BY_NAME = new Map(ALL.map((t) => [t.name, t]));
+
+// JSON Schemas are computed once per tool: converting zod schemas on every request cost milliseconds per step.
+// Inputs are validated against the zod schema when the gate runs the call, so the SDK does not validate again.
+const schemas = new Map<string, JSONSchema7>();
+function schemaOf(t: ToolDef<never>): JSONSchema7 {
+  let s = schemas.get(t.name);
+  if (!s) {
+    s = z.toJSONSchema(t.inputSchema as z.ZodType, { io: "input", unrepresentable: "any" }) as JSONSchema7;
+    schemas.set(t.name, s);
+  }
+  return s;
+}
 
 export function findTool(name: string): ToolDef<unknown> | undefined {
   return BY_NAME.get(name) as ToolDef<unknown> | undefined;
@@ -24,14 +37,19 @@ export function registerTools(extra: ToolDef<never>[]): void {
   }
 }
 
-/** The AI SDK tool set for a request: every tool the rules do not deny outright (seed 000's first layer). */
-export function modelTools(rules: Ruleset): ToolSet {
+const toolSets = new WeakMap<Ruleset, LanguageModelV3FunctionTool[]>();
+
+/** The tools offered on a request: every tool the rules do not deny outright (seed 000's first layer). */
+export function modelTools(rules: Ruleset): LanguageModelV3FunctionTool[] {
+  const cached = toolSets.get(rules);
+  if (cached) return cached;
   const names = ALL.map((t) => t.name);
   const off = disabled(names, rules);
-  const set: ToolSet = {};
+  const set: LanguageModelV3FunctionTool[] = [];
   for (const t of ALL) {
     if (off.has(t.name)) continue;
-    set[t.name] = tool({ description: t.description, inputSchema: t.inputSchema as never });
+    set.push({ type: "function", name: t.name, description: t.description, inputSchema: schemaOf(t) });
   }
+  toolSets.set(rules, set);
   return set;
 }

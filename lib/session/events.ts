@@ -47,7 +47,7 @@ export const eventSchemas = {
   "turn.interrupted": z.object({ turnId: id }),
   "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),
   "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
-  "permission.asked": z.object({ requestId: id, tool: z.string(), permission: z.string(), patterns: z.array(z.string()) }),
+  "permission.asked": z.object({ requestId: id, tool: z.string(), permission: z.string(), patterns: z.array(z.string()), callId: z.string().optional() }),
   "permission.replied": z.object({ requestId: id, reply: z.enum(["once", "always", "reject"]), message: z.string().optional() }),
   "command.run": z.object({ name: z.string(), args: z.string() }),
   "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),

@@ -25,6 +25,8 @@ export const workspaceConfigSchema = z
 export type WorkspaceConfig = z.infer<typeof workspaceConfigSchema> & { error?: string };
 
 const cache = new Map<string, { mtimeMs: number; config: WorkspaceConfig }>();
+// One shared value for "no config file", so callers can cache by identity.
+const NONE: WorkspaceConfig = Object.freeze({});
 
 /** `<workspace>/.plangate/config.json`, validated; a broken file is reported, never half-applied. */
 export function loadWorkspaceConfig(workspace: string): WorkspaceConfig {
@@ -33,7 +35,7 @@ export function loadWorkspaceConfig(workspace: string): WorkspaceConfig {
   try {
     stat = fs.statSync(file);
   } catch {
-    return {};
+    return NONE;
   }
   const hit = cache.get(file);
   if (hit && hit.mtimeMs === stat.mtimeMs) return hit.config;

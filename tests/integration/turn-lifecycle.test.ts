@@ -43,7 +43,7 @@ describe("turn lifecycle", () => {
     const { messages } = buildMessages(events);
     const roles = messages.map((m) => m.role);
     const toolAt = roles.indexOf("tool");
-    const queuedAt = messages.findIndex((m) => m.role === "user" && m.content === "also check the tests");
+    const queuedAt = messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("also check the tests"));
     expect(queuedAt).toBeGreaterThan(toolAt);
   });
 

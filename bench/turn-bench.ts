@@ -1,0 +1,124 @@
+/**
+ * Harness overhead per step with the scripted model (a small read, persisted and streamed over SSE), and the
+ * memory cost of sessions waiting on a permission reply (they should hold nothing: durable asks live in the log).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { driveSession, stepMetrics } from "../lib/agent/drive-session";
+import { startSession } from "../lib/agent/start-session";
+import { resetEnvCache } from "../lib/env";
+import { appendEvents } from "../lib/session/append-events";
+import { subscribeEvents } from "../lib/session/bus";
+import { streamSessionEvents } from "../lib/session/stream-events";
+import { median, quantile, round } from "./lib/stats";
+import { tempDb } from "./lib/temp-db";
+
+// A typical turn (the default limit is 50 steps), and a long one to show how per-step cost grows with history.
+const STEPS = 20;
+const LONG_STEPS = 200;
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const WAITING = Number(process.env.BENCH_WAITING ?? 1000);
+
+function setup(configFile?: string) {
+  const t = tempDb("turn");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-ws-"));
+  fs.writeFileSync(path.join(root, "small.txt"), "hello\n".repeat(20));
+  if (configFile) {
+    fs.mkdirSync(path.join(root, ".plangate"));
+    fs.writeFileSync(path.join(root, ".plangate/config.json"), configFile);
+  }
+  Object.assign(process.env, { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10), DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_DATA_DIR: root });
+  resetEnvCache();
+  (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
+  return { t, root };
+}
+
+async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[] }> {
+  stepMetrics.modelMs.length = 0;
+  const { t, root } = setup();
+  const script = Array.from({ length: steps }, (_, i) => ({ toolCalls: [{ name: "read", input: { path: "small.txt", offset: 1 + (i % 5) } }] }));
+  const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
+  const controller = new AbortController();
+  const sse = streamSessionEvents(t.db, session.id, 0, controller.signal).getReader();
+  void (async () => {
+    while (!(await sse.read()).done);
+  })();
+  const stamps: number[] = [];
+  const unsubscribe = subscribeEvents(session.id, (events) => {
+    if (events.some((e) => e.type === "tool.result")) stamps.push(performance.now());
+  });
+  await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: "trn_bench" } }]);
+  stamps.push(performance.now());
+  await driveSession(t.db, session.id);
+  unsubscribe();
+  controller.abort();
+  await t.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+  if (stamps.length !== steps + 1) throw new Error(`expected ${steps} steps, saw ${stamps.length - 1}`);
+  return { steps: stamps.slice(1).map((s, i) => s - (stamps[i] as number)), model: [...stepMetrics.modelMs] };
+}
+
+async function memoryRun(): Promise<{ baselineMb: number; waitingMb: number; deltaMb: number; waiting: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const { t, root } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
+  const script = [{ toolCalls: [{ name: "bash", input: { command: "echo hi" } }] }, { text: "done" }];
+  const start = async () => {
+    const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
+    await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: `trn_${session.id}` } }]);
+    await driveSession(t.db, session.id);
+    return session.id;
+  };
+  for (let i = 0; i < 50; i++) await start(); // warm every code path first
+  gc?.();
+  await new Promise((r) => setTimeout(r, 200));
+  gc?.();
+  const before = process.memoryUsage().rss;
+  for (let i = 0; i < WAITING; i++) await start();
+  gc?.();
+  await new Promise((r) => setTimeout(r, 200));
+  gc?.();
+  const after = process.memoryUsage().rss;
+  const waiting = await t.db.session.count({ where: { status: "awaiting_permission" } });
+  await t.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+  const mb = (n: number) => round(n / 1024 / 1024, 1);
+  return { baselineMb: mb(before), waitingMb: mb(after), deltaMb: mb(after - before), waiting: waiting - 50 };
+}
+
+export async function benchTurn() {
+  const perStep: number[] = [];
+  const medians: number[] = [];
+  const model: number[] = [];
+  const outside: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await stepRun();
+    perStep.push(...run.steps);
+    medians.push(median(run.steps));
+    model.push(...run.model);
+    // The step after model call i ends with result i: what is left is Plangate's own work.
+    run.steps.forEach((s, k) => outside.push(s - (run.model[k] ?? 0)));
+  }
+  const sorted = [...perStep].sort((a, b) => a - b);
+  const long = await stepRun(LONG_STEPS);
+  const memory = process.env.BENCH_WAITING === "0" ? { baselineMb: 0, waitingMb: 0, deltaMb: 0, waiting: 0 } : await memoryRun();
+  return {
+    name: "turn-harness",
+    stepsPerRun: STEPS,
+    runs: RUNS,
+    stepMsMedian: round(median(perStep), 2),
+    stepMsP99: round(quantile(sorted, 0.99), 2),
+    stepMsMedianPerRun: medians.map((m) => round(m, 2)),
+    modelCallMsMedian: round(median(model), 2),
+    withoutModelCallMsMedian: round(median(outside), 2),
+    withoutModelCallMsP99: round(quantile([...outside].sort((a, b) => a - b), 0.99), 2),
+    stepTargetMedianMs: 5,
+    longTurn: {
+      steps: LONG_STEPS,
+      stepMsMedian: round(median(long.steps), 2),
+      modelCallMsMedian: round(median(long.model), 2),
+      lastTenStepsMsMedian: round(median(long.steps.slice(-10)), 2),
+    },
+    memory: { ...memory, targetDeltaMb: 20, gcExposed: typeof (globalThis as { gc?: unknown }).gc === "function" },
+  };
+}

@@ -1,0 +1,48 @@
+import { APICallError, type LanguageModelV3, type LanguageModelV3FunctionTool, type LanguageModelV3Message } from "@ai-sdk/provider";
+
+export type ModelStep = { text: string; toolCalls: { toolCallId: string; toolName: string; input: unknown }[] };
+
+const RETRIES = 2;
+
+function parseInput(raw: string): unknown {
+  try {
+    return JSON.parse(raw || "{}");
+  } catch {
+    // Kept as text: the gate validates every input and tells the model what was wrong.
+    return raw;
+  }
+}
+
+/**
+ * One model request through the AI SDK provider interface. The turn's loop is ours (durable, rebuilt from the
+ * log at every step), so this calls the provider directly instead of generateText, which re-validates the whole
+ * typed history with zod on every call (its cost grew with every step of a turn). Retries follow the SDK's rule:
+ * only errors the provider marks retryable, with backoff.
+ */
+export async function callModel(input: {
+  model: LanguageModelV3;
+  system: string;
+  messages: LanguageModelV3Message[];
+  tools: LanguageModelV3FunctionTool[];
+  abortSignal: AbortSignal;
+}): Promise<ModelStep> {
+  const prompt: LanguageModelV3Message[] = [{ role: "system", content: input.system }, ...input.messages];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await input.model.doGenerate({
+        prompt,
+        tools: input.tools,
+        toolChoice: { type: "auto" },
+        abortSignal: input.abortSignal,
+      });
+      const text = result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
+      const toolCalls = result.content.flatMap((c) =>
+        c.type === "tool-call" && !c.providerExecuted ? [{ toolCallId: c.toolCallId, toolName: c.toolName, input: parseInput(c.input) }] : [],
+      );
+      return { text, toolCalls };
+    } catch (error) {
+      if (attempt >= RETRIES || !APICallError.isInstance(error) || !error.isRetryable || input.abortSignal.aborted) throw error;
+      await new Promise((r) => setTimeout(r, 2000 * 2 ** attempt));
+    }
+  }
+}
