@@ -16,6 +16,9 @@ import { loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
 import { abortSignalFor, clearAbort } from "./turn-signals";
+import { transitionEvents } from "../plan/mode-choice";
+import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
+import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
 
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
 
@@ -64,7 +67,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
         previous: priorCalls(events).filter((c) => !pending.some((p) => p.callId === c.callId)),
         ctx: {
           sessionId, workspace: session.workspace, mode: state.mode, readOnly: state.mode === "plan" || session.agent.readOnly,
-          planFile: null, sandbox, signal,
+          planFile: state.planPath, sandbox, signal,
           runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id) },
         },
       };
@@ -75,6 +78,11 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       continue;
     }
 
+    // Step boundary: a mode choice queued while the turn ran takes effect before the next request.
+    if (state.queuedMode !== null) {
+      await applyQueuedMode(db, sessionId, turnId);
+      continue;
+    }
     if (stepsInTurn(events, turnId) >= env.PLANGATE_MAX_STEPS) {
       await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "max_steps" } }], { guard: (s) => s.openTurnId === turnId });
       return;
@@ -84,16 +92,18 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
+    const notice = modeSwitchNotice(state, events);
+    const planSection = planModeSection(state, events);
     const started = performance.now();
     const result = await callModel({
       model,
-      system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox, isSubagent: session.parentId !== null }),
-      messages,
+      system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox, isSubagent: session.parentId !== null }) + (planSection ? `\n\n${planSection}` : ""),
+      messages: notice ? [...messages, { role: "user", content: [{ type: "text", text: notice }] }] : messages,
       tools: modelTools(session.rules),
       abortSignal: signal,
     });
     if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
-    const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model } }];
+    const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model, mode: state.mode } }];
     for (const c of result.toolCalls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
     await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
@@ -122,6 +132,22 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     if (!(await runnable(db, sessionId))) break;
   }
   await afterTurn(db, sessionId);
+}
+
+async function applyQueuedMode(db: Db, sessionId: string, turnId: string): Promise<void> {
+  const gates = await readGates(db);
+  const { state } = await appendEvents(
+    db,
+    sessionId,
+    (s) => {
+      if (s.queuedMode === null) return [];
+      const change = transitionEvents(s, s.queuedMode, gates, s.queuedCause ?? "user");
+      if (change.length === 0) return [{ type: "mode.queued", payload: { target: null, cause: s.queuedCause ?? "user" } }];
+      return [...(s.queuedMode === "plan" ? planFileEvents(s, sessionId) : []), ...change];
+    },
+    { guard: (s) => s.openTurnId === turnId, also: (run, result) => writePlanRows(run, sessionId, result.events) },
+  );
+  preparePlanFolder(state);
 }
 
 function isAbortError(error: unknown): boolean {

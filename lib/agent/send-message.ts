@@ -1,15 +1,37 @@
 import type { Db } from "../db/client";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
+import { setSessionMode } from "../plan/set-session-mode";
+import type { ModeOutcome } from "../plan/mode-choice";
 import { kick } from "./kick";
 
-export type SentMessage = { turn: { id: string; queued: boolean } };
+export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome } };
+
+/** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */
+export function parsePlanCommand(text: string): { args: string } | null {
+  const m = /^\/plan(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { args: (m[1] ?? "").trim() } : null;
+}
 
 /**
  * Starts a turn with the message or, while a turn is open, records it for the next step boundary (the
  * conversation is rebuilt from the log at every step, so a recorded message is a delivered one).
  */
 export async function sendMessage(db: Db, sessionId: string, text: string): Promise<SentMessage> {
+  const command = parsePlanCommand(text);
+  if (command) {
+    const off = command.args === "off";
+    const run = { type: "command.run" as const, payload: { name: "plan", args: command.args } };
+    const { outcome } = await setSessionMode(db, sessionId, { plan: !off }, "command", [run]);
+    const result: SentMessage = { turn: null, command: { name: "plan", args: command.args, outcome } };
+    // `/plan <message>` then sends the message as an ordinary one, under plan guidance; `/plan off` sends nothing.
+    if (off || !command.args) return result;
+    return { ...(await sendText(db, sessionId, command.args)), command: result.command };
+  }
+  return sendText(db, sessionId, text);
+}
+
+async function sendText(db: Db, sessionId: string, text: string): Promise<SentMessage> {
   const fresh = newId("trn");
   const { state } = await appendEvents(db, sessionId, (s) =>
     s.openTurnId

@@ -2,9 +2,8 @@ import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { fromConfig, merge, resolveAgent, type AgentDef, type Ruleset } from "../permission";
 import { loadWorkspaceConfig, type WorkspaceConfig } from "../workspace/workspace-config";
+import { plansDirFor } from "../plan/ensure-plan";
 import { scriptSchema, type ScriptStep } from "./models/scripted-model";
-
-export const PLANS_DIR = ".plangate/plans";
 
 export type SessionContext = {
   id: string;
@@ -34,7 +33,7 @@ export function agentDef(name: string, workspace: string): AgentDef {
   let def = entry.agents.get(name);
   if (!def) {
     const user = config.permission ? fromConfig(config.permission) : [];
-    def = resolveAgent(name, config.agents ?? {}, { plansDir: PLANS_DIR, workspace, user });
+    def = resolveAgent(name, config.agents ?? {}, { plansDir: plansDirFor(workspace).relative, workspace, user });
     if (!def) throw new AppError("bad_request", `agent: unknown agent "${name}" (build, plan, general, explore or one from ${workspace}/.plangate/config.json)`);
     entry.agents.set(name, def);
   }

@@ -9,6 +9,8 @@ import { checkWorkspace } from "../workspace/check-workspace";
 import { ensureSampleWorkspace } from "../workspace/ensure-sample-workspace";
 import { readGates } from "./mode-gates";
 import { agentDef } from "./session-context";
+import { appendEvents } from "../session/append-events";
+import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { modelConfigError } from "./models/resolve-model";
 import { scriptSchema } from "./models/scripted-model";
 
@@ -49,5 +51,10 @@ export async function startSession(db: Db, input: StartSessionInput) {
     mode: input.mode,
     script,
   });
+  if (input.mode === "plan") {
+    // Created in plan mode: the plan file is assigned now (its slug has no prompt words yet).
+    const { state } = await appendEvents(db, id, (s) => planFileEvents(s, id), { also: (run, result) => writePlanRows(run, id, result.events) });
+    preparePlanFolder(state);
+  }
   return getSession(db, id);
 }

@@ -6,10 +6,14 @@ import { fileTools } from "../tools/file-tools";
 import { questionTool } from "../tools/question";
 import { taskTool } from "../tools/task";
 import { todoWriteTool } from "../tools/todo-write";
+import { enterPlanModeTool } from "../tools/enter-plan-mode";
+import { exitPlanModeTool } from "../tools/exit-plan-mode";
 import type { ToolDef } from "../tools/types";
 
 // Every tool the model can be offered. The list is stable across modes (cache-friendly); the gate decides per call.
-const ALL: ToolDef<never>[] = [...fileTools, bashTool, questionTool, taskTool, todoWriteTool] as unknown as ToolDef<never>[];
+const ALL: ToolDef<never>[] = [...fileTools, bashTool, questionTool, taskTool, todoWriteTool, enterPlanModeTool, exitPlanModeTool] as unknown as ToolDef<never>[];
+// exit_plan_mode stays in every tool list (a stable list keeps the prompt cache warm); it fails outside plan mode.
+const ALWAYS_OFFERED = new Set(["exit_plan_mode"]);
 const BY_NAME = new Map(ALL.map((t) => [t.name, t]));
 
 // JSON Schemas are computed once per tool: converting zod schemas on every request cost milliseconds per step.
@@ -47,7 +51,7 @@ export function modelTools(rules: Ruleset): LanguageModelV3FunctionTool[] {
   const off = disabled(names, rules);
   const set: LanguageModelV3FunctionTool[] = [];
   for (const t of ALL) {
-    if (off.has(t.name)) continue;
+    if (off.has(t.name) && !ALWAYS_OFFERED.has(t.name)) continue;
     set.push({ type: "function", name: t.name, description: t.description, inputSchema: schemaOf(t) });
   }
   toolSets.set(rules, set);

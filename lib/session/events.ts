@@ -28,9 +28,10 @@ export const eventSchemas = {
     parentCallId: z.string().optional(),
   }),
   "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system"]).optional() }),
-  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional() }),
+  // mode = the permission mode this model request described (so a later user switch can be announced once).
+  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional(), mode: permissionModeSchema.optional() }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
-  "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional() }),
+  "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional(), metadata: z.unknown().optional() }),
   // A call whose result waits on something outside the turn (a child session); the turn resumes when it ends.
   "tool.waiting": z.object({ callId: id, on: z.string() }),
   "todo.updated": z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) })) }),
@@ -49,7 +50,9 @@ export const eventSchemas = {
   "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
   "permission.asked": z.object({ requestId: id, tool: z.string(), permission: z.string(), patterns: z.array(z.string()), callId: z.string().optional() }),
   "permission.replied": z.object({ requestId: id, reply: z.enum(["once", "always", "reject"]), message: z.string().optional() }),
-  "command.run": z.object({ name: z.string(), args: z.string() }),
+  "command.run": z.object({ name: z.string(), args: z.string(), outcome: z.string().optional() }),
+  // The session's plan file was assigned (on first entering plan mode, or by a fork).
+  "plan.created": z.object({ planId: id, slug: z.string(), path: z.string() }),
   "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),
   compaction: z.object({ summary: z.string(), fromSeq: z.number().int(), toSeq: z.number().int() }),
   notice: z.object({ level: z.enum(["info", "warning"]), text: z.string() }),

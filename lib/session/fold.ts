@@ -1,4 +1,5 @@
 import type { Mode, SessionEvent, NewEvent, SessionStatus } from "./events";
+import type { ModeChangeCause as ModeCause } from "../permission/modes";
 
 export type PendingReview = { id: string; kind: string };
 
@@ -9,11 +10,16 @@ export type SessionState = {
   agent: string;
   model: string;
   planSlug: string | null;
+  planPath: string | null;
+  planId: string | null;
+  /** The first thing the user asked: plan slugs are made from it. */
+  firstPrompt: string | null;
   parentId: string | null;
   mode: Mode;
   prePlanMode: Mode | null;
   plan: { active: boolean; pending: boolean };
   queuedMode: Mode | null;
+  queuedCause: ModeCause | null;
   openTurnId: string | null;
   /** A tool call of the open turn waiting on a child session. */
   waitingOn: { callId: string; on: string } | null;
@@ -30,11 +36,15 @@ export const emptyState: SessionState = Object.freeze({
   agent: "build",
   model: "offline",
   planSlug: null,
+  planPath: null,
+  planId: null,
+  firstPrompt: null,
   parentId: null,
   mode: "default",
   prePlanMode: null,
   plan: Object.freeze({ active: false, pending: false }),
   queuedMode: null,
+  queuedCause: null,
   openTurnId: null,
   waitingOn: null,
   interrupted: false,
@@ -80,10 +90,14 @@ export function applyEvent(state: SessionState, event: NewEvent & { seq?: number
     case "mode.changed": {
       const p = event.payload;
       // A committed switch fulfils (or supersedes) any queued choice.
-      return finish({ ...s, mode: p.to, prePlanMode: p.prePlanMode, queuedMode: null });
+      return finish({ ...s, mode: p.to, prePlanMode: p.prePlanMode, queuedMode: null, queuedCause: null });
     }
+    case "message.user":
+      return s.firstPrompt === null ? { ...s, firstPrompt: event.payload.text.slice(0, 500) } : s;
+    case "plan.created":
+      return { ...s, planId: event.payload.planId, planSlug: event.payload.slug, planPath: event.payload.path };
     case "mode.queued":
-      return finish({ ...s, queuedMode: event.payload.target });
+      return finish({ ...s, queuedMode: event.payload.target, queuedCause: event.payload.target ? event.payload.cause : null });
     case "turn.started":
       return finish({ ...s, openTurnId: event.payload.turnId, interrupted: false });
     case "turn.ended":
@@ -106,7 +120,7 @@ export function applyEvent(state: SessionState, event: NewEvent & { seq?: number
       return finish({ ...s, pendingPermissions: s.pendingPermissions.filter((r) => r !== event.payload.requestId) });
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      return finish({ ...s, openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null });
+      return finish({ ...s, openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null });
     default:
       return s.lastSeq === state.lastSeq ? state : { ...state, lastSeq };
   }

@@ -3,11 +3,12 @@ import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { listReviews } from "@/lib/agent/answer-review";
+import { planDetails } from "@/lib/plan/review-details";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (_req, ctx: IdParams) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
-  return json({ review });
+  return json({ review, plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null });
 });

@@ -1,0 +1,15 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseBody, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+import { setSessionMode } from "@/lib/plan/set-session-mode";
+import { modeBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { mode } = await parseBody(req, modeBody);
+  await getSession(getDb(), id);
+  return json(await setSessionMode(getDb(), id, { mode }, "user"));
+});

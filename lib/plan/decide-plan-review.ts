@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import { z } from "zod";
+import { sql, type Db } from "../db/client";
+import { AppError } from "../errors";
+import { newId } from "../id";
+import { exitPlan, type PermissionMode } from "../permission";
+import { appendEvents } from "../session/append-events";
+import type { NewEvent } from "../session/events";
+import type { SessionState } from "../session/fold";
+import { readGates } from "../agent/mode-gates";
+import { kick } from "../agent/kick";
+import { listReviews, type ReviewView } from "../agent/answer-review";
+
+export const planDecisionBody = z
+  .object({
+    decision: z.enum(["approve", "reject", "abandon"]),
+    feedback: z.string().max(20_000).optional(),
+    mode: z.enum(["default", "acceptEdits", "auto"]).optional(),
+    plan: z.string().min(1).max(200_000).optional(),
+  })
+  .strict();
+export type PlanDecision = z.infer<typeof planDecisionBody>;
+
+/** What the model reads when the plan is approved (headed "edited by user" only when it really was). */
+export function approvalMessage(plan: string, file: string, edited: boolean, mode: PermissionMode): string {
+  return [
+    `User has approved your plan. You can now start executing it (permission mode: ${mode}).`,
+    `The plan is saved at ${file}; follow it, and keep it as the reference for what was agreed.`,
+    "",
+    edited ? "## Approved Plan (edited by user)" : "## Approved Plan",
+    "",
+    plan.trim(),
+  ].join("\n");
+}
+
+const normalize = (s: string) => s.replace(/\r\n/g, "\n").trim();
+
+/**
+ * The one decision on a plan review. Only "approve" approves. The review row moves out of pending once (so of
+ * concurrent decisions exactly one wins), with the plan version, the tool's result and the mode change in the
+ * same transaction; the plan file and resuming the turn come after the commit.
+ */
+export async function decidePlanReview(db: Db, review: ReviewView, body: PlanDecision, decidedBy = "user"): Promise<ReviewView> {
+  const [version] = await (await sql(db)).query<{ id: string; content: string; filePath: string }>(
+    'SELECT v."id", v."content", v."filePath" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
+    [review.id],
+  );
+  if (!version) throw new AppError("review_not_found", "That review has no plan version.");
+  const edited = body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
+  const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
+  const gates = await readGates(db);
+  const callId = await toolCallOf(db, review.id);
+  const turnId = newId("trn");
+  let restored: PermissionMode = "default";
+
+  const events = (s: SessionState): NewEvent[] => {
+    const out: NewEvent[] = [{ type: "review.answered", payload: { reviewId: review.id, decision: body.decision, ...(body.feedback ? { feedback: body.feedback } : {}) } }];
+    const result = (ok: boolean, text: string): NewEvent =>
+      ok ? { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: true, output: text, metadata: { approved: true } } } : { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: false, error: text } };
+    if (body.decision === "approve") {
+      const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
+      restored = t.next.mode;
+      if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "user" ? "review" : t.cause } });
+      out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored)));
+    } else if (body.decision === "reject") {
+      out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));
+    } else {
+      out.push(result(false, "The user closed the plan review to talk instead. Stay in plan mode, stop here and wait for their message."));
+      if (s.openTurnId) out.push({ type: "turn.ended", payload: { turnId: s.openTurnId, reason: "abandoned" } });
+      return out;
+    }
+    // The turn may have been aborted while the review waited: the decision then opens a turn to go on with.
+    if (!s.openTurnId) out.push({ type: "turn.started", payload: { turnId, resumed: true } });
+    return out;
+  };
+
+  const status = { approve: "approved", reject: "rejected", abandon: "abandoned" }[body.decision];
+  await appendEvents(db, review.sessionId, events, {
+    also: async (run) => {
+      const at = new Date();
+      const changed = await run.execute(
+        'UPDATE "Review" SET "status" = ?, "decision" = ?, "feedback" = ?, "decidedBy" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
+        [status, body.decision, body.feedback ?? null, decidedBy, at, review.id, "pending"],
+      );
+      if (changed !== 1) throw new AppError("already_decided");
+      await run.execute('UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ? WHERE "id" = ?', [
+        status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, version.id,
+      ]);
+      await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
+    },
+  });
+  if (edited) fs.writeFileSync(version.filePath, finalPlan);
+  if (body.decision !== "abandon") kick(db, review.sessionId);
+  const [after] = await listReviews(db, { id: review.id });
+  return after ?? review;
+}
+
+async function toolCallOf(db: Db, reviewId: string): Promise<string> {
+  const [row] = await (await sql(db)).query<{ toolCallId: string | null }>('SELECT "toolCallId" FROM "Review" WHERE "id" = ?', [reviewId]);
+  if (!row?.toolCallId) throw new AppError("conflict", "That review is not tied to a tool call.");
+  return row.toolCallId;
+}

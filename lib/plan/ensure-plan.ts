@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { SqlRunner } from "../db/sql";
+import { newId } from "../id";
+import type { NewEvent } from "../session/events";
+import type { SessionState } from "../session/fold";
+import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";
+
+/** Where this session's plans go, and the warning to log when the configured folder had to be refused. */
+export function plansDirFor(workspace: string): { relative: string; absolute: string; warning?: string } {
+  return resolvePlansDir(workspace, loadWorkspaceConfig(workspace).plansDirectory);
+}
+
+/**
+ * Events that give a session its plan file the first time it enters plan mode (re-entering keeps the same file).
+ * A subagent's file carries "-agent-<id>" so it never overwrites its parent's.
+ */
+export function planFileEvents(state: SessionState, sessionId: string): NewEvent[] {
+  if (state.planPath) return [];
+  const dir = plansDirFor(state.workspace);
+  const slug = planSlug(state.firstPrompt);
+  const file = planFilePath(dir.absolute, slug, state.parentId ? sessionId : undefined);
+  const events: NewEvent[] = [{ type: "plan.created", payload: { planId: newId("pln"), slug, path: file } }];
+  if (dir.warning) events.unshift({ type: "notice", payload: { level: "warning", text: dir.warning } });
+  return events;
+}
+
+/** Writes the Plan rows for plan.created events of an append (inside its transaction). */
+export async function writePlanRows(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<void> {
+  for (const e of events) {
+    if (e.type !== "plan.created") continue;
+    const at = new Date();
+    await run.execute('INSERT INTO "Plan" ("id", "sessionId", "slug", "filePath", "status", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      e.payload.planId, sessionId, e.payload.slug, e.payload.path, "draft", 0, at, at,
+    ]);
+    await run.execute('UPDATE "Session" SET "planSlug" = ? WHERE "id" = ?', [e.payload.slug, sessionId]);
+  }
+}
+
+/** After the commit: make sure the plans folder exists so the agent can write its plan. */
+export function preparePlanFolder(state: SessionState): void {
+  if (state.planPath) fs.mkdirSync(path.dirname(state.planPath), { recursive: true });
+}

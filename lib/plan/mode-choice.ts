@@ -1,0 +1,51 @@
+import { enterPlan, exitPlan, isModeAllowed, setMode, type ModeChangeCause, type ModeGates, type PermissionMode } from "../permission";
+import type { NewEvent } from "../session/events";
+import type { SessionState } from "../session/fold";
+
+export type ModeOutcome = "committed" | "queued" | "cancelled" | "noop";
+export type ModeChoice = { plan: boolean } | { mode: PermissionMode };
+
+/** The mode a choice leads to from here: leaving plan restores the mode it was entered from (with fallback). */
+export function targetOf(state: Pick<SessionState, "mode" | "prePlanMode">, choice: ModeChoice, gates: ModeGates): PermissionMode {
+  if ("mode" in choice) return choice.mode;
+  if (choice.plan) return "plan";
+  return state.mode === "plan" ? exitPlan(state, gates).next.mode : state.mode;
+}
+
+/** The mode.changed event that takes the session to `target` now, or none when it is already there. */
+export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode">, target: PermissionMode, gates: ModeGates, cause: ModeChangeCause): NewEvent[] {
+  const current = { mode: state.mode, prePlanMode: state.prePlanMode };
+  const t = target === "plan" ? enterPlan(current, cause) : state.mode === "plan" ? exitPlan(current, gates, target, cause) : setMode(current, target, gates, cause);
+  if (!("next" in t) || !t.changed) return [];
+  return [{ type: "mode.changed", payload: { from: state.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause } }];
+}
+
+/**
+ * Pure (seed 004's set()): idle → committed now; a turn is open → queued for the next step boundary (as an event,
+ * so it survives a restart); choosing the current state while the opposite is pending → cancelled; else noop.
+ */
+export function chooseMode(
+  state: SessionState,
+  choice: ModeChoice,
+  gates: ModeGates,
+  cause: ModeChangeCause,
+): { ok: true; outcome: ModeOutcome; events: NewEvent[] } | { ok: false; error: string } {
+  const target = targetOf(state, choice, gates);
+  if (!isModeAllowed(target, gates)) return { ok: false, error: `${target} is not allowed on this server right now` };
+  if (state.openTurnId) {
+    const pending = state.queuedMode;
+    if (pending !== null && pending === target) return { ok: true, outcome: "noop", events: [] };
+    if (target === state.mode) {
+      return pending === null
+        ? { ok: true, outcome: "noop", events: [] }
+        : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
+    }
+    return { ok: true, outcome: "queued", events: [{ type: "mode.queued", payload: { target, cause } }] };
+  }
+  if (target === state.mode) {
+    return state.queuedMode === null
+      ? { ok: true, outcome: "noop", events: [] }
+      : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
+  }
+  return { ok: true, outcome: "committed", events: transitionEvents(state, target, gates, cause) };
+}

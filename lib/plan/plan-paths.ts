@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomInt } from "node:crypto";
+
+export const DEFAULT_PLANS_DIR = ".plangate/plans";
+
+const WORDS = ["amber", "brisk", "cedar", "delta", "ember", "fjord", "grove", "harbor", "iris", "juniper", "kite", "lumen", "maple", "nova", "orbit", "pine", "quartz", "river", "sage", "tidal", "umber", "vale", "willow", "zephyr"];
+
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** The deepest existing ancestor, realpath'd, plus the rest: so a symlink anywhere on the way is seen. */
+function realish(target: string): string {
+  let dir = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(dir), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return target;
+      rest.push(path.basename(dir));
+      dir = parent;
+    }
+  }
+}
+
+/**
+ * Where a workspace keeps its plans: `plansDirectory` from its config, resolved inside the workspace. A value
+ * (or a symlink on its path) that leads outside is refused and the default kept, with a warning to log.
+ */
+export function resolvePlansDir(workspace: string, configured: string | undefined): { relative: string; absolute: string; warning?: string } {
+  const root = realish(workspace);
+  const fallback = { relative: DEFAULT_PLANS_DIR, absolute: path.join(root, DEFAULT_PLANS_DIR) };
+  if (!configured) return fallback;
+  const absolute = realish(path.resolve(root, configured));
+  if (!inside(root, absolute) || absolute === root) {
+    return { ...fallback, warning: `plansDirectory "${configured}" resolves outside the workspace (${absolute}); using ${DEFAULT_PLANS_DIR}` };
+  }
+  return { relative: path.relative(root, absolute).split(path.sep).join("/"), absolute };
+}
+
+/** A readable, unique-enough slug: words of the first prompt plus two random words. */
+export function planSlug(firstPrompt: string | null, random: (n: number) => number = randomInt): string {
+  const words = (firstPrompt ?? "").toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => w.length > 2).slice(0, 4) ?? [];
+  const extra = [WORDS[random(WORDS.length)], WORDS[random(WORDS.length)]];
+  return [...words, ...extra].join("-").slice(0, 80);
+}
+
+export function planFilePath(plansDir: string, slug: string, agentId?: string): string {
+  return path.join(plansDir, `${slug}${agentId ? `-agent-${agentId}` : ""}.md`);
+}

@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import { z } from "zod";
+import { readGates } from "../agent/mode-gates";
+import { appendEvents } from "../session/append-events";
+import { transitionEvents } from "../plan/mode-choice";
+import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
+import { ToolError, type ToolDef } from "./types";
+
+const input = z.object({}).strict();
+
+export const enterPlanModeTool: ToolDef<z.infer<typeof input>> = {
+  name: "enter_plan_mode",
+  description:
+    "Switch to plan mode before a change that needs understanding first: you may then read, search and ask, but change nothing except your plan file; finish with exit_plan_mode to ask the user to approve the plan.",
+  permission: "plan_enter",
+  inputSchema: input,
+  async asks() {
+    return [{ permission: "plan_enter", patterns: ["*"], always: ["*"], readOnly: true }];
+  },
+  async execute(_args, ctx) {
+    const rt = ctx.runtime;
+    if (!rt) throw new ToolError("enter_plan_mode needs a session");
+    if (rt.isSubagent) throw new ToolError("A subagent cannot enter plan mode: it works inside its parent's turn.");
+    const gates = await readGates(rt.db);
+    const { state } = await appendEvents(
+      rt.db,
+      ctx.sessionId,
+      (s) => (s.mode === "plan" ? [] : [...planFileEvents(s, ctx.sessionId), ...transitionEvents(s, "plan", gates, "tool")]),
+      { also: (run, result) => writePlanRows(run, ctx.sessionId, result.events) },
+    );
+    preparePlanFolder(state);
+    const path = state.planPath ?? "(no plan file)";
+    const existing = state.planPath && fs.existsSync(state.planPath) && fs.readFileSync(state.planPath, "utf8").trim();
+    const lines = [
+      "Plan mode is on. Explore with read, list, glob, grep and read-only shell commands; ask the user with question when a choice is theirs.",
+      `Write your plan as markdown starting with a heading to ${path}: it is the only file you may change.`,
+      "When the plan is complete, call exit_plan_mode to ask the user to approve it. Do not change anything else before that.",
+    ];
+    if (existing) lines.push(`That file already holds a plan from earlier in this session: refine it or replace it.`);
+    return { output: lines.join("\n"), metadata: { planFile: path } };
+  },
+};

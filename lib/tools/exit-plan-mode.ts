@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { sql } from "../db/client";
+import { newId } from "../id";
+import { appendEvents } from "../session/append-events";
+import { planProblem } from "../plan/plan-markdown";
+import { ToolError, ToolSuspended, type ToolDef } from "./types";
+
+const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
+
+export const PLAN_REVIEW_INTENT = { kind: "plan-review", approve: "Approve" } as const;
+
+export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
+  name: "exit_plan_mode",
+  description:
+    "Present your plan for approval and leave plan mode if the user approves. Reads your plan file (pass `plan` to write it first). Only works in plan mode.",
+  permission: "plan_exit",
+  inputSchema: input,
+  // Always offered and never asked about: it changes nothing but the plan file; the user's decision is the gate.
+  async asks() {
+    return [];
+  },
+  async execute(args, ctx) {
+    const rt = ctx.runtime;
+    if (!rt) throw new ToolError("exit_plan_mode needs a session");
+    if (rt.isSubagent) throw new ToolError("You are a subagent: you cannot open a plan review. Put your plan and any decision you need in your final result instead.");
+    const run = await sql(rt.db);
+    const [existing] = await run.query<{ status: string }>('SELECT "status" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?', [ctx.sessionId, ctx.callId]);
+    if (existing) throw new ToolSuspended();
+    if (ctx.mode !== "plan") throw new ToolError("exit_plan_mode only works in plan mode; you are not in plan mode.");
+    const file = ctx.planFile;
+    if (!file) throw new ToolError("This session has no plan file yet.");
+    if (args.plan !== undefined) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, args.plan);
+    }
+    let markdown: string;
+    try {
+      markdown = fs.readFileSync(file, "utf8");
+    } catch {
+      throw new ToolError(`The plan file ${file} does not exist: write your plan there (or pass it as \`plan\`).`);
+    }
+    const problem = planProblem(markdown);
+    if (problem) throw new ToolError(problem);
+
+    const reviewId = newId("rev");
+    const [plan] = await run.query<{ id: string; currentVersion: number }>('SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? AND "filePath" = ?', [ctx.sessionId, file]);
+    if (!plan) throw new ToolError("This session has no plan record.");
+    const planId = plan.id;
+    const version = plan.currentVersion + 1;
+    await appendEvents(
+      rt.db,
+      ctx.sessionId,
+      [{ type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version } }],
+      {
+        also: async (tx) => {
+          const at = new Date();
+          await tx.execute('INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+            newId("plv"), planId, version, markdown, file, "submitted", false, at,
+          ]);
+          // Every submission is a new version; the guard keeps two submissions from taking one number.
+          const bumped = await tx.execute('UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?', [version, "submitted", at, planId, version - 1]);
+          if (bumped !== 1) throw new ToolError("The plan changed while it was being submitted; try again.");
+          await tx.execute(
+            'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "planId", "planVersion", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            [reviewId, ctx.sessionId, "plan-review", "pending", ctx.sessionId, JSON.stringify(PLAN_REVIEW_INTENT), JSON.stringify({ path: file, version }), ctx.callId, planId, version, at],
+          );
+        },
+      },
+    );
+    throw new ToolSuspended();
+  },
+};
