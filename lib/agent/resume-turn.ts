@@ -3,6 +3,7 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { kick } from "./kick";
+import { recoverPlanFile } from "../plan/recover-plan-file";
 
 /** Resumes an interrupted turn from the log: pending tool calls run again through the gate, then the model goes on. */
 export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { id: string } }> {
@@ -17,6 +18,7 @@ export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { i
     return [{ type: "turn.started", payload: { turnId, resumed: true } }];
   });
   if (refused) throw new AppError("conflict", refused);
+  await recoverPlanFile(db, sessionId);
   kick(db, sessionId);
   return { turn: { id: turnId } };
 }

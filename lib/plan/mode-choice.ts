@@ -12,10 +12,20 @@ export function targetOf(state: Pick<SessionState, "mode" | "prePlanMode">, choi
   return state.mode === "plan" ? exitPlan(state, gates).next.mode : state.mode;
 }
 
-/** The mode.changed event that takes the session to `target` now, or none when it is already there. */
-export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode">, target: PermissionMode, gates: ModeGates, cause: ModeChangeCause): NewEvent[] {
+/**
+ * The mode.changed event that takes the session to `target` now, or none when it is already there. "restore"
+ * leaves plan mode for the mode it was entered from (falling back to default when that is no longer allowed).
+ */
+export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode">, target: PermissionMode | "restore", gates: ModeGates, cause: ModeChangeCause): NewEvent[] {
   const current = { mode: state.mode, prePlanMode: state.prePlanMode };
-  const t = target === "plan" ? enterPlan(current, cause) : state.mode === "plan" ? exitPlan(current, gates, target, cause) : setMode(current, target, gates, cause);
+  const t =
+    target === "restore"
+      ? exitPlan(current, gates)
+      : target === "plan"
+        ? enterPlan(current, cause)
+        : state.mode === "plan"
+          ? exitPlan(current, gates, target, cause)
+          : setMode(current, target, gates, cause);
   if (!("next" in t) || !t.changed) return [];
   return [{ type: "mode.changed", payload: { from: state.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause } }];
 }
@@ -47,5 +57,6 @@ export function chooseMode(
       ? { ok: true, outcome: "noop", events: [] }
       : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
   }
-  return { ok: true, outcome: "committed", events: transitionEvents(state, target, gates, cause) };
+  const restore = "plan" in choice && !choice.plan;
+  return { ok: true, outcome: "committed", events: transitionEvents(state, restore ? "restore" : target, gates, cause) };
 }

@@ -18,6 +18,7 @@ import * as reply from "../../app/api/permissions/[id]/reply/route";
 import * as reviews from "../../app/api/reviews/route";
 import * as review from "../../app/api/reviews/[id]/route";
 import * as decision from "../../app/api/reviews/[id]/decision/route";
+import * as mode from "../../app/api/sessions/[id]/mode/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -32,6 +33,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["reviews", /^\/api\/reviews$/, reviews],
   ["review", /^\/api\/reviews\/([^/]+)$/, review],
   ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
+  ["mode", /^\/api\/sessions\/([^/]+)\/mode$/, mode],
 ];
 
 export type Api = {

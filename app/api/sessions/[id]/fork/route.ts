@@ -1,0 +1,13 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseBody, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { forkSession } from "@/lib/plan/fork-session";
+import { forkBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { atSeq } = await parseBody(req, forkBody);
+  return json(await forkSession(getDb(), id, atSeq), 201);
+});

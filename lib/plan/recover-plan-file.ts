@@ -1,0 +1,41 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql, type Db } from "../db/client";
+import { appendEvents } from "../session/append-events";
+import type { SessionEvent } from "../session/events";
+import { readEvents } from "../session/read-events";
+import { foldEvents } from "../session/fold";
+
+/** The newest plan text the log itself holds: exit_plan_mode's `plan` input, or a write to the plan file. */
+export function planFromLog(events: readonly SessionEvent[], file: string): string | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e?.type !== "tool.called") continue;
+    const input = e.payload.input as { plan?: unknown; path?: unknown; content?: unknown } | null;
+    if (e.payload.tool === "exit_plan_mode" && typeof input?.plan === "string") return input.plan;
+    if (e.payload.tool === "write" && typeof input?.content === "string" && typeof input.path === "string" && path.resolve(path.dirname(file), input.path) === file) return input.content;
+  }
+  return null;
+}
+
+/**
+ * A plan survives the loss of its file: on resume the file is rewritten from the latest submitted version, or
+ * else from the log. Returns where it came from, or null when nothing needed restoring.
+ */
+export async function recoverPlanFile(db: Db, sessionId: string): Promise<"version" | "log" | null> {
+  const events = await readEvents(db, sessionId);
+  const state = foldEvents(events);
+  const file = state.planPath;
+  if (!file || fs.existsSync(file)) return null;
+  const [latest] = state.planId
+    ? await (await sql(db)).query<{ content: string }>('SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1', [state.planId])
+    : [];
+  const fromLog = latest ? null : planFromLog(events, file);
+  const content = latest?.content ?? fromLog;
+  if (content === null || content === undefined) return null;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  const source = latest ? "version" : "log";
+  await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "info", text: `The plan file was missing and was restored from the ${source === "version" ? "latest plan version" : "session log"}: ${file}` } }]);
+  return source;
+}
