@@ -19,6 +19,7 @@ import * as reviews from "../../app/api/reviews/route";
 import * as review from "../../app/api/reviews/[id]/route";
 import * as decision from "../../app/api/reviews/[id]/decision/route";
 import * as mode from "../../app/api/sessions/[id]/mode/route";
+import * as fork from "../../app/api/sessions/[id]/fork/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -34,6 +35,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["review", /^\/api\/reviews\/([^/]+)$/, review],
   ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
   ["mode", /^\/api\/sessions\/([^/]+)\/mode$/, mode],
+  ["fork", /^\/api\/sessions\/([^/]+)\/fork$/, fork],
 ];
 
 export type Api = {

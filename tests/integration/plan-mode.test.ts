@@ -1,0 +1,492 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { results, settle, testApi, type Api } from "../helpers/api";
+import { createDb } from "../../lib/db/client";
+import { driveSession } from "../../lib/agent/drive-session";
+import { setAutoGate } from "../../lib/agent/mode-gates";
+import { appendEvents } from "../../lib/session/append-events";
+import { readEvents } from "../../lib/session/read-events";
+import type { EventPayload, EventType, SessionEvent } from "../../lib/session/events";
+
+let api: Api;
+afterEach(async () => {
+  await api?.close();
+});
+
+type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
+type Mode = "default" | "acceptEdits" | "plan" | "auto";
+
+const call = (name: string, input: Record<string, unknown> = {}): Step => ({ toolCalls: [{ name, input }] });
+const enter = call("enter_plan_mode");
+const exitWith = (plan: string) => call("exit_plan_mode", { plan });
+
+const PLAN_V1 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n";
+const PLAN_V2 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n3. Add a rollback step.\n";
+
+async function start(script: Step[], extra: Record<string, unknown> = {}) {
+  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.session.id as string;
+}
+
+async function say(id: string, text = "go") {
+  const res = await api.call("POST", `/api/sessions/${id}/messages`, { text });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body as { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: string } };
+}
+
+async function stateOf(id: string) {
+  const res = await api.call("GET", `/api/sessions/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.state as { mode: Mode; prePlanMode: Mode | null; status: string; queuedMode: Mode | null; plan: { active: boolean; pending: boolean }; pendingReview: { id: string; kind: string } | null };
+}
+
+type ReviewBody = { id: string; kind: string; status: string; intent: unknown; decision: string | null };
+
+async function pendingReviews(id: string) {
+  const res = await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`);
+  expect(res.status).toBe(200);
+  return res.body.reviews as ReviewBody[];
+}
+
+async function onlyPendingReview(id: string) {
+  const list = await pendingReviews(id);
+  expect(list).toHaveLength(1);
+  return list[0]!;
+}
+
+async function decide(reviewId: string, body: Record<string, unknown>) {
+  return api.call("POST", `/api/reviews/${reviewId}/decision`, body);
+}
+
+function ofType<T extends EventType>(events: SessionEvent[], type: T): EventPayload<T>[] {
+  return events.flatMap((e) => (e.type === type ? [e.payload as EventPayload<T>] : []));
+}
+
+function resultOf(events: SessionEvent[], tool: string, nth = 0) {
+  const r = results(events).filter((p) => p.tool === tool)[nth];
+  expect(r, `result #${nth} of ${tool}`).toBeDefined();
+  return r!;
+}
+
+async function planRow(sessionId: string) {
+  const plan = await api.t.db.plan.findFirst({ where: { sessionId } });
+  expect(plan).not.toBeNull();
+  return plan!;
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite, real files)", () => {
+  type Continuation = { name: string; created: Mode; closeGate: boolean; approveMode?: Mode; want: Mode; cause: string };
+  it.each<Continuation>([
+    { name: "created in default, approve without a mode → default", created: "default", closeGate: false, want: "default", cause: "restore" },
+    { name: "approve with mode acceptEdits → acceptEdits", created: "default", closeGate: false, approveMode: "acceptEdits", want: "acceptEdits", cause: "review" },
+    { name: "created in auto with the gate open → auto", created: "auto", closeGate: false, want: "auto", cause: "restore" },
+    { name: "created in auto, gate closed before approval → default (fallback)", created: "auto", closeGate: true, want: "default", cause: "fallback" },
+  ])("enter → explore → exit → approve → mode restored and later edits in the same turn succeed: $name", async (c) => {
+    api = testApi();
+    await setAutoGate(api.t.db, true);
+    const script: Step[] = [
+      enter,
+      call("read", { path: "README.md" }),
+      exitWith(PLAN_V1),
+      call("write", { path: "src/done.ts", content: "export const done = true;\n" }),
+      call("edit", { path: "README.md", oldString: "A todo service.", newString: "A todo service, planned." }),
+      { text: "implemented" },
+    ];
+    const id = await start(script, { mode: c.created });
+    await say(id, "add a done flag");
+
+    const waiting = await settle(api, id);
+    expect(waiting.status).toBe("awaiting_review");
+    const entered = resultOf(waiting.events, "enter_plan_mode");
+    expect(entered.ok).toBe(true);
+    const plan = await planRow(id);
+    expect(String(entered.output)).toContain(plan.filePath);
+    expect(plan.filePath.startsWith(path.join(api.workspace, ".plangate", "plans") + path.sep)).toBe(true);
+    expect(ofType(waiting.events, "mode.changed")).toEqual([{ from: c.created, to: "plan", prePlanMode: c.created, cause: "tool" }]);
+    const read = resultOf(waiting.events, "read");
+    expect(read.ok).toBe(true);
+    expect(String(read.output)).toContain("A todo service.");
+    expect(fs.readFileSync(plan.filePath, "utf8")).toBe(PLAN_V1);
+    expect(fs.existsSync(path.join(api.workspace, "src/done.ts"))).toBe(false);
+
+    const before = await stateOf(id);
+    expect(before).toMatchObject({ mode: "plan", prePlanMode: c.created, status: "awaiting_review", plan: { active: true } });
+    const review = await onlyPendingReview(id);
+    expect(review).toMatchObject({ kind: "plan-review", status: "pending", intent: { kind: "plan-review", approve: "Approve" } });
+    expect(before.pendingReview).toEqual({ id: review.id, kind: "plan-review" });
+    const details = await api.call("GET", `/api/reviews/${review.id}`);
+    expect(details.status).toBe(200);
+    expect(details.body.plan).toMatchObject({ version: 1, markdown: PLAN_V1, path: plan.filePath, diff: "", previous: null, editedByUser: false });
+
+    if (c.closeGate) await setAutoGate(api.t.db, false);
+    const decided = await decide(review.id, { decision: "approve", ...(c.approveMode ? { mode: c.approveMode } : {}) });
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    expect(decided.body.review).toMatchObject({ id: review.id, status: "approved", decision: "approve" });
+
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    const after = await stateOf(id);
+    expect(after).toMatchObject({ mode: c.want, prePlanMode: null, status: "idle", plan: { active: false, pending: false }, pendingReview: null });
+    expect(ofType(events, "mode.changed").at(-1)).toEqual({ from: "plan", to: c.want, prePlanMode: null, cause: c.cause });
+
+    const exit = resultOf(events, "exit_plan_mode");
+    expect(exit.ok).toBe(true);
+    expect(String(exit.output)).toContain("User has approved your plan");
+    expect(String(exit.output)).toContain(`permission mode: ${c.want}`);
+    expect(String(exit.output)).toContain(PLAN_V1.trim());
+    expect(String(exit.output)).not.toContain("(edited by user)");
+
+    expect(resultOf(events, "write")).toMatchObject({ ok: true });
+    expect(resultOf(events, "edit")).toMatchObject({ ok: true });
+    expect(fs.readFileSync(path.join(api.workspace, "src/done.ts"), "utf8")).toBe("export const done = true;\n");
+    expect(fs.readFileSync(path.join(api.workspace, "README.md"), "utf8")).toContain("A todo service, planned.");
+    // The steps after the approval ran under the restored mode.
+    expect(ofType(events, "message.assistant").at(-1)).toMatchObject({ text: "implemented", mode: c.want });
+    expect(events.at(-1)).toMatchObject({ type: "turn.ended", payload: { reason: "done" } });
+    expect(ofType(events, "turn.started")).toHaveLength(1);
+    const version = await api.t.db.planVersion.findFirst({ where: { planId: plan.id, version: 1 } });
+    expect(version).toMatchObject({ status: "approved", decision: "approve", editedByUser: false });
+  });
+
+  it("reject with feedback: the model reads it, submits v2, the review shows version 2 with a diff, then approve", async () => {
+    api = testApi();
+    const id = await start([enter, exitWith(PLAN_V1), exitWith(PLAN_V2), { text: "done" }]);
+    await say(id);
+    expect((await settle(api, id)).status).toBe("awaiting_review");
+    const first = await onlyPendingReview(id);
+    const rejected = await decide(first.id, { decision: "reject", feedback: "Add a rollback step." });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body.review).toMatchObject({ status: "rejected", decision: "reject", feedback: "Add a rollback step." });
+
+    const waiting = await settle(api, id);
+    expect(waiting.status).toBe("awaiting_review");
+    const r1 = resultOf(waiting.events, "exit_plan_mode", 0);
+    expect(r1.ok).toBe(false);
+    expect(r1.error).toContain("Add a rollback step.");
+    expect(r1.error).toMatch(/did not approve/);
+    expect((await stateOf(id)).mode).toBe("plan");
+    // Rejecting leaves plan mode alone: only the entry is a mode change.
+    expect(ofType(waiting.events, "mode.changed")).toHaveLength(1);
+
+    const second = await onlyPendingReview(id);
+    expect(second.id).not.toBe(first.id);
+    const details = await api.call("GET", `/api/reviews/${second.id}`);
+    expect(details.status).toBe(200);
+    const plan = details.body.plan as { version: number; markdown: string; diff: string; previous: { version: number; markdown: string } | null; path: string };
+    expect(plan.version).toBe(2);
+    expect(plan.markdown).toBe(PLAN_V2);
+    expect(plan.previous).toEqual({ version: 1, markdown: PLAN_V1 });
+    expect(plan.diff).not.toBe("");
+    expect(plan.diff).toContain("+3. Add a rollback step.");
+    expect(plan.path).toBe((await planRow(id)).filePath);
+    expect((await api.call("GET", `/api/reviews/${first.id}`)).body.review).toMatchObject({ status: "rejected" });
+
+    expect((await decide(second.id, { decision: "approve" })).status).toBe(200);
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect((await stateOf(id)).mode).toBe("default");
+    const r2 = resultOf(events, "exit_plan_mode", 1);
+    expect(r2.ok).toBe(true);
+    expect(String(r2.output)).toContain("3. Add a rollback step.");
+    expect(fs.readFileSync((await planRow(id)).filePath, "utf8")).toBe(PLAN_V2);
+    const versions = await api.t.db.planVersion.findMany({ where: { planId: (await planRow(id)).id }, orderBy: { version: "asc" } });
+    expect(versions.map((v) => [v.version, v.status])).toEqual([[1, "rejected"], [2, "approved"]]);
+  });
+
+  it("abandon: the turn ends 'abandoned', the session stays in plan mode and no further model step runs", async () => {
+    api = testApi();
+    const id = await start([enter, exitWith(PLAN_V1), { text: "this step must not run on abandon" }]);
+    await say(id);
+    const waiting = await settle(api, id);
+    expect(waiting.status).toBe("awaiting_review");
+    const stepsBefore = ofType(waiting.events, "message.assistant").length;
+    expect(stepsBefore).toBe(2);
+    const review = await onlyPendingReview(id);
+
+    const res = await decide(review.id, { decision: "abandon" });
+    expect(res.status).toBe(200);
+    expect(res.body.review).toMatchObject({ status: "abandoned", decision: "abandon" });
+    await new Promise((r) => setTimeout(r, 200));
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(events.at(-1)).toMatchObject({ type: "turn.ended", payload: { reason: "abandoned" } });
+    const exit = resultOf(events, "exit_plan_mode");
+    expect(exit.ok).toBe(false);
+    expect(exit.error).toMatch(/Stay in plan mode/);
+    expect(ofType(events, "message.assistant")).toHaveLength(stepsBefore);
+    expect(await stateOf(id)).toMatchObject({ mode: "plan", prePlanMode: "default", status: "idle", pendingReview: null, plan: { active: true, pending: false } });
+    expect(await pendingReviews(id)).toEqual([]);
+    expect((await api.call("POST", `/api/reviews/${review.id}/decision`, { decision: "approve" })).status).toBe(409);
+
+    // Talking afterwards continues the conversation, still in plan mode.
+    await say(id, "let's talk");
+    const next = await settle(api, id);
+    expect(next.status).toBe("idle");
+    expect(ofType(next.events, "message.assistant").at(-1)).toMatchObject({ text: "this step must not run on abandon", mode: "plan" });
+  });
+
+  it.each([
+    { name: "approve with a different plan: edited", sent: "# Plan: todo service\n\n1. Only add a done flag.\n", edited: true },
+    { name: "approve with the same text (whitespace aside): not edited", sent: `${PLAN_V1}\n\n`, edited: false },
+  ])("edited plan — $name", async ({ sent, edited }) => {
+    api = testApi();
+    const id = await start([enter, exitWith(PLAN_V1), { text: "ok" }]);
+    await say(id);
+    await settle(api, id);
+    const review = await onlyPendingReview(id);
+    expect((await decide(review.id, { decision: "approve", plan: sent })).status).toBe(200);
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    const plan = await planRow(id);
+    const exit = resultOf(events, "exit_plan_mode");
+    expect(exit.ok).toBe(true);
+    const version = await api.t.db.planVersion.findFirst({ where: { planId: plan.id, version: 1 } });
+    const details = (await api.call("GET", `/api/reviews/${review.id}`)).body.plan;
+    if (edited) {
+      expect(fs.readFileSync(plan.filePath, "utf8")).toBe(sent);
+      expect(String(exit.output)).toContain("## Approved Plan (edited by user)");
+      expect(String(exit.output)).toContain("1. Only add a done flag.");
+      expect(String(exit.output)).not.toContain("Write a test.");
+      expect(version).toMatchObject({ editedByUser: true, content: sent });
+      expect(details).toMatchObject({ editedByUser: true, markdown: sent });
+    } else {
+      expect(fs.readFileSync(plan.filePath, "utf8")).toBe(PLAN_V1);
+      expect(String(exit.output)).not.toContain("(edited by user)");
+      expect(String(exit.output)).toContain("## Approved Plan");
+      expect(version).toMatchObject({ editedByUser: false, content: PLAN_V1 });
+      expect(details).toMatchObject({ editedByUser: false });
+    }
+  });
+
+  it("concurrent decisions: of 20 parallel decisions exactly one wins, 19 get 409, one review.answered", async () => {
+    api = testApi();
+    const id = await start([enter, exitWith(PLAN_V1), { text: "done" }]);
+    await say(id);
+    await settle(api, id);
+    const review = await onlyPendingReview(id);
+    const bodies = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { decision: "approve" } : { decision: "reject", feedback: `no ${i}` }));
+    const answers = await Promise.all(bodies.map((b) => decide(review.id, b)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200), JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body))).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe("already_decided");
+    const winner = answers.find((a) => a.status === 200)!;
+
+    const { events } = await settle(api, id);
+    expect(ofType(events, "review.answered")).toHaveLength(1);
+    expect(ofType(events, "review.answered")[0]).toMatchObject({ reviewId: review.id, decision: winner.body.review.decision });
+    expect(results(events).filter((r) => r.tool === "exit_plan_mode")).toHaveLength(1);
+    const row = await api.t.db.review.findUnique({ where: { id: review.id } });
+    expect(row?.decision).toBe(winner.body.review.decision);
+  });
+
+  it("exit_plan_mode outside plan mode fails, telling the model it is not in plan mode (and writes nothing)", async () => {
+    api = testApi();
+    const id = await start([exitWith(PLAN_V1), { text: "ok" }]);
+    await say(id);
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    const r = resultOf(events, "exit_plan_mode");
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/plan mode/);
+    expect(await api.t.db.review.count({ where: { sessionId: id } })).toBe(0);
+    expect(await api.t.db.plan.count({ where: { sessionId: id } })).toBe(0);
+    expect(fs.existsSync(path.join(api.workspace, ".plangate"))).toBe(false);
+    expect((await stateOf(id)).mode).toBe("default");
+  });
+
+  it("a subagent's exit_plan_mode fails and tells it to put the decision in its final result", async () => {
+    api = testApi();
+    const child: Step[] = [exitWith(PLAN_V1), { text: "child summary" }];
+    const id = await start([call("task", { agent: "general", prompt: "plan the change", script: child }), { text: "parent done" }]);
+    await say(id);
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(resultOf(events, "task")).toMatchObject({ ok: true, output: "child summary" });
+    const kids = await api.t.db.session.findMany({ where: { parentId: id } });
+    expect(kids).toHaveLength(1);
+    const childEvents = await readEvents(api.t.db, kids[0]!.id);
+    const r = resultOf(childEvents, "exit_plan_mode");
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/final result/);
+    expect(await api.t.db.review.count()).toBe(0);
+  });
+
+  it("/plan while idle: committed without a turn or a model message; again → noop; /plan off → committed back", async () => {
+    api = testApi();
+    const id = await start([{ text: "must not be called" }]);
+    const on = await say(id, "/plan");
+    expect(on).toEqual({ turn: null, command: { name: "plan", args: "", outcome: "committed" } });
+    let events = await readEvents(api.t.db, id);
+    expect(await stateOf(id)).toMatchObject({ mode: "plan", prePlanMode: "default", status: "idle" });
+    expect(ofType(events, "plan.created")).toHaveLength(1);
+    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    expect(ofType(events, "command.run")).toEqual([{ name: "plan", args: "" }]);
+    expect(ofType(events, "turn.started")).toEqual([]);
+    expect(ofType(events, "message.user")).toEqual([]);
+    expect(ofType(events, "message.assistant")).toEqual([]);
+    expect(fs.existsSync(path.dirname((await planRow(id)).filePath))).toBe(true);
+
+    expect((await say(id, "/plan")).command?.outcome).toBe("noop");
+    expect((await stateOf(id)).mode).toBe("plan");
+
+    const off = await say(id, "/plan off");
+    expect(off).toEqual({ turn: null, command: { name: "plan", args: "off", outcome: "committed" } });
+    expect(await stateOf(id)).toMatchObject({ mode: "default", prePlanMode: null, status: "idle" });
+    expect((await say(id, "/plan off")).command?.outcome).toBe("noop");
+
+    await new Promise((r) => setTimeout(r, 100));
+    events = await readEvents(api.t.db, id);
+    expect(ofType(events, "mode.changed").at(-1)).toEqual({ from: "plan", to: "default", prePlanMode: null, cause: "command" });
+    expect(ofType(events, "plan.created")).toHaveLength(1);
+    expect(ofType(events, "turn.started")).toEqual([]);
+    expect(ofType(events, "message.user").filter((m) => m.text.includes("/plan"))).toEqual([]);
+    expect(ofType(events, "message.assistant")).toEqual([]);
+  });
+
+  it("/plan during a running turn: queued, /plan off cancels, /plan queues again and applies at the next step boundary", async () => {
+    api = testApi();
+    const id = await start([call("bash", { command: "sleep 1" }), { text: "after the boundary" }]);
+    await say(id);
+    await waitFor("the bash call to start", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called" && e.payload.tool === "bash"));
+
+    const q1 = await say(id, "/plan");
+    expect(q1).toEqual({ turn: null, command: { name: "plan", args: "", outcome: "queued" } });
+    expect(await stateOf(id)).toMatchObject({ mode: "default", queuedMode: "plan", status: "running", plan: { active: false, pending: true } });
+    const cancel = await say(id, "/plan off");
+    expect(cancel.command?.outcome).toBe("cancelled");
+    expect(await stateOf(id)).toMatchObject({ mode: "default", queuedMode: null, plan: { active: false, pending: false } });
+    const q2 = await say(id, "/plan");
+    expect(q2.command?.outcome).toBe("queued");
+    expect((await say(id, "/plan")).command?.outcome).toBe("noop");
+    // The bash call is still running: nothing was applied yet.
+    const mid = await readEvents(api.t.db, id);
+    expect(mid.some((e) => e.type === "tool.result")).toBe(false);
+
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(resultOf(events, "bash").ok).toBe(true);
+    expect(ofType(events, "mode.queued")).toEqual([
+      { target: "plan", cause: "command" },
+      { target: null, cause: "command" },
+      { target: "plan", cause: "command" },
+    ]);
+    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    const order = events.map((e) => e.type);
+    const changedAt = order.indexOf("mode.changed");
+    expect(changedAt).toBeGreaterThan(order.indexOf("tool.result"));
+    expect(ofType(events, "message.assistant").at(-1)).toMatchObject({ text: "after the boundary", mode: "plan" });
+    expect(ofType(events, "plan.created")).toHaveLength(1);
+    expect(await stateOf(id)).toMatchObject({ mode: "plan", queuedMode: null, status: "idle" });
+    expect(ofType(events, "message.user").map((m) => m.text)).toEqual(["go"]);
+  });
+
+  it("a queued mode choice survives a restart: a new client on the same file applies it at the next step", async () => {
+    api = testApi();
+    const id = await start([{ text: "first step after restart" }]);
+    // A turn that was open when the process died: in the log, with nobody driving it.
+    await appendEvents(api.t.db, id, [
+      { type: "message.user", payload: { text: "go" } },
+      { type: "turn.started", payload: { turnId: "trn_restart" } },
+    ]);
+    const queued = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "plan" });
+    expect(queued.status).toBe(200);
+    expect(queued.body).toEqual({ outcome: "queued", mode: "default", pending: "plan" });
+
+    const db2 = createDb(api.t.url);
+    const g = globalThis as { plangateDb?: unknown };
+    g.plangateDb = db2;
+    try {
+      expect(ofType(await readEvents(db2, id), "mode.queued")).toEqual([{ target: "plan", cause: "user" }]);
+      await driveSession(db2, id);
+      const events = await readEvents(db2, id);
+      expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "user" }]);
+      expect(ofType(events, "plan.created")).toHaveLength(1);
+      expect(ofType(events, "message.assistant")).toEqual([expect.objectContaining({ text: "first step after restart", mode: "plan" })]);
+      expect(events.at(-1)).toMatchObject({ type: "turn.ended", payload: { turnId: "trn_restart", reason: "done" } });
+    } finally {
+      g.plangateDb = api.t.db;
+      await db2.$disconnect();
+    }
+    expect(await stateOf(id)).toMatchObject({ mode: "plan", queuedMode: null, status: "idle" });
+  });
+
+  it("/plan <message> enters plan mode and sends the message as an ordinary user message", async () => {
+    api = testApi();
+    const id = await start([{ text: "planning" }]);
+    const sent = await say(id, "/plan add tests");
+    expect(sent.command).toEqual({ name: "plan", args: "add tests", outcome: "committed" });
+    expect(sent.turn).toMatchObject({ queued: false });
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(ofType(events, "message.user").map((m) => m.text)).toEqual(["add tests"]);
+    const order = events.map((e) => e.type);
+    expect(order.indexOf("mode.changed")).toBeLessThan(order.indexOf("message.user"));
+    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    expect(ofType(events, "message.assistant")).toEqual([expect.objectContaining({ text: "planning", mode: "plan" })]);
+    expect(await stateOf(id)).toMatchObject({ mode: "plan", status: "idle" });
+  });
+
+  it("POST /mode while idle: acceptEdits → committed, again → noop; an unknown mode → 400", async () => {
+    api = testApi();
+    const id = await start([{ text: "x" }]);
+    const res = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "acceptEdits" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ outcome: "committed", mode: "acceptEdits", pending: null });
+    expect(await stateOf(id)).toMatchObject({ mode: "acceptEdits", status: "idle" });
+    const again = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "acceptEdits" });
+    expect(again.body.outcome).toBe("noop");
+    expect((await api.call("POST", `/api/sessions/${id}/mode`, { mode: "yolo" })).status).toBe(400);
+    const events = await readEvents(api.t.db, id);
+    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "acceptEdits", prePlanMode: null, cause: "user" }]);
+    expect(ofType(events, "turn.started")).toEqual([]);
+  });
+
+  it("re-entering plan mode keeps the same plan file, and the next submission is version 2", async () => {
+    api = testApi();
+    const id = await start([enter, exitWith(PLAN_V1), enter, exitWith(PLAN_V2), { text: "done" }]);
+    await say(id);
+    await settle(api, id);
+    const first = await onlyPendingReview(id);
+    const path1 = (await api.call("GET", `/api/reviews/${first.id}`)).body.plan.path as string;
+    expect((await decide(first.id, { decision: "approve" })).status).toBe(200);
+
+    const waiting = await settle(api, id);
+    expect(waiting.status).toBe("awaiting_review");
+    const reentered = resultOf(waiting.events, "enter_plan_mode", 1);
+    expect(reentered.ok).toBe(true);
+    expect(String(reentered.output)).toContain(path1);
+    expect(String(reentered.output)).toMatch(/already holds a plan/);
+    const second = await onlyPendingReview(id);
+    const details = (await api.call("GET", `/api/reviews/${second.id}`)).body.plan;
+    expect(details).toMatchObject({ version: 2, path: path1, markdown: PLAN_V2, previous: { version: 1 } });
+
+    expect((await decide(second.id, { decision: "approve" })).status).toBe(200);
+    const { status, events } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(ofType(events, "plan.created")).toEqual([expect.objectContaining({ path: path1 })]);
+    expect(ofType(events, "mode.changed").map((m) => [m.from, m.to, m.cause])).toEqual([
+      ["default", "plan", "tool"],
+      ["plan", "default", "restore"],
+      ["default", "plan", "tool"],
+      ["plan", "default", "restore"],
+    ]);
+    expect(await api.t.db.plan.count({ where: { sessionId: id } })).toBe(1);
+    const plan = await planRow(id);
+    expect(plan).toMatchObject({ filePath: path1, currentVersion: 2 });
+    expect(fs.readFileSync(path1, "utf8")).toBe(PLAN_V2);
+    expect(fs.readdirSync(path.dirname(path1))).toEqual([path.basename(path1)]);
+  });
+});
