@@ -42,6 +42,12 @@ describe("durable asks survive kill -9", () => {
     const id = created.body.session.id as string;
     expect((await http(`${server.url}/api/sessions/${id}/messages`, "POST", { text: "count" })).status).toBe(202);
     await until(() => http(`${server!.url}/api/sessions/${id}`, "GET"), (r) => r.body.state.status === "awaiting_permission");
+    // A plan review pending at the same time: a crash must never count as an approval.
+    const planScript = [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: "# Plan\n\n1. count\n" } }] }, { text: "executing" }];
+    const planned = await http(`${server.url}/api/sessions`, "POST", { workspace, model: "scripted", script: planScript, mode: "plan" });
+    const planId = planned.body.session.id as string;
+    await http(`${server.url}/api/sessions/${planId}/messages`, "POST", { text: "plan" });
+    await until(() => http(`${server!.url}/api/sessions/${planId}`, "GET"), (r) => r.body.state.status === "awaiting_review");
 
     await server.kill9();
     server = await startServer(env, 3217);
@@ -63,5 +69,12 @@ describe("durable asks survive kill -9", () => {
     const events = (await http(`${server.url}/api/sessions/${id}/events`, "GET")).body.events as { type: string }[];
     expect(events.filter((e) => e.type === "tool.result")).toHaveLength(1);
     expect(events.filter((e) => e.type === "turn.ended")).toHaveLength(1);
+
+    const review = (await http(`${server.url}/api/reviews?status=pending&sessionId=${planId}`, "GET")).body.reviews[0];
+    expect(review).toMatchObject({ kind: "plan-review", status: "pending" });
+    expect((await http(`${server.url}/api/sessions/${planId}`, "GET")).body.state).toMatchObject({ status: "awaiting_review", mode: "plan" });
+    expect((await http(`${server.url}/api/reviews/${review.id}/decision`, "POST", { decision: "approve" })).status).toBe(200);
+    const executed = await until(() => http(`${server!.url}/api/sessions/${planId}`, "GET"), (r) => r.body.state.status === "idle");
+    expect(executed.body.state.mode).toBe("default");
   }, 400_000);
 });

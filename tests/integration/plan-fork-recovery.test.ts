@@ -86,6 +86,22 @@ describe("fork and recovery", () => {
     await settle(api, id);
   });
 
+  it("aborting never approves: the review stays pending, and approving later carries on in a new turn", async () => {
+    api = testApi();
+    const id = await planSession([call("exit_plan_mode", { plan: PLAN }), { text: "carrying it out" }]);
+    await settle(api, id);
+    expect((await api.call("POST", `/api/sessions/${id}/abort`)).body).toEqual({ aborted: true });
+    const [review] = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews;
+    expect(review.status).toBe("pending");
+    const mid = (await api.call("GET", `/api/sessions/${id}`)).body.state;
+    expect(mid).toMatchObject({ mode: "plan", pendingReview: { id: review.id } });
+    await api.call("POST", `/api/reviews/${review.id}/decision`, { decision: "approve" });
+    const { events, status } = await settle(api, id);
+    expect(status).toBe("idle");
+    expect(events.some((e) => e.type === "message.assistant" && e.payload.text === "carrying it out")).toBe(true);
+    expect((await api.call("GET", `/api/sessions/${id}`)).body.state.mode).toBe("default");
+  });
+
   it("the offline demo model plans in plan mode, asks for approval, then carries the plan out", async () => {
     api = testApi();
     const res = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "offline", mode: "plan" });

@@ -7,6 +7,8 @@ import { driveSession } from "../../lib/agent/drive-session";
 import { setAutoGate } from "../../lib/agent/mode-gates";
 import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
+import { foldEvents } from "../../lib/session/fold";
+import { modeSwitchNotice } from "../../lib/plan/plan-prompt";
 import type { EventPayload, EventType, SessionEvent } from "../../lib/session/events";
 
 let api: Api;
@@ -349,11 +351,25 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
     await new Promise((r) => setTimeout(r, 100));
     events = await readEvents(api.t.db, id);
-    expect(ofType(events, "mode.changed").at(-1)).toEqual({ from: "plan", to: "default", prePlanMode: null, cause: "command" });
+    // Leaving by /plan off restores the mode plan was entered from.
+    expect(ofType(events, "mode.changed").at(-1)).toMatchObject({ from: "plan", to: "default", prePlanMode: null });
     expect(ofType(events, "plan.created")).toHaveLength(1);
     expect(ofType(events, "turn.started")).toEqual([]);
     expect(ofType(events, "message.user").filter((m) => m.text.includes("/plan"))).toEqual([]);
     expect(ofType(events, "message.assistant")).toEqual([]);
+  });
+
+  it("/plan off while idle after a plan-mode step: the next model request is told that plan mode is off", async () => {
+    api = testApi();
+    const id = await start([{ text: "planning" }, { text: "acting" }]);
+    await say(id, "/plan look around");
+    expect((await settle(api, id)).status).toBe("idle");
+    expect((await say(id, "/plan off")).command?.outcome).toBe("committed");
+    const events = await readEvents(api.t.db, id);
+    const state = foldEvents(events);
+    expect(state.mode).toBe("default");
+    // What the next request would carry: the model last saw plan mode, the user turned it off by command.
+    expect(modeSwitchNotice(state, events) ?? "(no notice)").toMatch(/turned plan mode off/);
   });
 
   it("/plan during a running turn: queued, /plan off cancels, /plan queues again and applies at the next step boundary", async () => {
