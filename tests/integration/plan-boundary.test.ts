@@ -103,7 +103,6 @@ describe("plan mode boundary", () => {
     expect(status).toBe("awaiting_review");
 
     const got = results(events);
-    console.log(JSON.stringify(got.map((r) => [r.tool, r.ok, r.error ?? String(r.output).slice(0, 200)]), null, 1));
     expect(got.map((r) => r.tool)).toEqual([...attempts.map(([, s]) => s.toolCalls![0]!.name)]);
     attempts.forEach(([label], i) => {
       const r = got[i]!;
