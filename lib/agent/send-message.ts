@@ -22,7 +22,7 @@ export async function sendMessage(db: Db, sessionId: string, text: string): Prom
   if (command) {
     const off = command.args === "off";
     const run = { type: "command.run" as const, payload: { name: "plan", args: command.args } };
-    const { outcome } = await setSessionMode(db, sessionId, { plan: !off }, "command", [run]);
+    const { outcome } = await setSessionMode(db, sessionId, { plan: !off }, "command", [run], off ? undefined : command.args || undefined);
     const result: SentMessage = { turn: null, command: { name: "plan", args: command.args, outcome } };
     // `/plan <message>` then sends the message as an ordinary one, under plan guidance; `/plan off` sends nothing.
     if (off || !command.args) return result;

@@ -60,7 +60,7 @@ export async function decidePlanReview(db: Db, review: ReviewView, body: PlanDec
     if (body.decision === "approve") {
       const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
       restored = t.next.mode;
-      if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "user" ? "review" : t.cause } });
+      if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "fallback" ? "fallback" : "review" } });
       out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored)));
     } else if (body.decision === "reject") {
       out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));

@@ -8,7 +8,7 @@ import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";
 
 /** Where this session's plans go, and the warning to log when the configured folder had to be refused. */
-export function plansDirFor(workspace: string): { relative: string; absolute: string; warning?: string } {
+export function plansDirFor(workspace: string): { relative: string; absolute: string; warning?: string; unusable?: string } {
   return resolvePlansDir(workspace, loadWorkspaceConfig(workspace).plansDirectory);
 }
 
@@ -16,10 +16,11 @@ export function plansDirFor(workspace: string): { relative: string; absolute: st
  * Events that give a session its plan file the first time it enters plan mode (re-entering keeps the same file).
  * A subagent's file carries "-agent-<id>" so it never overwrites its parent's.
  */
-export function planFileEvents(state: SessionState, sessionId: string): NewEvent[] {
+export function planFileEvents(state: SessionState, sessionId: string, prompt?: string): NewEvent[] {
   if (state.planPath) return [];
   const dir = plansDirFor(state.workspace);
-  const slug = planSlug(state.firstPrompt);
+  if (dir.unusable) return [{ type: "notice", payload: { level: "warning", text: dir.unusable } }];
+  const slug = planSlug(state.firstPrompt ?? prompt ?? null);
   const file = planFilePath(dir.absolute, slug, state.parentId ? sessionId : undefined);
   const events: NewEvent[] = [{ type: "plan.created", payload: { planId: newId("pln"), slug, path: file } }];
   if (dir.warning) events.unshift({ type: "notice", payload: { level: "warning", text: dir.warning } });

@@ -12,6 +12,12 @@ export function targetOf(state: Pick<SessionState, "mode" | "prePlanMode">, choi
   return state.mode === "plan" ? exitPlan(state, gates).next.mode : state.mode;
 }
 
+// Leaving plan mode for the mode it was entered from is still the chooser's act (user, command, review); only a
+// fallback forced by a closed gate keeps its own cause.
+function withCause<T extends { cause: ModeChangeCause }>(t: T, cause: ModeChangeCause): T {
+  return t.cause === "fallback" ? t : { ...t, cause };
+}
+
 /**
  * The mode.changed event that takes the session to `target` now, or none when it is already there. "restore"
  * leaves plan mode for the mode it was entered from (falling back to default when that is no longer allowed).
@@ -20,7 +26,7 @@ export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode
   const current = { mode: state.mode, prePlanMode: state.prePlanMode };
   const t =
     target === "restore"
-      ? exitPlan(current, gates)
+      ? withCause(exitPlan(current, gates), cause)
       : target === "plan"
         ? enterPlan(current, cause)
         : state.mode === "plan"

@@ -34,8 +34,8 @@ describe("resolvePlansDir", () => {
 
 describe("planSlug", () => {
   it("uses the first prompt's words and two random words", () => {
-    expect(planSlug("Add pagination to the REST API!", () => 0)).toBe("add-pagination-the-rest-amber-amber");
-    expect(planSlug(null, () => 1)).toBe("brisk-brisk");
+    expect(planSlug("Add pagination to the REST API!", () => 0)).toBe("add-pagination-the-rest-amber-brisk");
+    expect(planSlug(null, () => 1)).toBe("brisk-delta");
   });
   it("differs between calls with real randomness", () => {
     const seen = new Set(Array.from({ length: 20 }, () => planSlug("same prompt")));
@@ -44,5 +44,15 @@ describe("planSlug", () => {
   it("gives subagents their own file", () => {
     expect(planFilePath("/w/p", "s")).toBe("/w/p/s.md");
     expect(planFilePath("/w/p", "s", "ses_1")).toBe("/w/p/s-agent-ses_1.md");
+  });
+});
+
+describe("a planted plans folder", () => {
+  it("refuses the default folder when it is a symlink leading outside", () => {
+    const ws2 = path.join(root, "ws2");
+    fs.mkdirSync(path.join(ws2, ".plangate"), { recursive: true });
+    fs.symlinkSync(outside, path.join(ws2, ".plangate/plans"));
+    expect(resolvePlansDir(ws2, undefined).unusable).toMatch(/leads outside the workspace/);
+    expect(resolvePlansDir(ws, undefined).unusable).toBeUndefined();
   });
 });

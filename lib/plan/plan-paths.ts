@@ -31,9 +31,13 @@ function realish(target: string): string {
  * Where a workspace keeps its plans: `plansDirectory` from its config, resolved inside the workspace. A value
  * (or a symlink on its path) that leads outside is refused and the default kept, with a warning to log.
  */
-export function resolvePlansDir(workspace: string, configured: string | undefined): { relative: string; absolute: string; warning?: string } {
+export function resolvePlansDir(workspace: string, configured: string | undefined): { relative: string; absolute: string; warning?: string; unusable?: string } {
   const root = realish(workspace);
-  const fallback = { relative: DEFAULT_PLANS_DIR, absolute: path.join(root, DEFAULT_PLANS_DIR) };
+  const defaultReal = realish(path.join(root, DEFAULT_PLANS_DIR));
+  // Even the default may be a symlink planted to lead out: then there is no safe folder, and no plan file.
+  const fallback = inside(root, defaultReal)
+    ? { relative: DEFAULT_PLANS_DIR, absolute: path.join(root, DEFAULT_PLANS_DIR) }
+    : { relative: DEFAULT_PLANS_DIR, absolute: path.join(root, DEFAULT_PLANS_DIR), unusable: `${DEFAULT_PLANS_DIR} leads outside the workspace (${defaultReal}): no plan file can be written until it is removed` };
   if (!configured) return fallback;
   const absolute = realish(path.resolve(root, configured));
   if (!inside(root, absolute) || absolute === root) {
@@ -45,7 +49,8 @@ export function resolvePlansDir(workspace: string, configured: string | undefine
 /** A readable, unique-enough slug: words of the first prompt plus two random words. */
 export function planSlug(firstPrompt: string | null, random: (n: number) => number = randomInt): string {
   const words = (firstPrompt ?? "").toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => w.length > 2).slice(0, 4) ?? [];
-  const extra = [WORDS[random(WORDS.length)], WORDS[random(WORDS.length)]];
+  const first = random(WORDS.length);
+  const extra = [WORDS[first], WORDS[(first + 1 + random(WORDS.length - 1)) % WORDS.length]];
   return [...words, ...extra].join("-").slice(0, 80);
 }
 

@@ -14,6 +14,8 @@ export async function setSessionMode(
   choice: ModeChoice,
   cause: ModeChangeCause,
   extra: NewEvent[] = [],
+  /** Text the plan slug may be made from when the session has no prompt yet (`/plan <message>`). */
+  prompt?: string,
 ): Promise<{ outcome: ModeOutcome; mode: string; pending: string | null }> {
   const gates = await readGates(db);
   let outcome: ModeOutcome = "noop";
@@ -29,7 +31,7 @@ export async function setSessionMode(
       }
       outcome = r.outcome;
       const entering = r.events.some((e) => e.type === "mode.changed" && e.payload.to === "plan");
-      return [...extra, ...(entering ? planFileEvents(s, sessionId) : []), ...r.events];
+      return [...extra, ...(entering ? planFileEvents(s, sessionId, prompt) : []), ...r.events];
     },
     { also: (run, result) => writePlanRows(run, sessionId, result.events) },
   );

@@ -31,10 +31,12 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     if (ctx.mode !== "plan") throw new ToolError("exit_plan_mode only works in plan mode; you are not in plan mode.");
     const file = ctx.planFile;
     if (!file) throw new ToolError("This session has no plan file yet.");
-    if (args.plan !== undefined) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, args.plan);
-    }
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // The folder is checked again now: a symlink planted since the file was assigned must not lead the write out.
+    const realDir = fs.realpathSync(path.dirname(file));
+    const rel = path.relative(ctx.workspace, realDir);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new ToolError(`The plans folder now leads outside the workspace (${realDir}); the plan was not written.`);
+    if (args.plan !== undefined) fs.writeFileSync(file, args.plan);
     let markdown: string;
     try {
       markdown = fs.readFileSync(file, "utf8");

@@ -91,9 +91,9 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null |
 describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite, real files)", () => {
   type Continuation = { name: string; created: Mode; closeGate: boolean; approveMode?: Mode; want: Mode; cause: string };
   it.each<Continuation>([
-    { name: "created in default, approve without a mode → default", created: "default", closeGate: false, want: "default", cause: "restore" },
+    { name: "created in default, approve without a mode → default", created: "default", closeGate: false, want: "default", cause: "review" },
     { name: "approve with mode acceptEdits → acceptEdits", created: "default", closeGate: false, approveMode: "acceptEdits", want: "acceptEdits", cause: "review" },
-    { name: "created in auto with the gate open → auto", created: "auto", closeGate: false, want: "auto", cause: "restore" },
+    { name: "created in auto with the gate open → auto", created: "auto", closeGate: false, want: "auto", cause: "review" },
     { name: "created in auto, gate closed before approval → default (fallback)", created: "auto", closeGate: true, want: "default", cause: "fallback" },
   ])("enter → explore → exit → approve → mode restored and later edits in the same turn succeed: $name", async (c) => {
     api = testApi();
@@ -495,9 +495,9 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(ofType(events, "plan.created")).toEqual([expect.objectContaining({ path: path1 })]);
     expect(ofType(events, "mode.changed").map((m) => [m.from, m.to, m.cause])).toEqual([
       ["default", "plan", "tool"],
-      ["plan", "default", "restore"],
+      ["plan", "default", "review"],
       ["default", "plan", "tool"],
-      ["plan", "default", "restore"],
+      ["plan", "default", "review"],
     ]);
     expect(await api.t.db.plan.count({ where: { sessionId: id } })).toBe(1);
     const plan = await planRow(id);
