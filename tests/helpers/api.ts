@@ -94,3 +94,14 @@ export async function settle(api: Api, sessionId: string, timeoutMs = 20_000): P
 export function results(events: SessionEvent[]) {
   return events.flatMap((e) => (e.type === "tool.result" ? [e.payload] : []));
 }
+
+/** One step of a scripted model: optional text and tool calls. */
+export type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
+export const call = (name: string, input: Record<string, unknown> = {}): Step => ({ toolCalls: [{ name, input }] });
+
+/** Creates a scripted session in the test workspace through POST /api/sessions and returns its id. */
+export async function startScripted(api: Api, script: Step[], extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
+  if (res.status !== 201) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.session.id as string;
+}

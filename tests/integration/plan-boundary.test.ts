@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { results, settle, testApi, type Api } from "../helpers/api";
+import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import { readEvents } from "../../lib/session/read-events";
 import type { EventPayload, EventType, SessionEvent } from "../../lib/session/events";
 
@@ -15,8 +15,6 @@ afterEach(async () => {
   for (const dir of cleanup.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
-const call = (name: string, input: Record<string, unknown> = {}): Step => ({ toolCalls: [{ name, input }] });
 
 const PLAN = "# Plan: rename the todo list\n\n1. Rename todos to items.\n2. Update the README.\n";
 const PLANS = path.join(".plangate", "plans");
@@ -47,12 +45,6 @@ function workspaceHash(root: string): string {
 function git(cwd: string, ...args: string[]) {
   const r = spawnSync("git", args, { cwd, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-}
-
-async function start(script: Step[], extra: Record<string, unknown> = {}) {
-  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.session.id as string;
 }
 
 async function say(id: string, text = "go") {
@@ -93,7 +85,7 @@ describe("plan mode boundary", () => {
         }),
       ],
     ];
-    const id = await start([...attempts.map(([, step]) => step), call("exit_plan_mode", { plan: PLAN }), { text: "end" }], { mode: "plan" });
+    const id = await startScripted(api, [...attempts.map(([, step]) => step), call("exit_plan_mode", { plan: PLAN }), { text: "end" }], { mode: "plan" });
     const plan = await api.t.db.plan.findFirst({ where: { sessionId: id } });
     expect(plan?.filePath.startsWith(path.join(ws, PLANS) + path.sep)).toBe(true);
     const baseline = workspaceHash(ws);
@@ -156,7 +148,7 @@ describe("plan mode boundary", () => {
     const outside = path.resolve(ws, configured);
     const outsideBefore = fs.existsSync(outside) ? fs.readdirSync(outside) : null;
 
-    const id = await start([call("exit_plan_mode", { plan: PLAN }), { text: "end" }]);
+    const id = await startScripted(api, [call("exit_plan_mode", { plan: PLAN }), { text: "end" }]);
     expect((await say(id, "/plan")).command?.outcome).toBe("committed");
     const events = await readEvents(api.t.db, id);
     const notices = ofType(events, "notice");

@@ -3,15 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
-import { results, settle, testApi, type Api } from "../helpers/api";
+import { results, settle, testApi, type Api, call, type Step } from "../helpers/api";
 
 let api: Api;
 afterEach(async () => {
   await api?.close();
 });
 
-type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
-const call = (name: string, input: Record<string, unknown>): Step => ({ toolCalls: [{ name, input }] });
 const PLAN = "# Plan: paginate todos\n\n1. Add `limit` and `cursor` to listTodos\n2. Test it\n";
 
 async function planSession(script: Step[]) {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { results, settle, testApi, type Api } from "../helpers/api";
+import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import { createDb } from "../../lib/db/client";
 import { driveSession } from "../../lib/agent/drive-session";
 import { setAutoGate } from "../../lib/agent/mode-gates";
@@ -16,21 +16,13 @@ afterEach(async () => {
   await api?.close();
 });
 
-type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
 type Mode = "default" | "acceptEdits" | "plan" | "auto";
 
-const call = (name: string, input: Record<string, unknown> = {}): Step => ({ toolCalls: [{ name, input }] });
 const enter = call("enter_plan_mode");
 const exitWith = (plan: string) => call("exit_plan_mode", { plan });
 
 const PLAN_V1 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n";
 const PLAN_V2 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n3. Add a rollback step.\n";
-
-async function start(script: Step[], extra: Record<string, unknown> = {}) {
-  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.session.id as string;
-}
 
 async function say(id: string, text = "go") {
   const res = await api.call("POST", `/api/sessions/${id}/messages`, { text });
@@ -106,7 +98,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
       call("edit", { path: "README.md", oldString: "A todo service.", newString: "A todo service, planned." }),
       { text: "implemented" },
     ];
-    const id = await start(script, { mode: c.created });
+    const id = await startScripted(api, script, { mode: c.created });
     await say(id, "add a done flag");
 
     const waiting = await settle(api, id);
@@ -164,7 +156,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("reject with feedback: the model reads it, submits v2, the review shows version 2 with a diff, then approve", async () => {
     api = testApi();
-    const id = await start([enter, exitWith(PLAN_V1), exitWith(PLAN_V2), { text: "done" }]);
+    const id = await startScripted(api, [enter, exitWith(PLAN_V1), exitWith(PLAN_V2), { text: "done" }]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_review");
     const first = await onlyPendingReview(id);
@@ -209,7 +201,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("abandon: the turn ends 'abandoned', the session stays in plan mode and no further model step runs", async () => {
     api = testApi();
-    const id = await start([enter, exitWith(PLAN_V1), { text: "this step must not run on abandon" }]);
+    const id = await startScripted(api, [enter, exitWith(PLAN_V1), { text: "this step must not run on abandon" }]);
     await say(id);
     const waiting = await settle(api, id);
     expect(waiting.status).toBe("awaiting_review");
@@ -244,7 +236,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     { name: "approve with the same text (whitespace aside): not edited", sent: `${PLAN_V1}\n\n`, edited: false },
   ])("edited plan — $name", async ({ sent, edited }) => {
     api = testApi();
-    const id = await start([enter, exitWith(PLAN_V1), { text: "ok" }]);
+    const id = await startScripted(api, [enter, exitWith(PLAN_V1), { text: "ok" }]);
     await say(id);
     await settle(api, id);
     const review = await onlyPendingReview(id);
@@ -274,7 +266,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("concurrent decisions: of 20 parallel decisions exactly one wins, 19 get 409, one review.answered", async () => {
     api = testApi();
-    const id = await start([enter, exitWith(PLAN_V1), { text: "done" }]);
+    const id = await startScripted(api, [enter, exitWith(PLAN_V1), { text: "done" }]);
     await say(id);
     await settle(api, id);
     const review = await onlyPendingReview(id);
@@ -296,7 +288,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("exit_plan_mode outside plan mode fails, telling the model it is not in plan mode (and writes nothing)", async () => {
     api = testApi();
-    const id = await start([exitWith(PLAN_V1), { text: "ok" }]);
+    const id = await startScripted(api, [exitWith(PLAN_V1), { text: "ok" }]);
     await say(id);
     const { status, events } = await settle(api, id);
     expect(status).toBe("idle");
@@ -312,7 +304,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
   it("a subagent's exit_plan_mode fails and tells it to put the decision in its final result", async () => {
     api = testApi();
     const child: Step[] = [exitWith(PLAN_V1), { text: "child summary" }];
-    const id = await start([call("task", { agent: "general", prompt: "plan the change", script: child }), { text: "parent done" }]);
+    const id = await startScripted(api, [call("task", { agent: "general", prompt: "plan the change", script: child }), { text: "parent done" }]);
     await say(id);
     const { status, events } = await settle(api, id);
     expect(status).toBe("idle");
@@ -328,7 +320,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("/plan while idle: committed without a turn or a model message; again → noop; /plan off → committed back", async () => {
     api = testApi();
-    const id = await start([{ text: "must not be called" }]);
+    const id = await startScripted(api, [{ text: "must not be called" }]);
     const on = await say(id, "/plan");
     expect(on).toEqual({ turn: null, command: { name: "plan", args: "", outcome: "committed" } });
     let events = await readEvents(api.t.db, id);
@@ -361,7 +353,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("/plan off while idle after a plan-mode step: the next model request is told that plan mode is off", async () => {
     api = testApi();
-    const id = await start([{ text: "planning" }, { text: "acting" }]);
+    const id = await startScripted(api, [{ text: "planning" }, { text: "acting" }]);
     await say(id, "/plan look around");
     expect((await settle(api, id)).status).toBe("idle");
     expect((await say(id, "/plan off")).command?.outcome).toBe("committed");
@@ -374,7 +366,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("/plan during a running turn: queued, /plan off cancels, /plan queues again and applies at the next step boundary", async () => {
     api = testApi();
-    const id = await start([call("bash", { command: "sleep 1" }), { text: "after the boundary" }]);
+    const id = await startScripted(api, [call("bash", { command: "sleep 1" }), { text: "after the boundary" }]);
     await say(id);
     await waitFor("the bash call to start", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called" && e.payload.tool === "bash"));
 
@@ -411,7 +403,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("a queued mode choice survives a restart: a new client on the same file applies it at the next step", async () => {
     api = testApi();
-    const id = await start([{ text: "first step after restart" }]);
+    const id = await startScripted(api, [{ text: "first step after restart" }]);
     // A turn that was open when the process died: in the log, with nobody driving it.
     await appendEvents(api.t.db, id, [
       { type: "message.user", payload: { text: "go" } },
@@ -441,7 +433,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("/plan <message> enters plan mode and sends the message as an ordinary user message", async () => {
     api = testApi();
-    const id = await start([{ text: "planning" }]);
+    const id = await startScripted(api, [{ text: "planning" }]);
     const sent = await say(id, "/plan add tests");
     expect(sent.command).toEqual({ name: "plan", args: "add tests", outcome: "committed" });
     expect(sent.turn).toMatchObject({ queued: false });
@@ -457,7 +449,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("POST /mode while idle: acceptEdits → committed, again → noop; an unknown mode → 400", async () => {
     api = testApi();
-    const id = await start([{ text: "x" }]);
+    const id = await startScripted(api, [{ text: "x" }]);
     const res = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "acceptEdits" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ outcome: "committed", mode: "acceptEdits", pending: null });
@@ -472,7 +464,7 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
 
   it("re-entering plan mode keeps the same plan file, and the next submission is version 2", async () => {
     api = testApi();
-    const id = await start([enter, exitWith(PLAN_V1), enter, exitWith(PLAN_V2), { text: "done" }]);
+    const id = await startScripted(api, [enter, exitWith(PLAN_V1), enter, exitWith(PLAN_V2), { text: "done" }]);
     await say(id);
     await settle(api, id);
     const first = await onlyPendingReview(id);

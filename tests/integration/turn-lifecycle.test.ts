@@ -5,7 +5,7 @@ import { buildMessages } from "../../lib/agent/build-messages";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
-import { results, settle, testApi, type Api } from "../helpers/api";
+import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import * as stream from "../../app/api/sessions/[id]/stream/route";
 
 let api: Api;
@@ -13,14 +13,6 @@ afterEach(async () => {
   await api?.close();
 });
 
-type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
-const call = (name: string, input: Record<string, unknown>): Step => ({ toolCalls: [{ name, input }] });
-
-async function start(script: Step[], extra: Record<string, unknown> = {}) {
-  const res = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.session.id as string;
-}
 
 async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
   const end = Date.now() + ms;
@@ -33,7 +25,7 @@ async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
 describe("turn lifecycle", () => {
   it("a message sent while a turn runs is queued and delivered at the next step boundary", async () => {
     api = testApi();
-    const id = await start([call("bash", { command: "sleep 1" }), { text: "saw it" }]);
+    const id = await startScripted(api, [call("bash", { command: "sleep 1" }), { text: "saw it" }]);
     const first = await api.call("POST", `/api/sessions/${id}/messages`, { text: "start" });
     await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called"));
     const second = await api.call("POST", `/api/sessions/${id}/messages`, { text: "also check the tests" });
@@ -49,7 +41,7 @@ describe("turn lifecycle", () => {
 
   it("abort stops a running command and ends the turn without logging its result", async () => {
     api = testApi();
-    const id = await start([call("bash", { command: "sleep 20" }), { text: "never" }]);
+    const id = await startScripted(api, [call("bash", { command: "sleep 20" }), { text: "never" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called"));
     const t0 = Date.now();
@@ -65,7 +57,7 @@ describe("turn lifecycle", () => {
 
   it("a turn cut by a crash is marked interrupted and resumes from the log", async () => {
     api = testApi();
-    const id = await start([call("read", { path: "README.md" }), { text: "resumed fine" }]);
+    const id = await startScripted(api, [call("read", { path: "README.md" }), { text: "resumed fine" }]);
     // What a crash leaves: an open turn with a model step logged, its tool call never run, no lease.
     await appendEvents(api.t.db, id, [
       { type: "message.user", payload: { text: "go" } },
@@ -86,7 +78,7 @@ describe("turn lifecycle", () => {
 
   it("plan mode through the gate: bash runs read-only, writes are denied, the workspace is unchanged", async () => {
     api = testApi();
-    const id = await start(
+    const id = await startScripted(api, 
       [call("bash", { command: "echo x > made.txt; cat README.md" }), call("write", { path: "src/new.ts", content: "x" }), { text: "planned" }],
       { mode: "plan" },
     );
@@ -103,7 +95,7 @@ describe("turn lifecycle", () => {
   it("an explore subagent is read-only even when its parent may edit", async () => {
     api = testApi();
     const child: Step[] = [call("write", { path: "x.txt", content: "x" }), { text: "explored" }];
-    const id = await start([call("task", { agent: "explore", prompt: "look", script: child }), { text: "ok" }]);
+    const id = await startScripted(api, [call("task", { agent: "explore", prompt: "look", script: child }), { text: "ok" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
     expect(results(events)[0]).toMatchObject({ ok: true, output: "explored" });
@@ -124,7 +116,7 @@ describe("turn lifecycle", () => {
 
   it("the event stream resumes after Last-Event-ID and misses nothing", async () => {
     api = testApi();
-    const id = await start([call("read", { path: "README.md" }), { text: "end" }]);
+    const id = await startScripted(api, [call("read", { path: "README.md" }), { text: "end" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
     const controller = new AbortController();

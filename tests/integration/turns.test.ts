@@ -2,20 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { results, settle, testApi, type Api } from "../helpers/api";
+import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 
 let api: Api;
 afterEach(async () => {
   await api?.close();
 });
 
-type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
-
-async function start(script: Step[], extra: Record<string, unknown> = {}) {
-  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.session.id as string;
-}
 
 async function say(id: string, text = "go") {
   const res = await api.call("POST", `/api/sessions/${id}/messages`, { text });
@@ -23,7 +16,6 @@ async function say(id: string, text = "go") {
   return res.body.turn as { id: string; queued: boolean };
 }
 
-const call = (name: string, input: Record<string, unknown>): Step => ({ toolCalls: [{ name, input }] });
 
 async function pendingPermission(id: string) {
   const res = await api.call("GET", `/api/permissions?status=pending&sessionId=${id}`);
@@ -34,7 +26,7 @@ async function pendingPermission(id: string) {
 describe("agent turns through the HTTP API (scripted model, real SQLite, real files)", () => {
   it("allow: a read runs, is logged with its result, and the turn ends", async () => {
     api = testApi();
-    const id = await start([call("read", { path: "README.md" }), { text: "done" }]);
+    const id = await startScripted(api, [call("read", { path: "README.md" }), { text: "done" }]);
     await say(id);
     const { status, events } = await settle(api, id);
     expect(status).toBe("idle");
@@ -48,7 +40,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
 
   it("deny: the plan agent cannot edit, the model is told, the turn goes on and the file is unchanged", async () => {
     api = testApi();
-    const id = await start([call("edit", { path: "src/todo.ts", oldString: "[]", newString: "[1]" }), { text: "ok, I will plan instead" }], { agent: "plan" });
+    const id = await startScripted(api, [call("edit", { path: "src/todo.ts", oldString: "[]", newString: "[1]" }), { text: "ok, I will plan instead" }], { agent: "plan" });
     await say(id);
     const { events } = await settle(api, id);
     const [r] = results(events);
@@ -64,7 +56,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     fs.writeFileSync(path.join(outside, "a.txt"), "outside A");
     fs.writeFileSync(path.join(outside, "b.txt"), "outside B");
     const dir = fs.realpathSync(outside);
-    const id = await start([call("read", { path: path.join(outside, "a.txt") }), call("read", { path: path.join(outside, "b.txt") }), { text: "end" }]);
+    const id = await startScripted(api, [call("read", { path: path.join(outside, "a.txt") }), call("read", { path: path.join(outside, "b.txt") }), { text: "end" }]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_permission");
     const [ask] = await pendingPermission(id);
@@ -89,7 +81,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-outside-")));
     fs.writeFileSync(path.join(outside, "a.txt"), "A");
     fs.writeFileSync(path.join(outside, "b.txt"), "B");
-    const id = await start([call("read", { path: `${outside}/a.txt` }), call("read", { path: `${outside}/b.txt` }), { text: "end" }]);
+    const id = await startScripted(api, [call("read", { path: `${outside}/a.txt` }), call("read", { path: `${outside}/b.txt` }), { text: "end" }]);
     await say(id);
     await settle(api, id);
     const [ask] = await pendingPermission(id);
@@ -107,8 +99,8 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     api = testApi();
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-outside-")));
     fs.writeFileSync(path.join(outside, "x.txt"), "X");
-    const a = await start([call("read", { path: `${outside}/x.txt` }), { text: "a done" }]);
-    const b = await start([call("read", { path: `${outside}/x.txt` }), { text: "b done" }]);
+    const a = await startScripted(api, [call("read", { path: `${outside}/x.txt` }), { text: "a done" }]);
+    const b = await startScripted(api, [call("read", { path: `${outside}/x.txt` }), { text: "b done" }]);
     await say(a);
     await say(b);
     await settle(api, a);
@@ -125,7 +117,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     api = testApi();
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-outside-")));
     fs.writeFileSync(path.join(outside, "x.txt"), "X");
-    const id = await start([call("read", { path: `${outside}/x.txt` }), { text: "understood" }]);
+    const id = await startScripted(api, [call("read", { path: `${outside}/x.txt` }), { text: "understood" }]);
     await say(id);
     await settle(api, id);
     const [ask] = await pendingPermission(id);
@@ -139,7 +131,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
   it("doom_loop: the same call with identical input a third time asks", async () => {
     api = testApi();
     const read = call("read", { path: "README.md" });
-    const id = await start([read, read, read, { text: "end" }]);
+    const id = await startScripted(api, [read, read, read, { text: "end" }]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_permission");
     const [ask] = await pendingPermission(id);
@@ -149,7 +141,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
 
   it("question: the tool waits for the answer given through the reviews API", async () => {
     api = testApi();
-    const id = await start([call("question", { questions: [{ question: "Which store?", options: [{ label: "SQLite" }, { label: "Postgres" }] }] }), { text: "thanks" }]);
+    const id = await startScripted(api, [call("question", { questions: [{ question: "Which store?", options: [{ label: "SQLite" }, { label: "Postgres" }] }] }), { text: "thanks" }]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_review");
     const list = await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`);
@@ -165,7 +157,7 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     const config = { agents: { careful: { permission: { bash: { "*": "allow", "rm *": "deny" } } } } };
     api = testApi({ files: { "README.md": "# r\n", "keep.txt": "keep", ".plangate/config.json": JSON.stringify(config) } });
     const child: Step[] = [call("bash", { command: "rm keep.txt" }), call("task", { agent: "general", prompt: "nested" }), { text: "child summary" }];
-    const id = await start([call("task", { agent: "general", prompt: "clean up", script: child }), { text: "parent done" }], { agent: "careful" });
+    const id = await startScripted(api, [call("task", { agent: "general", prompt: "clean up", script: child }), { text: "parent done" }], { agent: "careful" });
     await say(id);
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
