@@ -35,6 +35,8 @@ export const envSchema = z
     PLANGATE_BASE_URL: z.url().optional(),
     PLANGATE_API_KEY: z.string().optional(),
     PLANGATE_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(50),
+    // Compaction starts when the conversation sent to the model grows past this many characters (~4 per token).
+    PLANGATE_CONTEXT_CHARS: z.coerce.number().int().min(2_000).default(400_000),
   })
   .superRefine((env, ctx) => {
     const modelError = modelConfigError(env.PLANGATE_MODEL, env);

@@ -15,7 +15,11 @@ function resultText(output: unknown): string {
  * process can continue a turn). A user message written while tool calls were open is delivered after their
  * results: the next step boundary.
  */
-export function buildMessages(events: readonly SessionEvent[]): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
+export function buildMessages(
+  events: readonly SessionEvent[],
+  /** Re-injected right after a compaction summary: the plan's path and text, which a summary must not lose. */
+  planReference?: string | null,
+): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
   const messages: LanguageModelV3Message[] = [];
   const user = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
   let open = new Map<string, ToolCallRef>();
@@ -46,6 +50,16 @@ export function buildMessages(events: readonly SessionEvent[]): { messages: Lang
           flushResults();
           messages.push(user(e.payload.text));
         }
+        break;
+      case "compaction":
+        // Older turns are replaced by their summary (the log keeps them); compaction only happens between steps.
+        closeAssistant();
+        messages.length = 0;
+        results = [];
+        deferred = [];
+        open = new Map();
+        messages.push(user(`Summary of the conversation so far (older messages were compacted):\n\n${e.payload.summary}`));
+        if (planReference) messages.push(user(planReference));
         break;
       case "message.assistant":
         closeAssistant();

@@ -19,6 +19,7 @@ import { abortSignalFor, clearAbort } from "./turn-signals";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
+import { compactSession, planReference } from "../session/compact-session";
 
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
 
@@ -58,7 +59,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     // Only auto and bypassPermissions consult the gates; other modes skip the read.
     const gates = state.mode === "auto" || state.mode === "bypassPermissions" ? await readGates(db) : CLOSED_GATES;
     const signal = abortSignalFor(sessionId, turnId);
-    const { messages, pending, modelCalls } = buildMessages(events);
+    const { messages, pending, modelCalls } = buildMessages(events, planReference(state));
 
     if (pending.length > 0) {
       const run = {
@@ -92,6 +93,10 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
+    if (JSON.stringify(messages).length > env.PLANGATE_CONTEXT_CHARS) {
+      const { compacted } = await compactSession(db, sessionId, { duringTurn: turnId });
+      if (compacted) continue;
+    }
     const notice = modeSwitchNotice(state, events);
     const planSection = planModeSection(state, events);
     const started = performance.now();

@@ -4,6 +4,9 @@ import { appendEvents } from "../session/append-events";
 import { setSessionMode } from "../plan/set-session-mode";
 import type { ModeOutcome } from "../plan/mode-choice";
 import { kick } from "./kick";
+import { AppError } from "../errors";
+import { compactSession } from "../session/compact-session";
+import { getSession } from "../session/get-session";
 
 export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome } };
 
@@ -18,6 +21,12 @@ export function parsePlanCommand(text: string): { args: string } | null {
  * conversation is rebuilt from the log at every step, so a recorded message is a delivered one).
  */
 export async function sendMessage(db: Db, sessionId: string, text: string): Promise<SentMessage> {
+  if (text.trim() === "/compact") {
+    const { state } = await getSession(db, sessionId);
+    if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: compact when it has finished.");
+    const { compacted } = await compactSession(db, sessionId);
+    return { turn: null, command: { name: "compact", args: "", outcome: compacted ? "committed" : "noop" } };
+  }
   const command = parsePlanCommand(text);
   if (command) {
     const off = command.args === "off";

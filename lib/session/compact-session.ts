@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { buildMessages } from "../agent/build-messages";
+import { appendEvents } from "./append-events";
+import type { SessionEvent } from "./events";
+import type { SessionState } from "./fold";
+import { readEvents } from "./read-events";
+import { summarizeLog } from "./summarize-log";
+
+/**
+ * What a summary must never lose: the plan. In plan mode, the plan file and its current text; after an
+ * approval, the plan that was agreed. Re-injected after every compaction summary.
+ */
+export function planReference(state: SessionState): string | null {
+  if (!state.planPath) return null;
+  let text = "";
+  try {
+    text = fs.readFileSync(state.planPath, "utf8").trim();
+  } catch {
+    text = "(the file is missing; it is restored from the latest plan version on resume)";
+  }
+  if (state.mode === "plan") return `Plan mode is on. Your plan file is ${state.planPath}; it currently says:\n\n${text || "(empty)"}`;
+  return text ? `The plan agreed in this session (${state.planPath}); keep following it:\n\n${text}` : null;
+}
+
+function sinceLastCompaction(events: readonly SessionEvent[]): { previous: string | null; from: number } {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e?.type === "compaction") return { previous: e.payload.summary, from: e.payload.toSeq + 1 };
+  }
+  return { previous: null, from: 1 };
+}
+
+/**
+ * Summarises the turns so far into one compaction event. The log keeps every event (history stays
+ * browsable); only what the model is sent changes. Never cuts through tool calls waiting for their results.
+ */
+export async function compactSession(db: Db, sessionId: string, opts: { duringTurn?: string } = {}): Promise<{ compacted: boolean; toSeq: number }> {
+  const events = await readEvents(db, sessionId);
+  const { previous, from } = sinceLastCompaction(events);
+  const slice = events.filter((e) => e.seq >= from && e.type !== "compaction");
+  if (slice.length === 0) return { compacted: false, toSeq: from - 1 };
+  if (buildMessages(events).pending.length > 0) throw new AppError("conflict", "Tool calls are waiting for their results; compact after they finish.");
+  const toSeq = events.at(-1)?.seq ?? 0;
+  const summary = [previous ? `Earlier:\n${previous}\n` : "", summarizeLog(slice)].join("\n").trim();
+  await appendEvents(db, sessionId, [{ type: "compaction", payload: { summary, fromSeq: from, toSeq } }], {
+    guard: (s) => s.lastSeq === toSeq && (opts.duringTurn ? s.openTurnId === opts.duringTurn : s.openTurnId === null),
+  });
+  return { compacted: true, toSeq };
+}
