@@ -17,7 +17,7 @@ const ALWAYS_OFFERED = new Set(["exit_plan_mode"]);
 const BY_NAME = new Map(ALL.map((t) => [t.name, t]));
 
 // JSON Schemas are computed once per tool: converting zod schemas on every request cost milliseconds per step.
-// Inputs are validated against the zod schema when the gate runs the call, so the SDK does not validate again.
+// Inputs are validated against the zod schema when the gate runs the call.
 const schemas = new Map<string, JSONSchema7>();
 function schemaOf(t: ToolDef<never>): JSONSchema7 {
   let s = schemas.get(t.name);
@@ -32,26 +32,17 @@ export function findTool(name: string): ToolDef<unknown> | undefined {
   return BY_NAME.get(name) as ToolDef<unknown> | undefined;
 }
 
-export function registerTools(extra: ToolDef<never>[]): void {
-  for (const t of extra) {
-    if (!BY_NAME.has(t.name)) {
-      ALL.push(t);
-      BY_NAME.set(t.name, t);
-    }
-  }
-}
-
 const toolSets = new WeakMap<Ruleset, LanguageModelV3FunctionTool[]>();
 
 /** The tools offered on a request: every tool the rules do not deny outright (seed 000's first layer). */
 export function modelTools(rules: Ruleset): LanguageModelV3FunctionTool[] {
   const cached = toolSets.get(rules);
   if (cached) return cached;
-  const names = ALL.map((t) => t.name);
-  const off = disabled(names, rules);
+  // Judged by each tool's permission key (enter_plan_mode → plan_enter; edit, write, apply_patch → edit).
+  const off = disabled([...new Set(ALL.map((t) => t.permission))], rules);
   const set: LanguageModelV3FunctionTool[] = [];
   for (const t of ALL) {
-    if (off.has(t.name) && !ALWAYS_OFFERED.has(t.name)) continue;
+    if (off.has(t.permission) && !ALWAYS_OFFERED.has(t.name)) continue;
     set.push({ type: "function", name: t.name, description: t.description, inputSchema: schemaOf(t) });
   }
   toolSets.set(rules, set);
