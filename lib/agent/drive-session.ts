@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
-import { appendEvents, StaleAppend } from "../session/append-events";
+import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
 import type { NewEvent, SessionEvent } from "../session/events";
 import { foldEvents } from "../session/fold";
 import { readEvents } from "../session/read-events";
@@ -12,7 +12,7 @@ import { readGates } from "./mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
 import { runToolCall } from "./run-tool-call";
-import { loadSessionContext } from "./session-context";
+import { forgetSessionContext, loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
 import { abortSignalFor, clearAbort } from "./turn-signals";
@@ -49,8 +49,12 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
   // The log is read once, then only what was appended since (by us or by a reply or message meanwhile).
   const events: SessionEvent[] = [];
   let state = foldEvents([]);
+  let known: SessionEvent[] | null = null;
   for (;;) {
-    const fresh = await readEvents(db, sessionId, { after: state.lastSeq });
+    // After our own model step nothing can sit between it and its tool calls, so its events are taken as
+    // appended; every other boundary reads what others (messages, replies, aborts) appended meanwhile.
+    const fresh = known ?? (await readEvents(db, sessionId, { after: state.lastSeq }));
+    known = null;
     events.push(...fresh);
     state = foldEvents(fresh, Infinity, state);
     const turnId = state.openTurnId;
@@ -111,7 +115,8 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model, mode: state.mode } }];
     for (const c of result.toolCalls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
-    await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
+    const appended = await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
+    if (appended.events[0]?.seq === state.lastSeq + 1) known = appended.events;
   }
 }
 
@@ -136,6 +141,10 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     // A reply may have landed while we held the lease (its own drive found the lease taken): look again.
     if (!(await runnable(db, sessionId))) break;
   }
+  // Waiting or done, this process keeps nothing of the session: whatever resumes it starts from the log.
+  clearAbort(sessionId);
+  forgetHint(sessionId);
+  forgetSessionContext(sessionId);
   await afterTurn(db, sessionId);
 }
 

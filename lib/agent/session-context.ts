@@ -72,6 +72,11 @@ export async function loadSessionContext(db: Db, id: string): Promise<SessionCon
   return context;
 }
 
+/** Drops a quiet session's cached context; the next step of its turn loads it again. */
+export function forgetSessionContext(id: string): void {
+  contexts.delete(id);
+}
+
 async function buildContext(db: Db, id: string): Promise<SessionContext> {
   const row = await loadRow(db, id);
   const agent = agentDef(row.agent, row.workspace);

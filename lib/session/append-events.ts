@@ -129,6 +129,11 @@ export function appendEvents(
   });
 }
 
+/** Drops the hint of a session that went quiet (a suspended turn holds nothing in memory). */
+export function forgetHint(sessionId: string): void {
+  hints.delete(sessionId);
+}
+
 /** For code that committed events through appendEventsInTx: refresh the hint and notify streams. */
 export function afterCommit(sessionId: string, result: Appended): void {
   remember(sessionId, result.state);

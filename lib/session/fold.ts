@@ -54,7 +54,7 @@ export const emptyState: SessionState = Object.freeze({
   lastSeq: 0,
 }) as SessionState;
 
-function deriveStatus(s: Omit<SessionState, "status" | "plan">): SessionStatus {
+function deriveStatus(s: SessionState): SessionStatus {
   if (s.pendingReview) return "awaiting_review";
   if (s.pendingPermissions.length > 0) return "awaiting_permission";
   if (s.openTurnId) return "running";
@@ -62,76 +62,99 @@ function deriveStatus(s: Omit<SessionState, "status" | "plan">): SessionStatus {
   return "idle";
 }
 
-function finish(s: Omit<SessionState, "status" | "plan">): SessionState {
+function finish(s: SessionState): SessionState {
   const active = s.mode === "plan";
   const pending = s.queuedMode !== null && (s.queuedMode === "plan") !== active;
-  return { ...s, plan: { active, pending }, status: deriveStatus(s) };
+  s.plan = s.plan.active === active && s.plan.pending === pending ? s.plan : { active, pending };
+  s.status = deriveStatus(s);
+  return s;
 }
 
-/** Applies one event. Unknown-to-state events only advance lastSeq. */
-export function applyEvent(state: SessionState, event: NewEvent & { seq?: number }): SessionState {
-  const lastSeq = event.seq ?? state.lastSeq + 1;
-  const s = { ...state, lastSeq };
+/**
+ * Applies one event to a private copy (`s` is never shared): fields are reassigned, nested values replaced,
+ * never mutated, so earlier states stay valid. plan and status are derived by finish().
+ */
+function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
+  s.lastSeq = event.seq ?? s.lastSeq + 1;
   switch (event.type) {
     case "session.created": {
       const p = event.payload;
-      return finish({
-        ...s,
-        title: p.title,
-        workspace: p.workspace,
-        agent: p.agent,
-        model: p.model,
-        mode: p.mode,
-        prePlanMode: p.prePlanMode ?? null,
-        planSlug: p.planSlug ?? null,
-        parentId: p.parentId ?? null,
-      });
+      Object.assign(s, { title: p.title, workspace: p.workspace, agent: p.agent, model: p.model, mode: p.mode });
+      s.prePlanMode = p.prePlanMode ?? null;
+      s.planSlug = p.planSlug ?? null;
+      s.parentId = p.parentId ?? null;
+      return;
     }
-    case "mode.changed": {
-      const p = event.payload;
+    case "mode.changed":
       // A committed switch fulfils (or supersedes) any queued choice.
-      return finish({ ...s, mode: p.to, prePlanMode: p.prePlanMode, queuedMode: null, queuedCause: null });
-    }
+      s.mode = event.payload.to;
+      s.prePlanMode = event.payload.prePlanMode;
+      s.queuedMode = null;
+      s.queuedCause = null;
+      return;
     case "message.user":
-      return s.firstPrompt === null ? { ...s, firstPrompt: event.payload.text.slice(0, 500) } : s;
+      if (s.firstPrompt === null) s.firstPrompt = event.payload.text.slice(0, 500);
+      return;
     case "plan.created":
-      return { ...s, planId: event.payload.planId, planSlug: event.payload.slug, planPath: event.payload.path };
+      s.planId = event.payload.planId;
+      s.planSlug = event.payload.slug;
+      s.planPath = event.payload.path;
+      return;
     case "mode.queued":
-      return finish({ ...s, queuedMode: event.payload.target, queuedCause: event.payload.target ? event.payload.cause : null });
+      s.queuedMode = event.payload.target;
+      s.queuedCause = event.payload.target ? event.payload.cause : null;
+      return;
     case "turn.started":
-      return finish({ ...s, openTurnId: event.payload.turnId, interrupted: false });
+      s.openTurnId = event.payload.turnId;
+      s.interrupted = false;
+      return;
     case "turn.ended":
-      return finish({ ...s, openTurnId: null, waitingOn: null, interrupted: false });
     case "turn.interrupted":
-      return finish({ ...s, openTurnId: null, waitingOn: null, interrupted: true });
+      s.openTurnId = null;
+      s.waitingOn = null;
+      s.interrupted = event.type === "turn.interrupted";
+      return;
     case "tool.waiting":
-      return finish({ ...s, waitingOn: { callId: event.payload.callId, on: event.payload.on } });
+      s.waitingOn = { callId: event.payload.callId, on: event.payload.on };
+      return;
     case "tool.result":
-      return s.waitingOn?.callId === event.payload.callId ? finish({ ...s, waitingOn: null }) : s;
+      if (s.waitingOn?.callId === event.payload.callId) s.waitingOn = null;
+      return;
     case "review.asked":
-      return finish({ ...s, pendingReview: { id: event.payload.reviewId, kind: event.payload.kind } });
+      s.pendingReview = { id: event.payload.reviewId, kind: event.payload.kind };
+      return;
     case "review.answered":
-      return finish(
-        s.pendingReview?.id === event.payload.reviewId ? { ...s, pendingReview: null } : s,
-      );
+      if (s.pendingReview?.id === event.payload.reviewId) s.pendingReview = null;
+      return;
     case "permission.asked":
-      return finish({ ...s, pendingPermissions: [...s.pendingPermissions, event.payload.requestId] });
+      s.pendingPermissions = [...s.pendingPermissions, event.payload.requestId];
+      return;
     case "permission.replied":
-      return finish({ ...s, pendingPermissions: s.pendingPermissions.filter((r) => r !== event.payload.requestId) });
+      s.pendingPermissions = s.pendingPermissions.filter((r) => r !== event.payload.requestId);
+      return;
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      return finish({ ...s, openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null });
+      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null });
+      return;
     default:
-      return s.lastSeq === state.lastSeq ? state : { ...state, lastSeq };
+      return;
   }
+}
+
+/** Applies one event, returning a new state. */
+export function applyEvent(state: SessionState, event: NewEvent & { seq?: number }): SessionState {
+  const s = { ...state };
+  reduce(s, event);
+  return finish(s);
 }
 
 /** Rebuilds a session's state from its log (optionally only up to a seq, for replay). */
 export function foldEvents(events: Iterable<SessionEvent | (NewEvent & { seq?: number })>, uptoSeq = Infinity, from = emptyState): SessionState {
-  let state = from;
+  // One private copy for the whole fold: no per-event allocation, plan and status derived once at the end.
+  const s = { ...from };
   for (const e of events) {
     if (e.seq !== undefined && e.seq > uptoSeq) break;
-    state = applyEvent(state, e);
+    reduce(s, e);
   }
-  return state;
+  return finish(s);
 }
