@@ -21,6 +21,9 @@ import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
 import { compactSession, planReference } from "../session/compact-session";
 
+const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
+const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
+
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
 
 /** Time spent in the model call (the provider's doGenerate), for the harness benchmark. */
@@ -50,12 +53,15 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
   const events: SessionEvent[] = [];
   let state = foldEvents([]);
   let known: SessionEvent[] | null = null;
+  // A running estimate of the conversation's size since the last compaction (no re-serialising per step).
+  let contextChars = 0;
   for (;;) {
     // After our own model step nothing can sit between it and its tool calls, so its events are taken as
     // appended; every other boundary reads what others (messages, replies, aborts) appended meanwhile.
     const fresh = known ?? (await readEvents(db, sessionId, { after: state.lastSeq }));
     known = null;
     events.push(...fresh);
+    for (const e of fresh) contextChars = e.type === "compaction" ? e.payload.summary.length : contextChars + CONVERSATION_CHARS(e);
     state = foldEvents(fresh, Infinity, state);
     const turnId = state.openTurnId;
     if (!turnId || state.pendingPermissions.length > 0 || state.pendingReview) return;
@@ -97,7 +103,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
-    if (JSON.stringify(messages).length > env.PLANGATE_CONTEXT_CHARS) {
+    if (contextChars > env.PLANGATE_CONTEXT_CHARS) {
       const { compacted } = await compactSession(db, sessionId, { duringTurn: turnId });
       if (compacted) continue;
     }

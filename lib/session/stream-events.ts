@@ -22,20 +22,30 @@ export function streamSessionEvents(db: Db, sessionId: string, after: number, si
       const send = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
+      const catchUpNow = async () => {
+        if (closed) return;
+        for (;;) {
+          const page = await readEvents(db, sessionId, { after: last, limit: 500 });
+          for (const e of page) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
+          if (page.length > 0) last = page.at(-1)?.seq ?? last;
+          if (page.length < 500) break;
+        }
+      };
       const catchUp = () => {
-        busy = busy.then(async () => {
-          if (closed) return;
-          for (;;) {
-            const page = await readEvents(db, sessionId, { after: last, limit: 500 });
-            for (const e of page) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
-            if (page.length > 0) last = page.at(-1)?.seq ?? last;
-            if (page.length < 500) break;
-          }
-        }).catch(() => undefined);
+        busy = busy.then(catchUpNow).catch(() => undefined);
       };
       send(`retry: 1000\n: connected\n\n`);
       catchUp();
-      const unsubscribe = subscribeEvents(sessionId, catchUp);
+      // Committed events published in this process go out as they are when they follow on; a gap (another
+      // process appended, or a catch-up is still running) falls back to reading the log.
+      const unsubscribe = subscribeEvents(sessionId, (published) => {
+        busy = busy.then(() => {
+          if (closed) return;
+          if (published[0]?.seq !== last + 1) return catchUpNow();
+          for (const e of published) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
+          last = published.at(-1)?.seq ?? last;
+        }).catch(() => undefined);
+      });
       const poll = setInterval(catchUp, POLL_MS);
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), HEARTBEAT_MS);
       const close = () => {

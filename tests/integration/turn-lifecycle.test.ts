@@ -133,6 +133,23 @@ describe("turn lifecycle", () => {
   });
 });
 
+describe("live stream", () => {
+  it("streams a running turn's events live, in order, each exactly once", async () => {
+    api = testApi();
+    const id = await startScripted(api, [call("read", { path: "README.md" }), call("list", {}), { text: "end" }]);
+    const controller = new AbortController();
+    const res = await stream.GET(new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal }), { params: Promise.resolve({ id }) });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+    const { events } = await settle(api, id);
+    let text = "";
+    while (!text.includes(`id: ${events.length}\n`)) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids).toEqual(events.map((e) => e.seq));
+  });
+});
+
 describe("bad input gets a 4xx naming the problem and changes nothing", () => {
   it.each<[string, string, string, unknown, number, RegExp]>([
     ["workspace outside the roots", "POST", "/api/sessions", { workspace: "/etc" }, 400, /outside the allowed roots/],
