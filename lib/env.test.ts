@@ -30,8 +30,25 @@ describe("parseEnv", () => {
     [{ PORT: "99999" }, /PORT/],
     [{ PORT: "abc" }, /PORT/],
     [{ PLANGATE_AUTO_GATE: "maybe" }, /PLANGATE_AUTO_GATE/],
+    [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4" }, /ANTHROPIC_API_KEY is required/],
+    [{ PLANGATE_MODEL: "openai:gpt-5" }, /OPENAI_API_KEY is required/],
+    [{ PLANGATE_MODEL: "openai-compatible:llama3" }, /PLANGATE_BASE_URL is required/],
+    [{ PLANGATE_MODEL: "anthropic:" }, /needs a model id/],
+    [{ PLANGATE_MODEL: "acme:x" }, /unknown model provider "acme"/],
+    [{ PLANGATE_MODEL: "scripted" }, /PLANGATE_ALLOW_SCRIPTED=1/],
+    [{ PLANGATE_MODEL: "openai-compatible:llama3", PLANGATE_BASE_URL: "not a url" }, /PLANGATE_BASE_URL/],
   ])("refuses %j", (raw, message) => {
     expect(() => parseEnv(raw)).toThrow(message);
+  });
+
+  it.each([
+    [{ PLANGATE_MODEL: "offline" }],
+    [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4", ANTHROPIC_API_KEY: "k" }],
+    [{ PLANGATE_MODEL: "openai:gpt-5", OPENAI_API_KEY: "k" }],
+    [{ PLANGATE_MODEL: "openai-compatible:deepseek-chat", PLANGATE_BASE_URL: "http://127.0.0.1:11434/v1" }],
+    [{ PLANGATE_MODEL: "scripted", PLANGATE_ALLOW_SCRIPTED: "1" }],
+  ])("accepts model settings %j", (raw) => {
+    expect(parseEnv(raw).PLANGATE_MODEL).toBe(raw.PLANGATE_MODEL);
   });
 
   it("accepts a non-loopback host with a token", () => {
