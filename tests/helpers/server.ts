@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -37,6 +38,19 @@ export async function startServer(env: Record<string, string>, port: number): Pr
     await new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r(null) : proc.once("exit", r)));
   };
   return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM") };
+}
+
+/** A port nothing listens on now, so parallel runs (two checkouts, CI and a developer) never share a server. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
-import { http, startServer, type Server } from "../helpers/server";
+import { freePort, http, startServer, type Server } from "../helpers/server";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-crash-"));
 const workspace = path.join(root, "ws");
@@ -35,10 +35,11 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000
 describe("durable asks survive kill -9", () => {
   it("keeps the ask pending across a crash and resumes the turn exactly once on one reply", async () => {
     migrateDatabase(env.DATABASE_URL, { quiet: true });
-    server = await startServer(env, 3217);
+    const port = await freePort();
+    server = await startServer(env, port);
     const script = [{ toolCalls: [{ name: "bash", input: { command: "echo ran >> count.txt" } }] }, { text: "finished" }];
     const created = await http(`${server.url}/api/sessions`, "POST", { workspace, model: "scripted", script });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.session.id as string;
     expect((await http(`${server.url}/api/sessions/${id}/messages`, "POST", { text: "count" })).status).toBe(202);
     await until(() => http(`${server!.url}/api/sessions/${id}`, "GET"), (r) => r.body.state.status === "awaiting_permission");
@@ -50,7 +51,7 @@ describe("durable asks survive kill -9", () => {
     await until(() => http(`${server!.url}/api/sessions/${planId}`, "GET"), (r) => r.body.state.status === "awaiting_review");
 
     await server.kill9();
-    server = await startServer(env, 3217);
+    server = await startServer(env, port);
 
     const after = await http(`${server.url}/api/sessions/${id}`, "GET");
     expect(after.body.state.status).toBe("awaiting_permission");
