@@ -24,6 +24,8 @@ import { compactSession, planReference } from "../session/compact-session";
 const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
 const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
 
+const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
+
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
 
 /** Time spent in the model call (the provider's doGenerate), for the harness benchmark. */
@@ -85,6 +87,8 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       for (const call of pending) {
         if ((await runToolCall(run, call)) === "suspended") return;
         run.previous.push(call);
+        // A call that switched the mode (enter_plan_mode) changes how the rest of this step is judged: re-read.
+        if (MODE_TOOLS.has(call.tool)) break;
       }
       continue;
     }

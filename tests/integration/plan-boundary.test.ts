@@ -166,3 +166,15 @@ describe("plan mode boundary", () => {
     expect(fs.existsSync(outside) ? fs.readdirSync(outside) : null).toEqual(outsideBefore);
   });
 });
+
+describe("a mode switch inside one model step", () => {
+  it("judges the calls after enter_plan_mode in the same step under plan mode", async () => {
+    api = testApi();
+    const id = await startScripted(api, [{ toolCalls: [{ name: "enter_plan_mode", input: {} }, { name: "write", input: { path: "sneaky.txt", content: "x" } }] }, { text: "ok" }]);
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+    const { events } = await settle(api, id);
+    const write = results(events).find((r) => r.tool === "write");
+    expect(write).toMatchObject({ ok: false, error: expect.stringMatching(/Permission denied[\s\S]*plan mode/) });
+    expect(fs.existsSync(path.join(api.workspace, "sneaky.txt"))).toBe(false);
+  });
+});
