@@ -29,6 +29,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       PLANGATE_DATA_DIR: "./data/e2e",
       DATABASE_URL: "file:./data/e2e/plangate.db",
+      PLANGATE_ALLOW_SCRIPTED: "1",
     },
   },
 });
