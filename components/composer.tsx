@@ -11,9 +11,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const send = async () => {
     if (!text.trim()) return;
     const res = await fetch(`/api/sessions/${sessionId}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
-    const data = (await res.json().catch(() => null)) as { turn?: { queued: boolean } | null; command?: { outcome: string }; error?: { message: string } } | null;
+    const data = (await res.json().catch(() => null)) as { turn?: { queued: boolean } | null; command?: { name?: string; outcome: string }; error?: { message: string } } | null;
     if (!res.ok) setStatus(data?.error?.message ?? `Not sent (${res.status})`);
-    else setStatus(data?.command ? `/${data.command.outcome}` : data?.turn?.queued ? "Queued for the next step" : null);
+    else setStatus(data?.command ? `/${data.command.name ?? "plan"}: ${data.command.outcome}` : data?.turn?.queued ? "Queued for the next step" : null);
     if (res.ok) setText("");
     router.refresh();
   };

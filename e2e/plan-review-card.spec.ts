@@ -1,3 +1,4 @@
+// Runs after home.spec.ts (files run in name order, one worker): home asserts the empty state of a fresh database.
 import { expect, test } from "@playwright/test";
 
 const PLAN = "# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n<script>window.__pwned = 1</script>\n<img src=x onerror=\"window.__pwned = 2\">\n[click](javascript:window.__pwned=3)\n";
