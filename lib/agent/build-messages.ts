@@ -17,8 +17,11 @@ function resultText(output: unknown): string {
  */
 export function buildMessages(
   events: readonly SessionEvent[],
-  /** Re-injected right after a compaction summary: the plan's path and text, which a summary must not lose. */
-  planReference?: string | null,
+  /**
+   * Re-injected right after a compaction summary: the plan's path and text, which a summary must not lose.
+   * A function is called only when the log has a compaction (it reads the plan file).
+   */
+  planReference?: string | null | (() => string | null),
 ): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
   const messages: LanguageModelV3Message[] = [];
   const user = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -59,7 +62,10 @@ export function buildMessages(
         deferred = [];
         open = new Map();
         messages.push(user(`Summary of the conversation so far (older messages were compacted):\n\n${e.payload.summary}`));
-        if (planReference) messages.push(user(planReference));
+        {
+          const reference = typeof planReference === "function" ? planReference() : planReference;
+          if (reference) messages.push(user(reference));
+        }
         break;
       case "message.assistant":
         closeAssistant();

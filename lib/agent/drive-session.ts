@@ -71,7 +71,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     // Only auto and bypassPermissions consult the gates; other modes skip the read.
     const gates = state.mode === "auto" || state.mode === "bypassPermissions" ? await readGates(db) : CLOSED_GATES;
     const signal = abortSignalFor(sessionId, turnId);
-    const { messages, pending, modelCalls } = buildMessages(events, planReference(state));
+    const { messages, pending, modelCalls } = buildMessages(events, () => planReference(state));
 
     if (pending.length > 0) {
       const run = {
