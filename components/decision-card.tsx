@@ -1,63 +1,65 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { DiffView } from "./diff-view";
 import { PlanMarkdown } from "./plan-markdown";
+import { useOneShot } from "./use-one-shot";
 
 type Props = { reviewId: string; version: number; markdown: string; diff: string; autoAllowed: boolean };
 type Continuation = "acceptEdits" | "default" | "auto";
 
-/** The plan-review question, rendered as a decision: Approve (how to go on), Keep planning, Chat about it. */
+/**
+ * The plan-review question as a decision: Approve (and how to go on), Keep planning (feedback), Chat about
+ * it (set the review aside), Edit plan (approve the edited text). Ctrl/Cmd+Enter approves, Esc chats.
+ */
 export function DecisionCard({ reviewId, version, markdown, diff, autoAllowed }: Props) {
   const router = useRouter();
-  const sent = useRef(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { send, busy, error } = useOneShot(() => router.refresh());
   const [feedback, setFeedback] = useState<string | null>(null);
+  const [edited, setEdited] = useState<string | null>(null);
   const [mode, setMode] = useState<Continuation>("acceptEdits");
-
-  // One-shot latch: a double click sends one decision; a failed send re-arms with the error shown.
-  const decide = useCallback(
-    async (body: Record<string, unknown>) => {
-      if (sent.current) return;
-      sent.current = true;
-      setBusy(true);
-      setError(null);
-      const res = await fetch(`/api/reviews/${reviewId}/decision`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        setError(data?.error?.message ?? `The decision was not sent (${res.status}).`);
-        sent.current = false;
-        setBusy(false);
-        return;
-      }
-      router.refresh();
-    },
-    [reviewId, router],
-  );
+  const url = `/api/reviews/${reviewId}/decision`;
+  const approve = () => send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}) });
+  const abandon = () => send(url, { decision: "abandon" });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void decide({ decision: "approve", mode });
-      else if (e.key === "Escape" && feedback === null) void decide({ decision: "abandon" });
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        e.preventDefault();
+        void approve();
+      } else if (e.key === "Escape" && feedback === null && edited === null) void abandon();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [decide, mode, feedback]);
+  });
 
   return (
-    <section data-testid="decision-card" aria-label="Plan review" className="rounded-lg border border-amber-300 bg-white p-4 shadow-sm dark:border-amber-700 dark:bg-zinc-900">
-      <header className="mb-3 flex items-center justify-between gap-2">
-        <h2 className="font-semibold">Plan awaiting review</h2>
+    <section data-testid="decision-card" aria-labelledby="decision-title" className="rounded-lg border border-amber-300 bg-white p-3 shadow-sm sm:p-4 dark:border-amber-700 dark:bg-zinc-900">
+      <header className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="decision-title" className="font-semibold">
+          Plan awaiting review
+        </h2>
         <span data-testid="plan-version" className="text-xs text-zinc-600 dark:text-zinc-400">
           version {version}
         </span>
       </header>
-      <PlanMarkdown markdown={markdown} />
+      {edited === null ? (
+        <PlanMarkdown markdown={markdown} />
+      ) : (
+        <div>
+          <label htmlFor="plan-editor" className="text-sm font-medium">
+            Edit the plan (Markdown); Approve sends your version
+          </label>
+          <textarea id="plan-editor" data-testid="plan-editor" className="mt-1 h-72 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950" value={edited} onChange={(e) => setEdited(e.target.value)} />
+        </div>
+      )}
       {diff ? (
-        <details className="mt-3" data-testid="plan-diff">
+        <details className="mt-3" data-testid="plan-diff" open>
           <summary className="cursor-pointer text-sm">Changes since version {version - 1}</summary>
-          <pre className="mt-2 overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{diff}</pre>
+          <div className="mt-2">
+            <DiffView diff={diff} label={`Changes from version ${version - 1} to ${version}`} testId="plan-diff-lines" />
+          </div>
         </details>
       ) : null}
       {feedback !== null ? (
@@ -65,25 +67,30 @@ export function DecisionCard({ reviewId, version, markdown, diff, autoAllowed }:
           <label htmlFor="plan-feedback" className="text-sm font-medium">
             What should change?
           </label>
-          <textarea id="plan-feedback" data-testid="plan-feedback" className="mt-1 w-full rounded border p-2 text-sm" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
-          <button type="button" data-testid="send-feedback" disabled={busy || !feedback.trim()} className="mt-2 rounded bg-zinc-800 px-3 py-1.5 text-sm text-white disabled:opacity-50" onClick={() => void decide({ decision: "reject", feedback })}>
-            Send feedback
-          </button>
+          <textarea id="plan-feedback" data-testid="plan-feedback" autoFocus className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button type="button" data-testid="send-feedback" disabled={busy || !feedback.trim()} className="rounded bg-zinc-800 px-3 py-1.5 text-sm text-white disabled:opacity-50 dark:bg-zinc-200 dark:text-zinc-900" onClick={() => void send(url, { decision: "reject", feedback })}>
+              Send feedback
+            </button>
+            <button type="button" disabled={busy} className="rounded border px-3 py-1.5 text-sm" onClick={() => setFeedback(null)}>
+              Cancel
+            </button>
+          </div>
         </div>
       ) : null}
       {error ? (
-        <p role="alert" data-testid="decision-error" className="mt-3 text-sm text-rose-700">
+        <p role="alert" data-testid="decision-error" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
           {error}
         </p>
       ) : null}
       <div className="mt-4 flex flex-wrap items-center gap-2">
-        <button type="button" data-testid="approve" disabled={busy} onClick={() => void decide({ decision: "approve", mode })} className="rounded bg-emerald-700 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+        <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve()} title="Ctrl/Cmd+Enter" className="rounded bg-emerald-800 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-50">
           Approve
         </button>
         <label className="sr-only" htmlFor="continuation">
           After approval
         </label>
-        <select id="continuation" data-testid="continuation" value={mode} onChange={(e) => setMode(e.target.value as Continuation)} className="rounded border px-2 py-1.5 text-sm">
+        <select id="continuation" data-testid="continuation" value={mode} onChange={(e) => setMode(e.target.value as Continuation)} className="min-w-0 max-w-full rounded border px-2 py-1.5 text-sm dark:bg-zinc-950">
           <option value="acceptEdits">and auto-accept edits</option>
           <option value="default">and approve edits manually</option>
           {autoAllowed ? <option value="auto">in auto mode</option> : null}
@@ -91,7 +98,10 @@ export function DecisionCard({ reviewId, version, markdown, diff, autoAllowed }:
         <button type="button" data-testid="keep-planning" disabled={busy} onClick={() => setFeedback(feedback ?? "")} className="rounded border px-3 py-1.5 text-sm">
           Keep planning
         </button>
-        <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void decide({ decision: "abandon" })} className="rounded border px-3 py-1.5 text-sm">
+        <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className="rounded border px-3 py-1.5 text-sm">
+          {edited === null ? "Edit plan" : "Discard edits"}
+        </button>
+        <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} title="Esc" className="rounded border px-3 py-1.5 text-sm">
           Chat about it
         </button>
       </div>

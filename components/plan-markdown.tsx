@@ -1,15 +1,20 @@
-import ReactMarkdown from "react-markdown";
+import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 
 /**
- * Plan text as GFM (tables, task lists, code). Raw HTML is dropped and the result sanitised, so a plan can
- * never run a script, load an image handler or carry a javascript: link.
+ * Markdown as GFM (tables, task lists, code). Raw HTML is dropped and the result sanitised, so a plan or a
+ * message can never run a script, load an image handler or carry a javascript: link.
  */
-export function PlanMarkdown({ markdown }: { markdown: string }) {
+// GFM task-list boxes are read-only; they need a name for screen readers.
+const components: Components = {
+  input: ({ node: _node, ...props }) => (props.type === "checkbox" ? <input {...props} aria-label={props.checked ? "Done" : "Not done"} /> : <input {...props} />),
+};
+
+export function PlanMarkdown({ markdown, testId = "plan-markdown" }: { markdown: string; testId?: string }) {
   return (
-    <div data-testid="plan-markdown" className="prose prose-sm max-w-none dark:prose-invert [&_table]:border [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} skipHtml>
+    <div data-testid={testId} className="markdown">
+      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
         {markdown}
       </ReactMarkdown>
     </div>

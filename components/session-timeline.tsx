@@ -1,40 +1,79 @@
-import type { SessionEvent } from "@/lib/session/events";
-import { PlanMarkdown } from "./plan-markdown";
+"use client";
 
-function line(e: SessionEvent): { kind: string; text: string } | null {
-  switch (e.type) {
-    case "message.user":
-      return { kind: "user", text: e.payload.text };
-    case "message.assistant":
-      return e.payload.text ? { kind: "assistant", text: e.payload.text } : null;
-    case "tool.called":
-      return { kind: "tool", text: `${e.payload.tool} ${JSON.stringify(e.payload.input).slice(0, 160)}` };
-    case "tool.result":
-      return { kind: e.payload.ok ? "result" : "error", text: e.payload.ok ? String(e.payload.output ?? "").slice(0, 400) : (e.payload.error ?? "failed") };
-    case "mode.changed":
-      return { kind: "mode", text: `Mode: ${e.payload.from} → ${e.payload.to} (${e.payload.cause})` };
-    case "review.answered":
-      return { kind: "decision", text: `Review ${e.payload.decision}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}` };
-    case "notice":
-      return { kind: "notice", text: e.payload.text };
-    default:
-      return null;
-  }
+import { useEffect, useMemo, useState } from "react";
+import type { SessionEvent } from "@/lib/session/events";
+import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
+import { TimelineEntry } from "./timeline-entry";
+
+async function fetchEvents(sessionId: string, query: string): Promise<SessionEvent[]> {
+  const res = await fetch(`/api/sessions/${sessionId}/events?${query}`);
+  if (!res.ok) throw new Error(`Could not load events (${res.status})`);
+  return ((await res.json()) as { events: SessionEvent[] }).events;
 }
 
-/** The session's events as people read them (the latest page of the log). */
-export function SessionTimeline({ events }: { events: SessionEvent[] }) {
+/**
+ * The session's log as people read it. The server sends the latest page; earlier pages load on demand,
+ * and entries off screen are skipped by the browser (content-visibility), so long sessions stay smooth.
+ */
+export function SessionTimeline({ sessionId, events }: { sessionId: string; events: SessionEvent[] }) {
+  const [older, setOlder] = useState<SessionEvent[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const all = useMemo(() => {
+    const bySeq = new Map<number, SessionEvent>();
+    for (const e of older) bySeq.set(e.seq, e);
+    for (const e of events) bySeq.set(e.seq, e);
+    return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  }, [older, events]);
+
+  // The server's window slides forward as events arrive; once earlier pages are open, fill any hole between them.
+  const lastOlder = older.at(-1)?.seq ?? 0;
+  const firstLatest = events[0]?.seq ?? 0;
+  useEffect(() => {
+    if (lastOlder === 0 || firstLatest <= lastOlder + 1) return;
+    let live = true;
+    void fetchEvents(sessionId, `after=${lastOlder}&limit=${Math.min(5000, firstLatest - lastOlder - 1)}`).then(
+      (gap) => live && setOlder((prev) => [...prev, ...gap]),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [sessionId, lastOlder, firstLatest]);
+
+  const first = all[0]?.seq ?? 1;
+  const loadEarlier = async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      const page = await fetchEvents(sessionId, `before=${first}&limit=${TIMELINE_PAGE}`);
+      setOlder((prev) => [...page, ...prev]);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not load earlier events");
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const items = useMemo(() => timelineItems(all), [all]);
   return (
-    <ol data-testid="timeline" className="flex flex-col gap-2">
-      {events.map((e) => {
-        const l = line(e);
-        if (!l) return null;
-        return (
-          <li key={e.seq} data-testid="timeline-item" data-kind={l.kind} data-seq={e.seq} className="rounded border border-zinc-200 p-2 text-sm dark:border-zinc-800">
-            {l.kind === "assistant" || l.kind === "user" ? <PlanMarkdown markdown={l.text} /> : <pre className="whitespace-pre-wrap break-words text-xs">{l.text}</pre>}
-          </li>
-        );
-      })}
-    </ol>
+    <div className="flex flex-col gap-2">
+      {first > 1 ? (
+        <button type="button" data-testid="load-earlier" onClick={() => void loadEarlier()} disabled={loading} className="self-center rounded border px-3 py-1 text-xs">
+          {loading ? "Loading…" : `Show earlier events (${first - 1} more)`}
+        </button>
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
+      <ol data-testid="timeline" aria-label="Session timeline" className="flex flex-col gap-2">
+        {items.map((item) => (
+          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} />
+        ))}
+      </ol>
+    </div>
   );
 }

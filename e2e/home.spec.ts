@@ -49,3 +49,29 @@ test("home page shows the empty state, then lists sessions with their status", a
   await expect(rows.nth(1)).toContainText("plan");
   await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
 });
+
+test("new session from the home page: title, workspace, agent, model; the offline model plans and the card appears", async ({ page }) => {
+  await page.goto("/");
+  const form = page.getByTestId("new-session-form");
+  await form.getByTestId("new-title").fill("Try the sample");
+  await expect(form.getByTestId("new-workspace")).toContainText("sample");
+  await form.getByTestId("new-workspace").selectOption({ label: (await form.getByTestId("new-workspace").locator("option", { hasText: "sample" }).first().textContent()) ?? "" });
+  await form.getByTestId("new-agent").selectOption("build");
+  await expect(form.getByTestId("new-model")).toHaveValue("offline");
+  await expect(form.getByTestId("new-plan")).toBeChecked();
+  await form.getByTestId("create-session").click();
+  await expect(page).toHaveURL(/\/sessions\/ses_/);
+  await expect(page.getByRole("heading", { name: "Try the sample" })).toBeVisible();
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+
+  await page.getByTestId("composer-input").fill("Add a done flag to todos");
+  await page.getByTestId("composer-input").press("Enter");
+  await expect(page.getByTestId("decision-card")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("timeline").locator('[data-kind="tool"]').first()).toBeVisible();
+
+  await page.goto("/");
+  await page.getByTestId("new-model").fill("nonsense:");
+  await page.getByTestId("create-session").click();
+  await expect(page.getByTestId("new-session-error")).toContainText("model");
+  await expect(page).toHaveURL(/\/$/);
+});

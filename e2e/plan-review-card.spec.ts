@@ -1,42 +1,131 @@
 // Runs after home.spec.ts (files run in name order, one worker): home asserts the empty state of a fresh database.
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { call, eventsOf, exitPlan, exitResults, say, scripted, stateOf, waitForStatus } from "./helpers";
 
-const PLAN = "# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n<script>window.__pwned = 1</script>\n<img src=x onerror=\"window.__pwned = 2\">\n[click](javascript:window.__pwned=3)\n";
+const PLAN = "# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n```ts\nconst x = 1;\n```\n\n<script>window.__pwned = 1</script>\n<img src=x onerror=\"window.__pwned = 2\">\n[click](javascript:window.__pwned=3)\n<div onmouseover=\"window.__pwned = 4\">raw html</div>\n";
+const WRITE = call("write", { path: "NOTES.md", content: "done\n" });
 
-test("a plan review is a decision card: Approve sends one decision and the agent executes", async ({ page, request }) => {
-  const created = await request.post("/api/sessions", {
-    data: {
-      model: "scripted",
-      mode: "plan",
-      script: [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] }, { toolCalls: [{ name: "write", input: { path: "NOTES.md", content: "done\n" } }] }, { text: "All done." }],
-    },
-  });
-  expect(created.status()).toBe(201);
-  const id = (await created.json()).session.id as string;
-  await request.post(`/api/sessions/${id}/messages`, { data: { text: "write notes" } });
-  await expect.poll(async () => (await (await request.get(`/api/sessions/${id}`)).json()).state.status).toBe("awaiting_review");
+async function openReview(page: Page, id: string) {
+  await page.goto(`/sessions/${id}`);
+  const card = page.getByTestId("decision-card");
+  await expect(card).toBeVisible();
+  return card;
+}
+
+test("a plan review is a decision card: sanitised plan, Approve (double-clicked) sends one decision and the agent executes", async ({ page, request }) => {
+  const id = await scripted(request, [exitPlan(PLAN), WRITE, { text: "All done." }]);
+  await say(request, id, "write notes");
+  await waitForStatus(request, id, "awaiting_review");
 
   let dialogs = 0;
   page.on("dialog", (d) => {
     dialogs++;
     void d.dismiss();
   });
-  await page.goto(`/sessions/${id}`);
-  const card = page.getByTestId("decision-card");
-  await expect(card).toBeVisible();
+  const card = await openReview(page, id);
   await expect(card.getByRole("table")).toBeVisible();
+  await expect(card.getByRole("checkbox")).toHaveCount(1);
+  await expect(card.locator("pre code")).toContainText("const x = 1;");
   await expect(card.locator("script")).toHaveCount(0);
-  await expect(card.locator("img[onerror]")).toHaveCount(0);
+  await expect(card.locator("img")).toHaveCount(0);
+  await expect(card.locator("[onmouseover], [onerror]")).toHaveCount(0);
   await expect(card.locator('a[href^="javascript"]')).toHaveCount(0);
   await expect(card.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  await expect(card.getByTestId("plan-version")).toHaveText("version 1");
   await page.screenshot({ path: "e2e/screenshots/decision-card-desktop.png", fullPage: true });
 
   await card.getByTestId("approve").dblclick();
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("timeline")).toContainText("All done.", { timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
-  const events = (await (await request.get(`/api/sessions/${id}/events`)).json()).events as { type: string }[];
+  const events = await eventsOf(request, id);
   expect(events.filter((e) => e.type === "review.answered")).toHaveLength(1);
+  expect(events.filter((e) => e.type === "tool.result" && e.payload.tool === "write" && e.payload.ok)).toHaveLength(1);
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(dialogs).toBe(0);
+});
+
+test("approve and approve edits manually: the write asks, Allow once runs it", async ({ page, request }) => {
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. write MANUAL.md"), call("write", { path: "MANUAL.md", content: "approved by hand\n" }), { text: "Wrote it." }]);
+  await say(request, id, "write notes");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openReview(page, id);
+  await card.getByTestId("continuation").selectOption("default");
+  await card.getByTestId("approve").click();
+  const ask = page.getByTestId("permission-card");
+  await expect(ask).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
+  await expect(ask.getByTestId("permission-diff")).toContainText("+approved by hand");
+  await ask.getByTestId("allow-once").click();
+  await expect(page.getByTestId("timeline")).toContainText("Wrote it.", { timeout: 15_000 });
+  await expect(ask).toHaveCount(0);
+});
+
+test("approve in auto mode: the agent executes without asking", async ({ page, request }) => {
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. write NOTES.md"), WRITE, { text: "Auto done." }]);
+  await say(request, id, "write notes");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openReview(page, id);
+  await card.getByTestId("continuation").selectOption("auto");
+  await card.getByTestId("approve").click();
+  await expect(page.getByTestId("timeline")).toContainText("Auto done.", { timeout: 15_000 });
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "auto");
+  expect((await eventsOf(request, id)).filter((e) => e.type === "permission.asked")).toHaveLength(0);
+});
+
+test("keep planning sends feedback; the v2 card shows the diff from v1; approve", async ({ page, request }) => {
+  const v1 = "# Plan\n\n1. write NOTES.md\n";
+  const v2 = "# Plan\n\n1. write NOTES.md\n2. add a test for it\n";
+  const id = await scripted(request, [exitPlan(v1), exitPlan(v2), WRITE, { text: "Done after v2." }]);
+  await say(request, id, "write notes");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openReview(page, id);
+  await card.getByTestId("keep-planning").click();
+  await card.getByTestId("plan-feedback").fill("Please add a test step.");
+  await card.getByTestId("send-feedback").click();
+  await expect(card.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
+  await expect(card.getByTestId("plan-diff-lines")).toContainText("+2. add a test for it");
+  await page.screenshot({ path: "e2e/screenshots/decision-card-v2-diff.png", fullPage: true });
+  const [rejected] = await exitResults(request, id);
+  expect(rejected?.ok).toBe(false);
+  expect(rejected?.error).toContain("Please add a test step.");
+  await card.getByTestId("approve").click();
+  await expect(page.getByTestId("timeline")).toContainText("Done after v2.", { timeout: 15_000 });
+});
+
+test("chat about it (button, then Esc) sets the review aside: composer back, still in plan mode", async ({ page, request }) => {
+  const id = await scripted(request, [exitPlan("# Plan A"), exitPlan("# Plan B")]);
+  await say(request, id, "plan something");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openReview(page, id);
+  await card.getByTestId("chat-about-it").click();
+  await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+  await expect.poll(async () => (await stateOf(request, id)).status).toBe("idle");
+
+  await page.getByTestId("composer-input").fill("What about option B?");
+  await page.getByTestId("composer-input").press("Enter");
+  await expect(page.getByTestId("decision-card")).toBeVisible({ timeout: 15_000 });
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+  const answers = (await eventsOf(request, id)).filter((e) => e.type === "review.answered").map((e) => e.payload.decision);
+  expect(answers).toEqual(["abandon", "abandon"]);
+});
+
+test("edit the plan in place, then approve (Ctrl+Enter): the model is told it was edited", async ({ page, request }) => {
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. write NOTES.md\n"), WRITE, { text: "Edited plan done." }]);
+  await say(request, id, "write notes");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openReview(page, id);
+  await card.getByTestId("edit-plan").click();
+  const editor = card.getByTestId("plan-editor");
+  await expect(editor).toHaveValue(/write NOTES.md/);
+  await editor.fill("# Plan\n\n1. write NOTES.md\n2. keep it short (added by the reviewer)\n");
+  await editor.press("Control+Enter");
+  await expect(page.getByTestId("timeline")).toContainText("Edited plan done.", { timeout: 15_000 });
+  const [approved] = await exitResults(request, id);
+  expect(approved?.ok).toBe(true);
+  expect(approved?.output).toContain("## Approved Plan (edited by user)");
+  expect(approved?.output).toContain("keep it short (added by the reviewer)");
 });

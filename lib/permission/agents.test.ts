@@ -19,10 +19,11 @@ describe("native agents", () => {
     ["plan", "plan_enter", "*", "deny"],
     ["plan", "question", "*", "allow"],
     ["plan", "read", "src/a.ts", "allow"],
-    ["plan", "bash", "git status", "allow"],
+    // bash and edit ask by default; decide() lets read-only commands through
+    ["plan", "bash", "git status", "ask"],
     ["build", "plan_enter", "*", "allow"],
     ["build", "plan_exit", "*", "deny"],
-    ["build", "edit", "src/a.ts", "allow"],
+    ["build", "edit", "src/a.ts", "ask"],
     ["build", "question", "x", "allow"],
     ["build", "doom_loop", "*", "ask"],
     ["build", "external_directory", "/etc/x", "ask"],
@@ -30,11 +31,11 @@ describe("native agents", () => {
     ["build", "read", ".env.example", "allow"],
     ["general", "todo_write", "*", "deny"],
     ["general", "question", "*", "deny"],
-    ["general", "edit", "src/a.ts", "allow"],
+    ["general", "edit", "src/a.ts", "ask"],
     ["explore", "edit", "src/a.ts", "deny"],
     ["explore", "task", "general", "deny"],
     ["explore", "todo_write", "*", "deny"],
-    ["explore", "bash", "ls", "allow"],
+    ["explore", "bash", "ls", "ask"],
     // user rules are merged last, so they override the agent's own
     ["build", "bash", "rm -rf x", "deny"],
     ["plan", "read", ".env", "allow"],
@@ -57,6 +58,8 @@ describe("native agents", () => {
     const defaults = defaultRules(home);
     expect(defaults.map((r) => `${r.permission} ${r.pattern} ${r.action}`)).toEqual([
       "* * allow",
+      "edit * ask",
+      "bash * ask",
       "doom_loop * ask",
       "external_directory * ask",
       "question * deny",

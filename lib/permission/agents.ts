@@ -24,6 +24,10 @@ export function defaultRules(home?: string): Ruleset {
   return fromConfig(
     {
       "*": "allow",
+      // Default mode asks before changing anything (acceptEdits and auto answer these asks); read-only
+      // commands are let through by decide().
+      edit: "ask",
+      bash: "ask",
       doom_loop: "ask",
       external_directory: { "*": "ask" },
       question: "deny",

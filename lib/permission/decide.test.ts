@@ -39,12 +39,15 @@ describe("decide", () => {
     ["default allow", "default", { permission: "edit", pattern: "docs/a.md" }, "allow", /rule edit "docs\/\*"/],
     ["default deny", "default", { permission: "bash", pattern: "rm -rf x" }, "deny", /rule bash "rm \*" → deny/],
     ["no rule at all", "default", { permission: "bash", pattern: "ls", rulesets: [] }, "ask", /no rule matched/],
+    ["default: read-only bash needs no question", "default", { permission: "bash", pattern: "ls", readOnly: true }, "allow", /read-only command/],
+    ["default: read-only bash still denied by a rule", "default", { permission: "bash", pattern: "rm x", readOnly: true }, "deny", /rule bash "rm/],
+    ["default: a read-only read that asks still asks", "default", { permission: "read", pattern: ".env", readOnly: true, rulesets: [[{ permission: "read", pattern: ".env", action: "ask" }]] }, "ask", /rule read/],
     // plan
     ["plan: write denied", "plan", { permission: "edit", pattern: "docs/a.md" }, "deny", /plan mode: only the plan file/],
     ["plan: plan file allowed", "plan", { permission: "edit", pattern: ".plangate/plans/p.md", planFile: true }, "allow", /plan mode: writing the plan file/],
     ["plan: plan file under deny stays deny", "plan", { permission: "edit", pattern: "secrets/p.md", planFile: true }, "deny", /rule edit "secrets/],
     ["plan: read-only keeps allow", "plan", { permission: "read", pattern: "a.ts", readOnly: true }, "allow", /rule read/],
-    ["plan: read-only keeps ask", "plan", { permission: "bash", pattern: "ls", readOnly: true }, "ask", /rule \*/],
+    ["plan: read-only bash answers an ask", "plan", { permission: "bash", pattern: "ls", readOnly: true }, "allow", /read-only command/],
     ["plan: read-only keeps deny", "plan", { permission: "bash", pattern: "rm x", readOnly: true }, "deny", /rule bash "rm/],
     ["plan: mutating bash denied", "plan", { permission: "bash", pattern: "touch x" }, "deny", /plan mode/],
     // acceptEdits

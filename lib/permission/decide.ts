@@ -36,6 +36,8 @@ export function decide(input: DecideInput): Decision {
     : { action: "ask", reason: "no rule matched" };
   if (base.action === "deny") return base;
   const withRule = (action: Action, reason: string): Decision => (rule ? { action, reason, rule } : { action, reason });
+  // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
+  if (base.action === "ask" && input.readOnly && input.permission === "bash") return withRule("allow", "read-only command");
 
   switch (input.mode) {
     case "plan":

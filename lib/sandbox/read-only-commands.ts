@@ -38,7 +38,7 @@ const RULES = new Map<string, ArgCheck>([
   ...["du", "df", "basename", "dirname", "realpath", "readlink", "uname", "whoami", "id", "printenv"].map(
     (n): [string, ArgCheck] => [n, plain],
   ),
-  ...["true", "false", "diff", "cmp", "cut", "tr", "nl", "jq", "sha256sum", "md5sum"].map((n): [string, ArgCheck] => [n, plain]),
+  ...["true", "false", "sleep", "diff", "cmp", "cut", "tr", "nl", "jq", "sha256sum", "md5sum"].map((n): [string, ArgCheck] => [n, plain]),
   ["find", literalOnly("find", (args) => {
     const bad = args.find((a) => FIND_WRITERS.has(a));
     return bad === undefined ? null : `find ${bad} can write files or run commands`;

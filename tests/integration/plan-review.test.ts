@@ -61,7 +61,17 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect(decided.body.review).toMatchObject({ id: review.id, status: "approved", decision: "approve" });
 
-    const { status, events } = await settle(api, id);
+    // "Approve edits manually" (default) asks before each edit; the other continuations do not ask.
+    const asked: string[] = [];
+    let settled = await settle(api, id);
+    while (settled.status === "awaiting_permission") {
+      const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { id: string; permission: string; patterns: string[] }[];
+      asked.push(`${ask?.permission} ${ask?.patterns.join(",")}`);
+      await api.call("POST", `/api/permissions/${ask?.id}/reply`, { reply: "once" });
+      settled = await settle(api, id);
+    }
+    expect(asked).toEqual(c.want === "default" ? ["edit src/done.ts", "edit README.md"] : []);
+    const { status, events } = settled;
     expect(status).toBe("idle");
     const after = await stateOf(id);
     expect(after).toMatchObject({ mode: c.want, prePlanMode: null, status: "idle", plan: { active: false, pending: false }, pendingReview: null });

@@ -107,6 +107,12 @@ describe("turn lifecycle", () => {
     const res = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "offline" });
     const id = res.body.session.id as string;
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "Add pagination to the todo service" });
+    // Default mode asks before the write: the gate holds it until the user allows it.
+    expect((await settle(api, id)).status).toBe("awaiting_permission");
+    expect(fs.existsSync(path.join(api.workspace, "PLANGATE-NOTES.md"))).toBe(false);
+    const asked = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { id: string; permission: string; patterns: string[] }[];
+    expect(asked.map((p) => [p.permission, p.patterns])).toEqual([["edit", ["PLANGATE-NOTES.md"]]]);
+    await api.call("POST", `/api/permissions/${asked[0]?.id}/reply`, { reply: "once" });
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
     expect(results(events).map((r) => [r.tool, r.ok])).toEqual([["list", true], ["grep", true], ["read", true], ["write", true]]);

@@ -5,15 +5,20 @@ import { getSession } from "@/lib/session/get-session";
 import { readEvents } from "@/lib/session/read-events";
 import { planDetails } from "@/lib/plan/review-details";
 import { readGates } from "@/lib/agent/mode-gates";
+import { listRequests } from "@/lib/agent/permission-store";
+import { listReviews } from "@/lib/agent/answer-review";
 import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
+import { TIMELINE_PAGE } from "@/lib/session/timeline-items";
 import { DecisionCard } from "@/components/decision-card";
+import { PermissionCard } from "@/components/permission-card";
+import { QuestionCard, type QuestionView } from "@/components/question-card";
 import { Composer } from "@/components/composer";
 import { LiveRefresh } from "@/components/live-refresh";
+import { ModeChip } from "@/components/mode-chip";
+import { SandboxBanner } from "@/components/sandbox-banner";
 
 export const dynamic = "force-dynamic";
-
-const PAGE = 200;
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -24,27 +29,41 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   });
   if (!found) notFound();
   const { session, state } = found;
-  const events = await readEvents(db, id, { after: Math.max(0, state.lastSeq - PAGE) });
-  const review = state.pendingReview?.kind === "plan-review" ? await planDetails(db, state.pendingReview.id) : null;
-  const gates = await readGates(db);
+  const pending = state.pendingReview;
+  const [events, review, question, gates, asks] = await Promise.all([
+    readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
+    pending?.kind === "plan-review" ? planDetails(db, pending.id) : null,
+    pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
+    readGates(db),
+    state.pendingPermissions.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
+  ]);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
       <LiveRefresh sessionId={id} after={state.lastSeq} />
-      <header className="flex flex-wrap items-center gap-3">
-        <h1 id="session-title" className="text-xl font-semibold">
-          {session.title}
-        </h1>
-        <StatusBadge status={state.status} />
-        <span data-testid="mode-chip" data-mode={state.mode} className="rounded-full border px-2 py-0.5 text-xs">
-          {state.mode === "plan" ? "Plan" : state.mode}
-          {state.plan.pending ? " (change pending)" : ""}
-        </span>
+      <SandboxBanner />
+      <header className="flex flex-col gap-1">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 id="session-title" className="text-xl font-semibold break-words">
+            {session.title}
+          </h1>
+          <StatusBadge status={state.status} />
+          <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} gates={gates} />
+        </div>
+        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400" title={session.workspace}>
+          {session.agent} · {session.model} · {session.workspace}
+          {state.planPath ? ` · plan: ${state.planPath}` : ""}
+        </p>
       </header>
-      <SessionTimeline events={events} />
-      {review && state.pendingReview ? (
-        <DecisionCard reviewId={state.pendingReview.id} version={review.version} markdown={review.markdown} diff={review.diff} autoAllowed={gates.autoGateOpen} />
+      <SessionTimeline sessionId={id} events={events} />
+      {asks.map((ask) => (
+        <PermissionCard key={ask.id} ask={ask} />
+      ))}
+      {review && pending ? (
+        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} diff={review.diff} autoAllowed={gates.autoGateOpen} />
+      ) : question ? (
+        <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : (
-        <Composer sessionId={id} />
+        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} />
       )}
     </section>
   );

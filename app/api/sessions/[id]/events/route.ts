@@ -11,5 +11,6 @@ export const GET = route(async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const query = parseQuery(req, eventsQuery);
   await getSession(getDb(), id);
-  return json({ events: await readEvents(getDb(), id, { after: query.after, limit: query.limit }) });
+  const range = query.before === undefined ? { after: query.after ?? 0 } : { after: Math.max(0, query.before - 1 - query.limit), upto: query.before - 1 };
+  return json({ events: await readEvents(getDb(), id, { ...range, limit: query.limit }) });
 });

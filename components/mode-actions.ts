@@ -1,0 +1,34 @@
+import type { PermissionMode } from "@/lib/permission/modes";
+import { postJson, type PostResult } from "./post-json";
+
+export type ModeReply = { outcome: "committed" | "queued" | "cancelled" | "noop"; mode: PermissionMode; pending: PermissionMode | null };
+
+export const MODE_LABEL: Record<PermissionMode, string> = {
+  default: "Ask before edits",
+  acceptEdits: "Auto-accept edits",
+  plan: "Plan",
+  auto: "Auto",
+  bypassPermissions: "Bypass permissions",
+};
+
+const OUTCOME: Record<ModeReply["outcome"], string> = {
+  committed: "now",
+  queued: "at the next step (a turn is running)",
+  cancelled: "cancelled the pending change",
+  noop: "already so",
+};
+
+/** What a mode request did, in words for the status line. */
+export function describeOutcome(what: string, outcome: ModeReply["outcome"]): string {
+  return `${what}: ${OUTCOME[outcome]}`;
+}
+
+export function requestMode(sessionId: string, mode: PermissionMode): Promise<PostResult<ModeReply>> {
+  return postJson<ModeReply>(`/api/sessions/${sessionId}/mode`, { mode });
+}
+
+export type SentReply = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeReply["outcome"] } };
+
+export function sendText(sessionId: string, text: string): Promise<PostResult<SentReply>> {
+  return postJson<SentReply>(`/api/sessions/${sessionId}/messages`, { text });
+}

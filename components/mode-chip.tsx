@@ -1,0 +1,54 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { nextModeInCycle, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
+import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
+
+type Props = { sessionId: string; mode: PermissionMode; pending: PermissionMode | null; gates: ModeGates };
+
+/** The effective mode (and a change waiting for the step boundary); "Plan ×" leaves plan mode like `/plan off`. */
+export function ModeChip({ sessionId, mode, pending, gates }: Props) {
+  const router = useRouter();
+  const [note, setNote] = useState<string | null>(null);
+  const act = async (run: () => Promise<{ ok: boolean; message?: string; text?: string }>) => {
+    const r = await run();
+    setNote(r.ok ? (r.text ?? null) : (r.message ?? "Failed"));
+    router.refresh();
+  };
+  const leavePlan = () =>
+    act(async () => {
+      const r = await sendText(sessionId, "/plan off");
+      return r.ok ? { ok: true, text: r.data.command ? describeOutcome("/plan off", r.data.command.outcome) : undefined } : r;
+    });
+  const cycle = () =>
+    act(async () => {
+      const target = nextModeInCycle(mode, gates);
+      const r = await requestMode(sessionId, target);
+      return r.ok ? { ok: true, text: describeOutcome(`Mode ${LABEL[target]}`, r.data.outcome) } : r;
+    });
+  return (
+    <span className="flex items-center gap-2 text-xs">
+      {mode === "plan" ? (
+        <span data-testid="mode-chip" data-mode={mode} className="inline-flex items-center rounded-full border border-violet-400 bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100">
+          <span className="py-0.5 pl-2 pr-1 font-medium">Plan</span>
+          <button type="button" data-testid="plan-chip-exit" aria-label="Leave plan mode" title="Leave plan mode (/plan off)" onClick={() => void leavePlan()} className="rounded-full px-1.5 py-0.5 hover:bg-violet-200 dark:hover:bg-violet-800">
+            ×
+          </button>
+        </span>
+      ) : (
+        <button type="button" data-testid="mode-chip" data-mode={mode} title="Next mode (Shift+Tab in the message box)" onClick={() => void cycle()} className="rounded-full border px-2 py-0.5">
+          {LABEL[mode]}
+        </button>
+      )}
+      {pending ? (
+        <span data-testid="mode-pending" data-mode={pending} className="rounded-full border border-dashed px-2 py-0.5">
+          → {LABEL[pending]} at the next step
+        </span>
+      ) : null}
+      <span data-testid="mode-note" role="status" className="text-zinc-600 dark:text-zinc-400">
+        {note}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,57 @@
+import type { TimelineItem } from "@/lib/session/timeline-items";
+import { DiffView } from "./diff-view";
+import { PlanMarkdown } from "./plan-markdown";
+
+const TONE: Record<string, string> = {
+  user: "border-sky-200 bg-sky-50 dark:border-sky-900 dark:bg-sky-950/40",
+  assistant: "border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900",
+  mode: "border-violet-200 text-violet-900 dark:border-violet-900 dark:text-violet-200",
+  plan: "border-amber-200 text-amber-950 dark:border-amber-900 dark:text-amber-100",
+  decision: "border-amber-300 font-medium text-amber-950 dark:border-amber-800 dark:text-amber-100",
+};
+
+const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
+
+/** One timeline line; a tool call folds its result (and an edit's diff) behind a disclosure. */
+export function TimelineEntry({ item }: { item: TimelineItem }) {
+  const tone = TONE[item.kind] ?? "border-zinc-200 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
+  const base = `timeline-entry rounded border px-3 py-2 text-sm ${tone}`;
+  if (item.kind === "user" || item.kind === "assistant") {
+    return (
+      <li data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={base}>
+        <span className="sr-only">{item.kind === "user" ? "You:" : "Agent:"}</span>
+        <PlanMarkdown markdown={item.text} testId="message-markdown" />
+      </li>
+    );
+  }
+  if (item.kind === "tool") {
+    return (
+      <li data-testid="timeline-item" data-kind="tool" data-tool={item.tool} data-status={item.status} data-seq={item.seq} className={base}>
+        <details>
+          <summary className="flex cursor-pointer items-baseline gap-2 font-mono text-xs">
+            <span aria-label={item.status} className={item.status === "error" ? "text-rose-700 dark:text-rose-300" : item.status === "ok" ? "text-emerald-700 dark:text-emerald-300" : ""}>
+              {STATUS[item.status]}
+            </span>
+            <span className="font-semibold">{item.tool}</span>
+            <span className="min-w-0 flex-1 truncate">{item.summary}</span>
+          </summary>
+          <div className="mt-2 flex flex-col gap-2">
+            {item.diff ? <DiffView diff={item.diff} label={`Changes made by ${item.tool}`} testId="tool-diff" /> : null}
+            {item.output !== null ? (
+              <pre data-testid="tool-output" className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
+                {item.output}
+              </pre>
+            ) : (
+              <p className="text-xs">Still running.</p>
+            )}
+          </div>
+        </details>
+      </li>
+    );
+  }
+  return (
+    <li data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
+      <p className="whitespace-pre-wrap break-words">{item.text}</p>
+    </li>
+  );
+}

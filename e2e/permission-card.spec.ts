@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { call, eventsOf, say, scripted, waitForStatus } from "./helpers";
+
+test("permission card: allow once asks again, allow always saves the shown pattern, reject sends the message", async ({ page, request }) => {
+  const id = await scripted(
+    request,
+    [
+      call("bash", { command: "touch one.txt" }),
+      call("bash", { command: "touch two.txt" }),
+      call("bash", { command: "touch three.txt" }),
+      call("write", { path: "secret.txt", content: "nope\n" }),
+      { text: "Understood, leaving secret.txt alone." },
+    ],
+    { mode: "default" },
+  );
+  await say(request, id, "make some files");
+  await waitForStatus(request, id, "awaiting_permission");
+  await page.goto(`/sessions/${id}`);
+
+  const card = page.getByTestId("permission-card");
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("permission-command")).toHaveText("$ touch one.txt");
+  await expect(card.getByTestId("permission-pattern")).toHaveText(["touch one.txt"]);
+  await expect(card.getByTestId("always-saves")).toContainText("“touch *” for this session");
+  await page.screenshot({ path: "e2e/screenshots/permission-card-desktop.png", fullPage: true });
+  await card.getByTestId("allow-once").click();
+
+  // Once is not remembered: the next touch asks again.
+  await expect(card.getByTestId("permission-command")).toHaveText("$ touch two.txt", { timeout: 15_000 });
+  await card.getByTestId("always-scope").selectOption("workspace");
+  await expect(card.getByTestId("always-saves")).toContainText("every session in this workspace");
+  await card.getByTestId("always-scope").selectOption("session");
+  await card.getByTestId("allow-always").click();
+
+  // touch three.txt is covered by "touch *": the next ask is the write, with its diff.
+  await expect(card.getByTestId("permission-diff")).toContainText("+nope", { timeout: 15_000 });
+  await card.getByTestId("permission-message").fill("Do not create secret files.");
+  await card.getByTestId("reject").click();
+  await expect(page.getByTestId("timeline")).toContainText("Understood, leaving secret.txt alone.", { timeout: 15_000 });
+  await expect(card).toHaveCount(0);
+
+  const events = await eventsOf(request, id);
+  const asked = events.filter((e) => e.type === "permission.asked").map((e) => (e.payload.patterns as string[]).join(" "));
+  expect(asked).toEqual(["touch one.txt", "touch two.txt", expect.stringContaining("secret.txt")]);
+  expect(events.filter((e) => e.type === "permission.replied").map((e) => [e.payload.reply, e.payload.message])).toEqual([
+    ["once", undefined],
+    ["always", undefined],
+    ["reject", "Do not create secret files."],
+  ]);
+  const results = events.filter((e) => e.type === "tool.result").map((e) => [e.payload.tool, e.payload.ok]);
+  expect(results).toEqual([
+    ["bash", true],
+    ["bash", true],
+    ["bash", true],
+    ["write", false],
+  ]);
+  const rejected = events.find((e) => e.type === "tool.result" && e.payload.tool === "write");
+  expect(String(rejected?.payload.error)).toContain("Do not create secret files.");
+  const grants = (await (await request.get(`/api/permissions?sessionId=${id}&status=always`)).json()) as { permissions: { always: string[]; scope: string }[] };
+  expect(grants.permissions.map((p) => [p.always, p.scope])).toEqual([[["touch *"], "session"]]);
+});

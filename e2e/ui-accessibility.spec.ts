@@ -1,0 +1,53 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+const PLAN = "# Plan: pagination\n\n| Step | File |\n| --- | --- |\n| 1 | src/server.ts |\n\n- [ ] add `?page=`\n- [ ] add a test\n\n```ts\nexport function page(n: number) {}\n```\n";
+
+test("no serious or critical axe violations on the home page and the session page (composer, decision card, permission card)", async ({ page, request }) => {
+  await page.goto("/");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const asking = await scripted(request, [call("bash", { command: "touch x.txt" })], { mode: "default", title: "Asking" });
+  await say(request, asking, "go");
+  await waitForStatus(request, asking, "awaiting_permission");
+  await page.goto(`/sessions/${asking}`);
+  await expect(page.getByTestId("permission-card")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const reviewing = await scripted(request, [exitPlan(PLAN)], { title: "Reviewing" });
+  await say(request, reviewing, "plan it");
+  await waitForStatus(request, reviewing, "awaiting_review");
+  await page.goto(`/sessions/${reviewing}`);
+  await expect(page.getByTestId("decision-card")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByTestId("chat-about-it").click();
+  await expect(page.getByTestId("composer")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("the decision card is usable at 390 px: no sideways scrolling, every button reachable, Approve works", async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const id = await scripted(request, [exitPlan(PLAN), call("write", { path: "PHONE.md", content: "x\n" }), { text: "Approved from a phone." }]);
+  await say(request, id, "plan it");
+  await waitForStatus(request, id, "awaiting_review");
+  await page.goto(`/sessions/${id}`);
+  const card = page.getByTestId("decision-card");
+  await expect(card).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  for (const testId of ["approve", "continuation", "keep-planning", "edit-plan", "chat-about-it"]) {
+    const box = await card.getByTestId(testId).boundingBox();
+    expect(box, testId).not.toBeNull();
+    expect(box!.x, testId).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, testId).toBeLessThanOrEqual(390);
+    expect(box!.height, testId).toBeGreaterThanOrEqual(24);
+  }
+  await page.screenshot({ path: "e2e/screenshots/decision-card-phone.png", fullPage: true });
+  await card.getByTestId("approve").click();
+  await expect(page.getByTestId("timeline")).toContainText("Approved from a phone.", { timeout: 15_000 });
+});

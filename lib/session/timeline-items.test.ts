@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import type { NewEvent, SessionEvent } from "./events";
+import { summarizeCall, timelineItems } from "./timeline-items";
+
+const log = (events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);
+
+describe("summarizeCall", () => {
+  const cases: [string, unknown, string][] = [
+    ["bash", { command: "npm test" }, "npm test"],
+    ["read", { path: "src/a.ts" }, "src/a.ts"],
+    ["list", {}, "."],
+    ["grep", { pattern: "TODO", path: "src" }, "TODO in src"],
+    ["glob", { pattern: "**/*.ts" }, "**/*.ts"],
+    ["task", { agent: "explore", description: "find the router" }, "explore: find the router"],
+    ["exit_plan_mode", { plan: "# P" }, "plan submitted for review"],
+    ["apply_patch", { patch: "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b.txt\n*** End Patch" }, "a.txt, b.txt"],
+    ["question", { questions: [] }, '{"questions":[]}'],
+    ["unknown", "x".repeat(300), `"${"x".repeat(158)}…`],
+  ];
+  it.each(cases)("%s %j", (tool, input, expected) => {
+    expect(summarizeCall(tool, input)).toBe(expected);
+  });
+});
+
+describe("timelineItems", () => {
+  it("joins a result to its call, keeps the edit's diff and the failure's error", () => {
+    const items = timelineItems(
+      log([
+        { type: "tool.called", payload: { callId: "c1", tool: "edit", input: { path: "a.ts" } } },
+        { type: "tool.called", payload: { callId: "c2", tool: "bash", input: { command: "rm x" } } },
+        { type: "tool.result", payload: { callId: "c1", tool: "edit", ok: true, output: "Edited a.ts", metadata: { diff: "-a\n+b" } } },
+        { type: "tool.result", payload: { callId: "c2", tool: "bash", ok: false, error: "denied by plan mode" } },
+      ]),
+    );
+    expect(items).toEqual([
+      { kind: "tool", seq: 1, callId: "c1", tool: "edit", summary: "a.ts", status: "ok", output: "Edited a.ts", diff: "-a\n+b" },
+      { kind: "tool", seq: 2, callId: "c2", tool: "bash", summary: "rm x", status: "error", output: "denied by plan mode", diff: null },
+    ]);
+  });
+
+  it("a call without a result is running; a result whose call is on an earlier page stands alone", () => {
+    const items = timelineItems(
+      log([
+        { type: "tool.result", payload: { callId: "old", tool: "read", ok: true, output: { lines: 2 } } },
+        { type: "tool.called", payload: { callId: "c3", tool: "read", input: { path: "b" } } },
+      ]),
+    );
+    expect(items.map((i) => (i.kind === "tool" ? [i.callId, i.status, i.output] : i.kind))).toEqual([
+      ["old", "ok", '{\n  "lines": 2\n}'],
+      ["c3", "running", null],
+    ]);
+  });
+
+  type Row = [string, NewEvent, { kind: string; text?: string } | null];
+  const rows: Row[] = [
+    ["user message", { type: "message.user", payload: { text: "hi" } }, { kind: "user", text: "hi" }],
+    ["system message hidden", { type: "message.user", payload: { text: "internal", source: "system" } }, null],
+    ["blank assistant hidden", { type: "message.assistant", payload: { text: "  " } }, null],
+    ["assistant", { type: "message.assistant", payload: { text: "**ok**" } }, { kind: "assistant", text: "**ok**" }],
+    ["mode change", { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "command" } }, { kind: "mode", text: "Mode default → plan (command)" }],
+    ["queued mode", { type: "mode.queued", payload: { target: "plan", cause: "command" } }, { kind: "mode", text: "Mode plan queued for the next step" }],
+    ["queued cleared", { type: "mode.queued", payload: { target: null, cause: "command" } }, { kind: "mode", text: "Queued mode change cancelled" }],
+    ["plan version", { type: "review.asked", payload: { reviewId: "r", kind: "plan-review", planVersion: 2 } }, { kind: "plan", text: "Plan version 2 submitted for review" }],
+    ["approve", { type: "review.answered", payload: { reviewId: "r", decision: "approve" } }, { kind: "decision", text: "Plan approved" }],
+    ["reject with feedback", { type: "review.answered", payload: { reviewId: "r", decision: "reject", feedback: "add tests" } }, { kind: "decision", text: "Plan sent back: add tests" }],
+    ["permission asked", { type: "permission.asked", payload: { requestId: "p", tool: "bash", permission: "bash", patterns: ["npm test"] } }, { kind: "permission", text: "Permission asked: bash npm test" }],
+    ["permission rejected", { type: "permission.replied", payload: { requestId: "p", reply: "reject", message: "no" } }, { kind: "permission", text: "Rejected: no" }],
+    ["command", { type: "command.run", payload: { name: "plan", args: "off", outcome: "committed" } }, { kind: "notice", text: "/plan off (committed)" }],
+    ["turn done hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done" } }, null],
+    ["turn aborted", { type: "turn.ended", payload: { turnId: "t", reason: "aborted" } }, { kind: "turn", text: "Turn ended: aborted" }],
+    ["max steps", { type: "turn.ended", payload: { turnId: "t", reason: "max_steps" } }, { kind: "turn", text: "Turn ended: max steps" }],
+    ["todos", { type: "todo.updated", payload: { todos: [{ content: "a", status: "completed" }, { content: "b", status: "pending" }] } }, { kind: "todo", text: "[x] a\n[ ] b" }],
+    ["turn started hidden", { type: "turn.started", payload: { turnId: "t" } }, null],
+  ];
+  it.each(rows)("%s", (_name, event, expected) => {
+    const items = timelineItems(log([event]));
+    if (expected === null) expect(items).toEqual([]);
+    else expect(items).toEqual([expect.objectContaining(expected)]);
+  });
+});

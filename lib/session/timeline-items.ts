@@ -1,0 +1,148 @@
+import type { SessionEvent } from "./events";
+
+export type ToolItem = {
+  kind: "tool";
+  seq: number;
+  callId: string;
+  tool: string;
+  summary: string;
+  status: "running" | "ok" | "error";
+  output: string | null;
+  diff: string | null;
+};
+
+/** One line of the session as people read it; tool calls carry their result (shown on demand). */
+export type TimelineItem =
+  | { kind: "user" | "assistant"; seq: number; text: string }
+  | ToolItem
+  | { kind: "mode"; seq: number; text: string; to: string }
+  | { kind: "plan" | "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string };
+
+const MAX_OUTPUT = 20_000;
+
+/** Events per timeline page: the session page renders the latest page, earlier ones load on demand. */
+export const TIMELINE_PAGE = 200;
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function field(input: unknown, key: string): string | undefined {
+  return input && typeof input === "object" ? str((input as Record<string, unknown>)[key]) : undefined;
+}
+
+/** The one thing worth reading about a call: its path, command or pattern. */
+export function summarizeCall(tool: string, input: unknown): string {
+  const pick = (...keys: string[]) => keys.map((k) => field(input, k)).find((v) => v !== undefined);
+  switch (tool) {
+    case "bash":
+      return pick("command") ?? "";
+    case "read":
+    case "write":
+    case "edit":
+    case "list":
+      return pick("path", "filePath") ?? ".";
+    case "grep":
+    case "glob":
+      return [pick("pattern"), pick("path")].filter(Boolean).join(" in ");
+    case "task":
+      return [pick("agent"), pick("description", "prompt")].filter(Boolean).join(": ").slice(0, 160);
+    case "exit_plan_mode":
+      return "plan submitted for review";
+    case "enter_plan_mode":
+      return "entering plan mode";
+    case "apply_patch": {
+      const files = [...(pick("patch") ?? "").matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]);
+      return files.join(", ");
+    }
+    default: {
+      const text = JSON.stringify(input ?? null);
+      return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+    }
+  }
+}
+
+function outputText(output: unknown): string {
+  const text = typeof output === "string" ? output : JSON.stringify(output ?? "", null, 2);
+  return text.length > MAX_OUTPUT ? `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)` : text;
+}
+
+const REPLIES: Record<string, string> = { once: "Allowed once", always: "Allowed always", reject: "Rejected" };
+const DECISIONS: Record<string, string> = { approve: "Plan approved", reject: "Plan sent back", abandon: "Review set aside", answered: "Question answered" };
+
+/** Pure: folds a page of the log into timeline items (a result joins its call when both are on the page). */
+export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const calls = new Map<string, ToolItem>();
+  for (const e of events) {
+    switch (e.type) {
+      case "message.user":
+        if (e.payload.source !== "system") items.push({ kind: "user", seq: e.seq, text: e.payload.text });
+        break;
+      case "message.assistant":
+        if (e.payload.text.trim()) items.push({ kind: "assistant", seq: e.seq, text: e.payload.text });
+        break;
+      case "tool.called": {
+        const item: ToolItem = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: summarizeCall(e.payload.tool, e.payload.input), status: "running", output: null, diff: null };
+        if (e.payload.tool === "apply_patch") item.diff = field(e.payload.input, "patch") ?? null;
+        calls.set(item.callId, item);
+        items.push(item);
+        break;
+      }
+      case "tool.result": {
+        let item = calls.get(e.payload.callId);
+        if (!item) {
+          item = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: "", status: "running", output: null, diff: null };
+          items.push(item);
+        }
+        item.status = e.payload.ok ? "ok" : "error";
+        item.output = e.payload.ok ? outputText(e.payload.output) : (e.payload.error ?? "failed");
+        item.diff = field(e.payload.metadata, "diff") ?? item.diff;
+        break;
+      }
+      case "mode.changed":
+        items.push({ kind: "mode", seq: e.seq, to: e.payload.to, text: `Mode ${e.payload.from} → ${e.payload.to} (${e.payload.cause})` });
+        break;
+      case "mode.queued":
+        items.push({ kind: "mode", seq: e.seq, to: e.payload.target ?? "", text: e.payload.target ? `Mode ${e.payload.target} queued for the next step` : "Queued mode change cancelled" });
+        break;
+      case "plan.created":
+        items.push({ kind: "plan", seq: e.seq, text: `Plan file ${e.payload.path}` });
+        break;
+      case "review.asked":
+        if (e.payload.kind === "plan-review") items.push({ kind: "plan", seq: e.seq, text: `Plan version ${e.payload.planVersion ?? 1} submitted for review` });
+        else items.push({ kind: "plan", seq: e.seq, text: "The agent asked a question" });
+        break;
+      case "review.answered":
+        items.push({ kind: "decision", seq: e.seq, text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}` });
+        break;
+      case "permission.asked":
+        items.push({ kind: "permission", seq: e.seq, text: `Permission asked: ${e.payload.permission} ${e.payload.patterns.join(", ")}` });
+        break;
+      case "permission.replied":
+        items.push({ kind: "permission", seq: e.seq, text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.message ? `: ${e.payload.message}` : ""}` });
+        break;
+      case "command.run":
+        items.push({ kind: "notice", seq: e.seq, text: `/${e.payload.name}${e.payload.args ? ` ${e.payload.args}` : ""}${e.payload.outcome ? ` (${e.payload.outcome})` : ""}` });
+        break;
+      case "notice":
+        items.push({ kind: "notice", seq: e.seq, text: e.payload.text });
+        break;
+      case "compaction":
+        items.push({ kind: "notice", seq: e.seq, text: "Earlier conversation summarised to save context" });
+        break;
+      case "turn.ended":
+        if (e.payload.reason !== "done" && e.payload.reason !== "abandoned") items.push({ kind: "turn", seq: e.seq, text: `Turn ended: ${e.payload.reason.replace("_", " ")}` });
+        break;
+      case "turn.interrupted":
+        items.push({ kind: "turn", seq: e.seq, text: "Turn interrupted (server stopped); resume to continue" });
+        break;
+      case "todo.updated":
+        items.push({ kind: "todo", seq: e.seq, text: e.payload.todos.map((t) => `${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`).join("\n") });
+        break;
+      default:
+        break;
+    }
+  }
+  return items;
+}
