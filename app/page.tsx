@@ -6,6 +6,7 @@ import { ensureSampleWorkspace } from "@/lib/workspace/ensure-sample-workspace";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
+import { AutoRefresh } from "@/components/auto-refresh";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +20,7 @@ export default async function HomePage() {
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   return (
     <section aria-labelledby="sessions-heading">
+      <AutoRefresh />
       <SandboxBanner />
       <h1 id="sessions-heading" className="mb-4 text-xl font-semibold">
         Sessions

@@ -59,3 +59,19 @@ test("permission card: allow once asks again, allow always saves the shown patte
   const grants = (await (await request.get(`/api/permissions?sessionId=${id}&status=always`)).json()) as { permissions: { always: string[]; scope: string }[] };
   expect(grants.permissions.map((p) => [p.always, p.scope])).toEqual([[["touch *"], "session"]]);
 });
+
+test("question card: the agent's question is answered from the page and the model reads the answer", async ({ page, request }) => {
+  const question = { questions: [{ question: "Which store should the todos use?", header: "Store", options: [{ label: "SQLite" }, { label: "Memory", description: "lost on restart" }] }] };
+  const id = await scripted(request, [call("question", question), { text: "Going with the answer." }], { mode: "default" });
+  await say(request, id, "ask me");
+  await waitForStatus(request, id, "awaiting_review");
+  await page.goto(`/sessions/${id}`);
+  const card = page.getByTestId("question-card");
+  await expect(card).toContainText("Store: Which store should the todos use?");
+  await expect(card.getByTestId("send-answers")).toBeDisabled();
+  await card.getByLabel("SQLite").check();
+  await card.getByTestId("send-answers").click();
+  await expect(page.getByTestId("timeline")).toContainText("Going with the answer.", { timeout: 15_000 });
+  const result = (await eventsOf(request, id)).find((e) => e.type === "tool.result" && e.payload.tool === "question");
+  expect(String(result?.payload.output)).toContain("SQLite");
+});

@@ -24,6 +24,10 @@ test("server restart mid-review: the same card comes back and Approve goes on; w
   await page.goto(`${base}/sessions/${id}`);
   await expect(page.getByTestId("decision-card")).toBeVisible();
   await expect(page.getByTestId("sandbox-banner")).toHaveCount(0);
+  // A second tab is never reloaded: its event stream must reconnect by itself after the restart.
+  const other = await page.context().newPage();
+  await other.goto(`${base}/sessions/${id}`);
+  await expect(other.getByTestId("decision-card")).toBeVisible();
 
   await server.kill9();
   server = await startServer({ ...env, PLANGATE_SANDBOX: "off" }, port);
@@ -33,4 +37,6 @@ test("server restart mid-review: the same card comes back and Approve goes on; w
   await expect(page.getByTestId("sandbox-banner")).toContainText("The OS sandbox is off");
   await page.getByTestId("approve").click();
   await expect(page.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });
+  await expect(other.getByTestId("decision-card")).toHaveCount(0, { timeout: 20_000 });
+  await expect(other.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });
 });

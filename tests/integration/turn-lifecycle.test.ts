@@ -156,6 +156,19 @@ describe("live stream", () => {
   });
 });
 
+describe("events paging", () => {
+  it("before=<seq> gives the page just before that seq; after=<seq> the page after it", async () => {
+    api = testApi();
+    const id = (await api.call("POST", "/api/sessions", { workspace: api.workspace })).body.session.id as string;
+    await appendEvents(api.t.db, id, Array.from({ length: 30 }, (_, i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })));
+    const seqs = async (query: string) => ((await api.call("GET", `/api/sessions/${id}/events?${query}`)).body.events as { seq: number }[]).map((e) => e.seq);
+    expect(await seqs("before=31&limit=10")).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
+    expect(await seqs("before=5&limit=10")).toEqual([1, 2, 3, 4]);
+    expect(await seqs("before=1")).toEqual([]);
+    expect(await seqs("after=28")).toEqual([29, 30, 31]);
+  });
+});
+
 describe("bad input gets a 4xx naming the problem and changes nothing", () => {
   it.each<[string, string, string, unknown, number, RegExp]>([
     ["workspace outside the roots", "POST", "/api/sessions", { workspace: "/etc" }, 400, /outside the allowed roots/],
@@ -175,6 +188,8 @@ describe("bad input gets a 4xx naming the problem and changes nothing", () => {
     ["decision on a missing review", "POST", "/api/reviews/rev_missing/decision", { answers: [["a"]] }, 404, /No review/],
     ["bad session id", "GET", "/api/sessions/..%2Fetc", undefined, 400, /not a valid id/],
     ["bad list filter", "GET", "/api/sessions?status=sleeping", undefined, 400, /status/],
+    ["events page both ways", "GET", "/api/sessions/SESSION/events?after=1&before=3", undefined, 400, /after and before/],
+    ["events page before 0", "GET", "/api/sessions/SESSION/events?before=0", undefined, 400, /before/],
   ])("%s", async (_name, method, url, body, status, message) => {
     api = testApi();
     const existing = await api.call("POST", "/api/sessions", { workspace: api.workspace });
