@@ -20,6 +20,7 @@ import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
 import { compactSession, planReference } from "../session/compact-session";
+import { deliverMail } from "../team/deliver-mail";
 
 const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
 const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
@@ -81,7 +82,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
         ctx: {
           sessionId, workspace: session.workspace, mode: state.mode, readOnly: state.mode === "plan" || session.agent.readOnly,
           planFile: state.planPath, sandbox, signal,
-          runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id) },
+          runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
         },
       };
       for (const call of pending) {
@@ -98,6 +99,8 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       await applyQueuedMode(db, sessionId, turnId);
       continue;
     }
+    // Team mail waiting for this session is read before the next request.
+    if (state.team && (await deliverMail(db, sessionId, state.team.id, turnId))) continue;
     if (stepsInTurn(events, turnId) >= env.PLANGATE_MAX_STEPS) {
       await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "max_steps" } }], { guard: (s) => s.openTurnId === turnId });
       return;
@@ -118,7 +121,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       model,
       system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox, isSubagent: session.parentId !== null }) + (planSection ? `\n\n${planSection}` : ""),
       messages: notice ? [...messages, { role: "user", content: [{ type: "text", text: notice }] }] : messages,
-      tools: modelTools(session.rules),
+      tools: modelTools(session.rules, state.team !== null),
       abortSignal: signal,
     });
     if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { z } from "zod";
+import type { SqlRunner } from "../db/sql";
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
@@ -40,7 +41,14 @@ const normalize = (s: string) => s.replace(/\r\n/g, "\n").trim();
  * concurrent decisions exactly one wins), with the plan version, the tool's result and the mode change in the
  * same transaction; the plan file and resuming the turn come after the commit.
  */
-export async function decidePlanReview(db: Db, review: ReviewView, body: PlanDecision, decidedBy = "user"): Promise<ReviewView> {
+export async function decidePlanReview(
+  db: Db,
+  review: ReviewView,
+  body: PlanDecision,
+  decidedBy = "user",
+  /** More rows written in the decision's transaction (a team lead's mailbox reply). */
+  alsoWrite?: (run: SqlRunner) => Promise<void>,
+): Promise<ReviewView> {
   const [version] = await (await sql(db)).query<{ id: string; content: string; filePath: string }>(
     'SELECT v."id", v."content", v."filePath" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
     [review.id],
@@ -87,6 +95,7 @@ export async function decidePlanReview(db: Db, review: ReviewView, body: PlanDec
         status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, version.id,
       ]);
       await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
+      await alsoWrite?.(run);
     },
   });
   if (edited) fs.writeFileSync(version.filePath, finalPlan);

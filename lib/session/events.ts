@@ -27,7 +27,7 @@ export const eventSchemas = {
     /** For a subagent: the parent's tool call that started it. */
     parentCallId: z.string().optional(),
   }),
-  "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system"]).optional() }),
+  "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system", "team"]).optional() }),
   // mode = the permission mode this model request described (so a later user switch can be announced once).
   "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional(), mode: permissionModeSchema.optional() }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
@@ -56,6 +56,14 @@ export const eventSchemas = {
   "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),
   compaction: z.object({ summary: z.string(), fromSeq: z.number().int(), toSeq: z.number().int() }),
   notice: z.object({ level: z.enum(["info", "warning"]), text: z.string() }),
+  // The session became a team's lead, or was started as one of its teammates.
+  "team.joined": z.object({
+    teamId: id,
+    role: z.enum(["lead", "teammate"]),
+    name: z.string(),
+    leadSessionId: id,
+    requirePlanApproval: z.boolean().optional(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

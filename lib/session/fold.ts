@@ -3,6 +3,8 @@ import type { ModeChangeCause as ModeCause } from "../permission/modes";
 
 export type PendingReview = { id: string; kind: string };
 
+export type TeamMembership = { id: string; role: "lead" | "teammate"; name: string; leadSessionId: string; requirePlanApproval: boolean };
+
 /** Everything about a session that is recoverable from its log alone. */
 export type SessionState = {
   title: string;
@@ -15,6 +17,7 @@ export type SessionState = {
   /** The first thing the user asked: plan slugs are made from it. */
   firstPrompt: string | null;
   parentId: string | null;
+  team: TeamMembership | null;
   mode: Mode;
   prePlanMode: Mode | null;
   plan: { active: boolean; pending: boolean };
@@ -40,6 +43,7 @@ export const emptyState: SessionState = Object.freeze({
   planId: null,
   firstPrompt: null,
   parentId: null,
+  team: null,
   mode: "default",
   prePlanMode: null,
   plan: Object.freeze({ active: false, pending: false }),
@@ -132,9 +136,14 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
     case "permission.replied":
       s.pendingPermissions = s.pendingPermissions.filter((r) => r !== event.payload.requestId);
       return;
+    case "team.joined": {
+      const p = event.payload;
+      s.team = { id: p.teamId, role: p.role, name: p.name, leadSessionId: p.leadSessionId, requirePlanApproval: p.requirePlanApproval ?? false };
+      return;
+    }
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null });
+      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null, team: null });
       return;
     default:
       return;

@@ -6,10 +6,14 @@ import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
+import { insertMail } from "../team/mailbox";
+import { wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
 
 export const PLAN_REVIEW_INTENT = { kind: "plan-review", approve: "Approve" } as const;
+/** A teammate's plan: decided by its team lead through the mailbox, never by the browser review route. */
+export const LEAD_REVIEW_INTENT = { ...PLAN_REVIEW_INTENT, approver: "lead" } as const;
 
 export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
   name: "exit_plan_mode",
@@ -46,6 +50,8 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     const problem = planProblem(markdown);
     if (problem) throw new ToolError(problem);
 
+    const team = rt.team ?? null;
+    const toLead = team?.role === "teammate" && team.requirePlanApproval;
     const reviewId = newId("rev");
     const [plan] = await run.query<{ id: string; currentVersion: number }>('SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? AND "filePath" = ?', [ctx.sessionId, file]);
     if (!plan) throw new ToolError("This session has no plan record.");
@@ -66,11 +72,16 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
           if (bumped !== 1) throw new ToolError("The plan changed while it was being submitted; try again.");
           await tx.execute(
             'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "planId", "planVersion", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            [reviewId, ctx.sessionId, "plan-review", "pending", ctx.sessionId, JSON.stringify(PLAN_REVIEW_INTENT), JSON.stringify({ path: file, version }), ctx.callId, planId, version, at],
+            [reviewId, ctx.sessionId, "plan-review", "pending", ctx.sessionId, JSON.stringify(toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT), JSON.stringify({ path: file, version }), ctx.callId, planId, version, at],
           );
+          // A teammate that needs approval asks its lead, in the same transaction as the review it waits on.
+          if (toLead && team) {
+            await insertMail(tx, { teamId: team.id, from: ctx.sessionId, to: team.leadSessionId, type: "plan_approval_request", requestId: reviewId, payload: { from: team.name, requestId: reviewId, planFilePath: file, planContent: markdown, version } });
+          }
         },
       },
     );
+    if (toLead) await wakeSession(rt.db, team.leadSessionId, rt.drive);
     throw new ToolSuspended();
   },
 };

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PermissionMode } from "../permission";
 import type { Db } from "../db/client";
+import type { TeamMembership } from "../session/fold";
 
 /** What the OS sandbox can do on this machine (bubblewrap found or not). */
 export type SandboxInfo = { available: boolean; bwrapPath: string | null };
@@ -33,6 +34,8 @@ export type ToolRuntime = {
   isSubagent: boolean;
   /** Runs a session's turn (used by task to run its child). */
   drive: (sessionId: string) => Promise<void>;
+  /** The session's team membership: a teammate's plan goes to its lead's mailbox. */
+  team?: TeamMembership | null;
 };
 
 /** One permission question a call raises; the gate judges every pattern (deny wins, then ask, then allow). */

@@ -20,8 +20,13 @@ import * as review from "../../app/api/reviews/[id]/route";
 import * as decision from "../../app/api/reviews/[id]/decision/route";
 import * as mode from "../../app/api/sessions/[id]/mode/route";
 import * as fork from "../../app/api/sessions/[id]/fork/route";
+import * as teams from "../../app/api/teams/route";
+import * as team from "../../app/api/teams/[id]/route";
+import * as mailbox from "../../app/api/teams/[id]/mailbox/route";
+import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/route";
+import * as teammates from "../../app/api/teams/[id]/teammates/route";
 
-type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["sessions", /^\/api\/sessions$/, sessions],
   ["session", /^\/api\/sessions\/([^/]+)$/, session],
@@ -36,6 +41,11 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
   ["mode", /^\/api\/sessions\/([^/]+)\/mode$/, mode],
   ["fork", /^\/api\/sessions\/([^/]+)\/fork$/, fork],
+  ["teams", /^\/api\/teams$/, teams],
+  ["team", /^\/api\/teams\/([^/]+)$/, team],
+  ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],
+  ["mail reply", /^\/api\/teams\/([^/]+)\/mailbox\/([^/]+)\/reply$/, mailReply],
+  ["teammates", /^\/api\/teams\/([^/]+)\/teammates$/, teammates],
 ];
 
 export type Api = {
@@ -67,7 +77,7 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
       const handler = match?.mod[method] as Handler | undefined;
       if (!match || !handler) throw new Error(`no route for ${method} ${u.pathname}`);
       const req = new Request(u, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-      const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "" }) });
+      const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "", messageId: match.m?.[2] }) });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },

@@ -50,8 +50,27 @@ describe("durable asks survive kill -9", () => {
     await http(`${server.url}/api/sessions/${planId}/messages`, "POST", { text: "plan" });
     await until(() => http(`${server!.url}/api/sessions/${planId}`, "GET"), (r) => r.body.state.status === "awaiting_review");
 
+    // A team: alice's plan waits in the lead's mailbox, and a note to alice waits for her next step.
+    const lead = (await http(`${server.url}/api/sessions`, "POST", { workspace, model: "scripted", script: [] })).body.session.id as string;
+    const teamId = (await http(`${server.url}/api/teams`, "POST", { sessionId: lead })).body.team.id as string;
+    const teammate = await http(`${server.url}/api/teams/${teamId}/teammates`, "POST", { name: "alice", task: "plan it", script: [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: "# Alice\n\n1. work\n" } }] }, { text: "alice executing" }] });
+    expect(teammate.status, JSON.stringify(teammate.body)).toBe(201);
+    const alice = teammate.body.sessionId as string;
+    await until(() => http(`${server!.url}/api/sessions/${alice}`, "GET"), (r) => r.body.state.status === "awaiting_review");
+    expect((await http(`${server.url}/api/teams/${teamId}/mailbox`, "POST", { to: "alice", text: "note before the crash" })).status).toBe(201);
+    const requestBefore = (await http(`${server.url}/api/teams/${teamId}/mailbox?status=pending`, "GET")).body.messages as { id: string }[];
+    expect(requestBefore).toHaveLength(1);
+
     await server.kill9();
     server = await startServer(env, port);
+
+    const requestAfter = (await http(`${server.url}/api/teams/${teamId}/mailbox?status=pending`, "GET")).body.messages as { id: string }[];
+    expect(requestAfter).toEqual(requestBefore);
+    expect(((await http(`${server.url}/api/teams/${teamId}/mailbox?to=${alice}`, "GET")).body.messages as { status: string }[]).map((m) => m.status)).toEqual(["unread"]);
+    expect((await http(`${server.url}/api/teams/${teamId}/mailbox/${requestAfter[0]?.id}/reply`, "POST", { approve: true })).status).toBe(200);
+    await until(() => http(`${server!.url}/api/sessions/${alice}`, "GET"), (r) => r.body.state.status === "idle");
+    const aliceEvents = (await http(`${server.url}/api/sessions/${alice}/events`, "GET")).body.events as { type: string; payload: { text?: string; source?: string } }[];
+    expect(aliceEvents.filter((e) => e.type === "message.user" && e.payload.source === "team").map((e) => e.payload.text)).toEqual(["[Team mailbox]\n\nmessage from lead: note before the crash"]);
 
     const after = await http(`${server.url}/api/sessions/${id}`, "GET");
     expect(after.body.state.status).toBe("awaiting_permission");

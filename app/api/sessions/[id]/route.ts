@@ -2,11 +2,13 @@ import { getDb } from "@/lib/db/client";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
+import { getTeam } from "@/lib/team/get-team";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (_req, ctx: IdParams) => {
   const { session, state } = await getSession(getDb(), await idFrom(ctx));
+  const team = state.team ? await getTeam(getDb(), state.team.id) : null;
   return json({
     session,
     state: {
@@ -19,5 +21,8 @@ export const GET = route(async (_req, ctx: IdParams) => {
       queuedMode: state.queuedMode,
       lastSeq: state.lastSeq,
     },
+    team: state.team
+      ? { id: state.team.id, role: state.team.role, name: state.team.name, leadSessionId: state.team.leadSessionId, requirePlanApproval: state.team.requirePlanApproval, teammates: team?.teammates ?? [] }
+      : null,
   });
 });

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { json, parseBody, route } from "@/lib/http/route";
+import { answerPlanRequest } from "@/lib/team/answer-plan-request";
+import { getTeam } from "@/lib/team/get-team";
+import { listMail } from "@/lib/team/mailbox";
+import { mailReplyBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id"), messageId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id") });
+
+export const POST = route(async (req, ctx: { params: Promise<{ id: string; messageId: string }> }) => {
+  const { id, messageId } = params.parse(await ctx.params);
+  const body = await parseBody(req, mailReplyBody);
+  const team = await getTeam(getDb(), id);
+  const [request] = await listMail(getDb(), { id: messageId });
+  const reply = { approve: body.approve, ...(body.feedback !== undefined ? { feedback: body.feedback } : {}) };
+  return json(await answerPlanRequest(getDb(), { teamId: team.id, responder: body.from ?? team.leadSessionId, request, reply }));
+});

@@ -1,0 +1,26 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseQuery, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { parseBody } from "@/lib/http/route";
+import { kick } from "@/lib/agent/kick";
+import { readInbox } from "@/lib/team/read-inbox";
+import { getTeam } from "@/lib/team/get-team";
+import { findMember, sendMail } from "@/lib/team/send-mail";
+import { mailboxQuery } from "./schema";
+import { sendMailBody } from "./send-schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (req, ctx: IdParams) => {
+  const query = parseQuery(req, mailboxQuery);
+  return json({ messages: await readInbox(getDb(), await idFrom(ctx), query) });
+});
+
+export const POST = route(async (req, ctx: IdParams) => {
+  const team = await getTeam(getDb(), await idFrom(ctx));
+  const body = await parseBody(req, sendMailBody);
+  const from = await findMember(getDb(), team.id, body.from ?? team.leadSessionId);
+  const to = await findMember(getDb(), team.id, body.to);
+  const sent = await sendMail(getDb(), { teamId: team.id, from, to, type: "message", payload: { text: body.text } }, async (id) => kick(getDb(), id));
+  return json({ message: sent }, 201);
+});

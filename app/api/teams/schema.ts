@@ -1,0 +1,3 @@
+import { z } from "zod";
+
+export const createTeamBody = z.object({ sessionId: z.string().min(1).max(100), name: z.string().trim().min(1).max(200).optional() }).strict();

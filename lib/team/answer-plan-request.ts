@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { listReviews } from "../agent/answer-review";
+import { decidePlanReview } from "../plan/decide-plan-review";
+import { getTeam } from "./get-team";
+import { insertMail, listMail, type MailView } from "./mailbox";
+
+export const replyBody = z.object({ approve: z.boolean(), feedback: z.string().max(20_000).optional() }).strict();
+export type PlanReply = z.infer<typeof replyBody>;
+
+/**
+ * The lead's answer to a teammate's plan_approval_request. Only the requester's own lead may answer; a
+ * request already answered (or replaced by a newer one) is stale. The decision, the response message and
+ * the request's status are one transaction: of two racing answers the first wins, whatever it was.
+ */
+export async function answerPlanRequest(db: Db, input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply }): Promise<{ request: MailView }> {
+  const { request, reply } = input;
+  if (!request || request.teamId !== input.teamId || request.type !== "plan_approval_request") throw new AppError("not_found", "This team has no such plan approval request.");
+  const team = await getTeam(db, input.teamId);
+  if (input.responder !== team.leadSessionId || request.to !== team.leadSessionId) throw new AppError("forbidden", "Only the teammate's own team lead can answer its plan.");
+  if (request.status === "answered") throw new AppError("already_decided", "That plan approval request was already answered.");
+  const [review] = await listReviews(db, { id: request.requestId ?? "" });
+  if (!review || review.status !== "pending") throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
+  const feedback = reply.feedback?.trim() || undefined;
+  // An approved teammate carries out its plan with edits accepted (its shell commands still ask).
+  const decision = reply.approve ? ({ decision: "approve", mode: "acceptEdits" } as const) : ({ decision: "reject", ...(feedback ? { feedback } : {}) } as const);
+  await decidePlanReview(db, review, decision, "lead", async (run) => {
+    const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
+    if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
+    // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
+    await insertMail(run, { teamId: input.teamId, from: input.responder, to: request.from, type: "plan_approval_response", requestId: request.requestId, payload: { approve: reply.approve, ...(feedback ? { feedback } : {}) }, status: "read" });
+  });
+  const [after] = await listMail(db, { id: request.id });
+  return { request: after ?? request };
+}
