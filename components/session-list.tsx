@@ -23,7 +23,13 @@ export function SessionList({ sessions }: { sessions: SessionView[] }) {
           <StatusBadge status={s.status} />
           <span className="text-xs text-zinc-700 dark:text-zinc-300">
             {s.agent} · {s.mode}
+            {s.role ? ` · team ${s.role}` : ""}
           </span>
+          {s.role === "lead" && s.teamId ? (
+            <Link href={`/team/${s.teamId}`} className="text-xs underline">
+              mailbox
+            </Link>
+          ) : null}
           <span className="w-full truncate text-xs text-zinc-600 dark:text-zinc-400" title={s.workspace}>
             {s.workspace} · <time dateTime={s.lastActivityAt}>{s.lastActivityAt.replace("T", " ").slice(0, 19)}</time>
           </span>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -17,6 +18,7 @@ import { Composer } from "@/components/composer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { ModeChip } from "@/components/mode-chip";
 import { SandboxBanner } from "@/components/sandbox-banner";
+import { StartTeamButton } from "@/components/start-team-button";
 
 export const dynamic = "force-dynamic";
 
@@ -32,7 +34,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const pending = state.pendingReview;
   const [events, review, question, gates, asks] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
-    pending?.kind === "plan-review" ? planDetails(db, pending.id) : null,
+    pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
@@ -49,6 +51,16 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           <StatusBadge status={state.status} />
           <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} gates={gates} />
         </div>
+        {state.team ? (
+          <p data-testid="team-link" className="text-xs">
+            Team {state.team.role === "lead" ? "lead" : `member ${state.team.name}`} ·{" "}
+            <Link href={`/team/${state.team.id}`} className="underline">
+              {state.team.role === "lead" ? "open the mailbox" : "team mailbox"}
+            </Link>
+          </p>
+        ) : session.parentId ? null : (
+          <StartTeamButton sessionId={id} />
+        )}
         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400" title={session.workspace}>
           {session.agent} · {session.model} · {session.workspace}
           {state.planPath ? ` · plan: ${state.planPath}` : ""}
@@ -58,7 +70,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
       ))}
-      {review && pending ? (
+      {pending?.kind === "plan-review" && state.team?.role === "teammate" && state.team.requirePlanApproval ? (
+        <p data-testid="waiting-for-lead" role="status" className="rounded-lg border border-amber-300 p-4 text-sm dark:border-amber-700">
+          This teammate&apos;s plan is waiting for its team lead. It is answered from the{" "}
+          <Link href={`/team/${state.team.id}`} className="underline">
+            team mailbox
+          </Link>
+          .
+        </p>
+      ) : review && pending ? (
         <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} diff={review.diff} autoAllowed={gates.autoGateOpen} />
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />

@@ -1,0 +1,67 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { planDetails } from "@/lib/plan/review-details";
+import { getTeam } from "@/lib/team/get-team";
+import { readInbox } from "@/lib/team/read-inbox";
+import { listMail } from "@/lib/team/mailbox";
+import { DecisionCard } from "@/components/decision-card";
+import { MailList } from "@/components/mail-list";
+import { TeamMembers } from "@/components/team-members";
+import { SendMailForm, SpawnTeammateForm } from "@/components/team-forms";
+import { AutoRefresh } from "@/components/auto-refresh";
+
+export const dynamic = "force-dynamic";
+
+/** The lead's mailbox: teammates' plans waiting for approval first, then the team and its messages. */
+export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const db = getDb();
+  const team = await getTeam(db, id).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  });
+  if (!team) notFound();
+  const [pending, all] = await Promise.all([readInbox(db, id, { status: "pending" }), listMail(db, { teamId: id })]);
+  const plans = await Promise.all(pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })));
+  const names = Object.fromEntries([...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]));
+  return (
+    <section aria-labelledby="team-title" className="flex flex-col gap-5">
+      <AutoRefresh everyMs={2000} />
+      <header>
+        <h1 id="team-title" className="text-xl font-semibold">
+          {team.name}: mailbox
+        </h1>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          Lead session: <Link href={`/sessions/${team.leadSessionId}`} className="underline">{team.lead?.title ?? team.leadSessionId}</Link>
+        </p>
+      </header>
+      <section aria-labelledby="pending-title" className="flex flex-col gap-3">
+        <h2 id="pending-title" className="font-semibold">
+          Plans waiting for you ({plans.length})
+        </h2>
+        {plans.length === 0 ? <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">Nothing to approve.</p> : null}
+        {plans.map(({ mail, plan }) =>
+          plan && mail.requestId ? (
+            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} diff={plan.diff} autoAllowed={false} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
+          ) : null,
+        )}
+      </section>
+      <section aria-labelledby="teammates-title" className="flex flex-col gap-2">
+        <h2 id="teammates-title" className="font-semibold">
+          Teammates
+        </h2>
+        <TeamMembers teammates={team.teammates} />
+        <SpawnTeammateForm teamId={id} />
+      </section>
+      <section aria-labelledby="mail-title" className="flex flex-col gap-2">
+        <h2 id="mail-title" className="font-semibold">
+          Messages
+        </h2>
+        <SendMailForm teamId={id} teammates={team.teammates.map((t) => t.name)} />
+        <MailList messages={all} names={names} />
+      </section>
+    </section>
+  );
+}

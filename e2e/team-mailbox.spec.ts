@@ -1,0 +1,61 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { call, eventsOf, exitPlan, scripted, stateOf } from "./helpers";
+
+test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({ page, request }) => {
+  const lead = await scripted(request, [{ text: "noted" }, { text: "noted" }, { text: "noted" }, { text: "noted" }], { mode: "default", title: "Team lead" });
+  await page.goto(`/sessions/${lead}`);
+  await page.getByTestId("start-team").click();
+  await expect(page).toHaveURL(/\/team\/team_/);
+  const teamId = page.url().split("/team/")[1]!;
+
+  const spawn = async (name: string, script: unknown[]) => {
+    const res = await request.post(`/api/teams/${teamId}/teammates`, { data: { name, task: `task for ${name}`, requirePlanApproval: true, script } });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { sessionId: string }).sessionId;
+  };
+  const alice = await spawn("alice", [exitPlan("# Alice\n\n1. add a field\n"), exitPlan("# Alice\n\n1. add a field\n2. add a test\n"), call("write", { path: "TEAM-ALICE.md", content: "a\n" }), { text: "alice done" }]);
+  const bob = await spawn("bob", [exitPlan("# Bob\n\n1. write docs\n"), call("write", { path: "TEAM-BOB.md", content: "b\n" }), { text: "bob done" }]);
+
+  const cards = page.getByTestId("decision-card");
+  await expect(cards).toHaveCount(2, { timeout: 15_000 });
+  const aliceCard = cards.filter({ hasText: "Plan from alice" });
+  const bobCard = cards.filter({ hasText: "Plan from bob" });
+  await expect(aliceCard.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  await expect(page.getByTestId("teammate")).toHaveCount(2);
+  await expect(page.locator('[data-testid="teammate"][data-name="alice"]')).toHaveAttribute("data-status", "awaiting_approval");
+  await page.screenshot({ path: "e2e/screenshots/team-mailbox.png", fullPage: true });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+  // A teammate's session points to the mailbox instead of offering its own decision card.
+  const other = await page.context().newPage();
+  await other.goto(`/sessions/${alice}`);
+  await expect(other.getByTestId("waiting-for-lead")).toBeVisible();
+  await expect(other.getByTestId("decision-card")).toHaveCount(0);
+  await other.close();
+
+  await aliceCard.getByTestId("keep-planning").click();
+  await aliceCard.getByTestId("plan-feedback").fill("Add a test step.");
+  await aliceCard.getByTestId("send-feedback").click();
+  await bobCard.getByTestId("approve").click();
+
+  const revised = page.getByTestId("decision-card").filter({ hasText: "Plan from alice" });
+  await expect(revised.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
+  await expect(revised.getByTestId("plan-diff-lines")).toContainText("+2. add a test");
+  await expect(page.getByTestId("decision-card")).toHaveCount(1);
+  await revised.getByTestId("approve").click();
+  await expect(page.getByTestId("no-pending")).toBeVisible({ timeout: 15_000 });
+
+  await expect.poll(async () => [(await stateOf(request, alice)).status, (await stateOf(request, bob)).status], { timeout: 15_000 }).toEqual(["idle", "idle"]);
+  await expect(page.locator('[data-testid="teammate"][data-status="done"]')).toHaveCount(2, { timeout: 10_000 });
+  const aliceResults = (await eventsOf(request, alice)).filter((e) => e.type === "tool.result").map((e) => [e.payload.tool, e.payload.ok]);
+  expect(aliceResults).toEqual([["exit_plan_mode", false], ["exit_plan_mode", true], ["write", true]]);
+  await expect(page.getByTestId("mail").filter({ hasText: "Sent back: Add a test step." })).toHaveCount(1);
+
+  // From the UI: a teammate spawned with plan approval starts planning.
+  await page.getByTestId("spawn-form").getByLabel("Name").fill("carol");
+  await page.getByTestId("spawn-form").getByLabel("Task").fill("look around");
+  await page.getByTestId("spawn-form").getByRole("button", { name: "Spawn" }).click();
+  await expect(page.locator('[data-testid="teammate"][data-name="carol"]')).toHaveAttribute("data-status", "planning", { timeout: 10_000 });
+});
