@@ -60,7 +60,10 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     await appendEvents(
       rt.db,
       ctx.sessionId,
-      [{ type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version } }],
+      [
+        { type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version } },
+        ...(toLead ? [{ type: "notice" as const, payload: { level: "info" as const, text: `Plan version ${version} submitted to the team lead for approval (request ${reviewId}); waiting for the answer.` } }] : []),
+      ],
       {
         also: async (tx) => {
           const at = new Date();

@@ -171,6 +171,45 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
     expect(await statusOf(bob)).toBe("awaiting_review");
   });
 
+  it("the lead's model spawns teammates with spawn_teammate; only a lead may, and not an unapproved worker while planning", async () => {
+    api = testApi();
+    const daveScript = [exitWith("# Dave\n\n1. look\n")];
+    const { lead, teamId } = await newTeam([
+      call("spawn_teammate", { name: "dave", task: "look around", requirePlanApproval: true, script: daveScript }),
+      { text: "spawned" },
+    ]);
+    await api.call("POST", `/api/sessions/${lead}/messages`, { text: "start the team" });
+    const spawned = await waitFor("dave spawned", async () => {
+      const s = await settle(api, lead);
+      return ofType(s.events, "tool.result").length === 1 ? s : undefined;
+    });
+    expect(resultOf(spawned.events, "spawn_teammate")).toMatchObject({ ok: true, output: expect.stringContaining("Teammate dave started") });
+    const leadView = (await api.call("GET", `/api/sessions/${lead}`)).body;
+    expect(leadView.session).toMatchObject({ teamId, role: "lead" });
+    expect(leadView.team.teammates.map((t: { name: string }) => t.name)).toEqual(["dave"]);
+    const dave = leadView.team.teammates[0].sessionId as string;
+    const daveView = (await api.call("GET", `/api/sessions/${dave}`)).body;
+    expect(daveView.session).toMatchObject({ teamId, role: "teammate", workspace: api.workspace });
+    await waitFor("dave's request", () => pendingFrom(teamId, dave));
+    const daveEvents = await readEvents(api.t.db, dave);
+    expect(ofType(daveEvents, "notice").map((n) => n.text)).toEqual([expect.stringMatching(/^Plan version 1 submitted to the team lead for approval/)]);
+    expect(ofType(daveEvents, "message.user")[0]?.text).toBe("look around");
+
+    // A teammate is not a lead; a lead in plan mode may not start a worker that skips plan approval.
+    const erin = await spawn(teamId, "erin", [call("spawn_teammate", { name: "frank", task: "x", requirePlanApproval: true }), { text: "tried" }], false);
+    const tried = await waitFor("erin tried", async () => {
+      const s = await settle(api, erin);
+      return ofType(s.events, "tool.result").length === 1 ? s : undefined;
+    });
+    expect(resultOf(tried.events, "spawn_teammate")).toMatchObject({ ok: false, error: expect.stringContaining("Only a team lead") });
+    const planner = await startScripted(api, [call("spawn_teammate", { name: "gina", task: "x", requirePlanApproval: false }), { text: "tried" }], { mode: "plan" });
+    await api.call("POST", "/api/teams", { sessionId: planner });
+    await api.call("POST", `/api/sessions/${planner}/messages`, { text: "go" });
+    const denied = await settle(api, planner);
+    expect(resultOf(denied.events, "spawn_teammate")).toMatchObject({ ok: false, error: expect.stringContaining("plan mode") });
+    expect((await api.t.db.session.findMany({ select: { title: true } })).map((s) => s.title).filter((t) => /^(frank|gina) /.test(t))).toEqual([]);
+  });
+
   it("team requests are refused where they make no sense", async () => {
     api = testApi();
     const { teamId } = await newTeam();
