@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import "./globals.css";
+import { HydratedMarker } from "@/components/hydrated-marker";
 
 export const metadata: Metadata = {
   title: "Plangate",
@@ -19,6 +20,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </nav>
         </header>
         <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
+        <HydratedMarker />
       </body>
     </html>
   );

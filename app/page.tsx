@@ -1,32 +1,62 @@
+import Link from "next/link";
+import { ZodError } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { listSessions } from "@/lib/session/list-sessions";
+import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
 import { ensureSampleWorkspace } from "@/lib/workspace/ensure-sample-workspace";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
 import { AutoRefresh } from "@/components/auto-refresh";
+import { SessionFilters, type Filters } from "@/components/session-filters";
 
 export const dynamic = "force-dynamic";
 
 const PRIMARY_AGENTS = ["build", "plan"];
+const FILTER_KEYS = ["q", "status", "mode", "workspace", "team", "cursor"] as const;
 
-export default async function HomePage() {
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const env = getEnv();
   const root = env.workspaceRoots[0];
   if (root) ensureSampleWorkspace(root);
-  const { sessions } = await listSessions(getDb(), { limit: 50 });
+  const raw = await searchParams;
+  // Empty form fields mean "any"; an invalid filter shows an error instead of the list.
+  const picked = Object.fromEntries(FILTER_KEYS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])));
+  const parsed = listSessionsQuery.safeParse(picked);
+  const result = parsed.success ? await listSessions(getDb(), parsed.data) : null;
+  const filters = picked as Filters;
+  const workspaces = listWorkspaces(env.workspaceRoots);
+  const next = result?.nextCursor ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}` : null;
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
+  const filtered = Object.keys(picked).some((k) => k !== "cursor");
   return (
     <section aria-labelledby="sessions-heading">
-      <AutoRefresh />
+      {filtered || picked.cursor ? null : <AutoRefresh />}
       <SandboxBanner />
       <h1 id="sessions-heading" className="mb-4 text-xl font-semibold">
         Sessions
       </h1>
-      <NewSessionForm workspaces={listWorkspaces(env.workspaceRoots)} agents={PRIMARY_AGENTS} models={models} defaultModel={env.PLANGATE_MODEL} />
-      <SessionList sessions={sessions} />
+      <NewSessionForm workspaces={workspaces} agents={PRIMARY_AGENTS} models={models} defaultModel={env.PLANGATE_MODEL} />
+      <SessionFilters filters={filters} workspaces={workspaces} />
+      {result ? (
+        result.sessions.length === 0 && filtered ? (
+          <p data-testid="no-matches" className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700">
+            No session matches these filters.
+          </p>
+        ) : (
+          <SessionList sessions={result.sessions} />
+        )
+      ) : (
+        <p role="alert" className="text-sm text-rose-700 dark:text-rose-300">
+          {parsed.error instanceof ZodError ? parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : "Invalid filters"}
+        </p>
+      )}
+      {next ? (
+        <Link href={next} data-testid="next-page" className="mt-3 inline-block text-sm underline">
+          Older sessions
+        </Link>
+      ) : null}
     </section>
   );
 }

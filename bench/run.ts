@@ -6,6 +6,8 @@ import { benchAppend } from "./append-bench";
 import { benchFold } from "./fold-bench";
 import { benchPermission } from "./permission-bench";
 import { benchTurn } from "./turn-bench";
+import { benchList } from "./list-bench";
+import { benchPage } from "./page-bench";
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
@@ -13,6 +15,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   append: benchAppend,
   fold: benchFold,
   turn: benchTurn,
+  list: benchList,
+  page: benchPage,
 };
 
 const results: Record<string, unknown> = {};

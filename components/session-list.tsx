@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { SessionView } from "@/lib/session/get-session";
+import type { SessionListItem } from "@/lib/session/list-sessions";
 import { StatusBadge } from "./status-badge";
 
-export function SessionList({ sessions }: { sessions: SessionView[] }) {
+export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
   if (sessions.length === 0) {
     return (
       <div data-testid="sessions-empty" className="rounded-lg border border-dashed border-zinc-300 p-10 text-center dark:border-zinc-700">
@@ -24,6 +24,7 @@ export function SessionList({ sessions }: { sessions: SessionView[] }) {
           <span className="text-xs text-zinc-700 dark:text-zinc-300">
             {s.agent} · {s.mode}
             {s.role ? ` · team ${s.role}` : ""}
+            {s.planStatus ? ` · plan ${s.planStatus}` : ""}
           </span>
           {s.role === "lead" && s.teamId ? (
             <Link href={`/team/${s.teamId}`} className="text-xs underline">

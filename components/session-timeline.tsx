@@ -3,7 +3,9 @@
 import { useEffect, useMemo, useState } from "react";
 import type { SessionEvent } from "@/lib/session/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
+import type { ReplayView } from "@/lib/session/state-at";
 import { TimelineEntry } from "./timeline-entry";
+import { ReplayPanel } from "./replay-panel";
 
 async function fetchEvents(sessionId: string, query: string): Promise<SessionEvent[]> {
   const res = await fetch(`/api/sessions/${sessionId}/events?${query}`);
@@ -19,6 +21,8 @@ export function SessionTimeline({ sessionId, events }: { sessionId: string; even
   const [older, setOlder] = useState<SessionEvent[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [replay, setReplay] = useState<ReplayView | null>(null);
+  const [jump, setJump] = useState("");
 
   const all = useMemo(() => {
     const bySeq = new Map<number, SessionEvent>();
@@ -57,8 +61,48 @@ export function SessionTimeline({ sessionId, events }: { sessionId: string; even
   };
 
   const items = useMemo(() => timelineItems(all), [all]);
+
+  const select = async (seq: number) => {
+    const res = await fetch(`/api/sessions/${sessionId}/state?at=${seq}`);
+    if (res.ok) setReplay(((await res.json()) as { state: ReplayView }).state);
+    else setError(`Could not replay to event ${seq} (${res.status})`);
+  };
+  // Jump: load earlier pages until the event is on the page, show its state, and scroll to its line.
+  const goTo = async (seq: number) => {
+    setError(null);
+    let from = first;
+    const pages: SessionEvent[] = [];
+    while (seq < from && from > 1) {
+      const page = await fetchEvents(sessionId, `before=${from}&limit=${Math.min(5000, from - Math.max(1, seq - 20))}`);
+      if (page.length === 0) break;
+      pages.unshift(...page);
+      from = page[0]!.seq;
+    }
+    if (pages.length > 0) setOlder((prev) => [...pages, ...prev]);
+    await select(seq);
+    // The line of an event that renders nothing (a turn start) is the next one that does.
+    requestAnimationFrame(() => {
+      const target = [...document.querySelectorAll<HTMLElement>("[data-testid=timeline-item]")].find((el) => Number(el.dataset.seq) >= seq);
+      target?.scrollIntoView({ block: "center" });
+    });
+  };
   return (
     <div className="flex flex-col gap-2">
+      <form
+        className="flex items-center gap-2 self-end text-xs"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const seq = Number(jump);
+          if (Number.isInteger(seq) && seq >= 1) void goTo(seq);
+        }}
+      >
+        <label htmlFor="jump-to">Go to event #</label>
+        <input id="jump-to" data-testid="jump-to" inputMode="numeric" value={jump} onChange={(e) => setJump(e.target.value)} className="w-20 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900" />
+        <button type="submit" className="rounded border px-2 py-0.5">
+          Go
+        </button>
+      </form>
+      {replay ? <ReplayPanel sessionId={sessionId} state={replay} onClose={() => setReplay(null)} /> : null}
       {first > 1 ? (
         <button type="button" data-testid="load-earlier" onClick={() => void loadEarlier()} disabled={loading} className="self-center rounded border px-3 py-1 text-xs">
           {loading ? "Loading…" : `Show earlier events (${first - 1} more)`}
@@ -71,7 +115,7 @@ export function SessionTimeline({ sessionId, events }: { sessionId: string; even
       ) : null}
       <ol data-testid="timeline" aria-label="Session timeline" className="flex flex-col gap-2">
         {items.map((item) => (
-          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} />
+          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} selected={replay?.seq === item.seq} onSelect={(seq) => void select(seq)} />
         ))}
       </ol>
     </div>

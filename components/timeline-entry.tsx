@@ -12,13 +12,27 @@ const TONE: Record<string, string> = {
 
 const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
 
+type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void };
+
+/** "State here": replays the session up to this event. */
+function SelectButton({ seq, selected, onSelect }: { seq: number; selected?: boolean; onSelect?: (seq: number) => void }) {
+  if (!onSelect) return null;
+  return (
+    <button type="button" data-testid="select-event" aria-pressed={selected} onClick={() => onSelect(seq)} className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800" title="Show the state after this event">
+      #{seq}
+    </button>
+  );
+}
+
 /** One timeline line; a tool call folds its result (and an edit's diff) behind a disclosure. */
-export function TimelineEntry({ item }: { item: TimelineItem }) {
+export function TimelineEntry({ item, selected, onSelect }: Props) {
   const tone = TONE[item.kind] ?? "border-zinc-200 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
-  const base = `timeline-entry rounded border px-3 py-2 text-sm ${tone}`;
+  const base = `timeline-entry scroll-mt-20 rounded border px-3 py-2 text-sm ${tone} ${selected ? "ring-2 ring-sky-500" : ""}`;
+  const select = <SelectButton seq={item.seq} selected={selected} onSelect={onSelect} />;
   if (item.kind === "user" || item.kind === "assistant") {
     return (
-      <li data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={base}>
+      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={base}>
+        {select}
         <span className="sr-only">{item.kind === "user" ? "You:" : "Agent:"}</span>
         <PlanMarkdown markdown={item.text} testId="message-markdown" />
       </li>
@@ -26,7 +40,8 @@ export function TimelineEntry({ item }: { item: TimelineItem }) {
   }
   if (item.kind === "tool") {
     return (
-      <li data-testid="timeline-item" data-kind="tool" data-tool={item.tool} data-status={item.status} data-seq={item.seq} className={base}>
+      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="tool" data-tool={item.tool} data-status={item.status} data-seq={item.seq} className={base}>
+        {select}
         <details>
           <summary className="flex cursor-pointer items-baseline gap-2 font-mono text-xs">
             <span aria-label={item.status} className={item.status === "error" ? "text-rose-700 dark:text-rose-300" : item.status === "ok" ? "text-emerald-700 dark:text-emerald-300" : ""}>
@@ -50,7 +65,8 @@ export function TimelineEntry({ item }: { item: TimelineItem }) {
     );
   }
   return (
-    <li data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
+    <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
+      {select}
       <p className="whitespace-pre-wrap break-words">{item.text}</p>
     </li>
   );

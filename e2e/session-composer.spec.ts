@@ -39,8 +39,14 @@ test("composer: /plan completion, /plan and /plan off, Shift+Tab cycling, and th
   // Leaving plan mode restores the mode it was entered from.
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
 
+  // The chip itself: a click moves to the next mode (acceptEdits → plan), × leaves plan mode again.
+  await page.getByTestId("mode-chip").click();
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+  await page.getByTestId("plan-chip-exit").click();
+  await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
+
   const modes = (await eventsOf(request, id)).filter((e) => e.type === "mode.changed").map((e) => `${e.payload.from}>${e.payload.to}:${e.payload.cause}`);
-  expect(modes).toEqual(["default>plan:command", "plan>default:command", "default>acceptEdits:user", "acceptEdits>plan:user", "plan>acceptEdits:command"]);
+  expect(modes).toEqual(["default>plan:command", "plan>default:command", "default>acceptEdits:user", "acceptEdits>plan:user", "plan>acceptEdits:command", "acceptEdits>plan:user", "plan>acceptEdits:command"]);
 });
 
 test("while a turn runs, a message and a /plan are queued; the queued mode applies at the next step", async ({ page, request }) => {

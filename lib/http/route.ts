@@ -28,9 +28,9 @@ export function route<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   };
 }
 
-export async function parseBody<T>(req: Request, schema: ZodType<T>): Promise<T> {
+export async function parseBody<T>(req: Request, schema: ZodType<T>, maxChars = 1_000_000): Promise<T> {
   const text = await req.text();
-  if (text.length > 1_000_000) throw new AppError("payload_too_large");
+  if (text.length > maxChars) throw new AppError("payload_too_large");
   let data: unknown = {};
   if (text.trim()) {
     try {

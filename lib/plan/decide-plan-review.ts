@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { exitPlan, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
+import { indexDocs } from "../session/search-index";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../agent/mode-gates";
@@ -95,6 +96,7 @@ export async function decidePlanReview(
         status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, version.id,
       ]);
       await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
+      if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
     },
   });

@@ -9,6 +9,7 @@ import { foldEvents } from "../session/fold";
 import { getSession } from "../session/get-session";
 import { projectionColumns } from "../session/projection";
 import { readEvents } from "../session/read-events";
+import { assignSearchKey, indexDocs, searchDocs } from "../session/search-index";
 import { planFilePath, planSlug } from "./plan-paths";
 import { writePlanRows } from "./ensure-plan";
 
@@ -44,6 +45,8 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
         chunk.flatMap((e) => [id, e.seq, e.type, JSON.stringify(e.payload), new Date(e.at)]),
       );
     }
+    await assignSearchKey(run, id);
+    await indexDocs(run, id, [{ kind: "title", body: `${source.title} (fork)` }, ...searchDocs(copied).filter((d) => d.kind !== "title")]);
     for (const e of copied) {
       if (e.type !== "mode.changed") continue;
       await run.execute('INSERT INTO "ModeChange" ("id", "sessionId", "seq", "fromMode", "toMode", "prePlanMode", "cause", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [

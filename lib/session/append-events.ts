@@ -6,6 +6,7 @@ import { WriteConflict, withConflictRetry } from "../db/retry";
 import { parseNewEvent, type NewEvent, type SessionEvent } from "./events";
 import { applyEvent, type SessionState } from "./fold";
 import { projectionColumns, stateFromRow } from "./projection";
+import { indexDocs, searchDocs } from "./search-index";
 import { publishEvents } from "./bus";
 
 export type Appended = { events: SessionEvent[]; state: SessionState };
@@ -38,6 +39,7 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
     const args = result.events.flatMap((e) => [sessionId, e.seq, e.type, JSON.stringify(e.payload), at]);
     await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${values}`, args);
   }
+  await indexDocs(run, sessionId, searchDocs(result.events));
   const c = projectionColumns(result.state, at);
   const changed = await run.execute(
     'UPDATE "Session" SET "permissionMode" = ?, "prePlanMode" = ?, "planActive" = ?, "planPending" = ?, "status" = ?, "pendingReviewId" = ?, ' +

@@ -3,6 +3,7 @@ import { newId } from "../id";
 import { emptyState } from "./fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
 import { projectionColumns } from "./projection";
+import { assignSearchKey } from "./search-index";
 import type { Mode } from "./events";
 
 export type CreateSessionInput = {
@@ -40,6 +41,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
         createdAt: at,
       },
     });
+    await assignSearchKey(run, id);
     return appendEventsInTx(run, id, [
       {
         type: "session.created",

@@ -1,17 +1,27 @@
 import { z } from "zod";
-import type { Db } from "../db/client";
+import { sql, type Db } from "../db/client";
+import type { SqlArg } from "../db/sql";
+import { PERMISSION_MODES } from "../permission/modes";
 import { SESSION_STATUSES } from "./events";
 import { sessionView, type SessionView } from "./get-session";
+import { ftsQuery } from "./search-index";
 
 export const listSessionsQuery = z.object({
   status: z.enum(SESSION_STATUSES).optional(),
+  mode: z.enum(PERMISSION_MODES).optional(),
+  workspace: z.string().min(1).max(4096).optional(),
+  team: z.string().min(1).max(100).optional(),
+  /** Full-text: every word must appear (as a prefix) in the title, a message or a plan. */
   q: z.string().trim().max(200).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type ListSessionsQuery = z.input<typeof listSessionsQuery>;
 
-type Cursor = { at: string; id: string };
+/** A listed session, with its latest plan's status (draft, submitted, approved, rejected, abandoned). */
+export type SessionListItem = SessionView & { planStatus: string | null };
+
+type Cursor = { at: number; id: string };
 
 function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
@@ -21,28 +31,42 @@ function decodeCursor(raw: string | undefined): Cursor | undefined {
   if (!raw) return undefined;
   try {
     const c = JSON.parse(Buffer.from(raw, "base64url").toString()) as Cursor;
-    return typeof c.at === "string" && typeof c.id === "string" ? c : undefined;
+    return typeof c.at === "number" && typeof c.id === "string" ? c : undefined;
   } catch {
     return undefined;
   }
 }
 
+const COLUMNS = ["id", "title", "workspace", "agent", "model", "permissionMode", "status", "planSlug", "parentId", "forkedFromId", "teamId", "role", "lastSeq", "lastActivityAt", "createdAt"]
+  .map((c) => `s."${c}"`)
+  .join(", ");
+
+type Row = Parameters<typeof sessionView>[0] & { planStatus: string | null };
+
 /** Sessions by last activity (newest first) with keyset pagination on (lastActivityAt, id). */
-export async function listSessions(db: Db, input: ListSessionsQuery = {}): Promise<{ sessions: SessionView[]; nextCursor: string | null }> {
+export async function listSessions(db: Db, input: ListSessionsQuery = {}): Promise<{ sessions: SessionListItem[]; nextCursor: string | null }> {
   const query = listSessionsQuery.parse(input);
+  const where: string[] = [];
+  const args: SqlArg[] = [];
+  const add = (clause: string, ...values: SqlArg[]) => (where.push(clause), args.push(...values));
+  if (query.status) add('s."status" = ?', query.status);
+  if (query.mode) add('s."permissionMode" = ?', query.mode);
+  if (query.workspace) add('s."workspace" = ?', query.workspace);
+  if (query.team) add('s."teamId" = ?', query.team);
+  if (query.q !== undefined) {
+    const match = ftsQuery(query.q);
+    // A match's rowid names its session (searchKey * 2^24 + n): no lookup per matching document.
+    if (match) add('s."searchKey" IN (SELECT rowid >> 24 FROM "SessionSearch" WHERE "SessionSearch" MATCH ?)', match);
+  }
   const cursor = decodeCursor(query.cursor);
-  const at = cursor ? new Date(cursor.at) : undefined;
-  const rows = await db.session.findMany({
-    where: {
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.q ? { title: { contains: query.q } } : {}),
-      ...(at && cursor ? { OR: [{ lastActivityAt: { lt: at } }, { lastActivityAt: at, id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ lastActivityAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
+  if (cursor) add('(s."lastActivityAt" < ? OR (s."lastActivityAt" = ? AND s."id" < ?))', new Date(cursor.at), new Date(cursor.at), cursor.id);
+  const rows = await (await sql(db)).query<Row>(
+    `SELECT ${COLUMNS}, (SELECT p."status" FROM "Plan" p WHERE p."sessionId" = s."id" ORDER BY p."updatedAt" DESC LIMIT 1) AS "planStatus" ` +
+      `FROM "Session" s${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY s."lastActivityAt" DESC, s."id" DESC LIMIT ?`,
+    [...args, query.limit + 1],
+  );
+  const page = rows.slice(0, query.limit).map((r) => ({ ...sessionView(r), planStatus: r.planStatus }));
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ at: last.lastActivityAt.toISOString(), id: last.id }) : null;
-  return { sessions: page.map(sessionView), nextCursor };
+  const nextCursor = rows.length > query.limit && last ? encodeCursor({ at: Date.parse(last.lastActivityAt), id: last.id }) : null;
+  return { sessions: page, nextCursor };
 }

@@ -7,6 +7,7 @@ import { appendEvents } from "../session/append-events";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 import { insertMail } from "../team/mailbox";
+import { indexDocs } from "../session/search-index";
 import { wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
@@ -70,6 +71,7 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
           await tx.execute('INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
             newId("plv"), planId, version, markdown, file, "submitted", false, at,
           ]);
+          await indexDocs(tx, ctx.sessionId, [{ kind: "plan", body: markdown }]);
           // Every submission is a new version; the guard keeps two submissions from taking one number.
           const bumped = await tx.execute('UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?', [version, "submitted", at, planId, version - 1]);
           if (bumped !== 1) throw new ToolError("The plan changed while it was being submitted; try again.");

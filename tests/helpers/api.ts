@@ -21,6 +21,10 @@ import * as decision from "../../app/api/reviews/[id]/decision/route";
 import * as mode from "../../app/api/sessions/[id]/mode/route";
 import * as fork from "../../app/api/sessions/[id]/fork/route";
 import * as teams from "../../app/api/teams/route";
+import * as stateRoute from "../../app/api/sessions/[id]/state/route";
+import * as historyRoute from "../../app/api/sessions/[id]/history/route";
+import * as exportRoute from "../../app/api/sessions/[id]/export/route";
+import * as importRoute from "../../app/api/sessions/import/route";
 import * as team from "../../app/api/teams/[id]/route";
 import * as mailbox from "../../app/api/teams/[id]/mailbox/route";
 import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/route";
@@ -29,6 +33,7 @@ import * as teammates from "../../app/api/teams/[id]/teammates/route";
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["sessions", /^\/api\/sessions$/, sessions],
+  ["import", /^\/api\/sessions\/import$/, importRoute],
   ["session", /^\/api\/sessions\/([^/]+)$/, session],
   ["events", /^\/api\/sessions\/([^/]+)\/events$/, events],
   ["messages", /^\/api\/sessions\/([^/]+)\/messages$/, messages],
@@ -41,6 +46,9 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
   ["mode", /^\/api\/sessions\/([^/]+)\/mode$/, mode],
   ["fork", /^\/api\/sessions\/([^/]+)\/fork$/, fork],
+  ["state", /^\/api\/sessions\/([^/]+)\/state$/, stateRoute],
+  ["history", /^\/api\/sessions\/([^/]+)\/history$/, historyRoute],
+  ["export", /^\/api\/sessions\/([^/]+)\/export$/, exportRoute],
   ["teams", /^\/api\/teams$/, teams],
   ["team", /^\/api\/teams\/([^/]+)$/, team],
   ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],
@@ -79,7 +87,8 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
       const req = new Request(u, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
       const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "", messageId: match.m?.[2] }) });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
+      const isJson = (res.headers.get("content-type") ?? "").includes("json");
+      return { status: res.status, body: text ? (isJson ? JSON.parse(text) : text) : null };
     },
     async close() {
       await new Promise((r) => setTimeout(r, 50));

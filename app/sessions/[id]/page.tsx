@@ -19,6 +19,9 @@ import { LiveRefresh } from "@/components/live-refresh";
 import { ModeChip } from "@/components/mode-chip";
 import { SandboxBanner } from "@/components/sandbox-banner";
 import { StartTeamButton } from "@/components/start-team-button";
+import { SessionHistory } from "@/components/session-history";
+import { SessionActions } from "@/components/session-actions";
+import { sessionHistory } from "@/lib/session/session-history";
 
 export const dynamic = "force-dynamic";
 
@@ -32,12 +35,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (!found) notFound();
   const { session, state } = found;
   const pending = state.pendingReview;
-  const [events, review, question, gates, asks] = await Promise.all([
+  const [events, review, question, gates, asks, history] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
+    sessionHistory(db, id),
   ]);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
@@ -65,7 +69,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           {session.agent} · {session.model} · {session.workspace}
           {state.planPath ? ` · plan: ${state.planPath}` : ""}
         </p>
+        <SessionActions sessionId={id} title={session.title} />
       </header>
+      <SessionHistory history={history} />
       <SessionTimeline sessionId={id} events={events} />
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />

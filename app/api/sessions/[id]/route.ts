@@ -1,5 +1,8 @@
 import { getDb } from "@/lib/db/client";
-import { json, route } from "@/lib/http/route";
+import { json, parseBody, route } from "@/lib/http/route";
+import { AppError } from "@/lib/errors";
+import { deleteSession } from "@/lib/session/delete-session";
+import { deleteBody } from "./schema";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
 import { getTeam } from "@/lib/team/get-team";
@@ -25,4 +28,11 @@ export const GET = route(async (_req, ctx: IdParams) => {
       ? { id: state.team.id, role: state.team.role, name: state.team.name, leadSessionId: state.team.leadSessionId, requirePlanApproval: state.team.requirePlanApproval, teammates: team?.teammates ?? [] }
       : null,
   });
+});
+
+export const DELETE = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { confirm } = await parseBody(req, deleteBody);
+  if (confirm !== id) throw new AppError("bad_request", "confirm: repeat the session's id to delete it");
+  return json(await deleteSession(getDb(), id));
 });

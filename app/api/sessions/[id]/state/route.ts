@@ -1,0 +1,14 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseQuery, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { stateAt } from "@/lib/session/state-at";
+import { stateQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/** Replay: the state right after event `at`, folded from the log. */
+export const GET = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { at } = parseQuery(req, stateQuery);
+  return json({ state: await stateAt(getDb(), id, at) });
+});

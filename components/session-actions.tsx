@@ -1,0 +1,49 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ERRORS, isErrorBody } from "@/lib/errors";
+
+/** Export links, and a delete that asks once more before it happens. */
+export function SessionActions({ sessionId, title }: { sessionId: string; title: string }) {
+  const router = useRouter();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    const res = await fetch(`/api/sessions/${sessionId}`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ confirm: sessionId }) });
+    if (res.ok) {
+      router.push("/");
+      router.refresh();
+      return;
+    }
+    const data: unknown = await res.json().catch(() => null);
+    setError(isErrorBody(data) ? data.error.message : ERRORS.internal.message);
+    setConfirming(false);
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-xs">
+      <a href={`/api/sessions/${sessionId}/export?format=md`} data-testid="export-md" className="rounded border px-2 py-0.5">
+        Export Markdown
+      </a>
+      <a href={`/api/sessions/${sessionId}/export?format=json`} data-testid="export-json" className="rounded border px-2 py-0.5">
+        Export JSON
+      </a>
+      {confirming ? (
+        <span role="group" aria-label="Confirm delete" className="flex items-center gap-2">
+          Delete “{title}” with its log, plans and reviews?
+          <button type="button" data-testid="confirm-delete" onClick={() => void remove()} className="rounded border border-rose-700 px-2 py-0.5 text-rose-800 dark:text-rose-300">
+            Yes, delete
+          </button>
+          <button type="button" onClick={() => setConfirming(false)} className="rounded border px-2 py-0.5">
+            Keep it
+          </button>
+        </span>
+      ) : (
+        <button type="button" data-testid="delete-session" onClick={() => setConfirming(true)} className="rounded border px-2 py-0.5">
+          Delete
+        </button>
+      )}
+      {error ? <span role="alert" className="text-rose-700 dark:text-rose-300">{error}</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Db } from "../db/client";
+import { sql } from "../db/client";
+import type { SessionEvent } from "./events";
+import { getSession, type SessionView } from "./get-session";
+import { readEvents } from "./read-events";
+import { timelineItems } from "./timeline-items";
+
+export const EXPORT_FORMAT = "plangate.session.v1";
+
+export type SessionExport = { format: typeof EXPORT_FORMAT; exportedAt: string; session: SessionView; events: SessionEvent[] };
+
+export async function exportJson(db: Db, sessionId: string): Promise<SessionExport> {
+  const { session } = await getSession(db, sessionId);
+  return { format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId) };
+}
+
+type VersionRow = { version: number; content: string; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null };
+
+const fence = (text: string) => {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return "`".repeat(longest + 1);
+};
+
+/** A readable transcript: messages, one line per tool call and decision, and every plan version with its verdict. */
+export async function exportMarkdown(db: Db, sessionId: string): Promise<string> {
+  const { session } = await getSession(db, sessionId);
+  const events = await readEvents(db, sessionId);
+  const versions = await (await sql(db)).query<VersionRow>(
+    'SELECT v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
+    [sessionId],
+  );
+  const out = [`# ${session.title}`, "", `- Session: ${session.id}`, `- Workspace: ${session.workspace}`, `- Agent: ${session.agent}, model: ${session.model}`, `- Created: ${session.createdAt}; events: ${events.length}`, "", "## Transcript", ""];
+  for (const item of timelineItems(events)) {
+    if (item.kind === "user" || item.kind === "assistant") out.push(`**${item.kind === "user" ? "User" : "Agent"}** (#${item.seq}):`, "", item.text, "");
+    else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
+    else out.push(`- #${item.seq} ${item.text.replaceAll("\n", " · ")}`);
+  }
+  if (versions.length > 0) {
+    out.push("", "## Plans", "");
+    for (const v of versions) {
+      const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${new Date(v.decidedAt).toISOString()}` : ""}` : v.status;
+      const f = fence(v.content);
+      out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
+    }
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}

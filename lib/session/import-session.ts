@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { ormTransaction, type Db } from "../db/client";
+import { AppError } from "../errors";
+import { newId } from "../id";
+import { parseNewEvent } from "./events";
+import { foldEvents } from "./fold";
+import { projectionColumns } from "./projection";
+import { assignSearchKey, indexDocs, searchDocs } from "./search-index";
+import { afterCommit } from "./append-events";
+
+export const importBody = z.object({
+  format: z.literal("plangate.session.v1"),
+  session: z.object({ title: z.string().min(1).max(200), workspace: z.string().min(1), agent: z.string().min(1), model: z.string().min(1) }).passthrough(),
+  events: z.array(z.object({ seq: z.number().int().min(1), type: z.string(), payload: z.unknown(), at: z.string().optional() })).min(1).max(200_000),
+});
+export type ImportBody = z.infer<typeof importBody>;
+
+/**
+ * A JSON export read back as a new session (new id, same log): every event is checked against its schema and
+ * seqs must run 1..N. Nothing runs: a turn open in the export is closed as interrupted by the fold's rules.
+ */
+export async function importSession(db: Db, body: ImportBody): Promise<{ id: string }> {
+  const events = body.events.map((e, i) => {
+    if (e.seq !== i + 1) throw new AppError("bad_request", `events.${i}.seq: expected ${i + 1}, got ${e.seq}`);
+    try {
+      return { ...parseNewEvent(e), seq: e.seq, at: e.at ? new Date(e.at) : new Date() };
+    } catch (error) {
+      throw new AppError("bad_request", `events.${i} (${e.type}): ${error instanceof Error ? error.message.slice(0, 300) : "invalid"}`);
+    }
+  });
+  if (events[0]?.type !== "session.created") throw new AppError("bad_request", "events.0: the log must start with session.created");
+  const id = newId("ses");
+  const state = foldEvents(events);
+  const at = new Date();
+  const result = await ormTransaction(db, async (tx, run) => {
+    await tx.session.create({ data: { id, title: body.session.title, workspace: body.session.workspace, agent: body.session.agent, model: body.session.model, ...projectionColumns(state, at), createdAt: at } });
+    for (let i = 0; i < events.length; i += 200) {
+      const chunk = events.slice(i, i + 200);
+      await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`, chunk.flatMap((e) => [id, e.seq, e.type, JSON.stringify(e.payload), e.at]));
+    }
+    await assignSearchKey(run, id);
+    await indexDocs(run, id, searchDocs(events));
+    return { events: [], state };
+  });
+  afterCommit(id, result);
+  return { id };
+}

@@ -1,0 +1,51 @@
+import { sql, type Db } from "../db/client";
+import { sideBySide, type SideRow } from "../plan/side-by-side";
+
+export type PlanVersionView = {
+  planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null;
+  decidedAt: string | null; editedByUser: boolean; createdAt: string; content: string; changes: SideRow[] | null;
+};
+export type ModeChangeView = { seq: number; from: string; to: string; cause: string; at: string };
+export type PermissionDecisionView = { id: string; tool: string; permission: string; patterns: string[]; status: string; scope: string | null; message: string | null; at: string };
+export type RelatedSession = { id: string; title: string; relation: "parent" | "subagent" | "forked from" | "fork" | "lead" | "teammate" };
+export type SessionHistory = { plans: PlanVersionView[]; modes: ModeChangeView[]; permissions: PermissionDecisionView[]; related: RelatedSession[] };
+
+const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOString());
+
+/** What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked sessions. */
+export async function sessionHistory(db: Db, sessionId: string): Promise<SessionHistory> {
+  const run = await sql(db);
+  const [versions, modes, asks, related] = await Promise.all([
+    run.query<{ planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null; editedByUser: boolean | number; createdAt: string | Date; content: string }>(
+      'SELECT v."planId", v."version", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt", v."editedByUser", v."createdAt", v."content" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
+      [sessionId],
+    ),
+    run.query<{ seq: number; fromMode: string; toMode: string; cause: string; createdAt: string | Date }>('SELECT "seq", "fromMode", "toMode", "cause", "createdAt" FROM "ModeChange" WHERE "sessionId" = ? ORDER BY "seq"', [sessionId]),
+    run.query<{ id: string; tool: string; permission: string; patterns: string; status: string; scope: string | null; message: string | null; createdAt: string | Date; repliedAt: string | Date | null }>(
+      'SELECT "id", "tool", "permission", "patterns", "status", "scope", "message", "createdAt", "repliedAt" FROM "PermissionRequest" WHERE "sessionId" = ? ORDER BY "createdAt", "id"',
+      [sessionId],
+    ),
+    run.query<{ id: string; title: string; relation: RelatedSession["relation"] }>(
+      `SELECT p."id", p."title", 'parent' AS "relation" FROM "Session" s JOIN "Session" p ON p."id" = s."parentId" WHERE s."id" = ?
+       UNION ALL SELECT c."id", c."title", 'subagent' FROM "Session" c WHERE c."parentId" = ?
+       UNION ALL SELECT f."id", f."title", 'forked from' FROM "Session" s JOIN "Session" f ON f."id" = s."forkedFromId" WHERE s."id" = ?
+       UNION ALL SELECT k."id", k."title", 'fork' FROM "Session" k WHERE k."forkedFromId" = ?
+       UNION ALL SELECT m."id", m."title", CASE WHEN m."role" = 'lead' THEN 'lead' ELSE 'teammate' END FROM "Session" s JOIN "Session" m ON m."teamId" = s."teamId" WHERE s."id" = ? AND m."id" <> s."id"`,
+      [sessionId, sessionId, sessionId, sessionId, sessionId],
+    ),
+  ]);
+  const plans = versions.map((v, i): PlanVersionView => {
+    const prev = versions[i - 1];
+    return {
+      planId: v.planId, version: v.version, status: v.status, decision: v.decision, feedback: v.feedback, decidedBy: v.decidedBy, decidedAt: iso(v.decidedAt),
+      editedByUser: Boolean(v.editedByUser), createdAt: iso(v.createdAt) ?? "", content: v.content,
+      changes: prev && prev.planId === v.planId ? sideBySide(prev.content, v.content) : null,
+    };
+  });
+  return {
+    plans,
+    modes: modes.map((m) => ({ seq: Number(m.seq), from: m.fromMode, to: m.toMode, cause: m.cause, at: iso(m.createdAt) ?? "" })),
+    permissions: asks.map((a) => ({ id: a.id, tool: a.tool, permission: a.permission, patterns: JSON.parse(a.patterns) as string[], status: a.status, scope: a.scope, message: a.message, at: iso(a.repliedAt ?? a.createdAt) ?? "" })),
+    related,
+  };
+}

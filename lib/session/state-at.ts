@@ -1,0 +1,18 @@
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { foldEvents, type SessionState } from "./fold";
+import { getSession } from "./get-session";
+import { readEvents } from "./read-events";
+
+export type ReplayView = Pick<SessionState, "mode" | "prePlanMode" | "plan" | "queuedMode" | "status" | "pendingReview" | "pendingPermissions" | "planPath" | "team"> & { seq: number };
+
+/** Replay: the session's state right after event `seq`, folded from the log alone. */
+export async function stateAt(db: Db, sessionId: string, seq: number): Promise<ReplayView> {
+  const { state: live } = await getSession(db, sessionId);
+  if (seq < 1 || seq > live.lastSeq) throw new AppError("bad_request", `at: must be between 1 and ${live.lastSeq}`);
+  const s = foldEvents(await readEvents(db, sessionId, { upto: seq }));
+  return {
+    seq, mode: s.mode, prePlanMode: s.prePlanMode, plan: s.plan, queuedMode: s.queuedMode, status: s.status,
+    pendingReview: s.pendingReview, pendingPermissions: s.pendingPermissions, planPath: s.planPath, team: s.team,
+  };
+}

@@ -1,0 +1,167 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { exitWith, PLAN_V1, PLAN_V2 } from "../helpers/plan-kit";
+import { appendEvents } from "../../lib/session/append-events";
+import { foldEvents } from "../../lib/session/fold";
+import { getSession } from "../../lib/session/get-session";
+import { readEvents } from "../../lib/session/read-events";
+
+let api: Api;
+afterEach(async () => {
+  await api?.close();
+});
+
+const list = async (query: string) => (await api.call("GET", `/api/sessions?${query}`)).body as { sessions: { id: string; title: string; planStatus: string | null }[]; nextCursor: string | null };
+
+describe("session history", () => {
+  it("lists with filters (status, mode, workspace, team), full-text search over titles, messages and plans, and cursor pages", async () => {
+    api = testApi();
+    const other = path.join(path.dirname(api.workspace), "other");
+    fs.mkdirSync(other);
+    const titled = async (title: string, extra: Record<string, unknown> = {}) => startScripted(api, [], { title, ...extra });
+    const a = await titled("Add pagination to todos");
+    const b = await titled("Fix the flaky build", { mode: "plan" });
+    const c = await titled("Refactor storage", { workspace: other });
+    await appendEvents(api.t.db, c, [{ type: "message.user", payload: { text: "use the sqlite WAL journal" } }]);
+    const d = await startScripted(api, [exitWith("# Plan\n\n1. Introduce a cursor-based paginator\n")], { title: "Plain title", mode: "plan" });
+    await api.call("POST", `/api/sessions/${d}/messages`, { text: "go" });
+    expect((await settle(api, d)).status).toBe("awaiting_review");
+    await api.call("POST", "/api/teams", { sessionId: a });
+    const teamId = (await api.call("GET", `/api/sessions/${a}`)).body.session.teamId as string;
+
+    const ids = async (query: string) => (await list(query)).sessions.map((s) => s.id).sort();
+    expect(await ids("status=awaiting_review")).toEqual([d]);
+    expect(await ids("mode=plan")).toEqual([b, d].sort());
+    expect(await ids(`workspace=${encodeURIComponent(fs.realpathSync(other))}`)).toEqual([c]);
+    expect(await ids(`team=${teamId}`)).toEqual([a]);
+    expect(await ids("q=pagination")).toEqual([a]);
+    expect(await ids("q=journal")).toEqual([c]);
+    expect(await ids("q=paginator")).toEqual([d]);
+    expect(await ids("q=paginat")).toEqual([a, d].sort());
+    expect(await ids("q=sqlite%20WAL")).toEqual([c]);
+    expect(await ids("q=sqlite%20pagination")).toEqual([]);
+    expect(await ids("q=paginat&mode=plan")).toEqual([d]);
+    expect((await list("q=paginator")).sessions[0]?.planStatus).toBe("submitted");
+    expect((await api.call("GET", "/api/sessions?mode=yolo")).status).toBe(400);
+
+    // Pages: every session once, newest activity first.
+    const all = (await list("limit=50")).sessions.map((s) => s.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(`limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      seen.push(...page.sessions.map((s) => s.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+    expect(all).toHaveLength(4);
+    expect(all[0]).toBe(a);
+  });
+
+  it("replay: folding the log up to any recorded point equals the live state at that time", async () => {
+    api = testApi();
+    const id = await startScripted(api, [call("enter_plan_mode"), exitWith(PLAN_V1), exitWith(PLAN_V2), call("write", { path: "x.txt", content: "x\n" }), { text: "done" }]);
+    const live: { seq: number; state: unknown }[] = [];
+    const record = async () => {
+      const { state } = await getSession(api.t.db, id);
+      live.push({ seq: state.lastSeq, state: { mode: state.mode, plan: state.plan, pendingReview: state.pendingReview, status: state.status, queuedMode: state.queuedMode } });
+    };
+    await record();
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan it" });
+    await settle(api, id);
+    await record();
+    const review = async () => (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
+    await api.call("POST", `/api/reviews/${await review()}/decision`, { decision: "reject", feedback: "more" });
+    await settle(api, id);
+    await record();
+    await api.call("POST", `/api/reviews/${await review()}/decision`, { decision: "approve", mode: "acceptEdits" });
+    await settle(api, id);
+    await record();
+    expect(live.map((l) => (l.state as { status: string }).status)).toEqual(["idle", "awaiting_review", "awaiting_review", "idle"]);
+    for (const { seq, state } of live) {
+      const res = await api.call("GET", `/api/sessions/${id}/state?at=${seq}`);
+      expect(res.status).toBe(200);
+      const { mode, plan, pendingReview, status, queuedMode } = res.body.state;
+      expect({ mode, plan, pendingReview, status, queuedMode }).toEqual(state);
+    }
+    // Every prefix folds without error and the whole log folds to the projection.
+    const events = await readEvents(api.t.db, id);
+    expect(foldEvents(events)).toEqual((await getSession(api.t.db, id)).state);
+    expect((await api.call("GET", `/api/sessions/${id}/state?at=0`)).status).toBe(400);
+    expect((await api.call("GET", `/api/sessions/${id}/state?at=${events.length + 1}`)).status).toBe(400);
+
+    const history = (await api.call("GET", `/api/sessions/${id}/history`)).body.history;
+    expect(history.plans.map((p: { version: number; decision: string | null; decidedBy: string | null; feedback: string | null }) => [p.version, p.decision, p.decidedBy, p.feedback])).toEqual([
+      [1, "reject", "user", "more"],
+      [2, "approve", "user", null],
+    ]);
+    expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([{ left: null, right: "3. Add a rollback step.", kind: "added" }]);
+    expect(history.modes.map((m: { from: string; to: string; cause: string }) => `${m.from}>${m.to}:${m.cause}`)).toEqual(["default>plan:tool", "plan>acceptEdits:review"]);
+  });
+
+  it("export as JSON re-imports to the same fold; Markdown reads as a transcript with plans and decisions; fork links both ways", async () => {
+    api = testApi();
+    const id = await startScripted(api, [exitWith(PLAN_V1), call("read", { path: "README.md" }), { text: "All **done**." }], { mode: "plan", title: "Exported session" });
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan the export" });
+    await settle(api, id);
+    const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
+    await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", feedback: "ship it" });
+    await settle(api, id);
+
+    const exported = (await api.call("GET", `/api/sessions/${id}/export?format=json`)).body;
+    expect(exported.format).toBe("plangate.session.v1");
+    const imported = await api.call("POST", "/api/sessions/import", exported);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const copy = imported.body.session.id as string;
+    expect(copy).not.toBe(id);
+    expect(foldEvents(await readEvents(api.t.db, copy))).toEqual(foldEvents(await readEvents(api.t.db, id)));
+    expect((await getSession(api.t.db, copy)).state).toEqual((await getSession(api.t.db, id)).state);
+    expect((await list("q=export")).sessions.map((s) => s.id).sort()).toEqual([id, copy].sort());
+
+    const bad = structuredClone(exported);
+    bad.events[2].seq = 7;
+    expect((await api.call("POST", "/api/sessions/import", bad)).body.error.message).toMatch(/events\.2\.seq: expected 3/);
+    const badType = structuredClone(exported);
+    badType.events[1].payload = { nope: true };
+    expect((await api.call("POST", "/api/sessions/import", badType)).status).toBe(400);
+
+    const md = (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string;
+    expect(md).toContain("# Exported session");
+    expect(md).toContain("**User** (#");
+    expect(md).toContain("plan the export");
+    expect(md).toContain("All **done**.");
+    expect(md).toMatch(/`read` README\.md → ok/);
+    expect(md).toMatch(/### Version 1: approve by user at \d{4}-/);
+    expect(md).toContain(PLAN_V1.trim());
+
+    const fork = await api.call("POST", `/api/sessions/${id}/fork`, { atSeq: 4 });
+    expect(fork.status).toBe(201);
+    const forkId = fork.body.session.id as string;
+    const related = async (of: string) => (await api.call("GET", `/api/sessions/${of}/history`)).body.history.related.map((r: { id: string; relation: string }) => [r.id, r.relation]);
+    expect(await related(forkId)).toEqual([[id, "forked from"]]);
+    expect(await related(id)).toEqual([[forkId, "fork"]]);
+  });
+
+  it("delete asks for the id, refuses a running session, and removes the log, plans, reviews and search entries", async () => {
+    api = testApi();
+    const id = await startScripted(api, [exitWith(PLAN_V1)], { mode: "plan", title: "Doomed session" });
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
+    await settle(api, id);
+    const del = (body: unknown) => api.call("DELETE", `/api/sessions/${id}`, body);
+    expect((await del({ confirm: "ses_other" })).status).toBe(400);
+    expect((await del({})).status).toBe(400);
+    expect((await list("q=doomed")).sessions).toHaveLength(1);
+    // The review keeps a turn open: deleting it would strand the decision.
+    expect((await del({ confirm: id })).status).toBe(409);
+    await api.call("POST", `/api/reviews/${(await api.call("GET", `/api/reviews?sessionId=${id}`)).body.reviews[0].id}/decision`, { decision: "abandon" });
+    await settle(api, id);
+    expect((await del({ confirm: id })).body).toEqual({ deleted: id });
+    expect((await api.call("GET", `/api/sessions/${id}`)).status).toBe(404);
+    expect(await api.t.db.sessionEvent.count({ where: { sessionId: id } })).toBe(0);
+    expect(await api.t.db.plan.count({ where: { sessionId: id } })).toBe(0);
+    expect(await api.t.db.review.count({ where: { sessionId: id } })).toBe(0);
+    expect((await list("q=doomed")).sessions).toHaveLength(0);
+  });
+});
