@@ -12,7 +12,7 @@ import { freePort, startServer } from "../tests/helpers/server";
 import { median, quantile, round } from "./lib/stats";
 
 const EVENTS = 5_000;
-const RUNS = 7;
+const RUNS = 11;
 
 function batch(from: number, count: number): NewEvent[] {
   const out: NewEvent[] = [];
@@ -38,7 +38,8 @@ export async function benchPage() {
 
   const server = await startServer(env, await freePort());
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-  const runs: { hydratedMs: number; domInteractiveMs: number }[] = [];
+  const baselineRuns: number[] = [];
+  const runs: { hydratedMs: number; domInteractiveMs: number; responseStartMs: number; responseEndMs: number }[] = [];
   try {
     for (let i = 0; i <= RUNS; i++) {
       const page = await browser.newPage();
@@ -46,9 +47,19 @@ export async function benchPage() {
       await page.goto(`${server.url}/sessions/${id}`, { waitUntil: "commit" });
       await page.waitForSelector("html[data-hydrated]", { timeout: 30_000 });
       const hydratedMs = performance.now() - t0;
-      const domInteractiveMs = await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).domInteractive);
+      const nav = await page.evaluate(() => {
+        const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        return { domInteractiveMs: n.domInteractive, responseStartMs: n.responseStart, responseEndMs: n.responseEnd };
+      });
       await page.close();
-      if (i > 0) runs.push({ hydratedMs, domInteractiveMs }); // the first visit warms the server
+      if (i > 0) runs.push({ hydratedMs, ...nav }); // the first visit warms the server
+      // The same measure on a page with nothing on it: what the browser and framework cost on this machine.
+      const empty = await browser.newPage();
+      const e0 = performance.now();
+      await empty.goto(`${server.url}/sessions/${id}/../../missing-page`, { waitUntil: "commit" });
+      await empty.waitForSelector("html[data-hydrated]", { timeout: 30_000 });
+      if (i > 0) baselineRuns.push(performance.now() - e0);
+      await empty.close();
     }
   } finally {
     await browser.close();
@@ -56,10 +67,14 @@ export async function benchPage() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const hydrated = runs.map((r) => r.hydratedMs).sort((a, b) => a - b);
+  const baseline = baselineRuns.sort((a, b) => a - b);
   return {
     events: EVENTS, runs: RUNS,
     hydratedMedianMs: round(median(hydrated), 1), hydratedP95Ms: round(quantile(hydrated, 0.95), 1),
+    responseStartMedianMs: round(median(runs.map((r) => r.responseStartMs)), 1),
+    responseEndMedianMs: round(median(runs.map((r) => r.responseEndMs)), 1),
     domInteractiveMedianMs: round(median(runs.map((r) => r.domInteractiveMs)), 1),
+    emptyPageHydratedMedianMs: round(median(baseline), 1),
     targetMs: 1500,
   };
 }

@@ -1,15 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
-import { PlanMarkdown } from "./plan-markdown";
 import { useOneShot } from "./use-one-shot";
 
 type Props = {
   reviewId: string;
   version: number;
   markdown: string;
+  /** The plan rendered on the server (sanitised Markdown), so the card needs no Markdown code in the browser. */
+  rendered: ReactNode;
   diff: string;
   autoAllowed: boolean;
   /** A teammate's plan in its lead's mailbox: approve or send back, answered through the mailbox reply route. */
@@ -21,7 +22,7 @@ type Continuation = "acceptEdits" | "default" | "auto";
  * The plan-review question as a decision: Approve (and how to go on), Keep planning (feedback), Chat about
  * it (set the review aside), Edit plan (approve the edited text). Ctrl/Cmd+Enter approves, Esc chats.
  */
-export function DecisionCard({ reviewId, version, markdown, diff, autoAllowed, lead }: Props) {
+export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, lead }: Props) {
   const router = useRouter();
   const { send, busy, error } = useOneShot(() => router.refresh());
   const [feedback, setFeedback] = useState<string | null>(null);
@@ -56,7 +57,7 @@ export function DecisionCard({ reviewId, version, markdown, diff, autoAllowed, l
         </span>
       </header>
       {edited === null ? (
-        <PlanMarkdown markdown={markdown} />
+        rendered
       ) : (
         <div>
           <label htmlFor="plan-editor" className="text-sm font-medium">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { SessionEvent } from "@/lib/session/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import type { ReplayView } from "@/lib/session/state-at";
@@ -17,7 +17,7 @@ async function fetchEvents(sessionId: string, query: string): Promise<SessionEve
  * The session's log as people read it. The server sends the latest page; earlier pages load on demand,
  * and entries off screen are skipped by the browser (content-visibility), so long sessions stay smooth.
  */
-export function SessionTimeline({ sessionId, events }: { sessionId: string; events: SessionEvent[] }) {
+export function SessionTimeline({ sessionId, events, rendered }: { sessionId: string; events: SessionEvent[]; rendered: Record<number, ReactNode> }) {
   const [older, setOlder] = useState<SessionEvent[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -115,7 +115,7 @@ export function SessionTimeline({ sessionId, events }: { sessionId: string; even
       ) : null}
       <ol data-testid="timeline" aria-label="Session timeline" className="flex flex-col gap-2">
         {items.map((item) => (
-          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} selected={replay?.seq === item.seq} onSelect={(seq) => void select(seq)} />
+          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} rendered={rendered[item.seq]} selected={replay?.seq === item.seq} onSelect={(seq) => void select(seq)} />
         ))}
       </ol>
     </div>

@@ -1,6 +1,7 @@
 import type { TimelineItem } from "@/lib/session/timeline-items";
 import { DiffView } from "./diff-view";
-import { PlanMarkdown } from "./plan-markdown";
+import type { ReactNode } from "react";
+import { LazyMarkdown } from "./lazy-markdown";
 
 const TONE: Record<string, string> = {
   user: "border-sky-200 bg-sky-50 dark:border-sky-900 dark:bg-sky-950/40",
@@ -12,7 +13,7 @@ const TONE: Record<string, string> = {
 
 const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
 
-type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void };
+type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void; rendered?: ReactNode };
 
 /** "State here": replays the session up to this event. */
 function SelectButton({ seq, selected, onSelect }: { seq: number; selected?: boolean; onSelect?: (seq: number) => void }) {
@@ -25,7 +26,7 @@ function SelectButton({ seq, selected, onSelect }: { seq: number; selected?: boo
 }
 
 /** One timeline line; a tool call folds its result (and an edit's diff) behind a disclosure. */
-export function TimelineEntry({ item, selected, onSelect }: Props) {
+export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   const tone = TONE[item.kind] ?? "border-zinc-200 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
   const base = `timeline-entry scroll-mt-20 rounded border px-3 py-2 text-sm ${tone} ${selected ? "ring-2 ring-sky-500" : ""}`;
   const select = <SelectButton seq={item.seq} selected={selected} onSelect={onSelect} />;
@@ -34,7 +35,7 @@ export function TimelineEntry({ item, selected, onSelect }: Props) {
       <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={base}>
         {select}
         <span className="sr-only">{item.kind === "user" ? "You:" : "Agent:"}</span>
-        <PlanMarkdown markdown={item.text} testId="message-markdown" />
+        {rendered ?? <LazyMarkdown markdown={item.text} testId="message-markdown" />}
       </li>
     );
   }

@@ -84,12 +84,12 @@ test("timeline: tool calls are one line with the result and the edit diff on dem
 
   await page.goto(`/sessions/${id}`);
   const items = page.getByTestId("timeline-item");
-  await expect(items).toHaveCount(200);
+  // The latest page (100 events) first, then earlier pages of 100 on demand.
+  await expect(items).toHaveCount(100);
   await expect(items.last()).toContainText("filler 450");
   await page.getByTestId("load-earlier").click();
-  await expect(items).toHaveCount(400);
-  await page.getByTestId("load-earlier").click();
-  await expect(page.getByTestId("load-earlier")).toHaveCount(0);
+  await expect(items).toHaveCount(200);
+  while ((await page.getByTestId("load-earlier").count()) > 0) await page.getByTestId("load-earlier").click();
   await expect(page.getByTestId("timeline")).toContainText("edit t.txt");
   expect(last).toBeGreaterThan(450);
 

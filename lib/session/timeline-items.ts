@@ -21,7 +21,7 @@ export type TimelineItem =
 const MAX_OUTPUT = 20_000;
 
 /** Events per timeline page: the session page renders the latest page, earlier ones load on demand. */
-export const TIMELINE_PAGE = 200;
+export const TIMELINE_PAGE = 100;
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;

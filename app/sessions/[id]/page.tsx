@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
 import { readEvents } from "@/lib/session/read-events";
+import type { SessionEvent } from "@/lib/session/events";
 import { planDetails } from "@/lib/plan/review-details";
 import { readGates } from "@/lib/agent/mode-gates";
 import { listRequests } from "@/lib/agent/permission-store";
@@ -11,6 +12,7 @@ import { listReviews } from "@/lib/agent/answer-review";
 import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
 import { TIMELINE_PAGE } from "@/lib/session/timeline-items";
+import { PlanMarkdown } from "@/components/plan-markdown";
 import { DecisionCard } from "@/components/decision-card";
 import { PermissionCard } from "@/components/permission-card";
 import { QuestionCard, type QuestionView } from "@/components/question-card";
@@ -24,6 +26,17 @@ import { SessionActions } from "@/components/session-actions";
 import { sessionHistory } from "@/lib/session/session-history";
 
 export const dynamic = "force-dynamic";
+
+/** Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. */
+function renderMessages(events: SessionEvent[]): Record<number, React.ReactNode> {
+  const out: Record<number, React.ReactNode> = {};
+  for (const e of events) {
+    if ((e.type === "message.user" && e.payload.source !== "system") || (e.type === "message.assistant" && e.payload.text.trim())) {
+      out[e.seq] = <PlanMarkdown markdown={e.payload.text} testId="message-markdown" />;
+    }
+  }
+  return out;
+}
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -72,7 +85,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionActions sessionId={id} title={session.title} />
       </header>
       <SessionHistory history={history} />
-      <SessionTimeline sessionId={id} events={events} />
+      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events)} />
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
       ))}
@@ -85,7 +98,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           .
         </p>
       ) : review && pending ? (
-        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} diff={review.diff} autoAllowed={gates.autoGateOpen} />
+        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} />
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : (

@@ -7,6 +7,7 @@ import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
 import { listMail } from "@/lib/team/mailbox";
 import { DecisionCard } from "@/components/decision-card";
+import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
 import { SendMailForm, SpawnTeammateForm } from "@/components/team-forms";
@@ -44,7 +45,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
         {plans.length === 0 ? <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">Nothing to approve.</p> : null}
         {plans.map(({ mail, plan }) =>
           plan && mail.requestId ? (
-            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} diff={plan.diff} autoAllowed={false} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
+            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} rendered={<PlanMarkdown markdown={plan.markdown} />} diff={plan.diff} autoAllowed={false} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
           ) : null,
         )}
       </section>
