@@ -1,24 +1,30 @@
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
 import { newId } from "../id";
+import { resumeMode } from "../permission";
 import { appendEvents } from "../session/append-events";
+import type { NewEvent } from "../session/events";
 import { kick } from "./kick";
+import { readGates } from "./mode-gates";
 import { recoverPlanFile } from "../plan/recover-plan-file";
 
-/** Resumes an interrupted turn from the log: pending tool calls run again through the gate, then the model goes on. */
-export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { id: string } }> {
+/**
+ * Resumes a session from its log. Its mode is checked again first: bypassPermissions never comes back, auto
+ * only while its gate is open, plan stays plan (the plan file is recovered). An interrupted turn then goes
+ * on (pending tool calls run again through the gate); an idle session just waits for its next message.
+ */
+export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { id: string } | null; mode: string }> {
   const turnId = newId("trn");
-  let refused: string | null = null;
-  await appendEvents(db, sessionId, (s) => {
+  const gates = await readGates(db);
+  let resumed = false;
+  const { state } = await appendEvents(db, sessionId, (s) => {
     if (s.openTurnId) return [];
-    if (!s.interrupted) {
-      refused = "Only an interrupted turn can be resumed; send a message to start a new one.";
-      return [];
-    }
-    return [{ type: "turn.started", payload: { turnId, resumed: true } }];
+    const t = resumeMode(s.mode, s.prePlanMode, gates);
+    const out: NewEvent[] = t.changed ? [{ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: "resume" } }] : [];
+    resumed = s.interrupted;
+    if (s.interrupted) out.push({ type: "turn.started", payload: { turnId, resumed: true } });
+    return out;
   });
-  if (refused) throw new AppError("conflict", refused);
   await recoverPlanFile(db, sessionId);
-  kick(db, sessionId);
-  return { turn: { id: turnId } };
+  if (resumed) kick(db, sessionId);
+  return { turn: resumed ? { id: turnId } : null, mode: state.mode };
 }

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { buildMessages } from "../../lib/agent/build-messages";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
+import { getSession } from "../../lib/session/get-session";
+import { resetEnvCache } from "../../lib/env";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import * as stream from "../../app/api/sessions/[id]/stream/route";
 
@@ -73,7 +75,41 @@ describe("turn lifecycle", () => {
     expect(status).toBe("idle");
     expect(results(events)[0]).toMatchObject({ callId: "call_1", ok: true });
     expect(events.some((e) => e.type === "message.assistant" && e.payload.text === "resumed fine")).toBe(true);
-    expect((await api.call("POST", `/api/sessions/${id}/resume`)).status).toBe(409);
+    // Resuming an idle session re-checks its mode and starts nothing.
+    const again = await api.call("POST", `/api/sessions/${id}/resume`);
+    expect(again.body).toEqual({ turn: null, mode: "default" });
+  });
+
+  it.each<[string, string, string | null, Record<string, string>, string, string | null]>([
+    ["bypassPermissions never comes back", "bypassPermissions", null, { PLANGATE_ENABLE_BYPASS: "0" }, "default", null],
+    ["auto with its gate closed falls back to default", "auto", null, { PLANGATE_AUTO_GATE: "closed" }, "default", null],
+    ["auto with its gate open stays auto", "auto", null, {}, "auto", null],
+    ["plan stays plan, a saved bypass becomes default", "plan", "bypassPermissions", { PLANGATE_ENABLE_BYPASS: "0" }, "plan", "default"],
+  ])("resume after a crash re-checks the mode: %s", async (_name, mode, prePlanMode, after, want, wantPre) => {
+    api = testApi({ env: { PLANGATE_ENABLE_BYPASS: "1", PLANGATE_AUTO_GATE: "open" } });
+    const id = await startScripted(api, [{ text: "back" }]);
+    await appendEvents(api.t.db, id, [
+      { type: "mode.changed", payload: { from: "default", to: mode as "plan", prePlanMode: prePlanMode as "default" | null, cause: "user" } },
+      { type: "message.user", payload: { text: "go" } },
+      { type: "turn.started", payload: { turnId: "trn_crashed" } },
+    ]);
+    await recoverInterrupted(api.t.db, new Date(Date.now() + 60_000));
+    Object.assign(process.env, after);
+    resetEnvCache();
+    onTestFinished(() => {
+      delete process.env.PLANGATE_ENABLE_BYPASS;
+      delete process.env.PLANGATE_AUTO_GATE;
+      resetEnvCache();
+    });
+    const res = await api.call("POST", `/api/sessions/${id}/resume`);
+    expect(res.status).toBe(202);
+    expect(res.body.mode).toBe(want);
+    const { state } = await getSession(api.t.db, id);
+    expect([state.mode, state.prePlanMode]).toEqual([want, wantPre]);
+    const changes = (await readEvents(api.t.db, id)).flatMap((e) => (e.type === "mode.changed" ? [e.payload] : []));
+    if (want !== mode || wantPre !== prePlanMode) expect(changes.at(-1)).toMatchObject({ to: want, cause: "resume" });
+    else expect(changes).toHaveLength(1);
+    await settle(api, id);
   });
 
   it("plan mode through the gate: bash runs read-only, writes are denied, the workspace is unchanged", async () => {
