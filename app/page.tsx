@@ -27,6 +27,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const result = parsed.success ? await listSessions(getDb(), parsed.data) : null;
   const filters = picked as Filters;
   const workspaces = listWorkspaces(env.workspaceRoots);
+  const teams = await getDb().team.findMany({ select: { id: true, name: true }, orderBy: { createdAt: "desc" }, take: 100 });
   const next = result?.nextCursor ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}` : null;
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   const filtered = Object.keys(picked).some((k) => k !== "cursor");
@@ -38,7 +39,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         Sessions
       </h1>
       <NewSessionForm workspaces={workspaces} agents={PRIMARY_AGENTS} models={models} defaultModel={env.PLANGATE_MODEL} />
-      <SessionFilters filters={filters} workspaces={workspaces} />
+      <SessionFilters filters={filters} workspaces={workspaces} teams={teams} />
       {result ? (
         result.sessions.length === 0 && filtered ? (
           <p data-testid="no-matches" className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700">
