@@ -11,6 +11,7 @@ const COMMANDS = [
   { insert: "/plan ", hint: "/plan <message>: plan mode, then send the message" },
   { insert: "/plan off", hint: "Leave plan mode" },
   { insert: "/compact", hint: "Summarise the earlier conversation to save context" },
+  { insert: "/verify", hint: "Check the work against the approved plan" },
 ] as const;
 
 /** Commands whose text starts with what was typed (only while the text is a single word-ish command). */

@@ -19,15 +19,15 @@ const OUTCOME: Record<ModeReply["outcome"], string> = {
 };
 
 /** What a mode request did, in words for the status line. */
-export function describeOutcome(what: string, outcome: ModeReply["outcome"]): string {
-  return `${what}: ${OUTCOME[outcome]}`;
+export function describeOutcome(what: string, outcome: string): string {
+  return `${what}: ${OUTCOME[outcome as ModeReply["outcome"]] ?? outcome}`;
 }
 
 export function requestMode(sessionId: string, mode: PermissionMode): Promise<PostResult<ModeReply>> {
   return postJson<ModeReply>(`/api/sessions/${sessionId}/mode`, { mode });
 }
 
-export type SentReply = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeReply["outcome"] } };
+export type SentReply = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: string } };
 
 export function sendText(sessionId: string, text: string): Promise<PostResult<SentReply>> {
   return postJson<SentReply>(`/api/sessions/${sessionId}/messages`, { text });

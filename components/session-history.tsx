@@ -49,6 +49,11 @@ export function SessionHistory({ history }: { history: History }) {
                   {p.decidedBy ? ` by ${p.decidedBy}` : ""}
                   {p.decidedAt ? ` at ${p.decidedAt.replace("T", " ").slice(0, 19)}` : ""}
                   {p.editedByUser ? " (edited before approval)" : ""}
+                  {p.verification ? (
+                    <span data-testid="plan-verification" className="ml-2 rounded border px-1 text-xs">
+                      {p.verification}
+                    </span>
+                  ) : null}
                 </p>
                 {p.feedback ? <p className="text-xs">Feedback: {p.feedback}</p> : null}
                 {p.changes ? (

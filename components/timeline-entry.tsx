@@ -65,6 +65,14 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
       </li>
     );
   }
+  if (item.kind === "verification") {
+    return (
+      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="verification" data-status={item.status} data-seq={item.seq} className={`${base} ${item.status === "pass" ? "border-emerald-300 dark:border-emerald-800" : "border-rose-300 dark:border-rose-800"}`}>
+        {select}
+        {rendered ?? <p className="text-xs">{item.text}</p>}
+      </li>
+    );
+  }
   return (
     <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
       {select}

@@ -21,6 +21,7 @@ import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
 import { compactSession, planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
+import { verifyIfDue } from "../verify/verify-session";
 
 const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
 const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
@@ -107,6 +108,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     }
     if (session.model === "scripted" && isScriptExhausted(session.script, modelCalls)) {
       await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], { guard: (s) => s.openTurnId === turnId });
+      verifyAfterTurn(db, sessionId);
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
@@ -129,8 +131,14 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     for (const c of result.toolCalls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
     const appended = await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
+    if (result.toolCalls.length === 0) verifyAfterTurn(db, sessionId);
     if (appended.events[0]?.seq === state.lastSeq + 1) known = appended.events;
   }
+}
+
+/** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */
+function verifyAfterTurn(db: Db, sessionId: string): void {
+  void verifyIfDue(db, sessionId).catch((error: unknown) => console.error(`plangate: verifying ${sessionId} failed`, error));
 }
 
 /**

@@ -7,8 +7,9 @@ import { kick } from "./kick";
 import { AppError } from "../errors";
 import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
+import { verifySession } from "../verify/verify-session";
 
-export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome } };
+export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" } };
 
 /** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */
 export function parsePlanCommand(text: string): { args: string } | null {
@@ -26,6 +27,12 @@ export async function sendMessage(db: Db, sessionId: string, text: string): Prom
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: compact when it has finished.");
     const { compacted } = await compactSession(db, sessionId);
     return { turn: null, command: { name: "compact", args: "", outcome: compacted ? "committed" : "noop" } };
+  }
+  if (text.trim() === "/verify") {
+    const { state } = await getSession(db, sessionId);
+    if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
+    const { status } = await verifySession(db, sessionId);
+    return { turn: null, command: { name: "verify", args: "", outcome: status === "pass" ? "pass" : "fail" } };
   }
   const command = parsePlanCommand(text);
   if (command) {

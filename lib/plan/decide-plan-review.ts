@@ -7,6 +7,8 @@ import { newId } from "../id";
 import { exitPlan, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { indexDocs } from "../session/search-index";
+import { getSession } from "../session/get-session";
+import { snapshotTree } from "../verify/git-snapshot";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../agent/mode-gates";
@@ -84,6 +86,8 @@ export async function decidePlanReview(
   };
 
   const status = { approve: "approved", reject: "rejected", abandon: "abandoned" }[body.decision];
+  // The workspace as approved: verification later diffs against it (git repositories only).
+  const baseline = body.decision === "approve" ? await snapshotTree((await getSession(db, review.sessionId)).session.workspace).catch(() => null) : null;
   await appendEvents(db, review.sessionId, events, {
     also: async (run) => {
       const at = new Date();
@@ -92,8 +96,8 @@ export async function decidePlanReview(
         [status, body.decision, body.feedback ?? null, decidedBy, at, review.id, "pending"],
       );
       if (changed !== 1) throw new AppError("already_decided");
-      await run.execute('UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ? WHERE "id" = ?', [
-        status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, version.id,
+      await run.execute('UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ?, "baselineTree" = ? WHERE "id" = ?', [
+        status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, baseline, version.id,
       ]);
       await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);

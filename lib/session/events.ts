@@ -56,6 +56,14 @@ export const eventSchemas = {
   "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),
   compaction: z.object({ summary: z.string(), fromSeq: z.number().int(), toSeq: z.number().int() }),
   notice: z.object({ level: z.enum(["info", "warning"]), text: z.string() }),
+  // The work was checked against an approved plan (the report is the Verification row).
+  "verification.completed": z.object({
+    verificationId: id,
+    planVersion: z.number().int(),
+    status: z.enum(["pass", "fail"]),
+    method: z.enum(["deterministic", "model"]),
+    summary: z.string(),
+  }),
   // The session became a team's lead, or was started as one of its teammates.
   "team.joined": z.object({
     teamId: id,

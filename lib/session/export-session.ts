@@ -4,14 +4,15 @@ import type { SessionEvent } from "./events";
 import { getSession, type SessionView } from "./get-session";
 import { readEvents } from "./read-events";
 import { timelineItems } from "./timeline-items";
+import { listVerifications, type VerificationView } from "../verify/verify-session";
 
 export const EXPORT_FORMAT = "plangate.session.v1";
 
-export type SessionExport = { format: typeof EXPORT_FORMAT; exportedAt: string; session: SessionView; events: SessionEvent[] };
+export type SessionExport = { format: typeof EXPORT_FORMAT; exportedAt: string; session: SessionView; events: SessionEvent[]; verifications: VerificationView[] };
 
 export async function exportJson(db: Db, sessionId: string): Promise<SessionExport> {
   const { session } = await getSession(db, sessionId);
-  return { format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId) };
+  return { format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId), verifications: await listVerifications(db, sessionId) };
 }
 
 type VersionRow = { version: number; content: string; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null };
@@ -41,6 +42,17 @@ export async function exportMarkdown(db: Db, sessionId: string): Promise<string>
       const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${new Date(v.decidedAt).toISOString()}` : ""}` : v.status;
       const f = fence(v.content);
       out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
+    }
+  }
+  const verifications = await listVerifications(db, sessionId);
+  if (verifications.length > 0) {
+    out.push("", "## Verification", "");
+    for (const v of verifications) {
+      out.push(`### Plan version ${v.planVersion}: ${v.report.status} (${v.report.method}, ${v.createdAt})`, "");
+      for (const i of v.report.items) out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
+      if (v.report.unplanned.length) out.push(`- unplanned: ${v.report.unplanned.join(", ")}`);
+      if (v.report.test) out.push(`- test \`${v.report.test.command}\`: ${v.report.test.passed ? "passed" : "failed"}`);
+      out.push("");
     }
   }
   return `${out.join("\n").trimEnd()}\n`;

@@ -4,6 +4,8 @@ import { sideBySide, type SideRow } from "../plan/side-by-side";
 export type PlanVersionView = {
   planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null;
   decidedAt: string | null; editedByUser: boolean; createdAt: string; content: string; changes: SideRow[] | null;
+  /** For an approved version: verified (pass), failed, or not verified yet. */
+  verification: "verified" | "failed" | "not verified" | null;
 };
 export type ModeChangeView = { seq: number; from: string; to: string; cause: string; at: string };
 export type PermissionDecisionView = { id: string; tool: string; permission: string; patterns: string[]; status: string; scope: string | null; message: string | null; at: string };
@@ -16,8 +18,9 @@ const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOS
 export async function sessionHistory(db: Db, sessionId: string): Promise<SessionHistory> {
   const run = await sql(db);
   const [versions, modes, asks, related] = await Promise.all([
-    run.query<{ planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null; editedByUser: boolean | number; createdAt: string | Date; content: string }>(
-      'SELECT v."planId", v."version", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt", v."editedByUser", v."createdAt", v."content" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
+    run.query<{ planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null; editedByUser: boolean | number; createdAt: string | Date; content: string; verified: string | null }>(
+      'SELECT v."planId", v."version", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt", v."editedByUser", v."createdAt", v."content", ' +
+        '(SELECT x."status" FROM "Verification" x WHERE x."planId" = v."planId" AND x."planVersion" = v."version" ORDER BY x."createdAt" DESC LIMIT 1) AS "verified" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
       [sessionId],
     ),
     run.query<{ seq: number; fromMode: string; toMode: string; cause: string; createdAt: string | Date }>('SELECT "seq", "fromMode", "toMode", "cause", "createdAt" FROM "ModeChange" WHERE "sessionId" = ? ORDER BY "seq"', [sessionId]),
@@ -40,6 +43,7 @@ export async function sessionHistory(db: Db, sessionId: string): Promise<Session
       planId: v.planId, version: v.version, status: v.status, decision: v.decision, feedback: v.feedback, decidedBy: v.decidedBy, decidedAt: iso(v.decidedAt),
       editedByUser: Boolean(v.editedByUser), createdAt: iso(v.createdAt) ?? "", content: v.content,
       changes: prev && prev.planId === v.planId ? sideBySide(prev.content, v.content) : null,
+      verification: v.status !== "approved" ? null : v.verified === "pass" ? "verified" : v.verified === "fail" ? "failed" : "not verified",
     };
   });
   return {

@@ -71,6 +71,7 @@ describe("timelineItems", () => {
     ["max steps", { type: "turn.ended", payload: { turnId: "t", reason: "max_steps" } }, { kind: "turn", text: "Turn ended: max steps" }],
     ["todos", { type: "todo.updated", payload: { todos: [{ content: "a", status: "completed" }, { content: "b", status: "pending" }] } }, { kind: "todo", text: "[x] a\n[ ] b" }],
     ["turn started hidden", { type: "turn.started", payload: { turnId: "t" } }, null],
+    ["verification", { type: "verification.completed", payload: { verificationId: "ver_1", planVersion: 1, status: "fail", method: "deterministic", summary: "Fail: 1/2 plan items done" } }, { kind: "verification", text: "Fail: 1/2 plan items done" }],
   ];
   it.each(rows)("%s", (_name, event, expected) => {
     const items = timelineItems(log([event]));

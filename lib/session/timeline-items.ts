@@ -16,7 +16,8 @@ export type TimelineItem =
   | { kind: "user" | "assistant"; seq: number; text: string }
   | ToolItem
   | { kind: "mode"; seq: number; text: string; to: string }
-  | { kind: "plan" | "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string };
+  | { kind: "plan" | "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string }
+  | { kind: "verification"; seq: number; text: string; status: "pass" | "fail"; verificationId: string };
 
 const MAX_OUTPUT = 20_000;
 
@@ -136,6 +137,9 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         break;
       case "turn.interrupted":
         items.push({ kind: "turn", seq: e.seq, text: "Turn interrupted (server stopped); resume to continue" });
+        break;
+      case "verification.completed":
+        items.push({ kind: "verification", seq: e.seq, text: e.payload.summary, status: e.payload.status, verificationId: e.payload.verificationId });
         break;
       case "todo.updated":
         items.push({ kind: "todo", seq: e.seq, text: e.payload.todos.map((t) => `${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`).join("\n") });

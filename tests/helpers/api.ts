@@ -25,6 +25,7 @@ import * as stateRoute from "../../app/api/sessions/[id]/state/route";
 import * as historyRoute from "../../app/api/sessions/[id]/history/route";
 import * as exportRoute from "../../app/api/sessions/[id]/export/route";
 import * as importRoute from "../../app/api/sessions/import/route";
+import * as verifyRoute from "../../app/api/sessions/[id]/verify/route";
 import * as team from "../../app/api/teams/[id]/route";
 import * as mailbox from "../../app/api/teams/[id]/mailbox/route";
 import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/route";
@@ -49,6 +50,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["state", /^\/api\/sessions\/([^/]+)\/state$/, stateRoute],
   ["history", /^\/api\/sessions\/([^/]+)\/history$/, historyRoute],
   ["export", /^\/api\/sessions\/([^/]+)\/export$/, exportRoute],
+  ["verify", /^\/api\/sessions\/([^/]+)\/verify$/, verifyRoute],
   ["teams", /^\/api\/teams$/, teams],
   ["team", /^\/api\/teams\/([^/]+)$/, team],
   ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],

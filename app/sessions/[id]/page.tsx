@@ -24,13 +24,18 @@ import { StartTeamButton } from "@/components/start-team-button";
 import { SessionHistory } from "@/components/session-history";
 import { SessionActions } from "@/components/session-actions";
 import { sessionHistory } from "@/lib/session/session-history";
+import { listVerifications, type VerificationView } from "@/lib/verify/verify-session";
+import { VerificationReport } from "@/components/verification-report";
 
 export const dynamic = "force-dynamic";
 
 /** Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. */
-function renderMessages(events: SessionEvent[]): Record<number, React.ReactNode> {
+function renderMessages(events: SessionEvent[], verifications: VerificationView[]): Record<number, React.ReactNode> {
   const out: Record<number, React.ReactNode> = {};
+  const byId = new Map(verifications.map((v) => [v.id, v]));
   for (const e of events) {
+    const v = e.type === "verification.completed" ? byId.get(e.payload.verificationId) : undefined;
+    if (v) out[e.seq] = <VerificationReport verification={v} />;
     if ((e.type === "message.user" && e.payload.source !== "system") || (e.type === "message.assistant" && e.payload.text.trim())) {
       out[e.seq] = <PlanMarkdown markdown={e.payload.text} testId="message-markdown" />;
     }
@@ -48,13 +53,14 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (!found) notFound();
   const { session, state } = found;
   const pending = state.pendingReview;
-  const [events, review, question, gates, asks, history] = await Promise.all([
+  const [events, review, question, gates, asks, history, verifications] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
     sessionHistory(db, id),
+    listVerifications(db, id),
   ]);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
@@ -85,7 +91,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionActions sessionId={id} title={session.title} />
       </header>
       <SessionHistory history={history} />
-      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events)} />
+      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications)} />
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
       ))}

@@ -1,0 +1,22 @@
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { json, route } from "@/lib/http/route";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { getSession } from "@/lib/session/get-session";
+import { listVerifications, verifySession } from "@/lib/verify/verify-session";
+
+export const dynamic = "force-dynamic";
+
+/** On demand: check the work since the latest approval against the approved plan. */
+export const POST = route(async (_req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { state } = await getSession(getDb(), id);
+  if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
+  return json({ verification: await verifySession(getDb(), id) }, 201);
+});
+
+export const GET = route(async (_req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  await getSession(getDb(), id);
+  return json({ verifications: await listVerifications(getDb(), id) });
+});

@@ -1,0 +1,54 @@
+import type { VerificationView } from "@/lib/verify/verify-session";
+import { SendBackButton } from "./send-back-button";
+
+const BADGE: Record<string, string> = {
+  done: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
+  deviated: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
+  missing: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100",
+};
+
+/** The follow-up a failed verification sends to the agent: what is missing, deviated, unplanned, failing. */
+export function followUp(v: VerificationView): string {
+  const r = v.report;
+  const lines = [`Verification against the approved plan (version ${v.planVersion}) failed. Please finish the plan:`];
+  for (const i of r.items.filter((x) => x.status !== "done")) lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
+  if (r.unplanned.length) lines.push(`- unplanned changes to review: ${r.unplanned.join(", ")}`);
+  if (r.test && !r.test.passed) lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
+  return lines.join("\n");
+}
+
+/** A verification report: per plan item its verdict and evidence, unplanned changes, the test run. */
+export function VerificationReport({ verification }: { verification: VerificationView }) {
+  const r = verification.report;
+  return (
+    <div data-testid="verification-report" data-status={r.status} className="mt-1 flex flex-col gap-2">
+      <p className="text-sm font-medium">
+        Verification of plan version {verification.planVersion}: <span className={r.status === "pass" ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}>{r.status === "pass" ? "passed" : "failed"}</span>{" "}
+        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({r.method === "deterministic" ? "checked by the deterministic matcher" : "graded by a verifier model"})</span>
+      </p>
+      <ul className="flex flex-col gap-1 text-xs">
+        {r.items.map((i) => (
+          <li key={i.id} data-testid="verification-item" data-status={i.status}>
+            <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{i.status}</span>
+            {i.text}
+            <span className="text-zinc-600 dark:text-zinc-400"> · {i.evidence.length ? i.evidence.join(", ") : i.reason}</span>
+          </li>
+        ))}
+      </ul>
+      {r.unplanned.length ? (
+        <p data-testid="verification-unplanned" className="text-xs">
+          Unplanned changes: {r.unplanned.join(", ")}
+        </p>
+      ) : null}
+      {r.test ? (
+        <details className="text-xs" open={!r.test.passed}>
+          <summary data-testid="verification-test">
+            Test command <code>{r.test.command}</code>: {r.test.passed ? "passed" : r.test.timedOut ? "timed out" : `failed (exit ${r.test.exitCode})`}
+          </summary>
+          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-900">{r.test.outputTail}</pre>
+        </details>
+      ) : null}
+      {r.status === "fail" ? <SendBackButton sessionId={verification.sessionId} text={followUp(verification)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import type { PlanItem } from "./plan-items";
+
+export type Change = { path: string; status: "added" | "modified" | "deleted"; patch: string; via: ("tool" | "git")[] };
+export type TestRun = { command: string; exitCode: number | null; timedOut: boolean; outputTail: string };
+export type ItemVerdict = { id: number; text: string; status: "done" | "deviated" | "missing"; evidence: string[]; reason: string };
+export type VerificationReport = {
+  status: "pass" | "fail";
+  method: "deterministic" | "model";
+  items: ItemVerdict[];
+  unplanned: string[];
+  changes: Change[];
+  test: (TestRun & { passed: boolean }) | null;
+  summary: string;
+};
+
+const STOP = new Set(["the", "and", "for", "with", "into", "from", "that", "this", "then", "them", "add", "update", "make", "use", "new", "all", "any", "its", "out", "via"]);
+
+/** Significant words of an item (4+ letters, not filler), for items that name no file. */
+function keywords(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(/[a-z][a-z0-9_]{3,}/g) ?? []).filter((w) => !STOP.has(w)))];
+}
+
+const matches = (changed: string, named: string) => changed === named || changed.startsWith(`${named.replace(/\/$/, "")}/`) || changed.endsWith(`/${named}`);
+
+/**
+ * Pure, the deterministic matcher. An item that names files is done when every named file changed, deviated
+ * when only some did, missing when none did. An item that names no file is done when a changed file's path
+ * or added lines carry most of its words (a test item: when a test file changed). Changes no item names are
+ * unplanned (listed, not failing). The verdict fails on any missing or deviated item or a failing test run.
+ */
+export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | null): VerificationReport {
+  const relevant = changes.filter((c) => !c.path.startsWith(".plangate/"));
+  const covered = new Set<string>();
+  const verdicts = items.map((item): ItemVerdict => {
+    if (item.files.length > 0) {
+      const hit = item.files.map((f) => ({ f, changed: relevant.filter((c) => matches(c.path, f)) }));
+      for (const h of hit) for (const c of h.changed) covered.add(c.path);
+      const done = hit.filter((h) => h.changed.length > 0);
+      const evidence = done.flatMap((h) => h.changed.map((c) => `${c.path} (${c.status}${c.via.includes("tool") ? "" : ", outside the tools"})`));
+      if (done.length === hit.length) return { id: item.id, text: item.text, status: "done", evidence, reason: "every file it names changed" };
+      const missing = hit.filter((h) => h.changed.length === 0).map((h) => h.f);
+      if (done.length > 0) return { id: item.id, text: item.text, status: "deviated", evidence, reason: `not changed: ${missing.join(", ")}` };
+      return { id: item.id, text: item.text, status: "missing", evidence: [], reason: `none of its files changed (${missing.join(", ")})` };
+    }
+    if (/\btests?\b|\bspec\b/i.test(item.text)) {
+      const tests = relevant.filter((c) => /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[a-z]+$/i.test(c.path));
+      for (const c of tests) covered.add(c.path);
+      if (tests.length > 0) return { id: item.id, text: item.text, status: "done", evidence: tests.map((c) => c.path), reason: "a test file changed" };
+    }
+    const words = keywords(item.text);
+    const scored = relevant
+      .map((c) => {
+        const added = c.patch.split("\n").filter((l) => l.startsWith("+")).join("\n").toLowerCase();
+        const hay = `${c.path.toLowerCase()}\n${added}`;
+        return { c, hits: words.filter((w) => hay.includes(w)).length };
+      })
+      .filter((s) => words.length > 0 && s.hits * 2 >= words.length)
+      .sort((a, b) => b.hits - a.hits);
+    if (scored.length > 0) {
+      for (const s of scored) covered.add(s.c.path);
+      return { id: item.id, text: item.text, status: "done", evidence: scored.map((s) => `${s.c.path} (${s.hits}/${words.length} words of the step)`), reason: "its words appear in a change" };
+    }
+    return { id: item.id, text: item.text, status: "missing", evidence: [], reason: words.length ? "no change carries its words" : "names no file and no checkable words" };
+  });
+  const unplanned = relevant.filter((c) => !covered.has(c.path)).map((c) => c.path);
+  const testResult = test ? { ...test, passed: test.exitCode === 0 && !test.timedOut } : null;
+  const failing = verdicts.filter((v) => v.status !== "done");
+  const status = failing.length === 0 && (testResult?.passed ?? true) ? "pass" : "fail";
+  const parts = [
+    `${verdicts.length - failing.length}/${verdicts.length} plan items done`,
+    ...failing.map((v) => `${v.status}: ${v.text}`),
+    ...(unplanned.length ? [`unplanned: ${unplanned.join(", ")}`] : []),
+    ...(testResult ? [testResult.passed ? `test command passed` : `test command failed (${testResult.timedOut ? "timed out" : `exit ${testResult.exitCode}`})`] : []),
+  ];
+  return { status, method: "deterministic", items: verdicts, unplanned, changes, test: testResult, summary: `${status === "pass" ? "Pass" : "Fail"}: ${parts.join("; ")}` };
+}

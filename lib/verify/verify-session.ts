@@ -1,0 +1,85 @@
+import type { Db } from "../db/client";
+import { sql } from "../db/client";
+import { AppError } from "../errors";
+import { newId } from "../id";
+import { appendEvents } from "../session/append-events";
+import { getSession } from "../session/get-session";
+import { readEvents } from "../session/read-events";
+import { runCommand } from "../sandbox/run-command";
+import { detectSandbox } from "../sandbox/detect-sandbox";
+import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { diffTrees, isGitWorkspace, snapshotTree } from "./git-snapshot";
+import { matchPlan, type TestRun, type VerificationReport } from "./match-plan";
+import { planItems } from "./plan-items";
+import { mergeChanges, toolChanges } from "./tool-changes";
+
+export type VerificationView = { id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: VerificationReport; createdAt: string };
+
+type Approved = { planId: string; version: number; content: string; baselineTree: string | null; reviewId: string | null };
+
+async function latestApproved(db: Db, sessionId: string): Promise<Approved | null> {
+  const [row] = await (await sql(db)).query<Approved>(
+    `SELECT v."planId", v."version", v."content", v."baselineTree",
+       (SELECT r."id" FROM "Review" r WHERE r."planId" = v."planId" AND r."planVersion" = v."version" AND r."decision" = 'approve' LIMIT 1) AS "reviewId"
+     FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId"
+     WHERE p."sessionId" = ? AND v."status" = 'approved' ORDER BY v."decidedAt" DESC LIMIT 1`,
+    [sessionId],
+  );
+  return row ?? null;
+}
+
+const TAIL = 4_000;
+
+async function runTests(workspace: string): Promise<TestRun | null> {
+  const verify = loadWorkspaceConfig(workspace).verify;
+  if (!verify) return null;
+  const r = await runCommand({ command: verify.command, cwd: workspace, workspace, readOnly: false, timeoutMs: verify.timeoutMs ?? 300_000, sandbox: detectSandbox() });
+  return { command: verify.command, exitCode: r.exitCode, timedOut: r.timedOut, outputTail: r.output.slice(-TAIL) };
+}
+
+/**
+ * Checks the work done since the latest plan approval against that plan: the tools' changes from the log,
+ * git's view of the workspace since the approval (changes made behind the tools' backs), and the workspace's
+ * test command. The deterministic matcher decides; the report is an event and a stored record.
+ */
+export async function verifySession(db: Db, sessionId: string): Promise<VerificationView> {
+  const { session } = await getSession(db, sessionId);
+  const plan = await latestApproved(db, sessionId);
+  if (!plan) throw new AppError("conflict", "There is no approved plan to verify against.");
+  const events = await readEvents(db, sessionId);
+  const approvedAt = events.find((e) => e.type === "review.answered" && e.payload.reviewId === plan.reviewId)?.seq ?? 0;
+  const fromTools = toolChanges(events, approvedAt, session.workspace);
+  let fromGit = null;
+  if (plan.baselineTree && isGitWorkspace(session.workspace)) {
+    const now = await snapshotTree(session.workspace);
+    if (now) fromGit = await diffTrees(session.workspace, plan.baselineTree, now);
+  }
+  const report = matchPlan(planItems(plan.content), mergeChanges(fromTools, fromGit), await runTests(session.workspace));
+  const id = newId("ver");
+  const at = new Date();
+  await appendEvents(db, sessionId, [{ type: "verification.completed", payload: { verificationId: id, planVersion: plan.version, status: report.status, method: report.method, summary: report.summary } }], {
+    also: async (run) => {
+      await run.execute('INSERT INTO "Verification" ("id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+        id, sessionId, plan.planId, plan.version, report.status, report.method, JSON.stringify(report), at,
+      ]);
+    },
+  });
+  return { id, sessionId, planId: plan.planId, planVersion: plan.version, status: report.status, method: report.method, report, createdAt: at.toISOString() };
+}
+
+/** After a turn ends: the first time the work after an approval is done, it is verified once on its own. */
+export async function verifyIfDue(db: Db, sessionId: string): Promise<VerificationView | null> {
+  const plan = await latestApproved(db, sessionId);
+  if (!plan) return null;
+  const [done] = await (await sql(db)).query<{ id: string }>('SELECT "id" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ? LIMIT 1', [plan.planId, plan.version]);
+  if (done) return null;
+  return verifySession(db, sessionId);
+}
+
+export async function listVerifications(db: Db, sessionId: string): Promise<VerificationView[]> {
+  const rows = await (await sql(db)).query<{ id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: string; createdAt: string | Date }>(
+    'SELECT "id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt" FROM "Verification" WHERE "sessionId" = ? ORDER BY "createdAt", "id"',
+    [sessionId],
+  );
+  return rows.map((r) => ({ ...r, planVersion: Number(r.planVersion), report: JSON.parse(r.report) as VerificationReport, createdAt: new Date(r.createdAt).toISOString() }));
+}

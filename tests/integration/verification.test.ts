@@ -1,0 +1,121 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
+import { exitWith, waitFor } from "../helpers/plan-kit";
+import { readEvents } from "../../lib/session/read-events";
+
+let api: Api;
+afterEach(async () => {
+  await api?.close();
+});
+
+const PLAN = "# Plan: done flag\n\n1. Add a done flag in src/todo.ts\n2. Document it in README.md\n";
+
+type Report = { status: string; method: string; items: { text: string; status: string; evidence: string[] }[]; unplanned: string[]; test: { passed: boolean; outputTail: string } | null; summary: string };
+
+/** A git workspace whose config allows bash (so a command can change files behind the tools' backs). */
+function gitWorkspace(verify?: string): Api {
+  const config = { permission: { bash: { "*": "allow" } }, ...(verify ? { verify: { command: verify, timeoutMs: 20_000 } } : {}) };
+  const a = testApi({ files: { "README.md": "# Todo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) } });
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: a.workspace, stdio: "pipe" });
+  git("init", "-q");
+  git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
+  git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  return a;
+}
+
+/** Plans, is approved (edits accepted), executes `work`, and returns the verification made when the turn ended. */
+async function planAndRun(work: Step[]): Promise<{ id: string; report: Report }> {
+  const id = await startScripted(api, [exitWith(PLAN), ...work, { text: "finished" }], { mode: "plan" });
+  await api.call("POST", `/api/sessions/${id}/messages`, { text: "add a done flag" });
+  expect((await settle(api, id)).status).toBe("awaiting_review");
+  const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
+  expect((await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
+  const verification = await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0], 30_000);
+  const events = await readEvents(api.t.db, id);
+  const completed = events.filter((e) => e.type === "verification.completed");
+  expect(completed).toHaveLength(1);
+  expect(completed[0]?.payload).toMatchObject({ verificationId: verification.id, status: verification.report.status, method: "deterministic" });
+  return { id, report: verification.report as Report };
+}
+
+const statuses = (r: Report) => r.items.map((i) => i.status);
+
+describe("verification: the work checked against the approved plan (scripted sessions, git workspace)", () => {
+  it("every item done → pass, and it runs once on its own when the execution turn ends", async () => {
+    api = gitWorkspace();
+    const { id, report } = await planAndRun([
+      call("write", { path: "src/todo.ts", content: "export const todos: { done: boolean }[] = [];\n" }),
+      call("edit", { path: "README.md", oldString: "# Todo\n", newString: "# Todo\n\nEach todo has a done flag.\n" }),
+    ]);
+    expect(report.status).toBe("pass");
+    expect(statuses(report)).toEqual(["done", "done"]);
+    expect(report.unplanned).toEqual([]);
+    expect(report.items[0]?.evidence).toEqual(["src/todo.ts (modified)"]);
+    // On demand it runs again: a second record.
+    const again = await api.call("POST", `/api/sessions/${id}/verify`);
+    expect(again.status).toBe(201);
+    expect((await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications).toHaveLength(2);
+    const history = (await api.call("GET", `/api/sessions/${id}/history`)).body.history;
+    expect(history.plans[0].verification).toBe("verified");
+  });
+
+  it("an item missing → fail, naming it; the export carries the report", async () => {
+    api = gitWorkspace();
+    const { id, report } = await planAndRun([call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" })]);
+    expect(report.status).toBe("fail");
+    expect(statuses(report)).toEqual(["done", "missing"]);
+    expect(report.summary).toContain("missing: Document it in README.md");
+    const md = (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string;
+    expect(md).toContain("## Verification");
+    expect(md).toContain("- missing: Document it in README.md");
+    expect((await api.call("GET", `/api/sessions/${id}/export?format=json`)).body.verifications[0].status).toBe("fail");
+  });
+
+  it("an unplanned file changed → listed (the plan is still met)", async () => {
+    api = gitWorkspace();
+    const { report } = await planAndRun([
+      call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+      call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
+      call("write", { path: "scripts/deploy.sh", content: "echo deploy\n" }),
+    ]);
+    expect(report.status).toBe("pass");
+    expect(report.unplanned).toEqual(["scripts/deploy.sh"]);
+  });
+
+  it("a change made outside the tools (by bash) is found through git", async () => {
+    api = gitWorkspace();
+    const { report } = await planAndRun([
+      call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+      call("bash", { command: "printf 'Todos have a done flag.\\n' >> README.md" }),
+    ]);
+    expect(statuses(report)).toEqual(["done", "done"]);
+    expect(report.items[1]?.evidence).toEqual(["README.md (modified, outside the tools)"]);
+    expect(report.status).toBe("pass");
+  });
+
+  it("a failing test command → fail with its output tail", async () => {
+    api = gitWorkspace("echo 'running 3 tests'; echo 'assertion failed: expected done to be true'; exit 1");
+    const { report } = await planAndRun([
+      call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+      call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
+    ]);
+    expect(statuses(report)).toEqual(["done", "done"]);
+    expect(report.status).toBe("fail");
+    expect(report.test?.passed).toBe(false);
+    expect(report.test?.outputTail).toContain("assertion failed: expected done to be true");
+    expect(report.summary).toContain("test command failed (exit 1)");
+  });
+
+  it("without an approved plan there is nothing to verify (409), and /verify says so too", async () => {
+    api = gitWorkspace();
+    const id = await startScripted(api, [{ text: "hi" }]);
+    expect((await api.call("POST", `/api/sessions/${id}/verify`)).status).toBe(409);
+    const res = await api.call("POST", `/api/sessions/${id}/messages`, { text: "/verify" });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/no approved plan/);
+    expect(fs.existsSync(path.join(api.workspace, ".git"))).toBe(true);
+  });
+});
