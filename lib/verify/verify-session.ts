@@ -9,8 +9,12 @@ import { runCommand } from "../sandbox/run-command";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { diffTrees, isGitWorkspace, snapshotTree } from "./git-snapshot";
-import { matchPlan, type TestRun, type VerificationReport } from "./match-plan";
-import { planItems } from "./plan-items";
+import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
+import { planItems, type PlanItem } from "./plan-items";
+import { applyModelGrades, graderPrompt } from "./model-grades";
+import { callModel } from "../agent/call-model";
+import { parseModelName, resolveModel } from "../agent/models/resolve-model";
+import { getEnv } from "../env";
 import { mergeChanges, toolChanges } from "./tool-changes";
 
 export type VerificationView = { id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: VerificationReport; createdAt: string };
@@ -54,7 +58,11 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
     const now = await snapshotTree(session.workspace);
     if (now) fromGit = await diffTrees(session.workspace, plan.baselineTree, now);
   }
-  const report = matchPlan(planItems(plan.content), mergeChanges(fromTools, fromGit), await runTests(session.workspace));
+  const items = planItems(plan.content);
+  const changes = mergeChanges(fromTools, fromGit);
+  const test = await runTests(session.workspace);
+  const deterministic = matchPlan(items, changes, test);
+  const report = (await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic;
   const id = newId("ver");
   const at = new Date();
   await appendEvents(db, sessionId, [{ type: "verification.completed", payload: { verificationId: id, planVersion: plan.version, status: report.status, method: report.method, summary: report.summary } }], {
@@ -65,6 +73,30 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
     },
   });
   return { id, sessionId, planId: plan.planId, planVersion: plan.version, status: report.status, method: report.method, report, createdAt: at.toISOString() };
+}
+
+/**
+ * With a real model configured, a verifier with no tools (read-only) grades each item from the changes it is
+ * shown; the offline and scripted models leave the deterministic verdicts. An unusable answer, or a provider
+ * error, also keeps them (the report's method says which decided).
+ */
+async function gradeWithModel(modelName: string, items: PlanItem[], changes: Change[], test: TestRun | null, report: VerificationReport): Promise<VerificationReport | null> {
+  const { provider } = parseModelName(modelName);
+  if (provider === "offline" || provider === "scripted" || items.length === 0) return null;
+  try {
+    const prompt = graderPrompt(items, changes, test);
+    const step = await callModel({
+      model: resolveModel(modelName, { env: getEnv(), stepIndex: 0 }),
+      system: prompt.system,
+      messages: [{ role: "user", content: [{ type: "text", text: prompt.user }] }],
+      tools: [],
+      abortSignal: AbortSignal.timeout(120_000),
+    });
+    return applyModelGrades(report, step.text);
+  } catch (error) {
+    console.error("plangate: the verifier model failed; keeping the deterministic verdicts", error);
+    return null;
+  }
 }
 
 /** After a turn ends: the first time the work after an approval is done, it is verified once on its own. */
