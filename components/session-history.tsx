@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { SessionHistory as History } from "@/lib/session/session-history";
 import type { SideRow } from "@/lib/plan/side-by-side";
 
@@ -27,6 +28,22 @@ function SideBySide({ rows, label }: { rows: SideRow[]; label: string }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+function HistoryList({ title, testId, rows }: { title: string; testId: string; rows: { key: string; body: ReactNode }[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section aria-label={title} className="mt-3">
+      <h3 className="font-medium">{title}</h3>
+      <ul className="mt-1 text-xs">
+        {rows.map((r) => (
+          <li key={r.key} data-testid={testId}>
+            {r.body}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -67,44 +84,26 @@ export function SessionHistory({ history }: { history: History }) {
           </ol>
         </section>
       ) : null}
-      {modes.length > 0 ? (
-        <section aria-label="Mode history" className="mt-3">
-          <h3 className="font-medium">Mode history</h3>
-          <ul className="mt-1 text-xs">
-            {modes.map((m) => (
-              <li key={m.seq} data-testid="mode-history-row">
-                <a href={`#event-${m.seq}`} className="underline">#{m.seq}</a> {m.from} → {m.to}, by {m.cause} at {m.at.replace("T", " ").slice(0, 19)}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {permissions.length > 0 ? (
-        <section aria-label="Permission decisions" className="mt-3">
-          <h3 className="font-medium">Permission decisions</h3>
-          <ul className="mt-1 text-xs">
-            {permissions.map((a) => (
-              <li key={a.id} data-testid="permission-history-row">
-                {a.tool} ({a.permission} {a.patterns.join(", ")}): {a.status}
-                {a.scope ? ` for the ${a.scope}` : ""}
-                {a.message ? `, “${a.message}”` : ""}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      {related.length > 0 ? (
-        <section aria-label="Linked sessions" className="mt-3">
-          <h3 className="font-medium">Linked sessions</h3>
-          <ul className="mt-1 text-xs">
-            {related.map((r) => (
-              <li key={`${r.relation}-${r.id}`} data-testid="related-session">
-                {r.relation}: <Link href={`/sessions/${r.id}`} className="underline">{r.title}</Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <HistoryList title="Mode history" testId="mode-history-row" rows={modes.map((m) => ({
+        key: String(m.seq),
+        body: (
+          <>
+            <a href={`#event-${m.seq}`} className="underline">#{m.seq}</a> {m.from} → {m.to}, by {m.cause} at {m.at.replace("T", " ").slice(0, 19)}
+          </>
+        ),
+      }))} />
+      <HistoryList title="Permission decisions" testId="permission-history-row" rows={permissions.map((a) => ({
+        key: a.id,
+        body: `${a.tool} (${a.permission} ${a.patterns.join(", ")}): ${a.status}${a.scope ? ` for the ${a.scope}` : ""}${a.message ? `, “${a.message}”` : ""}`,
+      }))} />
+      <HistoryList title="Linked sessions" testId="related-session" rows={related.map((r) => ({
+        key: `${r.relation}-${r.id}`,
+        body: (
+          <>
+            {r.relation}: <Link href={`/sessions/${r.id}`} className="underline">{r.title}</Link>
+          </>
+        ),
+      }))} />
     </details>
   );
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
-import { exitWith, PLAN_V1, PLAN_V2 } from "../helpers/plan-kit";
+import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
 import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents } from "../../lib/session/fold";
 import { getSession } from "../../lib/session/get-session";
@@ -109,6 +109,8 @@ describe("session history", () => {
     const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
     await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", feedback: "ship it" });
     await settle(api, id);
+    // The work is verified when the turn ends; the export below must see the finished log.
+    await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications.length > 0);
 
     const exported = (await api.call("GET", `/api/sessions/${id}/export?format=json`)).body;
     expect(exported.format).toBe("plangate.session.v1");
