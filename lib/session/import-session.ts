@@ -7,6 +7,8 @@ import { foldEvents } from "./fold";
 import { projectionColumns } from "./projection";
 import { assignSearchKey, indexDocs, searchDocs } from "./search-index";
 import { afterCommit } from "./append-events";
+import { checkWorkspace } from "../workspace/check-workspace";
+import { getEnv } from "../env";
 
 export const importBody = z.object({
   format: z.literal("plangate.session.v1"),
@@ -29,11 +31,16 @@ export async function importSession(db: Db, body: ImportBody): Promise<{ id: str
     }
   });
   if (events[0]?.type !== "session.created") throw new AppError("bad_request", "events.0: the log must start with session.created");
+  // The copy works on the same folder: it must still be inside the allowed roots here.
+  const workspace = checkWorkspace(body.session.workspace, getEnv().workspaceRoots);
+  const folded = foldEvents(events);
+  // A turn that was open in the export has nobody driving it here: it arrives interrupted (and can be resumed).
+  if (folded.openTurnId) events.push({ type: "turn.interrupted", payload: { turnId: folded.openTurnId }, seq: events.length + 1, at: new Date() });
   const id = newId("ses");
-  const state = foldEvents(events);
+  const state = folded.openTurnId ? foldEvents(events) : folded;
   const at = new Date();
   const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({ data: { id, title: body.session.title, workspace: body.session.workspace, agent: body.session.agent, model: body.session.model, ...projectionColumns(state, at), createdAt: at } });
+    await tx.session.create({ data: { id, title: body.session.title, workspace, agent: body.session.agent, model: body.session.model, ...projectionColumns(state, at), createdAt: at } });
     for (let i = 0; i < events.length; i += 200) {
       const chunk = events.slice(i, i + 200);
       await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`, chunk.flatMap((e) => [id, e.seq, e.type, JSON.stringify(e.payload), e.at]));
