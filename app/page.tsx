@@ -4,7 +4,6 @@ import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
-import { ensureSampleWorkspace } from "@/lib/workspace/ensure-sample-workspace";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
@@ -18,8 +17,6 @@ const FILTER_KEYS = ["q", "status", "mode", "workspace", "team", "cursor"] as co
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const env = getEnv();
-  const root = env.workspaceRoots[0];
-  if (root) ensureSampleWorkspace(root);
   const raw = await searchParams;
   // Empty form fields mean "any"; an invalid filter shows an error instead of the list.
   const picked = Object.fromEntries(FILTER_KEYS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])));

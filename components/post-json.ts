@@ -3,10 +3,14 @@ import { ERRORS, isErrorBody } from "@/lib/errors";
 export type PostResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
 
 /** POST with JSON both ways; a failure carries the server's message (from the shared error registry). */
-export async function postJson<T = unknown>(url: string, body?: unknown): Promise<PostResult<T>> {
+export function postJson<T = unknown>(url: string, body?: unknown): Promise<PostResult<T>> {
+  return sendJson<T>("POST", url, body);
+}
+
+export async function sendJson<T = unknown>(method: "POST" | "DELETE", url: string, body?: unknown): Promise<PostResult<T>> {
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(url, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     return { ok: false, status: 0, message: "The server could not be reached. Try again." };
   }

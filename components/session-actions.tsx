@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ERRORS, isErrorBody } from "@/lib/errors";
+import { sendJson } from "./post-json";
 
 /** Export links, and a delete that asks once more before it happens. */
 export function SessionActions({ sessionId, title }: { sessionId: string; title: string }) {
@@ -10,14 +10,13 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const remove = async () => {
-    const res = await fetch(`/api/sessions/${sessionId}`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ confirm: sessionId }) });
-    if (res.ok) {
+    const r = await sendJson("DELETE", `/api/sessions/${sessionId}`, { confirm: sessionId });
+    if (r.ok) {
       router.push("/");
       router.refresh();
       return;
     }
-    const data: unknown = await res.json().catch(() => null);
-    setError(isErrorBody(data) ? data.error.message : ERRORS.internal.message);
+    setError(r.message);
     setConfirming(false);
   };
   return (

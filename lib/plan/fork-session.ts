@@ -3,7 +3,7 @@ import path from "node:path";
 import { ormTransaction, sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { afterCommit, appendEventsInTx } from "../session/append-events";
+import { afterCommit, appendEventsInTx, insertLogRows } from "../session/append-events";
 import type { NewEvent } from "../session/events";
 import { foldEvents } from "../session/fold";
 import { getSession } from "../session/get-session";
@@ -38,21 +38,9 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
         forkedFromId: sourceId, forkSeq: upto, teamId: null, role: null, ...projectionColumns(before, at), createdAt: at,
       },
     });
-    for (let i = 0; i < copied.length; i += 200) {
-      const chunk = copied.slice(i, i + 200);
-      await run.execute(
-        `INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
-        chunk.flatMap((e) => [id, e.seq, e.type, JSON.stringify(e.payload), new Date(e.at)]),
-      );
-    }
+    await insertLogRows(run, id, copied, (e) => new Date(e.at));
     await assignSearchKey(run, id);
     await indexDocs(run, id, [{ kind: "title", body: `${source.title} (fork)` }, ...searchDocs(copied).filter((d) => d.kind !== "title")]);
-    for (const e of copied) {
-      if (e.type !== "mode.changed") continue;
-      await run.execute('INSERT INTO "ModeChange" ("id", "sessionId", "seq", "fromMode", "toMode", "prePlanMode", "cause", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-        newId("mod"), id, e.seq, e.payload.from, e.payload.to, e.payload.prePlanMode, e.payload.cause, new Date(e.at),
-      ]);
-    }
     const appended = await appendEventsInTx(run, id, extra);
     await writePlanRows(run, id, appended.events);
     return appended;

@@ -34,11 +34,7 @@ export async function readState(run: SqlRunner, sessionId: string): Promise<Sess
  * on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
  */
 async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionState, result: Appended, at: Date): Promise<void> {
-  if (result.events.length > 0) {
-    const values = result.events.map(() => "(?, ?, ?, ?, ?)").join(", ");
-    const args = result.events.flatMap((e) => [sessionId, e.seq, e.type, JSON.stringify(e.payload), at]);
-    await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${values}`, args);
-  }
+  await insertLogRows(run, sessionId, result.events, () => at);
   await indexDocs(run, sessionId, searchDocs(result.events));
   const c = projectionColumns(result.state, at);
   const changed = await run.execute(
@@ -47,11 +43,25 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
     [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, sessionId, previous.lastSeq],
   );
   if (changed !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
-  for (const e of result.events) {
+}
+
+/**
+ * The rows of logged events: the events themselves and the mode history they carry. Appends, forks and
+ * imports all write a log through here, so the ModeChange table always matches the log.
+ */
+export async function insertLogRows<E extends NewEvent & { seq: number }>(run: SqlRunner, sessionId: string, events: readonly E[], at: (e: E) => Date): Promise<void> {
+  for (let i = 0; i < events.length; i += 200) {
+    const chunk = events.slice(i, i + 200);
+    await run.execute(
+      `INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
+      chunk.flatMap((e) => [sessionId, e.seq, e.type, JSON.stringify(e.payload), at(e)]),
+    );
+  }
+  for (const e of events) {
     if (e.type !== "mode.changed") continue;
     await run.execute(
       'INSERT INTO "ModeChange" ("id", "sessionId", "seq", "fromMode", "toMode", "prePlanMode", "cause", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [newId("mod"), sessionId, e.seq, e.payload.from, e.payload.to, e.payload.prePlanMode, e.payload.cause, at],
+      [newId("mod"), sessionId, e.seq, e.payload.from, e.payload.to, e.payload.prePlanMode, e.payload.cause, at(e)],
     );
   }
 }

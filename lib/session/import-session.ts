@@ -6,7 +6,7 @@ import { parseNewEvent } from "./events";
 import { foldEvents } from "./fold";
 import { projectionColumns } from "./projection";
 import { assignSearchKey, indexDocs, searchDocs } from "./search-index";
-import { afterCommit } from "./append-events";
+import { afterCommit, insertLogRows } from "./append-events";
 import { checkWorkspace } from "../workspace/check-workspace";
 import { getEnv } from "../env";
 
@@ -41,10 +41,7 @@ export async function importSession(db: Db, body: ImportBody): Promise<{ id: str
   const at = new Date();
   const result = await ormTransaction(db, async (tx, run) => {
     await tx.session.create({ data: { id, title: body.session.title, workspace, agent: body.session.agent, model: body.session.model, ...projectionColumns(state, at), createdAt: at } });
-    for (let i = 0; i < events.length; i += 200) {
-      const chunk = events.slice(i, i + 200);
-      await run.execute(`INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`, chunk.flatMap((e) => [id, e.seq, e.type, JSON.stringify(e.payload), e.at]));
-    }
+    await insertLogRows(run, id, events, (e) => e.at);
     await assignSearchKey(run, id);
     await indexDocs(run, id, searchDocs(events));
     return { events: [], state };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath } from "../workspace/resolve-path";
+import { permissionPath } from "../workspace/resolve-path";
 import {
   assertMayWrite,
   countLines,
@@ -8,6 +8,8 @@ import {
   realPlanFile,
   unifiedDiff,
   writeTextFile,
+  resolveForAsk,
+  resolveForRun,
 } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type ToolDef } from "./types";
@@ -77,8 +79,7 @@ export const editTool: ToolDef<EditInput> = {
 
   async asks(input, ctx) {
     checkInput(input);
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path);
     const display = permissionPath(resolved);
     const planFile = await realPlanFile(ctx);
     let diff: string;
@@ -99,8 +100,7 @@ export const editTool: ToolDef<EditInput> = {
 
   async execute(input, ctx) {
     checkInput(input);
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path);
     const display = permissionPath(resolved);
     assertMayWrite(ctx, resolved, await realPlanFile(ctx));
     const before = await readTextIfExists(resolved.absolute, display);

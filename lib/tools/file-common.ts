@@ -3,8 +3,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import {
+  assertJudgedPaths,
   externalDirectoryAsk,
   permissionPath,
+  rememberJudgedPaths,
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
@@ -93,6 +95,23 @@ export async function writeTextFile(absolute: string, content: string, display: 
 }
 
 /** The plan file's real path, so a plan file reached through a symlinked folder still counts as the plan file. */
+/**
+ * The path a call names, resolved for its permission question; the real path is remembered so the run can
+ * refuse if a symlink or folder moved in between (see assertJudgedPaths).
+ */
+export async function resolveForAsk(ctx: ToolContext, requested: string): Promise<ResolvedPath> {
+  const resolved = await resolvePath(ctx.workspace, requested);
+  rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+  return resolved;
+}
+
+/** The same path resolved again when the call runs: it must still be what the permission was given for. */
+export async function resolveForRun(ctx: ToolContext, requested: string): Promise<ResolvedPath> {
+  const resolved = await resolvePath(ctx.workspace, requested);
+  assertJudgedPaths(ctx.callId, [resolved.absolute]);
+  return resolved;
+}
+
 export async function realPlanFile(ctx: ToolContext): Promise<string | null> {
   if (ctx.planFile === null) return null;
   return (await resolvePath(ctx.workspace, ctx.planFile)).absolute;

@@ -1,15 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import {
-  assertJudgedPaths,
-  externalDirectoryAsk,
-  permissionPath,
-  rememberJudgedPaths,
-  resolvePath,
-  type ResolvedPath,
-} from "../workspace/resolve-path";
-import { fsToolError } from "./file-common";
+import { externalDirectoryAsk, permissionPath, type ResolvedPath } from "../workspace/resolve-path";
+import { fsToolError, resolveForAsk, resolveForRun } from "./file-common";
 import { compileGlob } from "./glob-match";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
@@ -68,15 +61,13 @@ export const globTool: ToolDef<GlobInput> = {
 
   async asks(input, ctx) {
     checkSearchGlob(input.pattern, "pattern");
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path ?? ".");
     return searchAsks("glob", input.pattern, resolved);
   },
 
   async execute(input, ctx) {
     checkSearchGlob(input.pattern, "pattern");
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path ?? ".");
     await searchFolder(resolved, ctx);
     const matches = compileGlob(input.pattern);
     const found: { name: string; mtime: number }[] = [];

@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import vm from "node:vm";
 import { z } from "zod";
-import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath, type ResolvedPath } from "../workspace/resolve-path";
-import { READ_FLAGS, fsToolError } from "./file-common";
+import { permissionPath, type ResolvedPath } from "../workspace/resolve-path";
+import { READ_FLAGS, fsToolError, resolveForAsk, resolveForRun } from "./file-common";
 import { checkSearchGlob, displayPath, searchAsks } from "./glob";
 import { compileGlob, type GlobMatcher } from "./glob-match";
 import { truncateOutput } from "./truncate";
@@ -123,16 +123,14 @@ export const grepTool: ToolDef<GrepInput> = {
   async asks(input, ctx) {
     checkRegex(input.pattern);
     if (input.include !== undefined) checkSearchGlob(input.include, "include glob");
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path ?? ".");
     return searchAsks("grep", input.pattern, resolved);
   },
 
   async execute(input, ctx) {
     checkRegex(input.pattern);
     if (input.include !== undefined) checkSearchGlob(input.include, "include glob");
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path ?? ".");
     const include = input.include === undefined ? null : compileGlob(input.include);
     const match = lineMatcher(input.pattern);
     const hits: Hit[] = [];

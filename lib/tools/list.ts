@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
-import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath } from "../workspace/resolve-path";
-import { fsToolError, pathAsks } from "./file-common";
+import { permissionPath } from "../workspace/resolve-path";
+import { fsToolError, pathAsks, resolveForAsk, resolveForRun } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type ToolDef } from "./types";
 import { IGNORED_DIRS, walkTree } from "./walk-files";
@@ -24,14 +24,12 @@ export const listTool: ToolDef<ListInput> = {
   inputSchema: listInput,
 
   async asks(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path ?? ".");
     return pathAsks(resolved, "dir", { permission: "list", readOnly: true });
   },
 
   async execute(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path ?? ".");
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path ?? ".");
     const display = permissionPath(resolved);
     try {
       const stat = await fs.lstat(resolved.absolute);

@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import readline from "node:readline";
 import { z } from "zod";
-import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath } from "../workspace/resolve-path";
-import { READ_FLAGS, fsToolError, pathAsks } from "./file-common";
+import { permissionPath } from "../workspace/resolve-path";
+import { READ_FLAGS, fsToolError, pathAsks, resolveForAsk, resolveForRun } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { MAX_OUTPUT_CHARS, ToolError, type ToolDef } from "./types";
 import { looksBinary } from "./walk-files";
@@ -60,14 +60,12 @@ export const readTool: ToolDef<ReadInput> = {
   inputSchema: readInput,
 
   async asks(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path);
     return pathAsks(resolved, "file", { permission: "read", readOnly: true });
   },
 
   async execute(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path);
     const display = permissionPath(resolved);
     const first = input.offset ?? 1;
     const limit = input.limit ?? DEFAULT_READ_LIMIT;

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { z } from "zod";
-import { assertJudgedPaths, permissionPath, rememberJudgedPaths, resolvePath } from "../workspace/resolve-path";
+import { permissionPath } from "../workspace/resolve-path";
 import {
   assertMayWrite,
   countLines,
@@ -10,6 +10,8 @@ import {
   realPlanFile,
   unifiedDiff,
   writeTextFile,
+  resolveForAsk,
+  resolveForRun,
 } from "./file-common";
 import { ToolError, type ToolDef } from "./types";
 
@@ -41,8 +43,7 @@ export const writeTool: ToolDef<WriteInput> = {
   inputSchema: writeInput,
 
   async asks(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    rememberJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForAsk(ctx, input.path);
     const display = permissionPath(resolved);
     const planFile = await realPlanFile(ctx);
     const diff = await diffFor(resolved.absolute, display, input.content);
@@ -55,8 +56,7 @@ export const writeTool: ToolDef<WriteInput> = {
   },
 
   async execute(input, ctx) {
-    const resolved = await resolvePath(ctx.workspace, input.path);
-    assertJudgedPaths(ctx.callId, [resolved.absolute]);
+    const resolved = await resolveForRun(ctx, input.path);
     const display = permissionPath(resolved);
     assertMayWrite(ctx, resolved, await realPlanFile(ctx));
     let existed = true;

@@ -11,7 +11,7 @@ import { listRequests } from "@/lib/agent/permission-store";
 import { listReviews } from "@/lib/agent/answer-review";
 import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
-import { TIMELINE_PAGE } from "@/lib/session/timeline-items";
+import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { DecisionCard } from "@/components/decision-card";
 import { PermissionCard } from "@/components/permission-card";
@@ -33,12 +33,11 @@ export const dynamic = "force-dynamic";
 function renderMessages(events: SessionEvent[], verifications: VerificationView[]): Record<number, React.ReactNode> {
   const out: Record<number, React.ReactNode> = {};
   const byId = new Map(verifications.map((v) => [v.id, v]));
-  for (const e of events) {
-    const v = e.type === "verification.completed" ? byId.get(e.payload.verificationId) : undefined;
-    if (v) out[e.seq] = <VerificationReport verification={v} />;
-    if ((e.type === "message.user" && e.payload.source !== "system") || (e.type === "message.assistant" && e.payload.text.trim())) {
-      out[e.seq] = <PlanMarkdown markdown={e.payload.text} testId="message-markdown" />;
-    }
+  // The same items the timeline shows, so what is rendered here is exactly what it will look up.
+  for (const item of timelineItems(events)) {
+    if (item.kind === "user" || item.kind === "assistant") out[item.seq] = <PlanMarkdown markdown={item.text} testId="message-markdown" />;
+    const v = item.kind === "verification" ? byId.get(item.verificationId) : undefined;
+    if (v) out[item.seq] = <VerificationReport verification={v} />;
   }
   return out;
 }
