@@ -8,6 +8,7 @@ import { benchPermission } from "./permission-bench";
 import { benchTurn } from "./turn-bench";
 import { benchList } from "./list-bench";
 import { benchPage } from "./page-bench";
+import { benchSandbox } from "./sandbox-bench";
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   turn: benchTurn,
   list: benchList,
   page: benchPage,
+  sandbox: benchSandbox,
 };
 
 const results: Record<string, unknown> = {};

@@ -11,16 +11,19 @@ export const MODE_LABEL: Record<PermissionMode, string> = {
   bypassPermissions: "Bypass permissions",
 };
 
-const OUTCOME: Record<ModeReply["outcome"], string> = {
+const OUTCOME: Record<string, string> = {
   committed: "now",
   queued: "at the next step (a turn is running)",
   cancelled: "cancelled the pending change",
   noop: "already so",
+  pass: "passed",
+  fail: "failed",
+  awaiting_permission: "waiting for your permission to run the workspace's verify command",
 };
 
 /** What a mode request did, in words for the status line. */
 export function describeOutcome(what: string, outcome: string): string {
-  return `${what}: ${OUTCOME[outcome as ModeReply["outcome"]] ?? outcome}`;
+  return `${what}: ${OUTCOME[outcome] ?? outcome}`;
 }
 
 export function requestMode(sessionId: string, mode: PermissionMode): Promise<PostResult<ModeReply>> {

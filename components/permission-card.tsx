@@ -7,22 +7,53 @@ import { useOneShot } from "./use-one-shot";
 
 export type PermissionAskView = { id: string; tool: string; permission: string; patterns: string[]; always: string[]; metadata: Record<string, unknown> };
 
+type Option = { rule: string; exact: boolean; words: string };
+type Choice = { pattern: string; options: Option[] };
+
 const SCOPES = { session: "this session", workspace: "every session in this workspace" } as const;
 
-/** A pending ask: what the tool wants to do, and Allow once / Allow always (scope + saved pattern) / Reject. */
+const VERBS: Record<string, string> = { bash: "Run", network: "Network access for", edit: "Write", verify: "Run the verify command" };
+
+/** The rules "Allow always" may save, narrowest first (older requests carry only their default rules). */
+function choicesOf(ask: PermissionAskView): Choice[] {
+  const stored = ask.metadata.alwaysOptions;
+  if (Array.isArray(stored)) return stored as Choice[];
+  return ask.always.map((rule, i) => ({ pattern: ask.patterns[i] ?? rule, options: [{ rule, exact: false, words: `\`${rule}\`` }] }));
+}
+
+function heading(ask: PermissionAskView): string {
+  if (ask.permission === "network") return "Allow this command to use the network?";
+  if (ask.tool === "verify") return "Run the workspace's verify command?";
+  return `Allow ${ask.tool}?`;
+}
+
+/** What the sandbox lets an allowed command do, in words. */
+function reach(ask: PermissionAskView): string | null {
+  if (ask.permission !== "bash" && ask.permission !== "network" && ask.tool !== "verify") return null;
+  const network = ask.permission === "network" || ask.metadata.network === true ? "with network (never this machine's own services)" : "without network";
+  return `Runs in the sandbox: may change only the workspace, ${network}; the rest of this machine is not visible to it.`;
+}
+
+/** A pending ask: what the tool wants to do, and Allow once / Allow always (the exact rule, narrowable) / Reject. */
 export function PermissionCard({ ask }: { ask: PermissionAskView }) {
   const router = useRouter();
   const { send, busy, error } = useOneShot(() => router.refresh());
   const [scope, setScope] = useState<keyof typeof SCOPES>("session");
   const [message, setMessage] = useState("");
+  const choices = choicesOf(ask);
+  const [picked, setPicked] = useState<string[]>(() => choices.map((c) => c.options[c.options.length - 1]?.rule ?? c.pattern));
   const url = `/api/permissions/${ask.id}/reply`;
   const diff = typeof ask.metadata.diff === "string" ? ask.metadata.diff : null;
   const command = typeof ask.metadata.command === "string" ? ask.metadata.command : null;
+  const control = ask.metadata.control === true;
   const headingId = `permission-${ask.id}`;
+  const words = (i: number) => choices[i]?.options.find((o) => o.rule === picked[i])?.words ?? `\`${picked[i]}\``;
+  const verb = VERBS[ask.permission] ?? `Allow ${ask.permission} for`;
+  const narrowable = choices.some((c) => c.options.length > 1);
   return (
     <section data-testid="permission-card" data-request-id={ask.id} aria-labelledby={headingId} className="rounded-lg border border-sky-300 bg-white p-4 shadow-sm dark:border-sky-800 dark:bg-zinc-900">
       <h2 id={headingId} className="font-semibold">
-        Allow <span className="font-mono">{ask.tool}</span>?
+        {heading(ask)}
       </h2>
       <p className="mt-1 text-sm">
         Permission <span className="font-mono">{ask.permission}</span> for{" "}
@@ -36,6 +67,13 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
         <pre data-testid="permission-command" className="mt-2 overflow-x-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
           $ {command}
         </pre>
+      ) : null}
+      {reach(ask) ? <p data-testid="permission-reach" className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{reach(ask)}</p> : null}
+      {control ? (
+        <p data-testid="permission-control" role="note" className="mt-2 rounded border border-amber-300 p-2 text-xs dark:border-amber-700">
+          This is a control file (Plangate, git, agent or editor settings, a shell start-up file): writing it can change what the agent may do or what runs
+          later. It can only be allowed once.
+        </p>
       ) : null}
       {diff ? (
         <div className="mt-2">
@@ -55,23 +93,48 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
         <button type="button" data-testid="allow-once" disabled={busy} onClick={() => void send(url, { reply: "once" })} className="rounded bg-sky-800 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
           Allow once
         </button>
-        <button type="button" data-testid="allow-always" disabled={busy} onClick={() => void send(url, { reply: "always", scope })} className="rounded border border-sky-800 px-3 py-1.5 text-sm disabled:opacity-50">
-          Allow always
-        </button>
-        <label htmlFor={`${headingId}-scope`} className="sr-only">
-          Allow always for
-        </label>
-        <select id={`${headingId}-scope`} data-testid="always-scope" value={scope} onChange={(e) => setScope(e.target.value as keyof typeof SCOPES)} className="rounded border px-2 py-1.5 text-sm dark:bg-zinc-950">
-          <option value="session">in this session</option>
-          <option value="workspace">in this workspace</option>
-        </select>
+        {control ? null : (
+          <>
+            <button type="button" data-testid="allow-always" disabled={busy} onClick={() => void send(url, { reply: "always", scope, rules: picked })} className="rounded border border-sky-800 px-3 py-1.5 text-sm disabled:opacity-50">
+              Allow always
+            </button>
+            <label htmlFor={`${headingId}-scope`} className="sr-only">
+              Allow always for
+            </label>
+            <select id={`${headingId}-scope`} data-testid="always-scope" value={scope} onChange={(e) => setScope(e.target.value as keyof typeof SCOPES)} className="rounded border px-2 py-1.5 text-sm dark:bg-zinc-950">
+              <option value="session">in this session</option>
+              <option value="workspace">in this workspace</option>
+            </select>
+          </>
+        )}
         <button type="button" data-testid="reject" disabled={busy} onClick={() => void send(url, { reply: "reject", ...(message.trim() ? { message: message.trim() } : {}) })} className="rounded border border-rose-700 px-3 py-1.5 text-sm text-rose-800 disabled:opacity-50 dark:text-rose-300">
           Reject
         </button>
       </div>
-      <p data-testid="always-saves" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-        Allow always saves: allow <span className="font-mono">{ask.permission}</span> {ask.always.map((p) => `“${p}”`).join(", ")} for {SCOPES[scope]}.
-      </p>
+      {control ? null : (
+        <>
+          {narrowable ? (
+            <fieldset data-testid="always-choices" className="mt-2 text-xs">
+              <legend className="text-zinc-600 dark:text-zinc-400">Allow always saves, for each command:</legend>
+              {choices.map((c, i) =>
+                c.options.length > 1 ? (
+                  <div key={c.pattern} role="radiogroup" aria-label={`Rule for ${c.pattern}`} className="mt-1 flex flex-wrap gap-3">
+                    {c.options.map((o) => (
+                      <label key={o.rule} className="flex items-center gap-1">
+                        <input type="radio" name={`${headingId}-rule-${i}`} data-testid="always-option" value={o.rule} checked={picked[i] === o.rule} onChange={() => setPicked((p) => p.map((r, j) => (j === i ? o.rule : r)))} />
+                        {o.words}
+                      </label>
+                    ))}
+                  </div>
+                ) : null,
+              )}
+            </fieldset>
+          ) : null}
+          <p data-testid="always-saves" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+            Allow always saves: {choices.map((_, i) => `${verb} ${words(i)}`).join("; ")}, for {SCOPES[scope]}.
+          </p>
+        </>
+      )}
     </section>
   );
 }

@@ -13,7 +13,7 @@ export function followUp(v: VerificationView): string {
   const lines = [`Verification against the approved plan (version ${v.planVersion}) failed. Please finish the plan:`];
   for (const i of r.items.filter((x) => x.status !== "done")) lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
   if (r.unplanned.length) lines.push(`- unplanned changes to review: ${r.unplanned.join(", ")}`);
-  if (r.test && !r.test.passed) lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
+  if (r.test && !r.test.passed && r.test.notRun === undefined) lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
   return lines.join("\n");
 }
 
@@ -41,9 +41,10 @@ export function VerificationReport({ verification }: { verification: Verificatio
         </p>
       ) : null}
       {r.test ? (
-        <details className="text-xs" open={!r.test.passed}>
+        <details className="text-xs" open={!r.test.passed && r.test.notRun === undefined}>
           <summary data-testid="verification-test">
-            Test command <code>{r.test.command}</code>: {r.test.passed ? "passed" : r.test.timedOut ? "timed out" : `failed (exit ${r.test.exitCode})`}
+            Test command <code>{r.test.command}</code>:{" "}
+            {r.test.notRun !== undefined ? `not run (${r.test.notRun})` : r.test.passed ? "passed" : r.test.timedOut ? "timed out" : `failed (exit ${r.test.exitCode})`}
           </summary>
           <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-900">{r.test.outputTail}</pre>
         </details>

@@ -21,7 +21,10 @@ test("permission card: allow once asks again, allow always saves the shown patte
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId("permission-command")).toHaveText("$ touch one.txt");
   await expect(card.getByTestId("permission-pattern")).toHaveText(["touch one.txt"]);
-  await expect(card.getByTestId("always-saves")).toContainText("“touch *” for this session");
+  // The exact rule "Allow always" would save, in plain words, and the narrower choice beside it.
+  await expect(card.getByTestId("always-saves")).toContainText("Run `touch` with any arguments, for this session");
+  await expect(card.getByTestId("always-option")).toHaveCount(2);
+  await expect(card.getByTestId("permission-reach")).toContainText("may change only the workspace, without network");
   await page.screenshot({ path: "e2e/screenshots/permission-card-desktop.png", fullPage: true });
   await card.getByTestId("allow-once").click();
 
@@ -58,6 +61,40 @@ test("permission card: allow once asks again, allow always saves the shown patte
   expect(String(rejected?.payload.error)).toContain("Do not create secret files.");
   const grants = (await (await request.get(`/api/permissions?sessionId=${id}&status=always`)).json()) as { permissions: { always: string[]; scope: string }[] };
   expect(grants.permissions.map((p) => [p.always, p.scope])).toEqual([[["touch *"], "session"]]);
+
+  // Saved rules are listed on the session and can be revoked.
+  await page.reload();
+  const saved = page.getByTestId("saved-permissions");
+  await saved.locator("summary").click();
+  await expect(saved.getByTestId("saved-permission")).toHaveText([/Run `touch` with any arguments.*this session/]);
+  await saved.getByTestId("revoke-permission").click();
+  await expect(page.getByTestId("saved-permissions")).toHaveCount(0);
+  expect(((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: unknown[] }).grants).toEqual([]);
+});
+
+test("permission card: a narrower rule can be picked before saving, and a control file can only be allowed once", async ({ page, request }) => {
+  const id = await scripted(
+    request,
+    [call("bash", { command: "mkdir -p docs" }), call("bash", { command: "mkdir more" }), call("write", { path: ".plangate/config.json", content: "{}\n" }), { text: "done" }],
+    { mode: "acceptEdits" },
+  );
+  await say(request, id, "go");
+  await waitForStatus(request, id, "awaiting_permission");
+  await page.goto(`/sessions/${id}`);
+  const card = page.getByTestId("permission-card");
+  await card.getByLabel("exactly `mkdir -p docs`").check();
+  await expect(card.getByTestId("always-saves")).toContainText("Run exactly `mkdir -p docs`, for this session");
+  await card.getByTestId("allow-always").click();
+  // Exactly that text was saved: the next mkdir asks again.
+  await expect(card.getByTestId("permission-command")).toHaveText("$ mkdir more", { timeout: 15_000 });
+  await card.getByTestId("allow-once").click();
+  await expect(card.getByTestId("permission-control")).toBeVisible({ timeout: 15_000 });
+  await expect(card.getByTestId("allow-always")).toHaveCount(0);
+  await page.screenshot({ path: "e2e/screenshots/permission-card-control-file.png", fullPage: true });
+  await card.getByTestId("reject").click();
+  await expect(page.getByTestId("timeline")).toContainText("done", { timeout: 15_000 });
+  const grants = ((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: { pattern: string; exact: boolean }[] }).grants;
+  expect(grants.map((g) => [g.pattern, g.exact])).toEqual([["mkdir -p docs", true]]);
 });
 
 test("question card: the agent's question is answered from the page and the model reads the answer", async ({ page, request }) => {

@@ -37,6 +37,16 @@ export const envSchema = z
     PLANGATE_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(50),
     // Compaction starts when the conversation sent to the model grows past this many characters (~4 per token).
     PLANGATE_CONTEXT_CHARS: z.coerce.number().int().min(2_000).default(400_000),
+    // Host folders every sandboxed command may read (toolchains outside /usr, e.g. ~/.cargo): the operator's choice.
+    PLANGATE_SANDBOX_READ: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.split(path.delimiter).every((p) => p === "" || path.isAbsolute(p)), "every folder must be an absolute path"),
+    // Names of further environment variables passed into commands (the default passes only PATH, locale and terminal).
+    PLANGATE_SANDBOX_ENV: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.split(",").every((n) => n.trim() === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(n.trim())), "a comma-separated list of variable names"),
   })
   .superRefine((env, ctx) => {
     const modelError = modelConfigError(env.PLANGATE_MODEL, env);
@@ -53,7 +63,7 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; workspaceRoots: string[] };
+export type Env = z.infer<typeof envSchema> & { dataDir: string; workspaceRoots: string[]; sandboxRead: string[]; sandboxEnv: string[] };
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -72,7 +82,9 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     .split(path.delimiter)
     .filter(Boolean)
     .map((p) => path.resolve(cwd, p));
-  return { ...env, dataDir, workspaceRoots };
+  const sandboxRead = (env.PLANGATE_SANDBOX_READ ?? "").split(path.delimiter).filter(Boolean);
+  const sandboxEnv = (env.PLANGATE_SANDBOX_ENV ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv };
 }
 
 let cached: Env | undefined;

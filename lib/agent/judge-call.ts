@@ -1,10 +1,11 @@
-import { decide, evaluate, type ModeGates, type PermissionMode, type Ruleset } from "../permission";
+import { decide, evaluate, literalView, type ModeGates, type PermissionMode, type Ruleset } from "../permission";
 import type { PermissionAsk } from "../tools/types";
 
-export type PatternVerdict = { permission: string; pattern: string; action: "allow" | "deny" | "ask"; reason: string };
+/** asWritten: a person allowed this very text (once, or as an exact saved rule), or bypassPermissions did. */
+export type PatternVerdict = { permission: string; pattern: string; action: "allow" | "deny" | "ask"; reason: string; asWritten: boolean };
 
 export type Judgement =
-  | { kind: "allow"; verdicts: PatternVerdict[] }
+  | { kind: "allow"; verdicts: PatternVerdict[]; asWritten: boolean }
   | { kind: "deny"; reason: string; verdicts: PatternVerdict[] }
   | { kind: "ask"; asks: (PermissionAsk & { askPatterns: string[] })[]; verdicts: PatternVerdict[] };
 
@@ -30,22 +31,27 @@ export function judgeCall(input: JudgeInput): Judgement {
     const askPatterns: string[] = [];
     for (const pattern of ask.patterns) {
       let verdict: PatternVerdict;
+      const literal = ask.exactOnly?.includes(pattern) === true;
+      const agentRules = literal ? literalView(input.agentRules) : input.agentRules;
       if (evaluate(ask.permission, pattern, input.agentRules) === "deny") {
-        verdict = { permission: ask.permission, pattern, action: "deny", reason: `denied by the ${ask.permission} rules` };
+        verdict = { permission: ask.permission, pattern, action: "deny", reason: `denied by the ${ask.permission} rules`, asWritten: false };
       } else if (input.allowedOnce.has(onceKey(ask.permission, pattern))) {
-        verdict = { permission: ask.permission, pattern, action: "allow", reason: "allowed once by the user" };
+        verdict = { permission: ask.permission, pattern, action: "allow", reason: "allowed once by the user", asWritten: true };
       } else {
         const d = decide({
           permission: ask.permission,
           pattern,
-          rulesets: [input.agentRules, input.grantRules],
+          rulesets: [agentRules, literal ? literalView(input.grantRules) : input.grantRules],
           mode: input.mode,
           gates: input.gates,
           readOnly: ask.readOnly,
           planFile: ask.planFile,
           insideWorkspace: ask.insideWorkspace,
+          control: ask.control?.includes(pattern) === true,
         });
-        verdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason };
+        const exactGrant = d.action === "allow" && d.rule?.exact === true && d.rule.action === "allow";
+        const bypass = d.action === "allow" && input.mode === "bypassPermissions";
+        verdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason, asWritten: exactGrant || bypass };
       }
       verdicts.push(verdict);
       if (verdict.action === "ask") askPatterns.push(pattern);
@@ -55,7 +61,7 @@ export function judgeCall(input: JudgeInput): Judgement {
   const denied = verdicts.find((v) => v.action === "deny");
   if (denied) return { kind: "deny", reason: `${denied.permission} "${denied.pattern}": ${denied.reason}`, verdicts };
   if (pendingAsks.length > 0) return { kind: "ask", asks: pendingAsks, verdicts };
-  return { kind: "allow", verdicts };
+  return { kind: "allow", verdicts, asWritten: verdicts.every((v) => v.asWritten) };
 }
 
 /** The same tool with the same input three times in a row is a loop worth asking about. */

@@ -1,13 +1,16 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { AppError } from "../errors";
-import { newId } from "../id";
-import { evaluate, type Rule } from "../permission";
+import { evaluate, literalView } from "../permission";
 import { appendEvents } from "../session/append-events";
+import { grantRules, insertGrants, type NewGrant } from "../session/grant-store";
+import { verifySession } from "../verify/verify-session";
 import { kick } from "./kick";
-import { grantRules, listRequests, type PermissionRequestView } from "./permission-store";
+import { listRequests, type PermissionRequestView } from "../session/permission-store";
 
-export type Reply = { reply: "once" | "always" | "reject"; message?: string; scope?: "session" | "workspace" };
+export type Reply = { reply: "once" | "always" | "reject"; message?: string; scope?: "session" | "workspace"; rules?: string[] };
+
+type Choice = { pattern: string; options: { rule: string; exact: boolean }[] };
 
 async function mark(db: Db, req: PermissionRequestView, status: Reply["reply"], message: string | null, scope: string | null, extra?: (run: SqlRunner) => Promise<void>): Promise<boolean> {
   let won = false;
@@ -30,11 +33,50 @@ async function mark(db: Db, req: PermissionRequestView, status: Reply["reply"], 
   return won;
 }
 
+function choicesOf(req: PermissionRequestView): Choice[] {
+  const stored = req.metadata.alwaysOptions;
+  if (Array.isArray(stored)) return stored as Choice[];
+  // Requests without choices (folder asks, doom loops) save their patterns as they are.
+  return req.always.map((rule, i) => ({ pattern: req.patterns[i] ?? rule, options: [{ rule, exact: false }] }));
+}
+
+/**
+ * The grants an "always" reply saves: by default the widest rule offered for each pattern, or the narrower
+ * ones the person picked. A rule that was not offered for this request is refused, never saved.
+ */
+export function grantsFor(req: PermissionRequestView, picked: string[] | undefined): NewGrant[] {
+  const choices = choicesOf(req);
+  if (picked === undefined) {
+    return choices.flatMap((c) => {
+      const last = c.options[c.options.length - 1];
+      return last ? [{ permission: req.permission, pattern: last.rule, exact: last.exact }] : [];
+    });
+  }
+  const out: NewGrant[] = [];
+  for (const rule of picked) {
+    const option = choices.flatMap((c) => c.options).find((o) => o.rule === rule);
+    if (!option) throw new AppError("bad_request", `rules: "${rule}" is not one of the rules offered for this request`);
+    out.push({ permission: req.permission, pattern: option.rule, exact: option.exact });
+  }
+  const uncovered = choices.find((c) => !c.options.some((o) => picked.includes(o.rule)));
+  if (uncovered) throw new AppError("bad_request", `rules: choose a rule for "${uncovered.pattern}"`);
+  return out;
+}
+
+/** Whether saved grants now answer a pending request the way the gate would (exact-only commands, no control files). */
+async function coveredByGrants(db: Db, req: PermissionRequestView, workspace: string): Promise<boolean> {
+  if (req.metadata.control === true) return false;
+  const grants = await grantRules(db, req.sessionId, workspace);
+  const exactOnly = Array.isArray(req.metadata.exactOnly) ? (req.metadata.exactOnly as string[]) : [];
+  return req.patterns.every((p) => evaluate(req.permission, p, exactOnly.includes(p) ? literalView(grants) : grants) === "allow");
+}
+
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */
 export async function replyPermission(db: Db, requestId: string, input: Reply): Promise<PermissionRequestView> {
   const [current] = await listRequests(db, { id: requestId });
   if (!current) throw new AppError("permission_not_found");
   if (current.status !== "pending") throw new AppError("already_decided", `That permission request was already answered: ${current.status}.`, { status: current.status });
+  if (input.reply !== "always" && input.rules !== undefined) throw new AppError("bad_request", "rules: only an \"always\" reply saves rules");
   const sessions = new Set([current.sessionId]);
 
   if (input.reply === "reject") {
@@ -46,26 +88,25 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
   } else if (input.reply === "once") {
     await mark(db, current, "once", null, null);
   } else {
+    if (current.metadata.control === true) {
+      throw new AppError("bad_request", "A write to a control file (.plangate, .git, agent or editor settings) can only be allowed once.");
+    }
+    const grants = grantsFor(current, input.rules);
     const scope = input.scope ?? "session";
     const [session] = await (await sql(db)).query<{ workspace: string }>('SELECT "workspace" FROM "Session" WHERE "id" = ?', [current.sessionId]);
     const workspace = session?.workspace ?? "";
-    await mark(db, current, "always", null, scope, async (run) => {
-      for (const pattern of current.always) {
-        await run.execute('INSERT INTO "PermissionGrant" ("id", "scope", "sessionId", "workspace", "permission", "pattern", "action", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-          newId("grt"), scope, scope === "session" ? current.sessionId : null, workspace, current.permission, pattern, "allow", new Date(),
-        ]);
-      }
-    });
+    await mark(db, current, "always", null, scope, (run) => insertGrants(run, scope, current.sessionId, workspace, grants));
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
     const others = await listRequests(db, scope === "session" ? { sessionId: current.sessionId, status: "pending" } : { workspace, status: "pending" });
     for (const other of others) {
-      const grants: Rule[] = [...(await grantRules(db, other.sessionId, workspace))];
-      if (other.patterns.every((p) => evaluate(other.permission, p, grants) === "allow")) {
+      if (await coveredByGrants(db, other, workspace)) {
         if (await mark(db, other, "always", null, scope).catch(() => false)) sessions.add(other.sessionId);
       }
     }
   }
   for (const id of sessions) kick(db, id);
+  // A reply about the workspace's verify command lets the check that waited on it go on (or run without it).
+  if (current.tool === "verify") void verifySession(db, current.sessionId).catch((error: unknown) => console.error(`plangate: verifying ${current.sessionId} failed`, error));
   const [after] = await listRequests(db, { id: requestId });
   return after ?? current;
 }

@@ -4,7 +4,8 @@ import { appendEvents } from "../session/append-events";
 import { ToolError, ToolSuspended, type PermissionAsk, type ToolContext } from "../tools/types";
 import type { ToolCallRef } from "./build-messages";
 import { isDoomLoop, judgeCall, onceKey } from "./judge-call";
-import { grantRules, listRequests, planRequests } from "./permission-store";
+import { grantRules } from "../session/grant-store";
+import { listRequests, planRequests } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
 import { findTool } from "./tool-registry";
 
@@ -68,7 +69,7 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
     return "suspended";
   }
   try {
-    const out = await def.execute(parsed.data, ctx);
+    const out = await def.execute(parsed.data, { ...ctx, approval: { asWritten: judgement.asWritten } });
     return finish(run, call, { ok: true, output: out.output, metadata: out.metadata });
   } catch (error) {
     if (error instanceof ToolSuspended) return "suspended";

@@ -9,7 +9,7 @@ import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
 import { verifySession } from "../verify/verify-session";
 
-export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" } };
+export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" | "awaiting_permission" } };
 
 /** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */
 export function parsePlanCommand(text: string): { args: string } | null {
@@ -31,8 +31,9 @@ export async function sendMessage(db: Db, sessionId: string, text: string): Prom
   if (text.trim() === "/verify") {
     const { state } = await getSession(db, sessionId);
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
-    const { status } = await verifySession(db, sessionId);
-    return { turn: null, command: { name: "verify", args: "", outcome: status === "pass" ? "pass" : "fail" } };
+    const result = await verifySession(db, sessionId);
+    const outcome = "awaitingPermission" in result ? "awaiting_permission" : result.status === "pass" ? "pass" : "fail";
+    return { turn: null, command: { name: "verify", args: "", outcome } };
   }
   const command = parsePlanCommand(text);
   if (command) {

@@ -60,6 +60,8 @@ describe("native agents", () => {
       "* * allow",
       "edit * ask",
       "bash * ask",
+      "network * ask",
+      "verify * ask",
       "doom_loop * ask",
       "external_directory * ask",
       "question * deny",

@@ -28,6 +28,10 @@ export function defaultRules(home?: string): Ruleset {
       // commands are let through by decide().
       edit: "ask",
       bash: "ask",
+      // A command's network access is a question of its own (the sandbox has none otherwise).
+      network: "ask",
+      // The workspace's verify command (.plangate/config.json) runs only once a person allowed it.
+      verify: "ask",
       doom_loop: "ask",
       external_directory: { "*": "ask" },
       question: "deny",
@@ -96,6 +100,7 @@ export function nativeAgents(opts: NativeAgentOptions): Record<NativeAgentName, 
         rule("question", "*", "allow"),
         rule("plan_exit", "*", "allow"),
         rule("task", "general", "deny"),
+        rule("network", "*", "deny"),
         rule("edit", "*", "deny"),
         ...planEdits,
       ],
@@ -114,7 +119,7 @@ export function nativeAgents(opts: NativeAgentOptions): Record<NativeAgentName, 
       "subagent",
       true,
       // bash stays allowed here: the OS sandbox is what makes it read-only.
-      [rule("edit", "*", "deny"), rule("task", "*", "deny"), rule("todo_write", "*", "deny")],
+      [rule("edit", "*", "deny"), rule("network", "*", "deny"), rule("task", "*", "deny"), rule("todo_write", "*", "deny")],
     ),
   };
 }

@@ -58,15 +58,24 @@ function specialise(kind: Kind, text: string, path: string): Kind | "miss" {
   }
 }
 
+function exactPattern(pattern: string) {
+  const text = normalizeSlashes(pattern);
+  return { kind: Kind.Equal, text, alt: "", test: (s: string) => s === text };
+}
+
+function lastChar(pattern: string): number {
+  return pattern.length === 0 ? -1 : normalizeSlashes(pattern).charCodeAt(pattern.length - 1);
+}
+
 function candidates(ruleset: Ruleset, ids: readonly number[], path: string): Candidates {
   const out: Candidate[] = [];
   for (const i of ids) {
     const rule = ruleset[i];
     if (rule === undefined) continue;
-    const { kind, text, alt, test } = compilePattern(rule.pattern);
+    const { kind, text, alt, test } = rule.exact ? exactPattern(rule.pattern) : compilePattern(rule.pattern);
     const settled = specialise(kind, text, path);
     if (settled === "miss") continue;
-    const last = settled === Kind.Any ? -1 : requiredLastChar(rule.pattern);
+    const last = settled === Kind.Any ? -1 : rule.exact ? lastChar(rule.pattern) : requiredLastChar(rule.pattern);
     out.push({ kind: settled, last, text, alt, test, rule });
   }
   return out;
@@ -119,10 +128,11 @@ export function buildCompiled(ruleset: Ruleset): CompiledRuleset {
         if (compileNormalized(rule.permission)(p)) ids.push(i);
       });
       const flat = ids.length > MAX_INDEXED_RULES;
-      const entries = ids.map((id) => ({ id, prefix: flat ? "" : requiredPrefix(ruleset[id]?.pattern ?? "") }));
+      const prefixOf = (rule: Rule | undefined) => (rule?.exact ? normalizeSlashes(rule.pattern) : requiredPrefix(rule?.pattern ?? ""));
+      const entries = ids.map((id) => ({ id, prefix: flat ? "" : prefixOf(ruleset[id]) }));
       // "git *" is settled by whether the walk got past "git " - give it a node.
       const anchors = ids.flatMap((id) => {
-        if (flat) return [];
+        if (flat || ruleset[id]?.exact) return [];
         const compiled = compilePattern(ruleset[id]?.pattern ?? "");
         return compiled.kind === Kind.Command ? [compiled.alt] : [];
       });

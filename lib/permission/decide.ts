@@ -13,6 +13,8 @@ export type DecideInput = {
   /** The call writes exactly this session's plan file. */
   planFile?: boolean;
   insideWorkspace?: boolean;
+  /** The call writes a control file (.plangate, .git, agent or editor settings, shell rc files). */
+  control?: boolean;
 };
 
 export type Decision = { action: Action; reason: string; rule?: Rule };
@@ -38,6 +40,12 @@ export function decide(input: DecideInput): Decision {
   const withRule = (action: Action, reason: string): Decision => (rule ? { action, reason, rule } : { action, reason });
   // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
   if (base.action === "ask" && input.readOnly && input.permission === "bash") return withRule("allow", "read-only command");
+  // Control files steer the agent's own rights and what runs later: only a person answers, whatever a rule,
+  // an "always" grant, acceptEdits or auto says. Plan mode keeps its own stricter answer below.
+  if (input.control === true && input.mode !== "plan") {
+    if (input.mode === "bypassPermissions" && input.gates.bypassEnabled) return withRule("allow", "bypassPermissions mode");
+    return { action: "ask", reason: "a control file: only a person may allow this write" };
+  }
 
   switch (input.mode) {
     case "plan":

@@ -34,3 +34,4 @@ export {
   type SetModeResult,
 } from "./modes";
 export { decide, type DecideInput, type Decision } from "./decide";
+export { literalView } from "./literal-view";

@@ -10,6 +10,8 @@ export type Rule = {
   readonly permission: string;
   readonly pattern: string;
   readonly action: Action;
+  /** The pattern is literal text: `*` and `?` in it match only themselves (a saved exact command). */
+  readonly exact?: boolean;
 };
 
 /**

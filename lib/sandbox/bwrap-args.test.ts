@@ -1,21 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { bwrapArgs, SANDBOX_HOME } from "./bwrap-args";
+import { bwrapArgs, SANDBOX_HOME, type BwrapOptions } from "./bwrap-args";
 
 /** The option pairs/triples as strings, so assertions read like the command line. */
-function joined(args: string[]): string {
-  return args.join(" ");
-}
+const joined = (args: string[]) => args.join(" ");
+
+const base: BwrapOptions = {
+  workspace: "/work/ws",
+  cwd: "/work/ws/src",
+  profile: { write: false, network: false },
+  system: [
+    { path: "/usr", symlink: null },
+    { path: "/bin", symlink: "usr/bin" },
+  ],
+  etc: ["passwd", "ssl", "resolv.conf"],
+};
+const ro = bwrapArgs(base);
+const rw = bwrapArgs({ ...base, cwd: "/work/ws", profile: { write: true, network: false }, protect: ["/work/ws/.plangate", "/work/ws/.git/config"] });
+const net = bwrapArgs({ ...base, profile: { write: true, network: true }, resolvConf: "/tmp/p/resolv.conf", infoFd: 3, blockFd: 4 });
 
 describe("bwrapArgs", () => {
-  const ro = bwrapArgs({ workspace: "/work/ws", readOnly: true, cwd: "/work/ws/src" });
-  const rw = bwrapArgs({ workspace: "/work/ws", readOnly: false, cwd: "/work/ws" });
-
   it.each([
-    ["--ro-bind / /"],
+    ["--ro-bind /usr /usr"],
+    ["--symlink usr/bin /bin"],
+    ["--ro-bind-try /etc/passwd /etc/passwd"],
+    ["--ro-bind-try /etc/ssl /etc/ssl"],
     ["--dev /dev"],
     ["--proc /proc"],
     ["--tmpfs /tmp"],
-    ["--tmpfs /run"],
     ["--ro-bind /work/ws /work/ws"],
     ["--unshare-net"],
     ["--unshare-ipc"],
@@ -29,37 +40,42 @@ describe("bwrapArgs", () => {
     expect(joined(ro)).toContain(option);
   });
 
-  it.each([
-    ["--ro-bind / /"],
-    ["--tmpfs /tmp"],
-    ["--bind /work/ws /work/ws"],
-    ["--unshare-pid"],
-    ["--die-with-parent"],
-    ["--new-session"],
-    ["--cap-drop ALL"],
-    [`--setenv HOME ${SANDBOX_HOME}`],
-    ["--chdir /work/ws"],
-  ])("writable has %s", (option) => {
-    expect(joined(rw)).toContain(option);
+  it("shows no host folder but the system's, the chosen /etc entries and the workspace", () => {
+    const sources = ro.flatMap((arg, i) => (arg === "--ro-bind" || arg === "--ro-bind-try" || arg === "--bind" ? [ro[i + 1]] : []));
+    expect(sources).toEqual(["/usr", "/etc/passwd", "/etc/ssl", "/etc/resolv.conf", "/work/ws"]);
+    expect(joined(ro)).not.toMatch(/--ro-bind \/ \//);
+    // The synthetic root (/etc, the folders above the workspace) is read-only as well.
+    expect(joined(ro)).toContain("--remount-ro /");
   });
 
-  it.each([["--unshare-net"], ["--tmpfs /run"], ["--ro-bind /work/ws"]])("writable shares the network and /run: no %s", (option) => {
-    expect(joined(rw)).not.toContain(option);
-  });
-
-  it("never makes anything but the workspace writable", () => {
+  it("writable binds only the workspace read-write, and the protected control files read-only after it", () => {
     const binds = rw.flatMap((arg, i) => (arg === "--bind" ? [rw[i + 1]] : []));
     expect(binds).toEqual(["/work/ws"]);
-    expect(ro).not.toContain("--bind");
+    const ws = rw.indexOf("--bind");
+    const plangate = rw.indexOf("/work/ws/.plangate");
+    expect(rw[plangate - 1]).toBe("--ro-bind");
+    expect(plangate).toBeGreaterThan(ws);
+    expect(joined(rw)).toContain("--ro-bind /work/ws/.git/config /work/ws/.git/config");
+  });
+
+  it("a read-only command gets no protected mounts (everything is read-only already)", () => {
+    expect(bwrapArgs({ ...base, protect: ["/work/ws/.plangate"] })).not.toContain("/work/ws/.plangate");
+  });
+
+  it("never shares the host's network, even when the network is allowed: it is attached through the info and block fds", () => {
+    for (const args of [ro, rw, net]) expect(args).toContain("--unshare-net");
+    expect(joined(net)).toContain("--info-fd 3");
+    expect(joined(net)).toContain("--block-fd 4");
+    expect(joined(net)).toContain("--ro-bind /tmp/p/resolv.conf /etc/resolv.conf");
+    expect(joined(net)).not.toContain("--ro-bind-try /etc/resolv.conf");
   });
 
   it("binds the workspace after the tmpfs mounts so a workspace under /tmp stays visible", () => {
-    const args = bwrapArgs({ workspace: "/tmp/plangate-x", readOnly: true, cwd: "/tmp/plangate-x" });
+    const args = bwrapArgs({ ...base, workspace: "/tmp/plangate-x", cwd: "/tmp/plangate-x" });
     const tmpfs = args.lastIndexOf("--tmpfs");
     const bind = args.indexOf("/tmp/plangate-x") - 1;
     expect(args[bind]).toBe("--ro-bind");
     expect(bind).toBeGreaterThan(tmpfs);
-    expect(args.indexOf("--ro-bind")).toBe(0);
   });
 
   it("puts HOME's folder inside the private /tmp", () => {

@@ -1,30 +1,71 @@
 /** HOME inside the sandbox: a private, writable place, so tools that write caches or history do not fail. */
 export const SANDBOX_HOME = "/tmp/home";
 
+/** What one command may do. Everything else (the host, its network, Plangate itself) stays out of reach. */
+export type SandboxProfile = {
+  /** The workspace is writable; otherwise every mount is read-only. */
+  write: boolean;
+  /** A private network stack with outside access (slirp4netns, never the host's loopback); otherwise none. */
+  network: boolean;
+};
+
+/** How a host path appears in the sandbox's root: the same symlink, or a read-only bind of the folder. */
+export type SystemEntry = { path: string; symlink: string | null };
+
 export type BwrapOptions = {
-  /** realpath of the workspace: the only host folder a non-read-only command may change. */
+  /** realpath of the workspace: the only host folder a writing command may change. */
   workspace: string;
-  readOnly: boolean;
   /** Where the command starts (inside the workspace). */
   cwd: string;
+  profile: SandboxProfile;
+  /** The system's programs and libraries (/usr and its merged-/usr links), as found on this host. */
+  system: readonly SystemEntry[];
+  /** Entries of /etc the programs need (names, resolver, certificates, alternatives); missing ones are skipped. */
+  etc: readonly string[];
+  /** Further host paths shown read-only (the server's own Node.js when it lives elsewhere, configured extras). */
+  extraRead?: readonly string[];
+  /** Mounted read-only over a writable workspace: control files the command was not approved to change. */
+  protect?: readonly string[];
+  /** The resolver file for the private network (its DNS forwarder's address). */
+  resolvConf?: string;
+  /** File descriptors bubblewrap reports the child's pid on and waits on before starting it (network setup). */
+  infoFd?: number;
+  blockFd?: number;
 };
 
 /**
- * The bubblewrap options (everything before "--" and the command) for one shell command.
- * The whole host is mounted read-only; read-only calls also get no network and no /run.
+ * The bubblewrap options (everything before "--" and the command) for one shell command. The root is empty:
+ * only the system's programs, a chosen part of /etc, a private /tmp and HOME, and the workspace are shown, so
+ * home folders, Plangate's data folder, other workspaces, host sockets and secrets in /etc do not exist.
+ * The network is always unshared; a command allowed the network gets its own stack attached from outside.
  */
-export function bwrapArgs({ workspace, readOnly, cwd }: BwrapOptions): string[] {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  // /run holds host sockets (databases, dbus, docker): connect() works through a read-only
-  // mount, so a read-only call could still change things by talking to a daemon.
-  if (readOnly) args.push("--tmpfs", "/run");
+export function bwrapArgs(o: BwrapOptions): string[] {
+  const args: string[] = [];
+  for (const entry of o.system) {
+    if (entry.symlink !== null) args.push("--symlink", entry.symlink, entry.path);
+    else args.push("--ro-bind", entry.path, entry.path);
+  }
+  args.push("--dir", "/etc");
+  for (const name of o.etc) {
+    if (name === "resolv.conf" && o.resolvConf !== undefined) continue;
+    args.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
+  }
+  if (o.resolvConf !== undefined) args.push("--ro-bind", o.resolvConf, "/etc/resolv.conf");
+  args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--dir", "/run");
   args.push("--dir", SANDBOX_HOME, "--setenv", "HOME", SANDBOX_HOME, "--setenv", "TMPDIR", "/tmp");
+  for (const extra of o.extraRead ?? []) args.push("--ro-bind-try", extra, extra);
   // Bound after the tmpfs mounts, or a workspace under /tmp (mkdtemp) would be hidden by them.
-  args.push(readOnly ? "--ro-bind" : "--bind", workspace, workspace);
-  if (readOnly) args.push("--unshare-net", "--unshare-ipc");
+  args.push(o.profile.write ? "--bind" : "--ro-bind", o.workspace, o.workspace);
+  if (o.profile.write) for (const p of o.protect ?? []) args.push("--ro-bind", p, p);
+  // The synthetic root itself (/etc, the folders above the workspace) is read-only too; only /tmp stays writable.
+  args.push("--remount-ro", "/");
+  args.push("--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox");
   // As root, bwrap keeps every capability unless told otherwise, and CAP_SYS_ADMIN is enough to
   // `unshare -m` and remount / read-write from inside the sandbox.
   args.push("--cap-drop", "ALL");
-  args.push("--unshare-pid", "--die-with-parent", "--new-session", "--chdir", cwd);
+  args.push("--unshare-pid", "--die-with-parent", "--new-session");
+  if (o.infoFd !== undefined) args.push("--info-fd", String(o.infoFd));
+  if (o.blockFd !== undefined) args.push("--block-fd", String(o.blockFd));
+  args.push("--chdir", o.cwd);
   return args;
 }

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SandboxInfo } from "../tools/types";
 import { bwrapArgs } from "./bwrap-args";
+import { ETC_ENTRIES, hostView } from "./host-view";
 
-const FALLBACK_BWRAP = "/usr/bin/bwrap";
 const CHECK_TIMEOUT_MS = 5_000;
 
 let cached: SandboxInfo | null = null;
@@ -18,13 +18,15 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function findBwrap(): string | null {
+/** A program on PATH, else in /usr/bin. */
+export function findProgram(name: string): string | null {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
     if (dir === "") continue;
-    const candidate = path.join(dir, "bwrap");
+    const candidate = path.join(dir, name);
     if (isExecutable(candidate)) return candidate;
   }
-  return isExecutable(FALLBACK_BWRAP) ? FALLBACK_BWRAP : null;
+  const fallback = path.join("/usr/bin", name);
+  return isExecutable(fallback) ? fallback : null;
 }
 
 // Being installed is not enough: containers often forbid the namespaces bwrap needs, so run it once
@@ -32,16 +34,24 @@ function findBwrap(): string | null {
 // workspace; bwrap's own folder does.
 function works(bwrapPath: string): boolean {
   const dir = path.dirname(bwrapPath);
-  const args = [...bwrapArgs({ workspace: dir, readOnly: true, cwd: dir }), "--", "true"];
-  const result = spawnSync(bwrapPath, args, { stdio: "ignore", timeout: CHECK_TIMEOUT_MS });
+  const view = hostView();
+  const options = { workspace: dir, cwd: dir, profile: { write: false, network: false }, system: view.system, etc: ETC_ENTRIES, extraRead: view.extraRead };
+  const result = spawnSync(bwrapPath, [...bwrapArgs(options), "--", "true"], { stdio: "ignore", timeout: CHECK_TIMEOUT_MS });
   return result.error === undefined && result.status === 0;
 }
 
-/** Whether bash can run under bubblewrap on this machine; computed once per process. */
+/**
+ * Whether bash can run under bubblewrap on this machine, and whether slirp4netns can give a sandboxed
+ * command a network of its own; computed once per process.
+ */
 export function detectSandbox(): SandboxInfo {
   if (cached !== null) return cached;
-  const bwrapPath = process.env.PLANGATE_SANDBOX === "off" ? null : findBwrap();
-  cached = bwrapPath !== null && works(bwrapPath) ? { available: true, bwrapPath } : { available: false, bwrapPath: null };
+  const bwrapPath = process.env.PLANGATE_SANDBOX === "off" ? null : findProgram("bwrap");
+  if (bwrapPath !== null && works(bwrapPath)) {
+    cached = { available: true, bwrapPath, slirpPath: findProgram("slirp4netns") };
+  } else {
+    cached = { available: false, bwrapPath: null, slirpPath: null };
+  }
   return cached;
 }
 

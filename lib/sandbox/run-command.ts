@@ -1,10 +1,14 @@
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { getEnv } from "../env";
 import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../tools/types";
-import { bwrapArgs } from "./bwrap-args";
+import { protectedMounts } from "../workspace/control-paths";
+import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { attachNetwork } from "./attach-network";
+import { bwrapArgs, type SandboxProfile } from "./bwrap-args";
+import { commandEnv } from "./command-env";
+import { ETC_ENTRIES, filterExtraRead, hiddenRoots, hostView } from "./host-view";
 import { isReadOnlyCommand } from "./read-only-commands";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -16,7 +20,10 @@ export type RunCommandInput = {
   command: string;
   cwd: string;
   workspace: string;
-  readOnly: boolean;
+  /** What the command may do: write the workspace or not, reach the network or not. */
+  profile: SandboxProfile;
+  /** A person approved this exact command: control files stay writable and git uses the repository's settings. */
+  asWritten?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
   sandbox: SandboxInfo;
@@ -28,6 +35,7 @@ export type RunCommandResult = {
   timedOut: boolean;
   truncated: boolean;
   sandboxed: boolean;
+  profile: SandboxProfile;
 };
 
 // The outer bash points stderr at stdout before running the command, so both share one pipe and
@@ -66,49 +74,68 @@ class HeadTail {
   }
 }
 
-// The model's commands must not read the server's secrets (tokens, API keys, database URL) from the environment.
-const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL|PRIVATE_KEY)|^(DATABASE_URL|PLANGATE_)/i;
-
-export function commandEnv(readOnly: boolean, sandboxed: boolean): Record<string, string | undefined> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SECRET_ENV.test(key)));
-  const env: Record<string, string | undefined> = { ...inherited, GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
-  const gitConfig = path.join(os.homedir(), ".gitconfig");
-  // HOME moves into the sandbox's /tmp; keep the user's git identity readable so commits still work.
-  if (sandboxed && env.GIT_CONFIG_GLOBAL === undefined && fs.existsSync(gitConfig)) env.GIT_CONFIG_GLOBAL = gitConfig;
-  if (readOnly) {
-    // git status would otherwise refresh .git/index; BASH_ENV would be sourced by `bash -c`.
-    env.GIT_OPTIONAL_LOCKS = "0";
-    delete env.BASH_ENV;
-    delete env.ENV;
-  }
-  return env;
-}
-
 function clampTimeout(ms: number | undefined): number {
   if (ms === undefined || !Number.isFinite(ms)) return DEFAULT_TIMEOUT_MS;
   return Math.min(Math.max(Math.floor(ms), 1), MAX_TIMEOUT_MS);
 }
 
+/** Read-only extras from the server's settings (trusted) and from the workspace's config (filtered). */
+function extraReads(workspace: string): string[] {
+  const env = getEnv();
+  const fromConfig = loadWorkspaceConfig(workspace).sandbox?.read ?? [];
+  const { kept } = filterExtraRead(fromConfig, hiddenRoots(env.dataDir, env.workspaceRoots));
+  return [...hostView().extraRead, ...env.sandboxRead, ...kept];
+}
+
+function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: boolean): [string, string[]] {
+  const view = hostView();
+  const protect = input.profile.write && input.asWritten !== true ? protectedMounts(input.workspace) : [];
+  const args = bwrapArgs({
+    workspace: input.workspace,
+    cwd: input.cwd,
+    profile: input.profile,
+    system: view.system,
+    etc: ETC_ENTRIES,
+    extraRead: extraReads(input.workspace),
+    protect,
+    ...(network ? { resolvConf: view.resolvConf, infoFd: 3, blockFd: 4 } : {}),
+  });
+  return [bwrapPath, [...args, "--", "bash", "-c", MERGE_STREAMS, "bash", input.command]];
+}
+
 /**
- * Runs `bash -c command` (under bubblewrap when available) with stdin from /dev/null and
- * stdout+stderr merged. On timeout or abort the whole process group is killed.
+ * Runs `bash -c command` under bubblewrap (when available) with stdin from /dev/null and stdout+stderr
+ * merged, in the profile the gate granted. On timeout or abort the whole process group is killed.
  */
 export async function runCommand(input: RunCommandInput): Promise<RunCommandResult> {
   const bwrapPath = input.sandbox.available ? input.sandbox.bwrapPath : null;
   const sandboxed = bwrapPath !== null;
-  if (input.readOnly && !sandboxed) {
+  if (!input.profile.write && !sandboxed) {
     // Defense in depth: the caller should already have refused, but nothing may write unsandboxed.
-    const verdict = isReadOnlyCommand(input.command);
-    if (!verdict.ok) throw new ToolError(`Refused: no sandbox is available in read-only mode and ${verdict.reason}.`);
+    const verdict = isReadOnlyCommand(input.command, { confined: true });
+    if (!verdict.ok) throw new ToolError(`Refused: no sandbox is available and ${verdict.reason}.`);
   }
-  const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed };
+  const network = sandboxed && input.profile.network;
+  if (network && !input.sandbox.slirpPath) {
+    throw new ToolError("This command was allowed the network, but slirp4netns is not installed, so the sandbox cannot give it one safely.");
+  }
+  const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed, profile: input.profile };
   if (input.signal?.aborted) return result;
 
-  const bash = ["-c", MERGE_STREAMS, "bash", input.command];
-  const sandboxArgs = bwrapArgs({ workspace: input.workspace, readOnly: input.readOnly, cwd: input.cwd });
-  const [file, args] = bwrapPath === null ? ["bash", bash] : [bwrapPath, [...sandboxArgs, "--", "bash", ...bash]];
+  const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network);
+  const env = commandEnv({ write: input.profile.write, asWritten: input.asWritten === true, extraNames: getEnv().sandboxEnv });
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
-  const child = spawn(file, args, { cwd: input.cwd, env: commandEnv(input.readOnly, sandboxed) as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe"] as const);
+  const child = spawn(file, args, { cwd: input.cwd, env: env as NodeJS.ProcessEnv, stdio: [...stdio], detached: true }) as ChildProcess & { stdout: Readable; stderr: Readable };
+  let slirp: ChildProcess | null = null;
+  if (network) {
+    try {
+      slirp = await attachNetwork(input.sandbox.slirpPath as string, child, child.stdio[3] as Readable, child.stdio[4] as Writable);
+    } catch (error) {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      throw error;
+    }
+  }
 
   const output = new HeadTail(Math.floor((MAX_OUTPUT_CHARS - 100) / 2));
   for (const stream of [child.stdout, child.stderr]) {
@@ -156,5 +183,6 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
+    slirp?.kill("SIGTERM");
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseShell, proposeAlways, REDIR, splitCommands, walkShell, type ShRedirect } from "./split-commands";
+import { parseShell, REDIR, splitCommands, walkShell, type ShRedirect } from "./split-commands";
 
 describe("splitCommands", () => {
   it.each<[string, string[]]>([
@@ -39,29 +39,6 @@ describe("splitCommands", () => {
     const result = splitCommands(`  ${src}  `);
     expect(result.commands).toEqual([src]);
     expect(result.error).toMatch(/\S/);
-  });
-});
-
-describe("proposeAlways", () => {
-  it.each([
-    ["git log -n 3", "git log *"],
-    ["npm run build", "npm run *"],
-    ["ls -la src", "ls *"],
-    ["ls", "ls *"],
-    ["cat README.md", "cat *"],
-    ["rm -rf build", "rm *"],
-    ["git -C x log", "git *"],
-    ["python3 ./script.py", "python3 *"],
-    ["node a=b", "node *"],
-    ["docker compose up -d", "docker compose *"],
-    ["rm *", "rm *"],
-    ["rm $x", "rm *"],
-    ["git  status >out 2>&1", "git status *"],
-    ["FOO=1 git log", "FOO=1 git *"],
-    [">out", ">out"],
-    ["echo \"a", "echo \"a"],
-  ])("%j → %j", (command, always) => {
-    expect(proposeAlways(command)).toBe(always);
   });
 });
 

@@ -163,27 +163,3 @@ export function splitCommands(src: string): { commands: string[]; error?: string
   });
   return { commands };
 }
-
-function isSubcommand(word: string): boolean {
-  if (word.length === 0 || word.startsWith("-")) return false;
-  for (const ch of word) {
-    const plain = (ch >= "a" && ch <= "z") || (ch >= "A" && ch <= "Z") || (ch >= "0" && ch <= "9") || "-_:@+".includes(ch);
-    if (!plain) return false;
-  }
-  return true;
-}
-
-/**
- * The prefix rule "always" should save for one command: "git log -n 3" → "git log *",
- * "ls -la src" → "ls *". Words come from the parser, so quoting and redirects do not
- * confuse it; a command that does not parse is saved exactly, never widened.
- */
-export function proposeAlways(command: string): string {
-  const parsed = parseShell(command);
-  const stmt = "error" in parsed ? undefined : parsed.file.Stmts[0];
-  const words = stmt === undefined || "error" in parsed ? null : commandWords(stmt, parsed);
-  const first = words?.[0];
-  if (words === null || first === undefined) return command.trim();
-  const second = words[1];
-  return second !== undefined && isSubcommand(second) ? `${first} ${second} *` : `${first} *`;
-}

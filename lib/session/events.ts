@@ -48,7 +48,15 @@ export const eventSchemas = {
   "turn.interrupted": z.object({ turnId: id }),
   "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),
   "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
-  "permission.asked": z.object({ requestId: id, tool: z.string(), permission: z.string(), patterns: z.array(z.string()), callId: z.string().optional() }),
+  // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
+  "permission.asked": z.object({
+    requestId: id,
+    tool: z.string(),
+    permission: z.string(),
+    patterns: z.array(z.string()),
+    callId: z.string().optional(),
+    purpose: z.enum(["tool", "verify"]).optional(),
+  }),
   "permission.replied": z.object({ requestId: id, reply: z.enum(["once", "always", "reject"]), message: z.string().optional() }),
   "command.run": z.object({ name: z.string(), args: z.string(), outcome: z.string().optional() }),
   // The session's plan file was assigned (on first entering plan mode, or by a fork).

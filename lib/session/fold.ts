@@ -29,6 +29,8 @@ export type SessionState = {
   interrupted: boolean;
   pendingReview: PendingReview | null;
   pendingPermissions: string[];
+  /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
+  pendingChecks: string[];
   status: SessionStatus;
   lastSeq: number;
 };
@@ -54,6 +56,7 @@ export const emptyState: SessionState = Object.freeze({
   interrupted: false,
   pendingReview: null,
   pendingPermissions: Object.freeze([]) as unknown as string[],
+  pendingChecks: Object.freeze([]) as unknown as string[],
   status: "idle",
   lastSeq: 0,
 }) as SessionState;
@@ -62,6 +65,7 @@ function deriveStatus(s: SessionState): SessionStatus {
   if (s.pendingReview) return "awaiting_review";
   if (s.pendingPermissions.length > 0) return "awaiting_permission";
   if (s.openTurnId) return "running";
+  if (s.pendingChecks.length > 0) return "awaiting_permission";
   if (s.interrupted) return "interrupted";
   return "idle";
 }
@@ -131,10 +135,12 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       if (s.pendingReview?.id === event.payload.reviewId) s.pendingReview = null;
       return;
     case "permission.asked":
-      s.pendingPermissions = [...s.pendingPermissions, event.payload.requestId];
+      if (event.payload.purpose === "verify") s.pendingChecks = [...s.pendingChecks, event.payload.requestId];
+      else s.pendingPermissions = [...s.pendingPermissions, event.payload.requestId];
       return;
     case "permission.replied":
       s.pendingPermissions = s.pendingPermissions.filter((r) => r !== event.payload.requestId);
+      s.pendingChecks = s.pendingChecks.filter((r) => r !== event.payload.requestId);
       return;
     case "team.joined": {
       const p = event.payload;
@@ -143,7 +149,7 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
     }
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], queuedMode: null, queuedCause: null, team: null });
+      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], pendingChecks: [], queuedMode: null, queuedCause: null, team: null });
       return;
     default:
       return;

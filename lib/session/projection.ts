@@ -9,7 +9,7 @@ export function projectionColumns(state: SessionState, at: Date) {
     planPending: state.plan.pending,
     status: state.status,
     pendingReviewId: state.pendingReview?.id ?? null,
-    pendingAsks: state.pendingPermissions.length,
+    pendingAsks: state.pendingPermissions.length + state.pendingChecks.length,
     state: JSON.stringify(state),
     lastSeq: state.lastSeq,
     lastActivityAt: at,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectToolError, makeFileFixture, type FileFixture } from "../../tests/helpers/file-tools-fixture";
 import { applyPatchTool } from "./apply-patch";
+import { exactPathOptions } from "./file-common";
 
 let fx: FileFixture;
 
@@ -74,6 +75,8 @@ describe("apply_patch asks", () => {
         permission: "edit",
         patterns: ["src/one.ts", "src/two.ts", "src/new.ts", "old.txt"],
         always: ["src/one.ts", "src/two.ts", "src/new.ts", "old.txt"],
+        alwaysOptions: exactPathOptions(["src/one.ts", "src/two.ts", "src/new.ts", "old.txt"]),
+        control: [],
         readOnly: false,
         planFile: false,
         insideWorkspace: true,

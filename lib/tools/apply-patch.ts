@@ -9,7 +9,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
-import { assertMayWrite, fsToolError, readTextIfExists, realPlanFile, writeTextFile } from "./file-common";
+import { assertMayWrite, controlPatterns, exactPathOptions, fsToolError, readTextIfExists, realPlanFile, writeTextFile } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
@@ -187,6 +187,8 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
       permission: "edit",
       patterns,
       always: [...patterns],
+      alwaysOptions: exactPathOptions(patterns),
+      control: controlPatterns(paths, planFile),
       readOnly: false,
       planFile: planFile !== null && paths.every((p) => p.absolute === planFile),
       insideWorkspace: paths.every((p) => p.inside),

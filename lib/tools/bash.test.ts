@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bashTool } from "./bash";
 import type { SandboxInfo, ToolContext } from "./types";
 
-const withSandbox: SandboxInfo = { available: true, bwrapPath: "/usr/bin/bwrap" };
+const withSandbox: SandboxInfo = { available: true, bwrapPath: "/usr/bin/bwrap", slirpPath: "/usr/bin/slirp4netns" };
 const noSandbox: SandboxInfo = { available: false, bwrapPath: null };
 
 function ctx(readOnly: boolean, sandbox: SandboxInfo): ToolContext {
@@ -19,17 +19,32 @@ function ctx(readOnly: boolean, sandbox: SandboxInfo): ToolContext {
 }
 
 describe("bashTool.asks", () => {
-  it("judges every command of a list and proposes a prefix rule for each", async () => {
-    const [ask, ...rest] = await bashTool.asks({ command: "git log -n 3 && rm -rf build" }, ctx(true, withSandbox));
+  it("judges every command of a list; always saves each exactly unless a prefix is harmless", async () => {
+    const [ask, ...rest] = await bashTool.asks({ command: "git status -s && rm -rf build > log" }, ctx(true, withSandbox));
     expect(rest).toEqual([]);
-    expect(ask).toEqual({
+    expect(ask).toMatchObject({
       permission: "bash",
-      patterns: ["git log -n 3", "rm -rf build"],
-      always: ["git log *", "rm *"],
+      patterns: ["git status -s", "rm -rf build >log"],
+      always: ["git status *", "rm -rf build >log"],
+      exactOnly: ["rm -rf build >log"],
       readOnly: true,
       insideWorkspace: true,
-      metadata: { command: "git log -n 3 && rm -rf build", sandboxed: true },
+      metadata: { command: "git status -s && rm -rf build > log", sandboxed: true, network: false, runs: "read-only" },
     });
+    expect(ask?.alwaysOptions?.map((c) => c.options.map((o) => [o.rule, o.exact]))).toEqual([
+      [["git status -s", true], ["git status *", false]],
+      [["rm -rf build >log", true]],
+    ]);
+  });
+
+  it("asks for the network as a permission of its own, naming the command", async () => {
+    const asks = await bashTool.asks({ command: "npm install", network: true }, ctx(false, withSandbox));
+    expect(asks.map((a) => [a.permission, a.patterns, a.readOnly])).toEqual([
+      ["bash", ["npm install"], false],
+      ["network", ["npm install"], false],
+    ]);
+    const plain = await bashTool.asks({ command: "npm install" }, ctx(false, withSandbox));
+    expect(plain.map((a) => a.permission)).toEqual(["bash"]);
   });
 
   it.each<[string, boolean, SandboxInfo, boolean]>([
@@ -41,14 +56,19 @@ describe("bashTool.asks", () => {
     ["ls -la", false, noSandbox, true],
     ["ls > out", true, noSandbox, false],
     ["git status", false, withSandbox, true],
+    // With bubblewrap the host is hidden, so reading outside is harmless; without it, the classifier must ask.
+    ["cat /etc/passwd", false, withSandbox, true],
+    ["cat /etc/passwd", false, noSandbox, false],
+    ["printf x 1</dev/tcp/127.0.0.1/3000", false, withSandbox, false],
+    ["echo x 1</dev/tcp/127.0.0.1/3000", true, noSandbox, false],
   ])("%j with readOnly=%s and sandbox %j is readOnly=%s", async (command, readOnly, sandbox, expected) => {
     const [ask] = await bashTool.asks({ command }, ctx(readOnly, sandbox));
     expect(ask?.readOnly).toBe(expected);
   });
 
   it("deduplicates always patterns and keeps a comment-only script judgeable", async () => {
-    const [dup] = await bashTool.asks({ command: "git log -1; git log -2" }, ctx(false, withSandbox));
-    expect(dup?.always).toEqual(["git log *"]);
+    const [dup] = await bashTool.asks({ command: "git status -s; git status -b" }, ctx(false, withSandbox));
+    expect(dup?.always).toEqual(["git status *"]);
     const [comment] = await bashTool.asks({ command: "# nothing" }, ctx(false, withSandbox));
     expect(comment?.patterns).toEqual(["# nothing"]);
   });

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { alwaysOptions, plainCommands, type CommandShape } from "../sandbox/always-rules";
+import type { SandboxProfile } from "../sandbox/bwrap-args";
 import { isReadOnlyCommand } from "../sandbox/read-only-commands";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from "../sandbox/run-command";
-import { proposeAlways, splitCommands } from "../sandbox/split-commands";
-import { ToolError, type ToolDef } from "./types";
+import { splitCommands } from "../sandbox/split-commands";
+import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
 const bashInput = z.object({
   command: z
@@ -17,56 +19,94 @@ const bashInput = z.object({
     .max(MAX_TIMEOUT_MS)
     .optional()
     .describe(`Kill the command after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`),
+  network: z
+    .boolean()
+    .optional()
+    .describe("Ask for network access (installing packages, fetching). Without it the command has no network. A person decides; never in plan mode."),
 });
 export type BashInput = z.infer<typeof bashInput>;
 
-export const bashTool: ToolDef<{ command: string; timeoutMs?: number }> = {
+/**
+ * Whether the script may run without asking because it cannot change anything. With bubblewrap this only
+ * picks the profile (what runs unasked runs read-only with no network, so a wrong answer is harmless);
+ * without it the allowlist is all there is, so it must also stay inside the workspace.
+ */
+function readOnlyRun(command: string, ctx: ToolContext): boolean {
+  const allowlisted = isReadOnlyCommand(command, { confined: !ctx.sandbox.available }).ok;
+  return ctx.readOnly ? ctx.sandbox.available || allowlisted : allowlisted;
+}
+
+function shapes(command: string): CommandShape[] {
+  const { commands } = splitCommands(command);
+  // A script of only comments has no command to judge; judge its text rather than nothing.
+  const texts = commands.length > 0 ? commands : [command.trim()];
+  const plain = plainCommands(command, texts);
+  return texts.map((text) => {
+    const words = plain.get(text) ?? null;
+    return { text, plain: words !== null, words };
+  });
+}
+
+function describeProfile(profile: SandboxProfile, sandboxed: boolean): string {
+  if (!sandboxed) return profile.write ? "(no sandbox on this machine)" : "(no sandbox: ran as an allowlisted read-only command)";
+  if (!profile.write) return "(read-only sandbox: writes fail, no network)";
+  return profile.network ? "(sandbox: only the workspace is writable; network allowed)" : "(sandbox: only the workspace is writable; no network)";
+}
+
+export const bashTool: ToolDef<BashInput> = {
   name: "bash",
   description: [
     "Run a shell script with `bash -c` in the workspace folder; stdout and stderr come back together, followed by the exit code.",
     "stdin is empty, so interactive programs will not work. Each call starts a fresh shell: cd and variables do not carry over.",
     `Commands are killed after timeoutMs (default ${DEFAULT_TIMEOUT_MS / 1000} s, at most ${MAX_TIMEOUT_MS / 1000} s), with any background jobs they started.`,
     "Long output keeps its beginning and end; filter it (grep, head, tail) rather than print everything.",
-    "In plan mode (and for read-only agents) the filesystem is read-only and there is no network: use bash to inspect",
-    "(ls, git log, grep, running read-only checks), not to change files. Writes fail with \"Read-only file system\".",
+    "Commands run in an OS sandbox that shows the workspace and the system's programs, not the rest of the host, and has no network",
+    "unless you set network: true (a person must allow it). Read-only commands (ls, cat, grep, git log, …) run at once, read-only;",
+    "anything else waits for a person's approval and may then write only inside the workspace.",
+    "In plan mode (and for read-only agents) every command is read-only: writes fail with \"Read-only file system\".",
     "Prefer the read, grep, glob and list tools for looking at files.",
   ].join("\n"),
   permission: "bash",
   inputSchema: bashInput,
 
   async asks(input, ctx) {
-    const { commands } = splitCommands(input.command);
-    // A script of only comments has no command to judge; judge its text rather than nothing.
-    const patterns = commands.length > 0 ? commands : [input.command.trim()];
-    const always = [...new Set(patterns.map(proposeAlways))];
-    const allowlisted = isReadOnlyCommand(input.command).ok;
-    return [
-      {
-        permission: "bash",
-        patterns,
-        always,
-        readOnly: ctx.readOnly ? ctx.sandbox.available || allowlisted : allowlisted,
-        insideWorkspace: true,
-        metadata: { command: input.command, sandboxed: ctx.sandbox.available },
-      },
+    const commands = shapes(input.command);
+    const patterns = commands.map((c) => c.text);
+    const choices = commands.map((c) => ({ pattern: c.text, options: alwaysOptions(c) }));
+    const always = choices.map((c) => c.options[c.options.length - 1]?.rule ?? c.pattern);
+    const exactOnly = commands.filter((c) => !c.plain).map((c) => c.text);
+    const readOnly = readOnlyRun(input.command, ctx);
+    const network = input.network === true;
+    if (network && ctx.sandbox.available && !ctx.sandbox.slirpPath) {
+      throw new ToolError("Network access is not available here: slirp4netns is not installed, so a sandboxed command cannot get a network safely.");
+    }
+    const metadata = { command: input.command, sandboxed: ctx.sandbox.available, network, runs: readOnly ? "read-only" : "workspace" };
+    const asks: PermissionAsk[] = [
+      { permission: "bash", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly, insideWorkspace: true, metadata },
     ];
+    if (network) {
+      asks.push({ permission: "network", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly: false, metadata });
+    }
+    return asks;
   },
 
   async execute(input, ctx) {
-    if (ctx.readOnly && !ctx.sandbox.available) {
-      const verdict = isReadOnlyCommand(input.command);
-      if (!verdict.ok) {
-        throw new ToolError(
-          `Refused in read-only mode: ${verdict.reason}. Without bubblewrap installed only read-only commands ` +
-            "(ls, cat, grep, git log, …) may run here, with no redirection into files.",
-        );
-      }
+    const readOnly = readOnlyRun(input.command, ctx);
+    if (ctx.readOnly && !readOnly) {
+      const verdict = isReadOnlyCommand(input.command, { confined: true });
+      throw new ToolError(
+        `Refused in read-only mode: ${verdict.ok ? "the command is not read-only" : verdict.reason}. Without bubblewrap installed only read-only ` +
+          "commands (ls, cat, grep, git log, …) inside the workspace may run here, with no redirection into files.",
+      );
     }
+    // What runs unasked because it was judged read-only gets the read-only profile, whatever the mode.
+    const profile: SandboxProfile = { write: !readOnly, network: input.network === true };
     const result = await runCommand({
       command: input.command,
       cwd: ctx.workspace,
       workspace: ctx.workspace,
-      readOnly: ctx.readOnly,
+      profile,
+      asWritten: ctx.approval?.asWritten === true,
       timeoutMs: input.timeoutMs,
       signal: ctx.signal,
       sandbox: ctx.sandbox,
@@ -74,13 +114,11 @@ export const bashTool: ToolDef<{ command: string; timeoutMs?: number }> = {
     const lines = result.output.length > 0 ? [result.output.replace(/\n$/, "")] : ["(no output)"];
     if (result.timedOut) lines.push(`(timed out after ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; the command was killed)`);
     else if (ctx.signal.aborted) lines.push("(aborted; the command was killed)");
-    if (ctx.readOnly) {
-      lines.push(result.sandboxed ? "(read-only sandbox: writes fail, no network)" : "(no sandbox: ran as an allowlisted read-only command)");
-    }
+    lines.push(describeProfile(profile, result.sandboxed));
     lines.push(`exit code ${result.exitCode ?? "none (killed)"}`);
     return {
       output: lines.join("\n"),
-      metadata: { exitCode: result.exitCode, timedOut: result.timedOut, truncated: result.truncated, sandboxed: result.sandboxed },
+      metadata: { exitCode: result.exitCode, timedOut: result.timedOut, truncated: result.truncated, sandboxed: result.sandboxed, profile },
     };
   },
 };

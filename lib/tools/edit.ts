@@ -3,6 +3,7 @@ import { permissionPath } from "../workspace/resolve-path";
 import {
   assertMayWrite,
   countLines,
+  controlPatterns,
   pathAsks,
   readTextIfExists,
   realPlanFile,
@@ -94,6 +95,7 @@ export const editTool: ToolDef<EditInput> = {
       permission: "edit",
       readOnly: false,
       planFile: resolved.absolute === planFile,
+      control: controlPatterns([resolved], planFile),
       metadata: { path: display, diff },
     });
   },

@@ -10,6 +10,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
+import { isControlPath } from "../workspace/control-paths";
 import { ToolError, type PermissionAsk, type ToolContext } from "./types";
 import { looksBinary } from "./walk-files";
 
@@ -140,6 +141,16 @@ export function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+/** "Always" for a file saves exactly that path (a name with `*` in it stays literal). */
+export function exactPathOptions(paths: readonly string[]): NonNullable<PermissionAsk["alwaysOptions"]> {
+  return paths.map((p) => ({ pattern: p, options: [{ rule: p, exact: true, words: `\`${p}\`` }] }));
+}
+
+/** Which written paths are control files (the plan file is the agent's own and never one). */
+export function controlPatterns(paths: readonly ResolvedPath[], planFile: string | null): string[] {
+  return paths.filter((p) => p.relative !== null && p.absolute !== planFile && isControlPath(p.relative)).map(permissionPath);
+}
+
 /** The external_directory ask (when outside) followed by the tool's own ask for one path. */
 export function pathAsks(
   resolved: ResolvedPath,
@@ -147,6 +158,6 @@ export function pathAsks(
   main: Omit<PermissionAsk, "patterns" | "always" | "insideWorkspace">,
 ): PermissionAsk[] {
   const target = permissionPath(resolved);
-  const own: PermissionAsk = { ...main, patterns: [target], always: [target], insideWorkspace: resolved.inside };
+  const own: PermissionAsk = { ...main, patterns: [target], always: [target], alwaysOptions: exactPathOptions([target]), insideWorkspace: resolved.inside };
   return resolved.inside ? [own] : [externalDirectoryAsk(resolved, kind), own];
 }

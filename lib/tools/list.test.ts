@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToolError, makeFileFixture, type FileFixture } from "../../tests/helpers/file-tools-fixture";
+import { exactPathOptions } from "./file-common";
 import { listTool, MAX_LIST_ENTRIES } from "./list";
 
 let fx: FileFixture;
@@ -26,7 +27,7 @@ describe("list asks", () => {
     ["a subfolder", "src/", "src"],
   ])("asks list on %s", async (_label, input, pattern) => {
     expect(await listTool.asks(input === undefined ? {} : { path: input }, fx.ctx())).toEqual([
-      { permission: "list", patterns: [pattern], always: [pattern], readOnly: true, insideWorkspace: true },
+      { permission: "list", patterns: [pattern], always: [pattern], alwaysOptions: exactPathOptions([pattern]), readOnly: true, insideWorkspace: true },
     ]);
   });
 

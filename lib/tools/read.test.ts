@@ -3,7 +3,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectToolError, makeFileFixture, type FileFixture } from "../../tests/helpers/file-tools-fixture";
+import { exactPathOptions } from "./file-common";
 import { readTool } from "./read";
+
+const exact = (p: string) => exactPathOptions([p]);
 import { MAX_OUTPUT_CHARS } from "./types";
 
 let fx: FileFixture;
@@ -28,7 +31,7 @@ afterAll(() => fx.cleanup());
 describe("read asks", () => {
   it("asks read on the workspace-relative path for a file inside", async () => {
     expect(await readTool.asks({ path: "./src/../src/a.ts" }, fx.ctx())).toEqual([
-      { permission: "read", patterns: ["src/a.ts"], always: ["src/a.ts"], readOnly: true, insideWorkspace: true },
+      { permission: "read", patterns: ["src/a.ts"], always: ["src/a.ts"], alwaysOptions: exact("src/a.ts"), readOnly: true, insideWorkspace: true },
     ]);
   });
 
@@ -48,7 +51,7 @@ describe("read asks", () => {
         insideWorkspace: false,
         metadata: { path: target },
       },
-      { permission: "read", patterns: [target], always: [target], readOnly: true, insideWorkspace: false },
+      { permission: "read", patterns: [target], always: [target], alwaysOptions: exact(target), readOnly: true, insideWorkspace: false },
     ]);
   });
 });

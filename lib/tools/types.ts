@@ -3,8 +3,8 @@ import type { PermissionMode } from "../permission";
 import type { Db } from "../db/client";
 import type { TeamMembership } from "../session/fold";
 
-/** What the OS sandbox can do on this machine (bubblewrap found or not). */
-export type SandboxInfo = { available: boolean; bwrapPath: string | null };
+/** What the OS sandbox can do on this machine: bubblewrap found or not, and slirp4netns for a private network. */
+export type SandboxInfo = { available: boolean; bwrapPath: string | null; slirpPath?: string | null };
 
 /** Everything a tool may know about the call it is running for. */
 export type ToolContext = {
@@ -24,6 +24,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** For tools that keep state in the session (question, task, todo_write); file tools ignore it. */
   runtime?: ToolRuntime;
+  /** How the gate let this call through: a person approved its exact text (bash then trusts control files and git settings). */
+  approval?: { asWritten: boolean };
 };
 
 export type ToolRuntime = {
@@ -42,8 +44,14 @@ export type ToolRuntime = {
 export type PermissionAsk = {
   permission: string;
   patterns: string[];
-  /** Patterns that "always" would save (e.g. "git log *" for "git log -n 3"). */
+  /** Patterns that "always" saves by default: the exact command, or a prefix where that is harmless ("ls *"). */
   always: string[];
+  /** Per pattern, every rule "always" may save (narrowest first) in plain words; a person may pick a narrower one. */
+  alwaysOptions?: { pattern: string; options: { rule: string; exact: boolean; words: string }[] }[];
+  /** Patterns that only an exact rule may allow (commands with redirections, substitutions, expansions). */
+  exactOnly?: readonly string[];
+  /** Patterns that are control files: only a person answers, in every mode but bypassPermissions. */
+  control?: readonly string[];
   /** This call cannot change anything (reads; sandboxed read-only bash). */
   readOnly: boolean;
   /** This call writes exactly the session's plan file. */

@@ -5,6 +5,7 @@ import {
   assertMayWrite,
   countLines,
   fsToolError,
+  controlPatterns,
   pathAsks,
   readTextIfExists,
   realPlanFile,
@@ -51,6 +52,7 @@ export const writeTool: ToolDef<WriteInput> = {
       permission: "edit",
       readOnly: false,
       planFile: resolved.absolute === planFile,
+      control: controlPatterns([resolved], planFile),
       metadata: { path: display, diff },
     });
   },

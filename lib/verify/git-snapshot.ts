@@ -9,7 +9,7 @@ import type { Change } from "./match-plan";
 const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false";
 
 async function git(workspace: string, script: string, timeoutMs = 60_000): Promise<{ ok: boolean; output: string }> {
-  const r = await runCommand({ command: script, cwd: workspace, workspace, readOnly: false, timeoutMs, sandbox: detectSandbox() });
+  const r = await runCommand({ command: script, cwd: workspace, workspace, profile: { write: true, network: false }, timeoutMs, sandbox: detectSandbox() });
   return { ok: r.exitCode === 0 && !r.timedOut, output: r.output };
 }
 

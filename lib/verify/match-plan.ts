@@ -1,7 +1,8 @@
 import type { PlanItem } from "./plan-items";
 
 export type Change = { path: string; status: "added" | "modified" | "deleted"; patch: string; via: ("tool" | "git")[] };
-export type TestRun = { command: string; exitCode: number | null; timedOut: boolean; outputTail: string };
+/** notRun: why the command did not run (the person declined it); such a run neither passes nor fails the check. */
+export type TestRun = { command: string; exitCode: number | null; timedOut: boolean; outputTail: string; notRun?: string };
 export type ItemVerdict = { id: number; text: string; status: "done" | "deviated" | "missing"; evidence: string[]; reason: string };
 export type VerificationReport = {
   status: "pass" | "fail";
@@ -21,6 +22,11 @@ function keywords(text: string): string[] {
 }
 
 const matches = (changed: string, named: string) => changed === named || changed.startsWith(`${named.replace(/\/$/, "")}/`) || changed.endsWith(`/${named}`);
+
+function testSummary(t: TestRun & { passed: boolean }): string {
+  if (t.notRun !== undefined) return `test command not run (${t.notRun})`;
+  return t.passed ? "test command passed" : `test command failed (${t.timedOut ? "timed out" : `exit ${t.exitCode}`})`;
+}
 
 /**
  * Pure, the deterministic matcher. An item that names files is done when every named file changed, deviated
@@ -63,14 +69,15 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
     return { id: item.id, text: item.text, status: "missing", evidence: [], reason: words.length ? "no change carries its words" : "names no file and no checkable words" };
   });
   const unplanned = relevant.filter((c) => !covered.has(c.path)).map((c) => c.path);
-  const testResult = test ? { ...test, passed: test.exitCode === 0 && !test.timedOut } : null;
+  const testResult = test ? { ...test, passed: test.notRun === undefined && test.exitCode === 0 && !test.timedOut } : null;
   const failing = verdicts.filter((v) => v.status !== "done");
-  const status = failing.length === 0 && (testResult?.passed ?? true) ? "pass" : "fail";
+  const testFails = testResult !== null && testResult.notRun === undefined && !testResult.passed;
+  const status = failing.length === 0 && !testFails ? "pass" : "fail";
   const parts = [
     `${verdicts.length - failing.length}/${verdicts.length} plan items done`,
     ...failing.map((v) => `${v.status}: ${v.text}`),
     ...(unplanned.length ? [`unplanned: ${unplanned.join(", ")}`] : []),
-    ...(testResult ? [testResult.passed ? `test command passed` : `test command failed (${testResult.timedOut ? "timed out" : `exit ${testResult.exitCode}`})`] : []),
+    ...(testResult ? [testSummary(testResult)] : []),
   ];
   return { status, method: "deterministic", items: verdicts, unplanned, changes, test: testResult, summary: `${status === "pass" ? "Pass" : "Fail"}: ${parts.join("; ")}` };
 }

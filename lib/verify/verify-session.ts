@@ -5,8 +5,8 @@ import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
-import { runCommand } from "../sandbox/run-command";
-import { detectSandbox } from "../sandbox/detect-sandbox";
+import type { PermissionRequestView } from "../session/permission-store";
+import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { diffTrees, isGitWorkspace, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
@@ -32,13 +32,19 @@ async function latestApproved(db: Db, sessionId: string): Promise<Approved | nul
   return row ?? null;
 }
 
-const TAIL = 4_000;
+/** A check that cannot run yet: the person has not said whether the workspace's verify command may run. */
+export type VerificationWaiting = { awaitingPermission: PermissionRequestView };
 
-async function runTests(workspace: string): Promise<TestRun | null> {
+async function runTests(db: Db, sessionId: string, workspace: string, plan: Approved): Promise<TestRun | null | VerificationWaiting> {
   const verify = loadWorkspaceConfig(workspace).verify;
   if (!verify) return null;
-  const r = await runCommand({ command: verify.command, cwd: workspace, workspace, readOnly: false, timeoutMs: verify.timeoutMs ?? 300_000, sandbox: detectSandbox() });
-  return { command: verify.command, exitCode: r.exitCode, timedOut: r.timedOut, outputTail: r.output.slice(-TAIL) };
+  const [{ n }] = (await (await sql(db)).query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ?', [plan.planId, plan.version])) as [{ n: number }];
+  const target = { sessionId, workspace, command: verify.command, timeoutMs: verify.timeoutMs ?? 300_000 };
+  // One ask per check: "once" allows this run, not the next verification of the same plan.
+  const gate = await gateVerifyCommand(db, target, `verify:${plan.planId}:${plan.version}:${Number(n)}`);
+  if (gate.kind === "waiting") return { awaitingPermission: gate.request };
+  if (gate.kind === "declined") return { command: verify.command, exitCode: null, timedOut: false, outputTail: gate.message ?? "", notRun: "the person declined to run it" };
+  return runVerifyCommand(target, gate.network);
 }
 
 /**
@@ -46,7 +52,7 @@ async function runTests(workspace: string): Promise<TestRun | null> {
  * git's view of the workspace since the approval (changes made behind the tools' backs), and the workspace's
  * test command. The deterministic matcher decides; the report is an event and a stored record.
  */
-export async function verifySession(db: Db, sessionId: string): Promise<VerificationView> {
+export async function verifySession(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting> {
   const { session } = await getSession(db, sessionId);
   const plan = await latestApproved(db, sessionId);
   if (!plan) throw new AppError("conflict", "There is no approved plan to verify against.");
@@ -58,9 +64,10 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
     const now = await snapshotTree(session.workspace);
     if (now) fromGit = await diffTrees(session.workspace, plan.baselineTree, now);
   }
+  const test = await runTests(db, sessionId, session.workspace, plan);
+  if (test !== null && "awaitingPermission" in test) return test;
   const items = planItems(plan.content);
   const changes = mergeChanges(fromTools, fromGit);
-  const test = await runTests(session.workspace);
   const deterministic = matchPlan(items, changes, test);
   const report = (await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic;
   const id = newId("ver");
@@ -100,7 +107,7 @@ async function gradeWithModel(modelName: string, items: PlanItem[], changes: Cha
 }
 
 /** After a turn ends: the first time the work after an approval is done, it is verified once on its own. */
-export async function verifyIfDue(db: Db, sessionId: string): Promise<VerificationView | null> {
+export async function verifyIfDue(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting | null> {
   const plan = await latestApproved(db, sessionId);
   if (!plan) return null;
   const [done] = await (await sql(db)).query<{ id: string }>('SELECT "id" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ? LIMIT 1', [plan.planId, plan.version]);

@@ -18,6 +18,8 @@ export const workspaceConfigSchema = z
     permission: permissionConfigSchema.optional(),
     agents: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}$/), agentSchema).optional(),
     plansDirectory: z.string().min(1).max(1000).optional(),
+    // Extra host folders shown read-only to commands; home folders and Plangate's own data are never shown.
+    sandbox: z.object({ read: z.array(z.string().min(1).max(1000)).max(50).optional() }).strict().optional(),
     verify: z.object({ command: z.string().min(1).max(2000), timeoutMs: z.number().int().min(1000).max(1_800_000).optional() }).optional(),
   })
   .strict();

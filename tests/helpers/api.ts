@@ -30,6 +30,8 @@ import * as team from "../../app/api/teams/[id]/route";
 import * as mailbox from "../../app/api/teams/[id]/mailbox/route";
 import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/route";
 import * as teammates from "../../app/api/teams/[id]/teammates/route";
+import * as grants from "../../app/api/grants/route";
+import * as grant from "../../app/api/grants/[id]/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -56,6 +58,8 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],
   ["mail reply", /^\/api\/teams\/([^/]+)\/mailbox\/([^/]+)\/reply$/, mailReply],
   ["teammates", /^\/api\/teams\/([^/]+)\/teammates$/, teammates],
+  ["grants", /^\/api\/grants$/, grants],
+  ["grant", /^\/api\/grants\/([^/]+)$/, grant],
 ];
 
 export type Api = {

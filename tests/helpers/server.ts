@@ -58,3 +58,14 @@ export async function http(url: string, method: string, body?: unknown): Promise
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
+
+/** Polls fn until ok holds for its value (a server's state reached over HTTP), or fails naming the last value. */
+export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
-import { freePort, http, startServer, type Server } from "../helpers/server";
+import { freePort, http, startServer, until, type Server } from "../helpers/server";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-crash-"));
 const workspace = path.join(root, "ws");
@@ -21,16 +21,6 @@ afterAll(async () => {
   await server?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("durable asks survive kill -9", () => {
   it("keeps the ask pending across a crash and resumes the turn exactly once on one reply", async () => {

@@ -26,13 +26,25 @@ function gitWorkspace(verify?: string): Api {
   return a;
 }
 
-/** Plans, is approved (edits accepted), executes `work`, and returns the verification made when the turn ended. */
-async function planAndRun(work: Step[]): Promise<{ id: string; report: Report }> {
+/** The ask opened before the workspace's verify command runs (a person must allow it). */
+async function verifyAsk(id: string): Promise<{ id: string; patterns: string[]; tool: string }> {
+  return waitFor("the verify command's ask", async () => (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions.find((p: { tool: string }) => p.tool === "verify"), 30_000);
+}
+
+/**
+ * Plans, is approved (edits accepted), executes `work`, and returns the verification made when the turn ended.
+ * With a verify command configured the person is asked first; `verifyReply` answers that ask.
+ */
+async function planAndRun(work: Step[], verifyReply?: "once" | "always" | "reject"): Promise<{ id: string; report: Report }> {
   const id = await startScripted(api, [exitWith(PLAN), ...work, { text: "finished" }], { mode: "plan" });
   await api.call("POST", `/api/sessions/${id}/messages`, { text: "add a done flag" });
   expect((await settle(api, id)).status).toBe("awaiting_review");
   const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
   expect((await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
+  if (verifyReply) {
+    const ask = await verifyAsk(id);
+    expect((await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: verifyReply, ...(verifyReply === "always" ? { scope: "workspace" } : {}) })).status).toBe(200);
+  }
   const verification = await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0], 30_000);
   const events = await readEvents(api.t.db, id);
   const completed = events.filter((e) => e.type === "verification.completed");
@@ -101,7 +113,7 @@ describe("verification: the work checked against the approved plan (scripted ses
     const { report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
-    ]);
+    ], "once");
     expect(statuses(report)).toEqual(["done", "done"]);
     expect(report.status).toBe("fail");
     expect(report.test?.passed).toBe(false);

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
-import { listRequests } from "@/lib/agent/permission-store";
+import { listRequests } from "@/lib/session/permission-store";
 import { listPermissionsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";

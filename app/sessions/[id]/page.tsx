@@ -7,7 +7,9 @@ import { readEvents } from "@/lib/session/read-events";
 import type { SessionEvent } from "@/lib/session/events";
 import { planDetails } from "@/lib/plan/review-details";
 import { readGates } from "@/lib/agent/mode-gates";
-import { listRequests } from "@/lib/agent/permission-store";
+import { listRequests } from "@/lib/session/permission-store";
+import { listGrants } from "@/lib/session/grant-store";
+import { SavedPermissions } from "@/components/saved-permissions";
 import { listReviews } from "@/lib/agent/answer-review";
 import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
@@ -52,14 +54,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   if (!found) notFound();
   const { session, state } = found;
   const pending = state.pendingReview;
-  const [events, review, question, gates, asks, history, verifications] = await Promise.all([
+  const [events, review, question, gates, asks, history, verifications, grants] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
-    state.pendingPermissions.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
+    state.pendingPermissions.length + state.pendingChecks.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
     sessionHistory(db, id),
     listVerifications(db, id),
+    listGrants(db, { sessionId: id, workspace: session.workspace }),
   ]);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
@@ -90,6 +93,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionActions sessionId={id} title={session.title} />
       </header>
       <SessionHistory history={history} />
+      <SavedPermissions grants={grants} />
       <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications)} />
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />

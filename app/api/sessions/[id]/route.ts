@@ -21,6 +21,7 @@ export const GET = route(async (_req, ctx: IdParams) => {
       status: state.status,
       pendingReview: state.pendingReview,
       pendingPermissions: state.pendingPermissions,
+      pendingChecks: state.pendingChecks,
       queuedMode: state.queuedMode,
       lastSeq: state.lastSeq,
     },

@@ -5,5 +5,7 @@ export const replyBody = z
     reply: z.enum(["once", "always", "reject"]),
     message: z.string().max(10_000).optional(),
     scope: z.enum(["session", "workspace"]).optional(),
+    /** For "always": the rules to save, each one of those the request offers (narrower than the default, or equal). */
+    rules: z.array(z.string().min(1).max(10_000)).min(1).max(100).optional(),
   })
   .strict();

@@ -12,7 +12,10 @@ export const POST = route(async (_req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const { state } = await getSession(getDb(), id);
   if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
-  return json({ verification: await verifySession(getDb(), id) }, 201);
+  const result = await verifySession(getDb(), id);
+  // 202: the check waits for a person to allow the workspace's verify command (the ask is in `permission`).
+  if ("awaitingPermission" in result) return json({ verification: null, permission: result.awaitingPermission }, 202);
+  return json({ verification: result }, 201);
 });
 
 export const GET = route(async (_req, ctx: IdParams) => {

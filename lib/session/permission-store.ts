@@ -1,8 +1,7 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
-import type { Rule, Ruleset } from "../permission";
-import type { NewEvent } from "../session/events";
+import type { NewEvent } from "./events";
 import type { PermissionAsk } from "../tools/types";
 
 export type RequestStatus = "pending" | "once" | "always" | "reject";
@@ -59,10 +58,19 @@ export async function listRequests(db: Db, where: Partial<Record<keyof typeof FI
 
 /** Rows and events for new asks; the caller appends the events with the rows in one transaction. */
 export function planRequests(sessionId: string, callId: string, tool: string, asks: (PermissionAsk & { askPatterns: string[] })[]) {
-  const rows = asks.map((a) => ({
-    id: newId("per"), sessionId, toolCallId: callId, tool, permission: a.permission,
-    patterns: a.askPatterns, always: a.always.length > 0 ? a.always : a.askPatterns, metadata: a.metadata ?? {},
-  }));
+  const rows = asks.map((a) => {
+    // Only the patterns that ask get "always" choices: the others were already allowed.
+    const choices = a.alwaysOptions?.filter((c) => a.askPatterns.includes(c.pattern));
+    const always = choices ? choices.map((c) => c.options[c.options.length - 1]?.rule ?? c.pattern) : a.always.length > 0 ? a.always : a.askPatterns;
+    const control = a.control?.some((p) => a.askPatterns.includes(p)) === true;
+    const exactOnly = a.exactOnly?.filter((p) => a.askPatterns.includes(p)) ?? [];
+    // Stored with the request so that a later "always" judges it the way the gate did.
+    const judged = { ...(choices ? { alwaysOptions: choices } : {}), ...(control ? { control: true } : {}), ...(exactOnly.length > 0 ? { exactOnly } : {}) };
+    return {
+      id: newId("per"), sessionId, toolCallId: callId, tool, permission: a.permission,
+      patterns: a.askPatterns, always: [...new Set(always)], metadata: { ...(a.metadata ?? {}), ...judged },
+    };
+  });
   const events: NewEvent[] = rows.map((r) => ({ type: "permission.asked", payload: { requestId: r.id, tool, permission: r.permission, patterns: r.patterns, callId } }));
   const write = async (run: SqlRunner) => {
     const at = new Date();
@@ -74,13 +82,4 @@ export function planRequests(sessionId: string, callId: string, tool: string, as
     }
   };
   return { rows, events, write };
-}
-
-/** Persisted "always" replies that apply to a session: its own and its workspace's. */
-export async function grantRules(db: Db, sessionId: string, workspace: string): Promise<Ruleset> {
-  const rows = await (await sql(db)).query<{ permission: string; pattern: string }>(
-    'SELECT "permission", "pattern" FROM "PermissionGrant" WHERE ("scope" = \'session\' AND "sessionId" = ?) OR ("scope" = \'workspace\' AND "workspace" = ?) ORDER BY "createdAt", "id"',
-    [sessionId, workspace],
-  );
-  return rows.map((r): Rule => ({ permission: r.permission, pattern: r.pattern, action: "allow" }));
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { fromConfig, merge, type Rule } from "../permission";
+import type { PermissionAsk } from "../tools/types";
+import { judgeCall, onceKey, type JudgeInput } from "./judge-call";
+
+const base = fromConfig({ "*": "allow", bash: "ask", edit: "ask" });
+const bash = (patterns: string[], extra: Partial<PermissionAsk> = {}): PermissionAsk => ({ permission: "bash", patterns, always: patterns, readOnly: false, ...extra });
+const grant = (pattern: string, exact = false): Rule => ({ permission: "bash", pattern, action: "allow", ...(exact ? { exact: true } : {}) });
+
+function judge(asks: PermissionAsk[], over: Partial<JudgeInput> = {}) {
+  return judgeCall({ asks, agentRules: base, grantRules: [], mode: "default", gates: { autoGateOpen: true, bypassEnabled: true }, allowedOnce: new Set(), ...over });
+}
+
+describe("judgeCall", () => {
+  it.each<[string, PermissionAsk, Rule[], "allow" | "ask"]>([
+    ["a prefix grant allows a plain command", bash(["mkdir a"]), [grant("mkdir *")], "allow"],
+    ["a prefix grant does not allow a command with a redirection", bash(["mkdir a >x"], { exactOnly: ["mkdir a >x"] }), [grant("mkdir *")], "ask"],
+    ["an exact grant allows exactly its text", bash(["mkdir a >x"], { exactOnly: ["mkdir a >x"] }), [grant("mkdir a >x", true)], "allow"],
+    ["an exact grant with a * matches only itself", bash(["rm important.log"]), [grant("rm *.log", true)], "ask"],
+    ["the blanket * still allows everything", bash(["mkdir a >x"], { exactOnly: ["mkdir a >x"] }), [grant("*")], "allow"],
+  ])("%s", (_name, ask, grants, expected) => {
+    expect(judge([ask], { grantRules: grants }).kind).toBe(expected);
+  });
+
+  it("a config prefix rule that allows does not cover an exact-only pattern, a config deny still denies it", () => {
+    const rules = merge(base, fromConfig({ bash: { "ls *": "allow", "rm *": "deny" } }));
+    expect(judge([bash(["ls >out"], { exactOnly: ["ls >out"] })], { agentRules: rules }).kind).toBe("ask");
+    expect(judge([bash(["rm -rf x >out"], { exactOnly: ["rm -rf x >out"] })], { agentRules: rules }).kind).toBe("deny");
+  });
+
+  it.each<[string, Partial<JudgeInput>, boolean]>([
+    ["allowed once by the person", { allowedOnce: new Set([onceKey("bash", "make")]) }, true],
+    ["allowed by an exact saved rule", { grantRules: [grant("make", true)] }, true],
+    ["allowed by bypassPermissions", { mode: "bypassPermissions" }, true],
+    ["allowed by a prefix rule", { grantRules: [grant("make *")] }, false],
+    ["allowed by a config rule", { agentRules: merge(base, fromConfig({ bash: { make: "allow" } })) }, false],
+    ["allowed by auto", { mode: "auto" }, false],
+  ])("%s: asWritten=%s", (_name, over, asWritten) => {
+    const j = judge([bash(["make"])], over);
+    expect(j.kind).toBe("allow");
+    if (j.kind === "allow") expect(j.asWritten).toBe(asWritten);
+  });
+
+  it("a control file asks even when a grant, acceptEdits or auto would allow it", () => {
+    const edit: PermissionAsk = { permission: "edit", patterns: [".git/config"], always: [], readOnly: false, insideWorkspace: true, control: [".git/config"] };
+    const grants: Rule[] = [{ permission: "edit", pattern: "*", action: "allow" }];
+    for (const mode of ["default", "acceptEdits", "auto"] as const) expect(judge([edit], { mode, grantRules: grants }).kind).toBe("ask");
+    expect(judge([edit], { mode: "bypassPermissions" }).kind).toBe("allow");
+    expect(judge([edit], { mode: "plan" }).kind).toBe("deny");
+  });
+});

@@ -1,0 +1,84 @@
+import { literalWord } from "./read-only-commands";
+import { nodeType, parseShell, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
+
+/**
+ * Programs that only read or show, or create empty things, whatever their further arguments: a rule
+ * "ls *" can never grow into more than what "ls -la" was approved for. Everything else is saved exactly.
+ * Wrappers and interpreters (env, timeout, nice, nohup, xargs, sudo, sh -c, python -c, node -e, npx, …),
+ * find (-exec, -delete), sed (e, w), awk (system), and package scripts (npm test --script-shell) are never
+ * here: their further arguments decide what runs.
+ */
+const ANY_ARGUMENTS = new Set([
+  "ls", "cat", "head", "tail", "wc", "pwd", "echo", "which", "stat", "du", "df", "basename", "dirname", "realpath",
+  "readlink", "uname", "whoami", "id", "true", "false", "sleep", "cmp", "nl", "sha256sum", "sha1sum", "md5sum",
+  "grep", "egrep", "fgrep", "mkdir", "touch",
+]);
+
+/** Program + subcommand pairs with the same property. git's global options (-c, -C) come before the subcommand, so never match. */
+const SUBCOMMANDS = new Map<string, ReadonlySet<string>>([["git", new Set(["status", "add", "commit"])]]);
+
+/** One simple command of a script: its text (the pattern the gate judges) and, when plain, its literal words. */
+export type CommandShape = { text: string; plain: boolean; words: string[] | null };
+
+/** A rule "Allow always" may save for one command, described in plain words for the permission card. */
+export type AlwaysOption = { rule: string; exact: boolean; words: string };
+
+/** A plain command: a program and literal words, with no assignment, expansion, substitution or redirection. */
+function plainWords(stmt: ShStmt): string[] | null {
+  const cmd = stmt.Cmd;
+  if (cmd === null || nodeType(cmd) !== "CallExpr") return null;
+  const call = cmd as ShCallExpr;
+  if (call.Assigns.length > 0 || call.Args.length === 0) return null;
+  if (stmt.Redirs.length > 0) return null;
+  const words: string[] = [];
+  for (const w of call.Args) {
+    const text = literalWord(w);
+    if (text === null) return null;
+    words.push(text);
+  }
+  return words;
+}
+
+/** Whether each command text the gate judges is plain, keyed by text (the same texts splitCommands gives). */
+export function plainCommands(src: string, texts: readonly string[]): Map<string, string[] | null> {
+  const out = new Map<string, string[] | null>(texts.map((t) => [t, null]));
+  const parsed: ParsedShell | { error: string } = parseShell(src);
+  if ("error" in parsed) return out;
+  const stmts: ShStmt[] = [];
+  walkShell(parsed.file, (node, type) => {
+    if (type === "Stmt") stmts.push(node as ShStmt);
+    return true;
+  });
+  // A statement is plain only when its own text is exactly what the gate judges (no nested command inside it).
+  for (const stmt of stmts) {
+    const words = plainWords(stmt);
+    if (words === null) continue;
+    const joined = words.join(" ");
+    if (out.has(joined) && /^[A-Za-z0-9_./@%+=:,-]+( [A-Za-z0-9_./@%+=:,-]+)*$/.test(joined)) out.set(joined, words);
+  }
+  return out;
+}
+
+/** The rules "Allow always" may save for one command, narrowest first; the last one is the default. */
+export function alwaysOptions(shape: CommandShape): AlwaysOption[] {
+  const exact: AlwaysOption = { rule: shape.text, exact: true, words: `exactly \`${shape.text}\`` };
+  const [program, sub] = shape.words ?? [];
+  if (!shape.plain || program === undefined) return [exact];
+  if (sub !== undefined && SUBCOMMANDS.get(program)?.has(sub)) {
+    return [exact, { rule: `${program} ${sub} *`, exact: false, words: `\`${program} ${sub}\` with any arguments` }];
+  }
+  if (ANY_ARGUMENTS.has(program)) return [exact, { rule: `${program} *`, exact: false, words: `\`${program}\` with any arguments` }];
+  return [exact];
+}
+
+/**
+ * Whether a saved wildcard rule for a command is one this version would offer. Rules saved by older
+ * versions ("env *", "bash *", "npm test *") are read as exact text instead, never as prefixes.
+ */
+export function isSafePrefixRule(pattern: string): boolean {
+  const m = /^(\S+)(?: (\S+))? \*$/.exec(pattern);
+  if (!m) return false;
+  const [, program, sub] = m;
+  if (program === undefined) return false;
+  return sub === undefined ? ANY_ARGUMENTS.has(program) : SUBCOMMANDS.get(program)?.has(sub) === true;
+}

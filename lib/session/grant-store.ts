@@ -1,0 +1,86 @@
+import { sql, type Db } from "../db/client";
+import type { SqlRunner } from "../db/sql";
+import { AppError } from "../errors";
+import { newId } from "../id";
+import type { Rule, Ruleset } from "../permission";
+import { isSafePrefixRule } from "../sandbox/always-rules";
+
+/** A saved "always" reply: allow this permission for this pattern, in one session or a whole workspace. */
+export type GrantView = {
+  id: string;
+  scope: "session" | "workspace";
+  sessionId: string | null;
+  workspace: string | null;
+  permission: string;
+  pattern: string;
+  exact: boolean;
+  /** The rule in plain words, as the permission card showed it. */
+  words: string;
+  createdAt: string;
+};
+
+type Row = { id: string; scope: string; sessionId: string | null; workspace: string | null; permission: string; pattern: string; exact: number | boolean; createdAt: string | Date };
+
+// Commands are judged as shell text: an older wildcard grant that is no longer offered is read as exact text.
+const COMMAND_PERMISSIONS = new Set(["bash", "network"]);
+
+function isExact(r: Pick<Row, "permission" | "pattern" | "exact">): boolean {
+  if (r.exact === true || r.exact === 1) return true;
+  return COMMAND_PERMISSIONS.has(r.permission) && r.pattern !== "*" && /[*?]/.test(r.pattern) && !isSafePrefixRule(r.pattern);
+}
+
+/** The rule in the same words the permission card used when it was saved. */
+export function describeGrant(permission: string, pattern: string, exact: boolean): string {
+  const head = pattern.endsWith(" *") ? pattern.slice(0, -2) : null;
+  let what: string;
+  if (exact || !/[*?]/.test(pattern)) what = `exactly \`${pattern}\``;
+  else if (head !== null && !/[*?]/.test(head)) what = `\`${head}\` with any arguments`;
+  else what = `\`${pattern}\` (* stands for anything)`;
+  const verb = permission === "bash" ? "Run" : permission === "network" ? "Network for" : permission === "edit" ? "Write" : `${permission}:`;
+  return `${verb} ${what}`;
+}
+
+function view(r: Row): GrantView {
+  const exact = isExact(r);
+  return {
+    id: r.id, scope: r.scope === "workspace" ? "workspace" : "session", sessionId: r.sessionId, workspace: r.workspace,
+    permission: r.permission, pattern: r.pattern, exact, words: describeGrant(r.permission, r.pattern, exact),
+    createdAt: new Date(r.createdAt).toISOString(),
+  };
+}
+
+const COLUMNS = '"id", "scope", "sessionId", "workspace", "permission", "pattern", "exact", "createdAt"';
+const APPLIES = '("scope" = \'session\' AND "sessionId" = ?) OR ("scope" = \'workspace\' AND "workspace" = ?)';
+
+/** Saved grants that apply to a session (its own and its workspace's), or all of a workspace's. */
+export async function listGrants(db: Db, where: { sessionId: string; workspace: string } | { workspace: string }): Promise<GrantView[]> {
+  const [clause, args] = "sessionId" in where ? [APPLIES, [where.sessionId, where.workspace]] : ['"workspace" = ?', [where.workspace]];
+  const rows = await (await sql(db)).query<Row>(`SELECT ${COLUMNS} FROM "PermissionGrant" WHERE ${clause} ORDER BY "createdAt", "id"`, args);
+  return rows.map(view);
+}
+
+/** Persisted "always" replies that apply to a session, as allow rules. */
+export async function grantRules(db: Db, sessionId: string, workspace: string): Promise<Ruleset> {
+  const grants = await listGrants(db, { sessionId, workspace });
+  return grants.map((g): Rule => ({ permission: g.permission, pattern: g.pattern, action: "allow", ...(g.exact ? { exact: true } : {}) }));
+}
+
+export type NewGrant = { permission: string; pattern: string; exact: boolean };
+
+export async function insertGrants(run: SqlRunner, scope: "session" | "workspace", sessionId: string, workspace: string, grants: readonly NewGrant[]): Promise<void> {
+  for (const g of grants) {
+    await run.execute(
+      'INSERT INTO "PermissionGrant" ("id", "scope", "sessionId", "workspace", "permission", "pattern", "action", "exact", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [newId("grt"), scope, scope === "session" ? sessionId : null, workspace, g.permission, g.pattern, "allow", g.exact, new Date()],
+    );
+  }
+}
+
+/** DELETE /api/grants/:id: the rule stops applying at the next call it would have answered. */
+export async function revokeGrant(db: Db, id: string): Promise<GrantView> {
+  const runner = await sql(db);
+  const [row] = await runner.query<Row>(`SELECT ${COLUMNS} FROM "PermissionGrant" WHERE "id" = ?`, [id]);
+  if (!row) throw new AppError("not_found", "No saved permission has that id.");
+  await runner.execute('DELETE FROM "PermissionGrant" WHERE "id" = ?', [id]);
+  return view(row);
+}
