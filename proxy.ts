@@ -1,8 +1,17 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError } from "@/lib/errors";
 import { guardRequest } from "@/lib/http/guard";
+import { securityHeaders } from "@/lib/http/security-headers";
 
 const COOKIE = "plangate_token";
+// The cookie a ?token= link sets lasts a working month; the token itself does not expire.
+const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
+
+function allowedHosts(): string[] {
+  const names = (process.env.PLANGATE_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const host = process.env.HOST?.trim();
+  return host ? [...names, host] : names;
+}
 
 export function proxy(request: NextRequest) {
   const token = process.env.PLANGATE_TOKEN || undefined;
@@ -17,15 +26,29 @@ export function proxy(request: NextRequest) {
     cookieToken: request.cookies.get(COOKIE)?.value ?? null,
     queryToken,
     token,
+    allowedHosts: allowedHosts(),
   });
+  const headers = securityHeaders(process.env.NODE_ENV !== "production");
   if (!verdict.ok) {
     const error = new AppError(verdict.code);
-    return NextResponse.json(error.toBody(), { status: error.status });
+    const refused = NextResponse.json(error.toBody(), { status: error.status });
+    for (const [k, v] of Object.entries(headers.response)) refused.headers.set(k, v);
+    return refused;
   }
-  const response = NextResponse.next();
-  if (verdict.setCookie && queryToken) {
-    response.cookies.set(COOKIE, queryToken, { httpOnly: true, sameSite: "strict", path: "/" });
+  if (verdict.fromQuery && queryToken) {
+    // Accepted once: the token moves into an HttpOnly cookie and the address bar (and history) loses it.
+    const clean = request.nextUrl.clone();
+    clean.searchParams.delete("token");
+    const redirect = NextResponse.redirect(clean, 303);
+    redirect.cookies.set(COOKIE, queryToken, { httpOnly: true, sameSite: "strict", path: "/", maxAge: COOKIE_MAX_AGE });
+    return redirect;
   }
+  const forwarded = new Headers(request.headers);
+  // Next reads the nonce from the request's CSP and puts it on the scripts it renders.
+  forwarded.set("Content-Security-Policy", headers.csp);
+  forwarded.set("x-nonce", headers.nonce);
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  for (const [k, v] of Object.entries(headers.response)) response.headers.set(k, v);
   return response;
 }
 

@@ -21,6 +21,21 @@ test("a cross-origin state-changing request is refused by the proxy", async ({ r
   expect(await res.json()).toMatchObject({ error: { code: "origin_rejected" } });
 });
 
+test("a page on another origin cannot frame Plangate, and Plangate's own pages run no script the CSP refuses", async ({ page, baseURL }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  expect(violations).toEqual([]);
+  // A cross-origin page (a data: URL) frames the home page: the browser refuses to render it.
+  await page.goto(`data:text/html,<iframe id="f" src="${baseURL}/" width="800" height="600"></iframe>`);
+  const frame = page.frameLocator("#f");
+  await page.waitForTimeout(1_000);
+  await expect(frame.getByRole("heading", { level: 1 })).toHaveCount(0);
+});
+
 test("home page shows the empty state, then lists sessions with their status", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();

@@ -6,6 +6,7 @@ export const ERRORS = {
   mode_not_allowed: { status: 409, message: "That permission mode is not allowed right now." },
   unauthorized: { status: 401, message: "A valid token is required." },
   origin_rejected: { status: 403, message: "The request's Origin is not allowed." },
+  host_not_allowed: { status: 421, message: "This server does not answer to that host name (set PLANGATE_ALLOWED_HOSTS to add one)." },
   forbidden: { status: 403, message: "You may not do that." },
   not_found: { status: 404, message: "Not found." },
   session_not_found: { status: 404, message: "No session has that id." },

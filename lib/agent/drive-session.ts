@@ -11,7 +11,9 @@ import { acquireLease, releaseLease, renewLease } from "./lease";
 import { readGates } from "./mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
-import { runToolCall } from "./run-tool-call";
+import { reportInterrupted, runToolCall } from "./run-tool-call";
+import { issuedModes, startedUnfinished, stricter } from "./issued-modes";
+import { ancestorsNow } from "./ancestors";
 import { forgetSessionContext, loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
@@ -27,6 +29,9 @@ const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.
 const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
+
+/** Tool calls taken from one model step. */
+export const MAX_CALLS_PER_STEP = 100;
 
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
 
@@ -76,19 +81,30 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     const { messages, pending, modelCalls } = buildMessages(events, () => planReference(state));
 
     if (pending.length > 0) {
-      const run = {
-        db, session, mode: state.mode, gates, turnId,
+      const issued = issuedModes(events);
+      const cut = startedUnfinished(events);
+      const lineage = await ancestorsNow(db, session);
+      const base = {
+        db, session, gates, turnId, ancestors: lineage,
         askedCalls: new Set(events.flatMap((e) => (e.type === "permission.asked" && e.payload.callId ? [e.payload.callId] : []))),
         previous: priorCalls(events).filter((c) => !pending.some((p) => p.callId === c.callId)),
-        ctx: {
-          sessionId, workspace: session.workspace, mode: state.mode, readOnly: state.mode === "plan" || session.agent.readOnly,
-          planFile: state.planPath, sandbox, signal,
-          runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
-        },
       };
       for (const call of pending) {
-        if ((await runToolCall(run, call)) === "suspended") return;
-        run.previous.push(call);
+        // Judged by the stricter of the mode the call was issued in and the one in force; an ancestor in plan
+        // mode binds the whole line below it.
+        const issuedMode = issued.get(call.callId) ?? state.mode;
+        const mode = lineage.some((a) => a.mode === "plan") ? "plan" : stricter(issuedMode, state.mode);
+        const run = {
+          ...base, mode, issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
+          ctx: {
+            sessionId, workspace: session.workspace, mode, readOnly: mode === "plan" || session.agent.readOnly,
+            planFile: state.planPath, sandbox, signal,
+            runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
+          },
+        };
+        const outcome = cut.has(call.callId) ? await reportInterrupted(run, call) : await runToolCall(run, call);
+        if (outcome === "suspended") return;
+        base.previous.push(call);
         // A call that switched the mode (enter_plan_mode) changes how the rest of this step is judged: re-read.
         if (MODE_TOOLS.has(call.tool)) break;
       }
@@ -128,7 +144,12 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     });
     if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
     const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model, mode: state.mode } }];
-    for (const c of result.toolCalls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
+    // A model may not flood a step: calls past the limit are dropped (and said so), never logged or run.
+    const calls = result.toolCalls.slice(0, MAX_CALLS_PER_STEP);
+    for (const c of calls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
+    if (calls.length < result.toolCalls.length) {
+      step.push({ type: "notice", payload: { level: "warning", text: `The model asked for ${result.toolCalls.length} tool calls in one step; only the first ${MAX_CALLS_PER_STEP} were taken.` } });
+    }
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
     const appended = await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
     if (result.toolCalls.length === 0) verifyAfterTurn(db, sessionId);

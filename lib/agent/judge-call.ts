@@ -19,9 +19,25 @@ export type JudgeInput = {
   gates: ModeGates;
   /** "permission\u0000pattern" keys the user allowed once for this very call. */
   allowedOnce: ReadonlySet<string>;
+  /** A subagent's ancestors: each pattern is also judged by their rules in their current mode, the strictest wins. */
+  ancestors?: readonly { rules: Ruleset; mode: PermissionMode }[];
 };
 
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
 export const onceKey = (permission: string, pattern: string) => `${permission}\u0000${pattern}`;
+
+function common(ask: PermissionAsk, pattern: string, input: JudgeInput) {
+  return {
+    permission: ask.permission,
+    pattern,
+    gates: input.gates,
+    readOnly: ask.readOnly,
+    planFile: ask.planFile,
+    insideWorkspace: ask.insideWorkspace,
+    control: ask.control?.includes(pattern) === true,
+  };
+}
 
 /** Pure: every pattern of every ask is judged; any deny denies the call, else any ask asks, else it runs. */
 export function judgeCall(input: JudgeInput): Judgement {
@@ -38,20 +54,14 @@ export function judgeCall(input: JudgeInput): Judgement {
       } else if (input.allowedOnce.has(onceKey(ask.permission, pattern))) {
         verdict = { permission: ask.permission, pattern, action: "allow", reason: "allowed once by the user", asWritten: true };
       } else {
-        const d = decide({
-          permission: ask.permission,
-          pattern,
-          rulesets: [agentRules, literal ? literalView(input.grantRules) : input.grantRules],
-          mode: input.mode,
-          gates: input.gates,
-          readOnly: ask.readOnly,
-          planFile: ask.planFile,
-          insideWorkspace: ask.insideWorkspace,
-          control: ask.control?.includes(pattern) === true,
-        });
+        const d = decide({ ...common(ask, pattern, input), rulesets: [agentRules, literal ? literalView(input.grantRules) : input.grantRules], mode: input.mode });
         const exactGrant = d.action === "allow" && d.rule?.exact === true && d.rule.action === "allow";
         const bypass = d.action === "allow" && input.mode === "bypassPermissions";
         verdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason, asWritten: exactGrant || bypass };
+        for (const a of input.ancestors ?? []) {
+          const p = decide({ ...common(ask, pattern, input), rulesets: [literal ? literalView(a.rules) : a.rules], mode: a.mode });
+          if (RANK[p.action] > RANK[verdict.action]) verdict = { ...verdict, action: p.action, reason: `the parent session: ${p.reason}`, asWritten: false };
+        }
       }
       verdicts.push(verdict);
       if (verdict.action === "ask") askPatterns.push(pattern);

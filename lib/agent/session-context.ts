@@ -14,6 +14,8 @@ export type SessionContext = {
   parentId: string | null;
   /** The agent's rules plus, for a subagent, the parent's denies and the subagent limits. */
   rules: Ruleset;
+  /** A subagent's parent, grandparent…: a child may never do more than any of them may do now. */
+  ancestors: { id: string; rules: Ruleset }[];
 };
 
 const agentCache = new Map<string, { config: WorkspaceConfig; agents: Map<string, AgentDef> }>();
@@ -83,12 +85,17 @@ async function buildContext(db: Db, id: string): Promise<SessionContext> {
   const created = row.script ? (JSON.parse(row.script) as { script?: unknown }) : {};
   const script = scriptSchema.safeParse(created.script ?? []);
   let rules = agent.permission;
-  // A child inherits every deny of its ancestors (a parent's deny cannot be escaped by delegating).
+  const ancestors: SessionContext["ancestors"] = [];
+  // A child inherits every deny of its ancestors (a parent's deny cannot be escaped by delegating); the gate
+  // also judges each call by each ancestor's rules and current mode (judgeCall), so the child gets the
+  // intersection of their rights and its own.
   for (let parentId = row.parentId, depth = 0; parentId && depth < 5; depth++) {
     const parent = await loadRow(db, parentId);
-    rules = merge(rules, denies(agentDef(parent.agent, parent.workspace).permission));
+    const parentRules = agentDef(parent.agent, parent.workspace).permission;
+    rules = merge(rules, denies(parentRules));
+    ancestors.push({ id: parent.id, rules: parentRules });
     parentId = parent.parentId;
   }
   if (row.parentId) rules = merge(rules, SUBAGENT_LIMITS);
-  return { id: row.id, workspace: row.workspace, agent, model: row.model, script: script.success ? script.data : [], parentId: row.parentId, rules };
+  return { id: row.id, workspace: row.workspace, agent, model: row.model, script: script.success ? script.data : [], parentId: row.parentId, rules, ancestors };
 }

@@ -29,7 +29,20 @@ describe("guardRequest", () => {
     ["token wrong", { token: TOKEN, authorization: `Bearer ${"x".repeat(20)}` }, "unauthorized"],
     ["bearer token", { token: TOKEN, authorization: `Bearer ${TOKEN}` }, true],
     ["cookie token", { token: TOKEN, cookieToken: TOKEN }, true],
-    ["query token", { token: TOKEN, queryToken: TOKEN }, true],
+    ["query token on a page load", { token: TOKEN, queryToken: TOKEN }, true],
+    ["query token on a POST", { token: TOKEN, queryToken: TOKEN, method: "POST" }, "unauthorized"],
+    ["token without the Bearer scheme", { token: TOKEN, authorization: TOKEN }, "unauthorized"],
+    ["Basic scheme", { token: TOKEN, authorization: `Basic ${TOKEN}` }, "unauthorized"],
+    ["a shorter wrong token", { token: TOKEN, authorization: "Bearer t" }, "unauthorized"],
+    ["a longer wrong token", { token: TOKEN, authorization: `Bearer ${TOKEN}x` }, "unauthorized"],
+    ["DNS rebinding: a foreign host name", { host: "rebind.test:3000" }, "host_not_allowed"],
+    ["a foreign host name even with the token", { host: "rebind.test", token: TOKEN, cookieToken: TOKEN }, "host_not_allowed"],
+    ["no Host header", { host: null }, "host_not_allowed"],
+    ["localhost", { host: "localhost:3000" }, true],
+    ["IPv6 loopback", { host: "[::1]:3000" }, true],
+    ["a LAN address (an IP literal cannot be rebound)", { host: "192.168.1.20:3000" }, true],
+    ["a configured name", { host: "plangate.example.com", allowedHosts: ["plangate.example.com"] }, true],
+    ["a garbage Host", { host: "a b" }, "host_not_allowed"],
     ["health needs no token", { token: TOKEN, pathname: "/api/health" }, true],
     ["token does not excuse cross-origin POST", { token: TOKEN, cookieToken: TOKEN, method: "POST", origin: "http://evil.example" }, "origin_rejected"],
   ])("%s", (_name, patch, expected) => {
@@ -38,8 +51,9 @@ describe("guardRequest", () => {
     else expect(verdict).toEqual({ ok: false, code: expected });
   });
 
-  it("sets the cookie only when the token came in the query", () => {
-    expect(guardRequest({ ...base, token: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, setCookie: true });
-    expect(guardRequest({ ...base, token: TOKEN, authorization: `Bearer ${TOKEN}` })).toEqual({ ok: true, setCookie: false });
+  it("says when the token came in the query (the proxy then sets the cookie and redirects it away)", () => {
+    expect(guardRequest({ ...base, token: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: true });
+    expect(guardRequest({ ...base, token: TOKEN, authorization: `Bearer ${TOKEN}` })).toEqual({ ok: true, fromQuery: false });
+    expect(guardRequest({ ...base, token: TOKEN, cookieToken: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: false });
   });
 });

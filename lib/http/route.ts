@@ -28,9 +28,40 @@ export function route<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   };
 }
 
-export async function parseBody<T>(req: Request, schema: ZodType<T>, maxChars = 1_000_000): Promise<T> {
+/**
+ * The path of the first string (key or value) that is not well-formed Unicode: a lone surrogate, which JSON
+ * allows as "\ud800" but no database can store as text. Null when every string is well formed.
+ */
+export function illFormedAt(value: unknown, at = "body"): string | null {
+  if (typeof value === "string") return value.isWellFormed() ? null : at;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = illFormedAt(value[i], `${at}.${i}`);
+      if (bad !== null) return bad;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (!k.isWellFormed()) return `${at} (a key)`;
+      const bad = illFormedAt(v, at === "body" ? k : `${at}.${k}`);
+      if (bad !== null) return bad;
+    }
+  }
+  return null;
+}
+
+function assertWellFormed(value: unknown): void {
+  const bad = illFormedAt(value);
+  if (bad !== null) throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate)`);
+}
+
+/** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.ts). */
+export async function parseBody<T>(req: Request, schema: ZodType<T>, maxBytes = 1_000_000): Promise<T> {
+  const tooLarge = () => new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000_000)} MB.`);
+  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   const text = await req.text();
-  if (text.length > maxChars) throw new AppError("payload_too_large");
+  if (Buffer.byteLength(text, "utf8") > maxBytes) throw tooLarge();
   let data: unknown = {};
   if (text.trim()) {
     try {
@@ -39,9 +70,12 @@ export async function parseBody<T>(req: Request, schema: ZodType<T>, maxChars = 
       throw new AppError("invalid_json");
     }
   }
+  assertWellFormed(data);
   return schema.parse(data);
 }
 
 export function parseQuery<T>(req: Request, schema: ZodType<T>): T {
-  return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
+  const query = Object.fromEntries(new URL(req.url).searchParams);
+  assertWellFormed(query);
+  return schema.parse(query);
 }

@@ -133,8 +133,10 @@ export type CustomAgentConfig = {
 
 /**
  * A native agent, or a user-defined one built as defaults + its own rules +
- * user rules. A custom entry that reuses a native name layers its rules on
- * top of the native agent (still before the user rules).
+ * user rules. A custom entry that reuses a native name can only narrow it:
+ * its deny and ask rules are layered on, its allow rules are dropped, and
+ * it can make the agent read-only but never lift that (the gate and `task`
+ * trust these names, and a workspace config is not trusted).
  */
 export function resolveAgent(
   name: string,
@@ -145,9 +147,10 @@ export function resolveAgent(
   const own = entry ? fromConfig(entry.permission, opts.home === undefined ? {} : { home: opts.home }) : [];
   const user = opts.user ?? [];
   if ((agentNames as readonly string[]).includes(name)) {
-    const native = nativeAgents({ ...opts, user: merge(own, user) })[name as NativeAgentName];
+    const narrowing = own.filter((r) => r.action !== "allow");
+    const native = nativeAgents({ ...opts, user: merge(narrowing, user) })[name as NativeAgentName];
     return entry
-      ? { ...native, description: entry.description ?? native.description, readOnly: entry.readOnly ?? native.readOnly }
+      ? { ...native, description: entry.description ?? native.description, readOnly: native.readOnly || entry.readOnly === true }
       : native;
   }
   if (!entry) return undefined;

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { z } from "zod";
 import type { SqlRunner } from "../db/sql";
 import { sql, type Db } from "../db/client";
@@ -9,6 +8,7 @@ import { appendEvents } from "../session/append-events";
 import { indexDocs } from "../session/search-index";
 import { getSession } from "../session/get-session";
 import { snapshotTree } from "../verify/git-snapshot";
+import { writePlanFile } from "./plan-file";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../agent/mode-gates";
@@ -25,10 +25,19 @@ export const planDecisionBody = z
   .strict();
 export type PlanDecision = z.infer<typeof planDecisionBody>;
 
-/** What the model reads when the plan is approved (headed "edited by user" only when it really was). */
-export function approvalMessage(plan: string, file: string, edited: boolean, mode: PermissionMode): string {
+const APPROVERS: Record<string, string> = {
+  "lead-model": "Your team lead's model has approved your plan (no person reviewed it).",
+  lead: "A person has approved your plan in the team mailbox.",
+};
+
+/**
+ * What the model reads when the plan is approved (headed "edited by user" only when it really was), who
+ * approved it, and the reviewer's notes when there are any.
+ */
+export function approvalMessage(plan: string, file: string, edited: boolean, mode: PermissionMode, decidedBy = "user", notes?: string): string {
   return [
-    `User has approved your plan. You can now start executing it (permission mode: ${mode}).`,
+    `${APPROVERS[decidedBy] ?? "User has approved your plan."} You can now start executing it (permission mode: ${mode}).`,
+    ...(notes ? ["", "Notes from the reviewer, to follow while you carry out the plan:", notes.trim()] : []),
     `The plan is saved at ${file}; follow it, and keep it as the reference for what was agreed.`,
     "",
     edited ? "## Approved Plan (edited by user)" : "## Approved Plan",
@@ -72,7 +81,7 @@ export async function decidePlanReview(
       const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
       restored = t.next.mode;
       if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "fallback" ? "fallback" : "review" } });
-      out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored)));
+      out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, body.feedback)));
     } else if (body.decision === "reject") {
       out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));
     } else {
@@ -87,7 +96,8 @@ export async function decidePlanReview(
 
   const status = { approve: "approved", reject: "rejected", abandon: "abandoned" }[body.decision];
   // The workspace as approved: verification later diffs against it (git repositories only).
-  const baseline = body.decision === "approve" ? await snapshotTree((await getSession(db, review.sessionId)).session.workspace).catch(() => null) : null;
+  const { workspace } = (await getSession(db, review.sessionId)).session;
+  const baseline = body.decision === "approve" ? await snapshotTree(workspace).catch(() => null) : null;
   await appendEvents(db, review.sessionId, events, {
     also: async (run) => {
       const at = new Date();
@@ -104,7 +114,14 @@ export async function decidePlanReview(
       await alsoWrite?.(run);
     },
   });
-  if (edited) fs.writeFileSync(version.filePath, finalPlan);
+  // The edited text is the plan now; a link planted at the path is replaced, never written through.
+  if (edited) {
+    try {
+      writePlanFile(workspace, version.filePath, finalPlan);
+    } catch (error) {
+      console.error(`plangate: the edited plan of ${review.sessionId} was not written to its file`, error);
+    }
+  }
   if (body.decision !== "abandon") kick(db, review.sessionId);
   const [after] = await listReviews(db, { id: review.id });
   return after ?? review;

@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { PlanFileError, preparePlanDir } from "./plan-file";
 import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";
 
 /** Where this session's plans go, and the warning to log when the configured folder had to be refused. */
@@ -39,7 +38,12 @@ export async function writePlanRows(run: SqlRunner, sessionId: string, events: N
   }
 }
 
-/** After the commit: make sure the plans folder exists so the agent can write its plan. */
+/** After the commit: make sure the plans folder exists so the agent can write its plan (never through a link). */
 export function preparePlanFolder(state: SessionState): void {
-  if (state.planPath) fs.mkdirSync(path.dirname(state.planPath), { recursive: true });
+  if (!state.planPath) return;
+  try {
+    preparePlanDir(state.workspace, state.planPath);
+  } catch (error) {
+    if (!(error instanceof PlanFileError)) throw error;
+  }
 }

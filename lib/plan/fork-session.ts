@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { ormTransaction, sql, type Db } from "../db/client";
 import { AppError } from "../errors";
@@ -12,6 +11,11 @@ import { readEvents } from "../session/read-events";
 import { assignSearchKey, indexDocs, searchDocs } from "../session/search-index";
 import { planFilePath, planSlug } from "./plan-paths";
 import { writePlanRows } from "./ensure-plan";
+import { cancelDangling } from "../session/close-pending";
+import { PlanFileError, preparePlanDir, readPlanFile, writePlanFile } from "./plan-file";
+
+const FORK_CANCELLED =
+  "Cancelled in this fork: the session was forked while this call waited (for a review or a permission), and its answer stays with the original session. If it is still needed, make the call again (for a plan: call exit_plan_mode to submit it for this fork's own review).";
 
 /**
  * Forks a session at a point of its log: the copy keeps the events up to there (so its plan-mode state is the
@@ -25,7 +29,9 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
   const before = foldEvents(copied);
   const id = newId("ses");
   const at = new Date();
-  const extra: NewEvent[] = [{ type: "session.forked", payload: { fromSessionId: sourceId, atSeq: upto } }];
+  // A call still open at the fork point (the plan waiting for review, an ask) stays the original's: the fork
+  // closes it as cancelled rather than running it again, silently, at its first message.
+  const extra: NewEvent[] = [{ type: "session.forked", payload: { fromSessionId: sourceId, atSeq: upto } }, ...cancelDangling(copied, FORK_CANCELLED)];
   if (before.planPath) {
     const slug = planSlug(before.firstPrompt);
     extra.push({ type: "plan.created", payload: { planId: newId("pln"), slug, path: planFilePath(path.dirname(before.planPath), slug) } });
@@ -47,15 +53,21 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
   });
   afterCommit(id, result);
   // After the commit: the plan file is copied (or rebuilt from the newest version when the original is gone).
+  // Neither side is followed through a link: a planted one must not copy an outside file into the fork.
   const target = result.state.planPath;
   if (target && before.planPath) {
-    let content: string | null = fs.existsSync(before.planPath) ? fs.readFileSync(before.planPath, "utf8") : null;
+    let content: string | null = null;
+    try {
+      content = readPlanFile(source.workspace, before.planPath);
+    } catch (error) {
+      if (!(error instanceof PlanFileError)) throw error;
+    }
     if (content === null && before.planId) {
       const [v] = await (await sql(db)).query<{ content: string }>('SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1', [before.planId]);
       content = v?.content ?? null;
     }
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (content !== null) fs.writeFileSync(target, content);
+    if (content !== null) writePlanFile(source.workspace, target, content);
+    else preparePlanDir(source.workspace, target);
   }
   return getSession(db, id);
 }

@@ -34,8 +34,9 @@ describe("resolvePlansDir", () => {
 
 describe("planSlug", () => {
   it("uses the first prompt's words and two random words", () => {
-    expect(planSlug("Add pagination to the REST API!", () => 0)).toBe("add-pagination-the-rest-amber-brisk");
-    expect(planSlug(null, () => 1)).toBe("brisk-delta");
+    expect(planSlug("Add pagination to the REST API!", () => 0)).toBe("add-pagination-the-rest-amber-brisk-aaaaaaaa");
+    expect(planSlug(null, () => 1)).toBe("brisk-delta-bbbbbbbb");
+    expect(planSlug("x".repeat(300), () => 2)).toMatch(/^x{50}-cedar-fjord-cccccccc$/);
   });
   it("differs between calls with real randomness", () => {
     const seen = new Set(Array.from({ length: 20 }, () => planSlug("same prompt")));

@@ -46,12 +46,18 @@ export function resolvePlansDir(workspace: string, configured: string | undefine
   return { relative: path.relative(root, absolute).split(path.sep).join("/"), absolute };
 }
 
-/** A readable, unique-enough slug: words of the first prompt plus two random words. */
+const SUFFIX = "abcdefghijkmnpqrstuvwxyz23456789";
+
+/**
+ * A readable slug that nobody can guess in advance: words of the first prompt, two random words, and eight
+ * random characters (about 49 bits in all), so a cloned repository cannot plant links at every plan path.
+ */
 export function planSlug(firstPrompt: string | null, random: (n: number) => number = randomInt): string {
   const words = (firstPrompt ?? "").toLowerCase().match(/[a-z0-9]+/g)?.filter((w) => w.length > 2).slice(0, 4) ?? [];
   const first = random(WORDS.length);
   const extra = [WORDS[first], WORDS[(first + 1 + random(WORDS.length - 1)) % WORDS.length]];
-  return [...words, ...extra].join("-").slice(0, 80);
+  const suffix = Array.from({ length: 8 }, () => SUFFIX[random(SUFFIX.length)]).join("");
+  return [words.join("-").slice(0, 50), ...extra, suffix].filter(Boolean).join("-");
 }
 
 export function planFilePath(plansDir: string, slug: string, agentId?: string): string {

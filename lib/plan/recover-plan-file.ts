@@ -5,6 +5,7 @@ import { appendEvents } from "../session/append-events";
 import type { SessionEvent } from "../session/events";
 import { readEvents } from "../session/read-events";
 import { foldEvents } from "../session/fold";
+import { writePlanFile } from "./plan-file";
 
 /** The newest plan text the log itself holds: exit_plan_mode's `plan` input, or a write to the plan file. */
 export function planFromLog(events: readonly SessionEvent[], file: string): string | null {
@@ -26,15 +27,14 @@ export async function recoverPlanFile(db: Db, sessionId: string): Promise<"versi
   const events = await readEvents(db, sessionId);
   const state = foldEvents(events);
   const file = state.planPath;
-  if (!file || fs.existsSync(file)) return null;
+  if (!file || fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined) return null;
   const [latest] = state.planId
     ? await (await sql(db)).query<{ content: string }>('SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1', [state.planId])
     : [];
   const fromLog = latest ? null : planFromLog(events, file);
   const content = latest?.content ?? fromLog;
   if (content === null || content === undefined) return null;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
+  writePlanFile(state.workspace, file, content);
   const source = latest ? "version" : "log";
   await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "info", text: `The plan file was missing and was restored from the ${source === "version" ? "latest plan version" : "session log"}: ${file}` } }]);
   return source;

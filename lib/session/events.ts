@@ -31,6 +31,9 @@ export const eventSchemas = {
   // mode = the permission mode this model request described (so a later user switch can be announced once).
   "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional(), mode: permissionModeSchema.optional() }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
+  // Logged just before a call with effects runs: a call started but never finished was cut by a crash or an
+  // abort, and is reported as interrupted instead of being run a second time.
+  "tool.started": z.object({ callId: id }),
   "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional(), metadata: z.unknown().optional() }),
   // A call whose result waits on something outside the turn (a child session); the turn resumes when it ends.
   "tool.waiting": z.object({ callId: id, on: z.string() }),

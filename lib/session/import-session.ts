@@ -2,13 +2,16 @@ import { z } from "zod";
 import { ormTransaction, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { parseNewEvent } from "./events";
-import { foldEvents } from "./fold";
+import { resumeMode, type ModeGates } from "../permission";
+import { parseNewEvent, type NewEvent } from "./events";
+import { foldEvents, type SessionState } from "./fold";
 import { projectionColumns } from "./projection";
 import { assignSearchKey, indexDocs, searchDocs } from "./search-index";
 import { afterCommit, insertLogRows } from "./append-events";
-import { checkWorkspace } from "../workspace/check-workspace";
-import { getEnv } from "../env";
+import { cancelDangling } from "./close-pending";
+
+/** The route's documented limit (413 beyond it): about 100,000 events of JSON. */
+export const IMPORT_MAX_BYTES = 50_000_000;
 
 export const importBody = z.object({
   format: z.literal("plangate.session.v1"),
@@ -17,30 +20,76 @@ export const importBody = z.object({
 });
 export type ImportBody = z.infer<typeof importBody>;
 
+/** What the server checked before the import (the same checks as creating a session) and derives paths from. */
+export type ImportChecks = {
+  workspace: string;
+  agent: string;
+  model: string;
+  script: unknown[] | undefined;
+  gates: ModeGates;
+  /** The plan file for a slug, inside this workspace's plans folder: never a path from the file. */
+  planPath: (slug: string) => string;
+};
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
+const NOT_RUN = "Not run: this call was still pending when the session was exported, and an imported session runs nothing it carries.";
+
+type Stamped = NewEvent & { seq: number; at: Date };
+
+/** Replaces what the file may not decide: where the session works, what it runs as, where its plan lives. */
+function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
+  if (e.type === "session.created") {
+    if (i !== 0) throw new AppError("bad_request", `events.${i}: only the first event may be session.created`);
+    const { script: _dropped, ...rest } = e.payload;
+    const planSlug = rest.planSlug && SLUG.test(rest.planSlug) ? rest.planSlug : null;
+    return { ...e, payload: { ...rest, planSlug, workspace: checks.workspace, agent: checks.agent, model: checks.model, parentId: null, ...(checks.script ? { script: checks.script } : {}) } };
+  }
+  if (e.type === "plan.created") {
+    if (!SLUG.test(e.payload.slug)) throw new AppError("bad_request", `events.${i}.payload.slug: not a plan slug (lowercase letters, digits and dashes)`);
+    return { ...e, payload: { ...e.payload, path: checks.planPath(e.payload.slug) } };
+  }
+  return e;
+}
+
+/** Events that leave nothing of the export waiting or running: calls not run, asks and reviews closed, turn ended. */
+function closing(events: readonly Stamped[], state: SessionState, gates: ModeGates): NewEvent[] {
+  const out: NewEvent[] = cancelDangling(events, NOT_RUN);
+  for (const requestId of [...state.pendingPermissions, ...state.pendingChecks]) {
+    out.push({ type: "permission.replied", payload: { requestId, reply: "reject", message: "Closed on import." } });
+  }
+  if (state.pendingReview) out.push({ type: "review.answered", payload: { reviewId: state.pendingReview.id, decision: "abandon" } });
+  const mode = resumeMode(state.mode, state.prePlanMode, gates);
+  if (mode.changed) out.push({ type: "mode.changed", payload: { from: state.mode, to: mode.next.mode, prePlanMode: mode.next.prePlanMode, cause: "resume" } });
+  if (state.openTurnId) out.push({ type: "turn.ended", payload: { turnId: state.openTurnId, reason: "aborted" } });
+  return out;
+}
+
 /**
- * A JSON export read back as a new session (new id, same log): every event is checked against its schema and
- * seqs must run 1..N. Nothing runs: a turn open in the export is closed as interrupted by the fold's rules.
+ * A JSON export read back as a new session (new id, same log). The file is data, never authority: every event
+ * is checked against the schema the app writes with, seqs must run 1..N, the workspace, agent, model and plan
+ * paths are the server's own (checked or derived), and the session arrives idle with nothing pending, so it
+ * runs nothing until a person sends a message.
  */
-export async function importSession(db: Db, body: ImportBody): Promise<{ id: string }> {
-  const events = body.events.map((e, i) => {
+export async function importSession(db: Db, body: ImportBody, checks: ImportChecks): Promise<{ id: string }> {
+  const parsed = body.events.map((e, i): Stamped => {
     if (e.seq !== i + 1) throw new AppError("bad_request", `events.${i}.seq: expected ${i + 1}, got ${e.seq}`);
+    let event: NewEvent;
     try {
-      return { ...parseNewEvent(e), seq: e.seq, at: e.at ? new Date(e.at) : new Date() };
+      event = parseNewEvent(e);
     } catch (error) {
       throw new AppError("bad_request", `events.${i} (${e.type}): ${error instanceof Error ? error.message.slice(0, 300) : "invalid"}`);
     }
+    return { ...event, seq: e.seq, at: e.at && !Number.isNaN(Date.parse(e.at)) ? new Date(e.at) : new Date() };
   });
-  if (events[0]?.type !== "session.created") throw new AppError("bad_request", "events.0: the log must start with session.created");
-  // The copy works on the same folder: it must still be inside the allowed roots here.
-  const workspace = checkWorkspace(body.session.workspace, getEnv().workspaceRoots);
+  if (parsed[0]?.type !== "session.created") throw new AppError("bad_request", "events.0: the log must start with session.created");
+  const events = parsed.map((e, i) => rewrite(e, i, checks));
   const folded = foldEvents(events);
-  // A turn that was open in the export has nobody driving it here: it arrives interrupted (and can be resumed).
-  if (folded.openTurnId) events.push({ type: "turn.interrupted", payload: { turnId: folded.openTurnId }, seq: events.length + 1, at: new Date() });
+  const now = new Date();
+  for (const e of closing(events, folded, checks.gates)) events.push({ ...e, seq: events.length + 1, at: now });
+  const state = foldEvents(events);
   const id = newId("ses");
-  const state = folded.openTurnId ? foldEvents(events) : folded;
-  const at = new Date();
   const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({ data: { id, title: body.session.title, workspace, agent: body.session.agent, model: body.session.model, ...projectionColumns(state, at), createdAt: at } });
+    await tx.session.create({ data: { id, title: body.session.title, workspace: checks.workspace, agent: checks.agent, model: checks.model, ...projectionColumns(state, now), createdAt: now } });
     await insertLogRows(run, id, events, (e) => e.at);
     await assignSearchKey(run, id);
     await indexDocs(run, id, searchDocs(events));

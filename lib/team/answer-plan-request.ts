@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
+import type { PermissionMode } from "../permission";
 import { AppError } from "../errors";
 import { listReviews } from "../agent/answer-review";
 import { decidePlanReview } from "../plan/decide-plan-review";
@@ -10,11 +11,29 @@ export const replyBody = z.object({ approve: z.boolean(), feedback: z.string().m
 export type PlanReply = z.infer<typeof replyBody>;
 
 /**
+ * Who answers: a person in the mailbox, or the lead's model (send_message) in the mode the lead is in now.
+ * The model's approval may give the teammate no more than the lead itself may do (never from plan mode or a
+ * read-only agent, and never in a team that requires a person).
+ */
+export type Answerer = { by: "person" } | { by: "lead-model"; mode: PermissionMode; readOnly: boolean };
+
+/** The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. */
+export function approvedMode(answerer: Answerer, personApproval: boolean): { mode: "acceptEdits" | "default" } | { refused: string } {
+  if (answerer.by === "person") return { mode: "acceptEdits" };
+  if (personApproval) return { refused: "this team requires a person to approve teammate plans in the mailbox" };
+  if (answerer.mode === "plan" || answerer.readOnly) return { refused: "the lead is in plan mode (or read-only) and cannot approve changes it may not make itself" };
+  return { mode: answerer.mode === "default" ? "default" : "acceptEdits" };
+}
+
+/**
  * The lead's answer to a teammate's plan_approval_request. Only the requester's own lead may answer; a
  * request already answered (or replaced by a newer one) is stale. The decision, the response message and
  * the request's status are one transaction: of two racing answers the first wins, whatever it was.
  */
-export async function answerPlanRequest(db: Db, input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply }): Promise<{ request: MailView }> {
+export async function answerPlanRequest(
+  db: Db,
+  input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply; answerer?: Answerer },
+): Promise<{ request: MailView }> {
   const { request, reply } = input;
   if (!request || request.teamId !== input.teamId || request.type !== "plan_approval_request") throw new AppError("not_found", "This team has no such plan approval request.");
   const team = await getTeam(db, input.teamId);
@@ -23,9 +42,14 @@ export async function answerPlanRequest(db: Db, input: { teamId: string; respond
   const [review] = await listReviews(db, { id: request.requestId ?? "" });
   if (!review || review.status !== "pending") throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
   const feedback = reply.feedback?.trim() || undefined;
-  // An approved teammate carries out its plan with edits accepted (its shell commands still ask).
-  const decision = reply.approve ? ({ decision: "approve", mode: "acceptEdits" } as const) : ({ decision: "reject", ...(feedback ? { feedback } : {}) } as const);
-  await decidePlanReview(db, review, decision, "lead", async (run) => {
+  const answerer = input.answerer ?? { by: "person" };
+  const allowed = approvedMode(answerer, team.personApproval);
+  if (reply.approve && "refused" in allowed) throw new AppError("forbidden", `The lead's model may not approve this plan: ${allowed.refused}.`);
+  // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with
+  // edits asked when it was the lead's model, in default mode, that approved.
+  const mode = "mode" in allowed ? allowed.mode : "acceptEdits";
+  const decision = reply.approve ? ({ decision: "approve", mode } as const) : ({ decision: "reject", ...(feedback ? { feedback } : {}) } as const);
+  await decidePlanReview(db, review, decision, answerer.by === "person" ? "lead" : "lead-model", async (run) => {
     const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
     if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
     // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.

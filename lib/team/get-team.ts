@@ -6,7 +6,7 @@ import { stateFromRow } from "../session/projection";
 export type TeammateStatus = "planning" | "awaiting_approval" | "waiting_for_permission" | "executing" | "interrupted" | "done";
 
 export type MemberView = { sessionId: string; name: string; role: "lead" | "teammate"; title: string; mode: string; status: string; teamStatus: TeammateStatus };
-export type TeamView = { id: string; name: string; leadSessionId: string; createdAt: string; lead: MemberView | null; teammates: MemberView[] };
+export type TeamView = { id: string; name: string; leadSessionId: string; personApproval: boolean; createdAt: string; lead: MemberView | null; teammates: MemberView[] };
 
 /** Pure: how the lead reads a teammate's state. */
 export function teammateStatus(s: Pick<SessionState, "mode" | "status" | "pendingReview">): TeammateStatus {
@@ -21,7 +21,7 @@ type MemberRow = { id: string; title: string; role: string | null; state: string
 
 export async function getTeam(db: Db, teamId: string): Promise<TeamView> {
   const run = await sql(db);
-  const [team] = await run.query<{ id: string; name: string; leadSessionId: string; createdAt: string | Date }>('SELECT "id", "name", "leadSessionId", "createdAt" FROM "Team" WHERE "id" = ?', [teamId]);
+  const [team] = await run.query<{ id: string; name: string; leadSessionId: string; personApproval: boolean; createdAt: string | Date }>('SELECT "id", "name", "leadSessionId", "personApproval", "createdAt" FROM "Team" WHERE "id" = ?', [teamId]);
   if (!team) throw new AppError("not_found", "No team has that id.");
   const rows = await run.query<MemberRow>('SELECT "id", "title", "role", "state", "lastSeq", "createdAt" FROM "Session" WHERE "teamId" = ? ORDER BY "createdAt", "id"', [teamId]);
   const members = rows.map((r): MemberView => {
@@ -29,7 +29,7 @@ export async function getTeam(db: Db, teamId: string): Promise<TeamView> {
     return { sessionId: r.id, name: s.team?.name ?? r.title, role: r.role === "lead" ? "lead" : "teammate", title: r.title, mode: s.mode, status: s.status, teamStatus: teammateStatus(s) };
   });
   return {
-    id: team.id, name: team.name, leadSessionId: team.leadSessionId, createdAt: new Date(team.createdAt).toISOString(),
+    id: team.id, name: team.name, leadSessionId: team.leadSessionId, personApproval: team.personApproval === true, createdAt: new Date(team.createdAt).toISOString(),
     lead: members.find((m) => m.sessionId === team.leadSessionId) ?? null,
     teammates: members.filter((m) => m.sessionId !== team.leadSessionId),
   };

@@ -9,7 +9,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
-import { assertMayWrite, controlPatterns, exactPathOptions, fsToolError, readTextIfExists, realPlanFile, writeTextFile } from "./file-common";
+import { assertMayWrite, controlPatterns, exactPathOptions, fsToolError, readTextIfExists, realPlanFile, writeAllowed } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
@@ -152,9 +152,11 @@ async function plan(resolved: Resolved[]): Promise<{ next: Map<string, string | 
   return { next, original };
 }
 
-async function putBack(absolute: string, content: string | null, display: string): Promise<void> {
+type Writer = (absolute: string, content: string, display: string) => Promise<void>;
+
+async function putBack(write: Writer, absolute: string, content: string | null, display: string): Promise<void> {
   if (content === null) await fs.rm(absolute, { force: true });
-  else await writeTextFile(absolute, content, display);
+  else await write(absolute, content, display);
 }
 
 const ACTION_LETTER: Record<Kind, string> = { modify: "M", create: "A", delete: "D", rename: "R", copy: "C" };
@@ -205,17 +207,18 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
     for (const p of paths) assertMayWrite(ctx, p, planFile);
     const display = new Map(paths.map((p) => [p.absolute, permissionPath(p)]));
     const { next, original } = await plan(resolved);
+    const write: Writer = (absolute, content, shown) => writeAllowed(ctx, absolute, content, shown, planFile);
     const done: string[] = [];
     try {
       for (const [absolute, content] of next) {
         if (content === original.get(absolute)) continue;
-        await putBack(absolute, content, display.get(absolute) ?? absolute);
+        await putBack(write, absolute, content, display.get(absolute) ?? absolute);
         done.push(absolute);
       }
     } catch (err) {
       // Best effort to stay all-or-nothing when the disk fails halfway (full disk, permissions).
       for (const absolute of done.reverse()) {
-        await putBack(absolute, original.get(absolute) ?? null, display.get(absolute) ?? absolute).catch(() => undefined);
+        await putBack(write, absolute, original.get(absolute) ?? null, display.get(absolute) ?? absolute).catch(() => undefined);
       }
       throw fsToolError(err, "a file of the patch", "write");
     }

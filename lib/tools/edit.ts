@@ -8,7 +8,7 @@ import {
   readTextIfExists,
   realPlanFile,
   unifiedDiff,
-  writeTextFile,
+  writeAllowed,
   resolveForAsk,
   resolveForRun,
 } from "./file-common";
@@ -104,10 +104,11 @@ export const editTool: ToolDef<EditInput> = {
     checkInput(input);
     const resolved = await resolveForRun(ctx, input.path);
     const display = permissionPath(resolved);
-    assertMayWrite(ctx, resolved, await realPlanFile(ctx));
+    const planFile = await realPlanFile(ctx);
+    assertMayWrite(ctx, resolved, planFile);
     const before = await readTextIfExists(resolved.absolute, display);
     const result = computeEdit(before, input, display);
-    await writeTextFile(resolved.absolute, result.after, display);
+    await writeAllowed(ctx, resolved.absolute, result.after, display, planFile);
     const diff = unifiedDiff(display, before ?? "", result.after);
     const lines = countLines(result.after);
     const summary =

@@ -13,6 +13,7 @@ export const enterPlanModeTool: ToolDef<z.infer<typeof input>> = {
   description:
     "Switch to plan mode before a change that needs understanding first: you may then read, search and ask, but change nothing except your plan file; finish with exit_plan_mode to ask the user to approve the plan.",
   permission: "plan_enter",
+  rerun: "safe",
   inputSchema: input,
   async asks() {
     return [{ permission: "plan_enter", patterns: ["*"], always: ["*"], readOnly: true }];

@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
 import { z } from "zod";
 import { sql } from "../db/client";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
+import { PlanFileError, readPlanFile, writePlanFile } from "../plan/plan-file";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 import { insertMail } from "../team/mailbox";
@@ -21,6 +20,7 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
   description:
     "Present your plan for approval and leave plan mode if the user approves. Reads your plan file (pass `plan` to write it first). Only works in plan mode.",
   permission: "plan_exit",
+  rerun: "resume",
   inputSchema: input,
   // Always offered and never asked about: it changes nothing but the plan file; the user's decision is the gate.
   async asks() {
@@ -36,18 +36,17 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     if (ctx.mode !== "plan") throw new ToolError("exit_plan_mode only works in plan mode; you are not in plan mode.");
     const file = ctx.planFile;
     if (!file) throw new ToolError("This session has no plan file yet.");
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // The folder is checked again now: a symlink planted since the file was assigned must not lead the write out.
-    const realDir = fs.realpathSync(path.dirname(file));
-    const rel = path.relative(ctx.workspace, realDir);
-    if (rel.startsWith("..") || path.isAbsolute(rel)) throw new ToolError(`The plans folder now leads outside the workspace (${realDir}); the plan was not written.`);
-    if (args.plan !== undefined) fs.writeFileSync(file, args.plan);
-    let markdown: string;
+    // Checked again now, without following links: one planted since the file was assigned must not lead the
+    // write out, nor show another file's contents as the plan.
+    let markdown: string | null;
     try {
-      markdown = fs.readFileSync(file, "utf8");
-    } catch {
-      throw new ToolError(`The plan file ${file} does not exist: write your plan there (or pass it as \`plan\`).`);
+      if (args.plan !== undefined) writePlanFile(ctx.workspace, file, args.plan);
+      markdown = readPlanFile(ctx.workspace, file);
+    } catch (error) {
+      if (error instanceof PlanFileError) throw new ToolError(`${error.message} The plan was not submitted.`);
+      throw error;
     }
+    if (markdown === null) throw new ToolError(`The plan file ${file} does not exist: write your plan there (or pass it as \`plan\`).`);
     const problem = planProblem(markdown);
     if (problem) throw new ToolError(problem);
 

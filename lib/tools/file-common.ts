@@ -10,6 +10,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
+import { PlanFileError, planFileUsable, writePlanFile } from "../plan/plan-file";
 import { isControlPath } from "../workspace/control-paths";
 import { ToolError, type PermissionAsk, type ToolContext } from "./types";
 import { looksBinary } from "./walk-files";
@@ -95,7 +96,6 @@ export async function writeTextFile(absolute: string, content: string, display: 
   }
 }
 
-/** The plan file's real path, so a plan file reached through a symlinked folder still counts as the plan file. */
 /**
  * The path a call names, resolved for its permission question; the real path is remembered so the run can
  * refuse if a symlink or folder moved in between (see assertJudgedPaths).
@@ -113,9 +113,24 @@ export async function resolveForRun(ctx: ToolContext, requested: string): Promis
   return resolved;
 }
 
+/**
+ * The session's plan file when it can be written as such: its folders are real folders and it is not a link.
+ * A link planted at the plan path (to a source file) is never followed: the write is then judged, and refused
+ * in plan mode, like any other.
+ */
 export async function realPlanFile(ctx: ToolContext): Promise<string | null> {
   if (ctx.planFile === null) return null;
-  return (await resolvePath(ctx.workspace, ctx.planFile)).absolute;
+  return planFileUsable(ctx.workspace, ctx.planFile) ? ctx.planFile : null;
+}
+
+/** Writes an allowed file; the plan file as a fresh file (temporary file and rename), never through a link. */
+export async function writeAllowed(ctx: ToolContext, absolute: string, content: string, display: string, planFile: string | null): Promise<void> {
+  if (planFile === null || absolute !== planFile) return writeTextFile(absolute, content, display);
+  try {
+    writePlanFile(ctx.workspace, planFile, content);
+  } catch (err) {
+    throw err instanceof PlanFileError ? new ToolError(err.message) : fsToolError(err, display, "write");
+  }
 }
 
 /** The gate should already have denied this; a read-only call must not write even if it was misconfigured. */

@@ -1,3 +1,5 @@
+import { RE2 } from "re2-wasm";
+
 /**
  * A small glob compiler for the glob and grep tools: `*` (within one folder),
  * `**` (any number of folders), `?`, `[abc]` / `[a-z]` / `[!abc]`, `{a,b}`
@@ -31,7 +33,7 @@ function parseClass(glob: string, start: number): Parsed | null {
     const c = glob[i] ?? "";
     if (c === "]" && !first) {
       // An empty class ("[/]") can match nothing; "[^]" would wrongly match everything.
-      if (body === "") return { source: negate ? "[^/]" : "(?!)", end: i + 1 };
+      if (body === "") return { source: negate ? "[^/]" : "[^\\s\\S]", end: i + 1 };
       // A negated class must still not cross a folder boundary.
       return { source: negate ? `[^/${body}]` : `[${body}]`, end: i + 1 };
     }
@@ -118,8 +120,12 @@ function translate(glob: string, from: number, to: number, inBrace: boolean): st
   return out;
 }
 
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${translate(glob, 0, glob.length, false)}$`);
+/**
+ * The glob as an RE2 expression: matching runs in time linear in the path whatever the pattern, so a
+ * model-written `{*,*}{*,*}…` cannot stall the server the way a backtracking JavaScript RegExp did.
+ */
+export function globToRegExp(glob: string): { test(s: string): boolean } {
+  return new RE2(`^${translate(glob, 0, glob.length, false)}$`, "u");
 }
 
 /**

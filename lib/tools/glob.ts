@@ -57,6 +57,7 @@ export const globTool: ToolDef<GlobInput> = {
     `Returns up to ${MAX_GLOB_RESULTS} files, newest first. Skips ${[...IGNORED_DIRS].join(", ")} and does not follow symlinks.`,
   ].join("\n"),
   permission: "glob",
+  rerun: "safe",
   inputSchema: globInput,
 
   async asks(input, ctx) {

@@ -21,6 +21,7 @@ export const listTool: ToolDef<ListInput> = {
     `Skips ${[...IGNORED_DIRS].join(", ")}. Use glob to find files by name and grep to search their contents.`,
   ].join("\n"),
   permission: "list",
+  rerun: "safe",
   inputSchema: listInput,
 
   async asks(input, ctx) {

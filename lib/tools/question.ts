@@ -20,6 +20,7 @@ export const questionTool: ToolDef<QuestionInput> = {
   description:
     "Ask the user one or more questions, multiple-choice (options) or free text, and wait for the answers. Use it to settle a choice before planning or acting.",
   permission: "question",
+  rerun: "resume",
   inputSchema: input,
   async asks() {
     return [{ permission: "question", patterns: ["*"], always: ["*"], readOnly: true }];

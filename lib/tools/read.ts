@@ -57,6 +57,7 @@ export const readTool: ToolDef<ReadInput> = {
     `Lines longer than ${MAX_LINE_CHARS} characters are cut. Folders are refused (use list) and so are binary files.`,
   ].join("\n"),
   permission: "read",
+  rerun: "safe",
   inputSchema: readInput,
 
   async asks(input, ctx) {

@@ -40,7 +40,8 @@ export const sendMessageTool: ToolDef<Input> = {
       const requests = await listMail(rt.db, { teamId: team.id, type: "plan_approval_request", ...(args.requestId ? { requestId: args.requestId } : {}) });
       const request = args.requestId ? requests[0] : requests.filter((r) => r.from === to && r.status !== "answered").at(-1);
       if (request && request.from !== to) throw new ToolError(`Request ${args.requestId} is not from ${args.to}.`);
-      await answerPlanRequest(rt.db, { teamId: team.id, responder: ctx.sessionId, request, reply: { approve: args.approve, ...(args.feedback ? { feedback: args.feedback } : {}) } });
+      const answerer = { by: "lead-model" as const, mode: ctx.mode, readOnly: ctx.readOnly };
+      await answerPlanRequest(rt.db, { teamId: team.id, responder: ctx.sessionId, request, answerer, reply: { approve: args.approve, ...(args.feedback ? { feedback: args.feedback } : {}) } });
       return { output: `Plan of ${args.to} ${args.approve ? "approved" : "sent back with your feedback"}.` };
     } catch (error) {
       if (error instanceof AppError) throw new ToolError(`Refused: ${error.message}`);

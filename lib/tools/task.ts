@@ -31,6 +31,7 @@ export const taskTool: ToolDef<z.infer<typeof input>> = {
   description:
     "Start a subagent with its own context on a focused job and get its summary back. agent: \"explore\" (read-only research) or \"general\" (can change files). Subagents cannot start subagents.",
   permission: "task",
+  rerun: "resume",
   inputSchema: input,
   async asks(args) {
     return [{ permission: "task", patterns: [args.agent], always: [args.agent], readOnly: READ_ONLY_AGENTS.has(args.agent), metadata: { agent: args.agent, prompt: args.prompt } }];

@@ -9,6 +9,7 @@ export const todoWriteTool: ToolDef<z.infer<typeof input>> = {
   name: "todo_write",
   description: "Replace the session's todo list (content + status per item) to track multi-step work. Changes nothing in the workspace.",
   permission: "todo_write",
+  rerun: "safe",
   inputSchema: input,
   async asks() {
     return [{ permission: "todo_write", patterns: ["*"], always: ["*"], readOnly: true }];

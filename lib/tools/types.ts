@@ -82,6 +82,12 @@ export type ToolDef<I = unknown> = {
   /** The permission key the rules use (edit, write and apply_patch all declare "edit"). */
   permission: string;
   inputSchema: z.ZodType<I>;
+  /**
+   * What running the call again would do. "resume": the tool suspends and is run again by design (it checks
+   * its own state). "safe": it only reads. Otherwise its start is logged first, and a call started but never
+   * finished (a crash) is reported as interrupted, never run twice.
+   */
+  rerun?: "resume" | "safe";
   /** The permission questions for this input (paths resolved first). No side effects. */
   asks(input: I, ctx: ToolContext): Promise<PermissionAsk[]>;
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>;

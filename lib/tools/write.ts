@@ -10,7 +10,7 @@ import {
   readTextIfExists,
   realPlanFile,
   unifiedDiff,
-  writeTextFile,
+  writeAllowed,
   resolveForAsk,
   resolveForRun,
 } from "./file-common";
@@ -60,7 +60,8 @@ export const writeTool: ToolDef<WriteInput> = {
   async execute(input, ctx) {
     const resolved = await resolveForRun(ctx, input.path);
     const display = permissionPath(resolved);
-    assertMayWrite(ctx, resolved, await realPlanFile(ctx));
+    const planFile = await realPlanFile(ctx);
+    assertMayWrite(ctx, resolved, planFile);
     let existed = true;
     try {
       const stat = await fs.lstat(resolved.absolute);
@@ -71,7 +72,7 @@ export const writeTool: ToolDef<WriteInput> = {
       existed = false;
     }
     const diff = await diffFor(resolved.absolute, display, input.content);
-    await writeTextFile(resolved.absolute, input.content, display);
+    await writeAllowed(ctx, resolved.absolute, input.content, display, planFile);
     const lines = countLines(input.content);
     const verb = existed ? "Overwrote" : "Created";
     return {

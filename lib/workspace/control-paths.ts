@@ -47,7 +47,10 @@ export function protectedMounts(workspace: string): string[] {
     const stat = real(full);
     if (stat === null) continue;
     if (name === ".git" && stat.isDirectory()) {
-      for (const part of ["config", "hooks", "info"]) if (real(path.join(full, part)) !== null) out.push(path.join(full, part));
+      for (const part of ["config", "hooks", "info"]) {
+        const inner = `${full}/${part}`;
+        if (real(inner) !== null) out.push(inner);
+      }
     } else {
       out.push(full);
     }

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { migrateDatabase } from "../../lib/db/migrate";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -68,4 +72,32 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms =
     if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A real server for one test file: a data folder with a workspace `ws` (filled by `prepare`), migrated and
+ * started before the tests, stopped and removed after them. `server()` is the running server.
+ */
+export function realServerFixture(name: string, extraEnv: Record<string, string> = {}, prepare: (workspace: string) => void = () => undefined) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `plangate-${name}-`));
+  const workspace = path.join(root, "ws");
+  fs.mkdirSync(workspace, { recursive: true });
+  prepare(workspace);
+  const env = { DATABASE_URL: `file:${path.join(root, "db.sqlite")}`, PLANGATE_DATA_DIR: root, PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_ALLOW_SCRIPTED: "1", ...extraEnv };
+  let running: Server | undefined;
+  beforeAll(async () => {
+    migrateDatabase(env.DATABASE_URL, { quiet: true });
+    running = await startServer(env, await freePort());
+  }, 300_000);
+  afterAll(async () => {
+    await running?.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  return {
+    workspace,
+    server: (): Server => {
+      if (!running) throw new Error("the server is not running");
+      return running;
+    },
+  };
 }

@@ -133,13 +133,13 @@ describe("session history", () => {
     outside.session.workspace = "/etc";
     const refused = await api.call("POST", "/api/sessions/import", outside);
     expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringMatching(/outside the allowed roots/)]);
-    // A log that ends inside a turn arrives interrupted: nobody drives it here.
+    // A log that ends inside a turn arrives idle, its turn closed: an import runs nothing it carries.
     const open = structuredClone(exported);
     open.events = open.events.slice(0, 4);
     expect(open.events.map((e: { type: string }) => e.type)).toContain("turn.started");
     const cut = await api.call("POST", "/api/sessions/import", open);
     expect(cut.status).toBe(201);
-    expect(cut.body.state).toMatchObject({ status: "interrupted" });
+    expect(cut.body.state).toMatchObject({ status: "idle" });
 
     const md = (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string;
     expect(md).toContain("# Exported session");

@@ -1,10 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateDatabase } from "../../lib/db/migrate";
+import { describe, expect, it } from "vitest";
 import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
-import { freePort, http, startServer, until, type Server } from "../helpers/server";
+import { http, realServerFixture, until } from "../helpers/server";
 
 /*
  * The critical hole, replayed against the real server: a command the read-only allowlist accepted opened a
@@ -13,22 +11,8 @@ import { freePort, http, startServer, until, type Server } from "../helpers/serv
  * loopback from the sandbox: the other review stays pending.
  */
 const sandbox = detectSandbox();
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-attack-"));
-const workspace = path.join(root, "ws");
-fs.mkdirSync(workspace, { recursive: true });
-fs.writeFileSync(path.join(workspace, "README.md"), "# attack\n");
-const env = { DATABASE_URL: `file:${path.join(root, "db.sqlite")}`, PLANGATE_DATA_DIR: root, PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_ALLOW_SCRIPTED: "1" };
-let server: Server | undefined;
-
-beforeAll(async () => {
-  migrateDatabase(env.DATABASE_URL, { quiet: true });
-  server = await startServer(env, await freePort());
-}, 300_000);
-
-afterAll(async () => {
-  await server?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const fixture = realServerFixture("attack", {}, (ws) => fs.writeFileSync(path.join(ws, "README.md"), "# attack\n"));
+const { workspace } = fixture;
 
 function approveRequest(url: string, reviewId: string): string {
   const body = JSON.stringify({ decision: "approve" });
@@ -42,7 +26,7 @@ describe.skipIf(!sandbox.available)("a command cannot act on Plangate through it
     ["as the model wrote it", false],
     ["with the network asked for and allowed", true],
   ])("%s: the command asks, a person's yes still reaches nothing, the other review stays pending", async (_name, network) => {
-    const s = server!;
+    const s = fixture.server();
     const victim = await http(`${s.url}/api/sessions`, "POST", {
       workspace, model: "scripted", mode: "plan", script: [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: "# Plan\n\n1. x\n" } }] }],
     });

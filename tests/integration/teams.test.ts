@@ -12,8 +12,8 @@ afterEach(async () => {
 
 type Mail = { id: string; from: string; to: string; type: string; requestId: string | null; status: string; payload: Record<string, unknown> };
 
-async function newTeam(leadScript: Step[] = []): Promise<{ lead: string; teamId: string }> {
-  const lead = await startScripted(api, leadScript);
+async function newTeam(leadScript: Step[] = [], leadMode = "default"): Promise<{ lead: string; teamId: string }> {
+  const lead = await startScripted(api, leadScript, { mode: leadMode });
   const res = await api.call("POST", "/api/teams", { sessionId: lead, name: "Pagination team" });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { lead, teamId: res.body.team.id as string };
@@ -70,7 +70,7 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
       expect(status).toBe("idle");
       expect(fs.readFileSync(path.join(api.workspace, file), "utf8")).toBe(`${file.replace(".txt", "")}\n`);
       expect(ofType(events, "mode.changed").at(-1)).toMatchObject({ from: "plan", to: "acceptEdits" });
-      expect(String(resultOf(events, "exit_plan_mode", id === alice ? 1 : 0).output)).toContain("User has approved your plan");
+      expect(String(resultOf(events, "exit_plan_mode", id === alice ? 1 : 0).output)).toContain("A person has approved your plan in the team mailbox");
     }
 
     // The mailbox keeps everything, in order: three requests, three responses.
@@ -130,11 +130,12 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
 
   it("the lead agent answers with send_message; another teammate's send_message answer is refused; plain messages arrive in order", async () => {
     api = testApi();
+    // A lead whose own edits are accepted may let its teammate's be accepted too.
     const { lead, teamId } = await newTeam([
       call("send_message", { type: "plan_approval_response", to: "alice", approve: true }),
       call("send_message", { type: "message", to: "alice", text: "thanks, go ahead" }),
       { text: "lead done" },
-    ]);
+    ], "acceptEdits");
     const alice = await spawn(teamId, "alice", [exitWith("# Alice\n\n1. work\n"), call("write", { path: "a.txt", content: "a\n" }), { text: "alice wrote a.txt" }]);
     // Alice's request wakes the idle lead, whose model answers it (so alice may never be seen waiting).
     const { status, events } = await waitFor("the lead's answers", async () => {

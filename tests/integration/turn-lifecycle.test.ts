@@ -41,7 +41,7 @@ describe("turn lifecycle", () => {
     expect(queuedAt).toBeGreaterThan(toolAt);
   });
 
-  it("abort stops a running command and ends the turn without logging its result", async () => {
+  it("abort stops a running command and ends the turn; the command's interruption is logged (it had started)", async () => {
     api = testApi();
     const id = await startScripted(api, [call("bash", { command: "sleep 20" }), { text: "never" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
@@ -52,8 +52,13 @@ describe("turn lifecycle", () => {
     const { status, events } = await settle(api, id);
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(status).toBe("idle");
-    expect(events.at(-1)).toMatchObject({ type: "turn.ended", payload: { reason: "aborted" } });
-    expect(results(events)).toHaveLength(0);
+    const ended = events.findIndex((e) => e.type === "turn.ended" && e.payload.reason === "aborted");
+    expect(ended).toBeGreaterThan(0);
+    // The command had started (tool.started is in the turn): its killed result follows the turn's end.
+    expect(events.findIndex((e) => e.type === "tool.started")).toBeLessThan(ended);
+    const [result] = results(events);
+    expect(events.findIndex((e) => e.type === "tool.result")).toBeGreaterThan(ended);
+    expect(result?.output).toContain("aborted; the command was killed");
     expect(events.some((e) => e.type === "message.assistant" && e.payload.text === "never")).toBe(false);
   });
 

@@ -1,14 +1,26 @@
 import { getDb } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { json, parseBody, route } from "@/lib/http/route";
+import { checkSessionInput } from "@/lib/agent/check-session-input";
+import { readGates } from "@/lib/agent/mode-gates";
+import { plansDirFor } from "@/lib/plan/ensure-plan";
+import { planFilePath } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";
-import { importBody, importSession } from "@/lib/session/import-session";
+import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
 
 export const dynamic = "force-dynamic";
 
-/** Reads a JSON export back as a new session. */
+/** Reads a JSON export back as a new session, checked as strictly as creating one. */
 export const POST = route(async (req) => {
-  // An export of a long session is large; 50 MB of JSON is about 100,000 events.
-  const body = await parseBody(req, importBody, 50_000_000);
-  const { id } = await importSession(getDb(), body);
+  const body = await parseBody(req, importBody, IMPORT_MAX_BYTES);
+  const created = body.events[0]?.type === "session.created" ? (body.events[0].payload as { script?: unknown }) : {};
+  const checked = checkSessionInput(getEnv(), {
+    workspace: body.session.workspace,
+    agent: body.session.agent,
+    model: body.session.model,
+    ...(Array.isArray(created.script) ? { script: created.script } : {}),
+  });
+  const plans = plansDirFor(checked.workspace).absolute;
+  const { id } = await importSession(getDb(), body, { ...checked, gates: await readGates(getDb()), planPath: (slug) => planFilePath(plans, slug) });
   return json(await getSession(getDb(), id), 201);
 });
