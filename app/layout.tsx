@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import "./globals.css";
 import { HydratedMarker } from "@/components/hydrated-marker";
+import { ShortcutsHelp } from "@/components/shortcuts-help";
 
 export const metadata: Metadata = {
   title: "Plangate",
@@ -17,10 +18,14 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/" className="font-semibold tracking-tight" data-testid="nav-home">
               Plangate
             </Link>
+            <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
+              Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts
+            </span>
           </nav>
         </header>
         <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
         <HydratedMarker />
+        <ShortcutsHelp />
       </body>
     </html>
   );

@@ -1,9 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
+import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { useOneShot } from "./use-one-shot";
+
+type Continuation = "acceptEdits" | "default" | "auto";
 
 type Props = {
   reviewId: string;
@@ -13,41 +16,118 @@ type Props = {
   rendered: ReactNode;
   diff: string;
   autoAllowed: boolean;
+  /** The mode the person was in before plan mode: the default way to go on after Approve. */
+  prePlanMode?: string | null;
   /** A teammate's plan in its lead's mailbox: approve or send back, answered through the mailbox reply route. */
   lead?: { url: string; from: string };
 };
-type Continuation = "acceptEdits" | "default" | "auto";
+
+/** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
+export function defaultContinuation(prePlanMode: string | null | undefined, autoAllowed: boolean): Continuation {
+  if (prePlanMode === "acceptEdits" || prePlanMode === "bypassPermissions") return "acceptEdits";
+  if (prePlanMode === "auto" && autoAllowed) return "auto";
+  return "default";
+}
+
+const isTextField = (el: Element | null) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
+
+const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 
 /**
- * The plan-review question as a decision: Approve (and how to go on), Keep planning (feedback), Chat about
- * it (set the review aside), Edit plan (approve the edited text). Ctrl/Cmd+Enter approves, Esc chats.
+ * The plan-review question as a decision. Keys act on what has focus and never decide by accident: 1, 2, 3
+ * pick the options shown on the buttons (not while typing); Ctrl/Cmd+Enter sends the feedback from the
+ * feedback box and approves from the plan editor or the card; Esc only closes the open editor or feedback box.
+ * "Chat about it" (setting the review aside) takes a click.
  */
-export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, lead }: Props) {
+export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, prePlanMode, lead }: Props) {
   const router = useRouter();
-  const { send, busy, error } = useOneShot(() => router.refresh());
+  const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
   const [feedback, setFeedback] = useState<string | null>(null);
   const [edited, setEdited] = useState<string | null>(null);
-  const [mode, setMode] = useState<Continuation>("acceptEdits");
-  const url = lead?.url ?? `/api/reviews/${reviewId}/decision`;
-  const approve = () => (lead ? send(url, { approve: true }) : send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}) }));
+  const fallback = defaultContinuation(prePlanMode, autoAllowed);
+  const card = useRef<HTMLElement>(null);
+  const base = lead?.url ?? `/api/reviews/${reviewId}/decision`;
+  // This tab's own decision is remembered, so the page that follows does not call it another tab's.
+  const send = (url: string, body: unknown) => {
+    sessionStorage.setItem(sentKey(reviewId), "1");
+    return sendOnce(url, body);
+  };
+  const url = base;
+  const approve = (mode: Continuation) => (lead ? send(url, { approve: true }) : send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}) }));
   const reject = (text: string) => send(url, lead ? { approve: false, feedback: text } : { decision: "reject", feedback: text });
   const abandon = () => send(url, { decision: "abandon" });
 
-  // Page-wide shortcuts belong to the one card of a session page; a mailbox lists several cards.
+  // A waiting decision is impossible to miss: it scrolls into view and takes the focus when it appears.
+  useEffect(() => {
+    if (lead) return;
+    sessionStorage.setItem(openKey(reviewId), "1");
+    card.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    card.current?.focus({ preventScroll: true });
+  }, [reviewId, lead]);
+
+  // Unsent feedback survives another tab deciding first: that tab's decision then shows it for copying.
+  useEffect(() => {
+    if (feedback) sessionStorage.setItem(draftKey(reviewId), feedback);
+  }, [feedback, reviewId]);
+
   useEffect(() => {
     if (lead) return;
     const onKey = (e: KeyboardEvent) => {
+      const target = document.activeElement;
+      const inCard = card.current?.contains(target) === true || target === document.body;
+      if (e.key === "Escape") {
+        // Closes what is open; never a decision.
+        if (feedback !== null && feedback.trim() === "") setFeedback(null);
+        else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor") card.current?.focus();
+        return;
+      }
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        if (target instanceof HTMLTextAreaElement && target.dataset.testid === "plan-feedback") {
+          e.preventDefault();
+          if (feedback?.trim()) void reject(feedback);
+        } else if (inCard) {
+          e.preventDefault();
+          void approve(fallback);
+        }
+        return;
+      }
+      if (e.ctrlKey || e.metaKey || e.altKey || isTextField(target) || !inCard) return;
+      if (e.key === "1") void approve("acceptEdits");
+      else if (e.key === "2") void approve("default");
+      else if (e.key === "3") {
         e.preventDefault();
-        void approve();
-      } else if (e.key === "Escape" && feedback === null && edited === null) void abandon();
+        setFeedback((f) => f ?? "");
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
 
+  // The option matching the mode plan mode was entered from is the default (marked, and Ctrl/Cmd+Enter).
+  const option = (key: string | null, label: string, continuation: Continuation, testId: string) => (
+    <button
+      type="button"
+      data-testid={testId}
+      data-default={continuation === fallback}
+      disabled={busy}
+      onClick={() => void approve(continuation)}
+      aria-keyshortcuts={key ?? undefined}
+      className={`${BUTTON} font-medium ${continuation === fallback ? "bg-emerald-800 text-white" : "border border-emerald-800 text-emerald-900 dark:text-emerald-200"}`}
+    >
+      {key ? <kbd className="mr-1 rounded border border-current px-1 text-xs">{key}</kbd> : null}
+      {label}
+    </button>
+  );
+
   return (
-    <section data-testid="decision-card" data-review-id={reviewId} aria-labelledby={`decision-title-${reviewId}`} className="rounded-lg border border-amber-300 bg-white p-3 shadow-sm sm:p-4 dark:border-amber-700 dark:bg-zinc-900">
+    <section
+      ref={card}
+      tabIndex={-1}
+      data-testid="decision-card"
+      data-review-id={reviewId}
+      aria-labelledby={`decision-title-${reviewId}`}
+      className="rounded-lg border border-amber-300 bg-white p-3 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-amber-500 sm:p-4 dark:border-amber-700 dark:bg-zinc-900"
+    >
       <header className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id={`decision-title-${reviewId}`} className="font-semibold">
           {lead ? `Plan from ${lead.from}` : "Plan awaiting review"}
@@ -77,14 +157,14 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
       {feedback !== null ? (
         <div className="mt-3">
           <label htmlFor={`plan-feedback-${reviewId}`} className="text-sm font-medium">
-            What should change?
+            What should change? <span className="font-normal text-zinc-600 dark:text-zinc-400">(Ctrl/Cmd+Enter sends it)</span>
           </label>
           <textarea id={`plan-feedback-${reviewId}`} data-testid="plan-feedback" autoFocus className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" data-testid="send-feedback" disabled={busy || !feedback.trim()} className="rounded bg-zinc-800 px-3 py-1.5 text-sm text-white disabled:opacity-50 dark:bg-zinc-200 dark:text-zinc-900" onClick={() => void reject(feedback)}>
+            <button type="button" data-testid="send-feedback" disabled={busy || !feedback.trim()} className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`} onClick={() => void reject(feedback)}>
               Send feedback
             </button>
-            <button type="button" disabled={busy} className="rounded border px-3 py-1.5 text-sm" onClick={() => setFeedback(null)}>
+            <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setFeedback(null)}>
               Cancel
             </button>
           </div>
@@ -95,31 +175,28 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           {error}
         </p>
       ) : null}
-      <div className="mt-4 flex flex-wrap items-center gap-2">
-        <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve()} title="Ctrl/Cmd+Enter" className="rounded bg-emerald-800 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-50">
-          Approve
-        </button>
-        {lead ? null : (
+      <div data-testid="decision-actions" className="sticky bottom-0 -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/95">
+        {lead ? (
+          <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve("acceptEdits")} className={`${BUTTON} bg-emerald-800 font-medium text-white`}>
+            Approve
+          </button>
+        ) : (
           <>
-            <label className="sr-only" htmlFor="continuation">
-              After approval
-            </label>
-            <select id="continuation" data-testid="continuation" value={mode} onChange={(e) => setMode(e.target.value as Continuation)} className="min-w-0 max-w-full rounded border px-2 py-1.5 text-sm dark:bg-zinc-950">
-              <option value="acceptEdits">and auto-accept edits</option>
-              <option value="default">and approve edits manually</option>
-              {autoAllowed ? <option value="auto">in auto mode</option> : null}
-            </select>
+            {option("1", "Approve, auto-accept edits", "acceptEdits", "approve-accept-edits")}
+            {option("2", "Approve, review each edit", "default", "approve-review-edits")}
+            {autoAllowed ? option(null, "Approve in auto mode", "auto", "approve-auto") : null}
           </>
         )}
-        <button type="button" data-testid="keep-planning" disabled={busy} onClick={() => setFeedback(feedback ?? "")} className="rounded border px-3 py-1.5 text-sm">
+        <button type="button" data-testid="keep-planning" disabled={busy} onClick={() => setFeedback(feedback ?? "")} aria-keyshortcuts={lead ? undefined : "3"} className={`${BUTTON} border`}>
+          {lead ? null : <kbd className="mr-1 rounded border border-current px-1 text-xs">3</kbd>}
           Keep planning
         </button>
         {lead ? null : (
           <>
-            <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className="rounded border px-3 py-1.5 text-sm">
+            <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className={`${BUTTON} border`}>
               {edited === null ? "Edit plan" : "Discard edits"}
             </button>
-            <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} title="Esc" className="rounded border px-3 py-1.5 text-sm">
+            <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} className={`${BUTTON} border`}>
               Chat about it
             </button>
           </>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /**
  * One SSE stream per open session: each new event re-renders the page from the server. The stream starts
@@ -10,9 +10,18 @@ import { useEffect, useRef } from "react";
 export function LiveRefresh({ sessionId, after }: { sessionId: string; after: number }) {
   const router = useRouter();
   const start = useRef(after);
+  const [lost, setLost] = useState(false);
   useEffect(() => {
     const source = new EventSource(`/api/sessions/${sessionId}/stream?after=${start.current}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The browser retries on its own; the banner says so while it does, and goes when the stream is back.
+    source.onerror = () => setLost(true);
+    source.onopen = () => {
+      setLost((was) => {
+        if (was) router.refresh();
+        return false;
+      });
+    };
     source.addEventListener("session-event", () => {
       // A burst of events (a step logs several) costs one refresh.
       clearTimeout(timer);
@@ -23,5 +32,10 @@ export function LiveRefresh({ sessionId, after }: { sessionId: string; after: nu
       source.close();
     };
   }, [sessionId, router]);
-  return null;
+  if (!lost) return null;
+  return (
+    <p data-testid="connection-lost" role="alert" className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      Connection to the server lost: this page is not live. Reconnecting…
+    </p>
+  );
 }

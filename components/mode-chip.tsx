@@ -2,12 +2,22 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { nextModeInCycle, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
+import { isModeAllowed, nextModeInCycle, PERMISSION_MODES, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 
 type Props = { sessionId: string; mode: PermissionMode; pending: PermissionMode | null; gates: ModeGates };
 
-/** The effective mode (and a change waiting for the step boundary); "Plan ×" leaves plan mode like `/plan off`. */
+// Modes that answer asks without a person say so before they are chosen.
+const WARN: Partial<Record<PermissionMode, string>> = {
+  auto: "answers every ask without you while the auto gate is open (control files still ask)",
+  bypassPermissions: "nothing asks, control files included; only the sandbox still holds",
+};
+
+/**
+ * The effective mode (and a change waiting for the step boundary); "Plan ×" leaves plan mode like `/plan off`.
+ * A click (or Shift+Tab in the composer) cycles Ask before edits → Auto-accept edits → Plan; auto and bypass
+ * are only in the menu, each with its warning.
+ */
 export function ModeChip({ sessionId, mode, pending, gates }: Props) {
   const router = useRouter();
   const [note, setNote] = useState<string | null>(null);
@@ -21,12 +31,12 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
       const r = await sendText(sessionId, "/plan off");
       return r.ok ? { ok: true, text: r.data.command ? describeOutcome("/plan off", r.data.command.outcome) : undefined } : r;
     });
-  const cycle = () =>
+  const choose = (target: PermissionMode) =>
     act(async () => {
-      const target = nextModeInCycle(mode, gates);
       const r = await requestMode(sessionId, target);
       return r.ok ? { ok: true, text: describeOutcome(`Mode ${LABEL[target]}`, r.data.outcome) } : r;
     });
+  const cycle = () => choose(nextModeInCycle(mode, gates));
   return (
     <span className="flex items-center gap-2 text-xs">
       {mode === "plan" ? (
@@ -41,6 +51,21 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
           {LABEL[mode]}
         </button>
       )}
+      <details data-testid="mode-menu" className="relative">
+        <summary className="min-h-11 cursor-pointer list-none rounded-full border px-2 py-2 sm:min-h-0 sm:py-0.5" aria-label="Choose a mode">
+          ▾
+        </summary>
+        <ul className="absolute z-10 mt-1 w-72 rounded border bg-white p-1 shadow dark:bg-zinc-900">
+          {PERMISSION_MODES.filter((m) => isModeAllowed(m, gates)).map((m) => (
+            <li key={m}>
+              <button type="button" data-testid={`mode-option-${m}`} onClick={() => void choose(m)} className="w-full rounded px-2 py-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                <span className="font-medium">{LABEL[m]}</span>
+                {WARN[m] ? <span className="block text-rose-700 dark:text-rose-300">⚠ {WARN[m]}</span> : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </details>
       {pending ? (
         <span data-testid="mode-pending" data-mode={pending} className="rounded-full border border-dashed px-2 py-0.5">
           → {LABEL[pending]} at the next step

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DiffView } from "./diff-view";
 import { useOneShot } from "./use-one-shot";
 
@@ -50,8 +50,30 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
   const words = (i: number) => choices[i]?.options.find((o) => o.rule === picked[i])?.words ?? `\`${picked[i]}\``;
   const verb = VERBS[ask.permission] ?? `Allow ${ask.permission} for`;
   const narrowable = choices.some((c) => c.options.length > 1);
+  const card = useRef<HTMLElement>(null);
+  const once = () => void send(url, { reply: "once" });
+  const always = () => void send(url, { reply: "always", scope, rules: picked });
+  const reject = () => void send(url, { reply: "reject", ...(message.trim() ? { message: message.trim() } : {}) });
+
+  // A new ask scrolls into view and takes the focus; o / a / r answer it while the focus is on the card.
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    card.current?.focus({ preventScroll: true });
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = document.activeElement;
+      if (e.ctrlKey || e.metaKey || e.altKey || !card.current?.contains(target)) return;
+      if (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+      if (e.key === "o") once();
+      else if (e.key === "a" && !control) always();
+      else if (e.key === "r") reject();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
   return (
-    <section data-testid="permission-card" data-request-id={ask.id} aria-labelledby={headingId} className="rounded-lg border border-sky-300 bg-white p-4 shadow-sm dark:border-sky-800 dark:bg-zinc-900">
+    <section ref={card} tabIndex={-1} data-testid="permission-card" data-request-id={ask.id} aria-labelledby={headingId} className="rounded-lg border border-sky-300 bg-white p-4 shadow-sm outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-sky-800 dark:bg-zinc-900">
       <h2 id={headingId} className="font-semibold">
         {heading(ask)}
       </h2>
@@ -90,13 +112,13 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
         </p>
       ) : null}
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <button type="button" data-testid="allow-once" disabled={busy} onClick={() => void send(url, { reply: "once" })} className="rounded bg-sky-800 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
-          Allow once
+        <button type="button" data-testid="allow-once" disabled={busy} onClick={once} aria-keyshortcuts="o" className="min-h-11 rounded bg-sky-800 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+          Allow <u>o</u>nce
         </button>
         {control ? null : (
           <>
-            <button type="button" data-testid="allow-always" disabled={busy} onClick={() => void send(url, { reply: "always", scope, rules: picked })} className="rounded border border-sky-800 px-3 py-1.5 text-sm disabled:opacity-50">
-              Allow always
+            <button type="button" data-testid="allow-always" disabled={busy} onClick={always} aria-keyshortcuts="a" className="min-h-11 rounded border border-sky-800 px-3 py-1.5 text-sm disabled:opacity-50">
+              <u>A</u>llow always
             </button>
             <label htmlFor={`${headingId}-scope`} className="sr-only">
               Allow always for
@@ -107,8 +129,8 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
             </select>
           </>
         )}
-        <button type="button" data-testid="reject" disabled={busy} onClick={() => void send(url, { reply: "reject", ...(message.trim() ? { message: message.trim() } : {}) })} className="rounded border border-rose-700 px-3 py-1.5 text-sm text-rose-800 disabled:opacity-50 dark:text-rose-300">
-          Reject
+        <button type="button" data-testid="reject" disabled={busy} onClick={reject} aria-keyshortcuts="r" className="min-h-11 rounded border border-rose-700 px-3 py-1.5 text-sm text-rose-800 disabled:opacity-50 dark:text-rose-300">
+          <u>R</u>eject
         </button>
       </div>
       {control ? null : (

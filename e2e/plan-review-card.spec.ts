@@ -34,11 +34,11 @@ test("a plan review is a decision card: sanitised plan, Approve (double-clicked)
   await expect(card.getByText("click me")).toBeVisible();
   await card.getByText("click me").click();
   await expect(card).toContainText(/Inline bold and\s+end\./);
-  await expect(card.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  await expect(card.getByTestId("approve-accept-edits")).toContainText("Approve, auto-accept edits");
   await expect(card.getByTestId("plan-version")).toHaveText("version 1");
   await page.screenshot({ path: "e2e/screenshots/decision-card-desktop.png", fullPage: true });
 
-  await card.getByTestId("approve").dblclick();
+  await card.getByTestId("approve-accept-edits").dblclick();
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("timeline")).toContainText("All done.", { timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
@@ -54,8 +54,7 @@ test("approve and approve edits manually: the write asks, Allow once runs it", a
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("continuation").selectOption("default");
-  await card.getByTestId("approve").click();
+  await card.getByTestId("approve-review-edits").click();
   const ask = page.getByTestId("permission-card");
   await expect(ask).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
@@ -70,8 +69,7 @@ test("approve in auto mode: the agent executes without asking", async ({ page, r
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("continuation").selectOption("auto");
-  await card.getByTestId("approve").click();
+  await card.getByTestId("approve-auto").click();
   await expect(page.getByTestId("timeline")).toContainText("Auto done.", { timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "auto");
   expect((await eventsOf(request, id)).filter((e) => e.type === "permission.asked")).toHaveLength(0);
@@ -98,11 +96,11 @@ test("keep planning sends feedback; the v2 card shows the diff from v1; approve"
   const [rejected] = await exitResults(request, id);
   expect(rejected?.ok).toBe(false);
   expect(rejected?.error).toContain("Please add a test step.");
-  await card.getByTestId("approve").click();
+  await card.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Done after v2.", { timeout: 15_000 });
 });
 
-test("chat about it (button, then Esc) sets the review aside: composer back, still in plan mode", async ({ page, request }) => {
+test("chat about it (a click) sets the review aside: composer back, still in plan mode; Esc never does", async ({ page, request }) => {
   const id = await scripted(request, [exitPlan("# Plan A"), exitPlan("# Plan B")]);
   await say(request, id, "plan something");
   await waitForStatus(request, id, "awaiting_review");
@@ -115,14 +113,18 @@ test("chat about it (button, then Esc) sets the review aside: composer back, sti
   await page.getByTestId("composer-input").fill("What about option B?");
   await page.getByTestId("composer-input").press("Enter");
   await expect(page.getByTestId("decision-card")).toBeVisible({ timeout: 15_000 });
+  // Esc anywhere on the page decides nothing: the review is still waiting.
   await page.keyboard.press("Escape");
+  await page.getByTestId("decision-card").press("Escape");
+  await expect.poll(async () => (await stateOf(request, id)).status).toBe("awaiting_review");
+  await page.getByTestId("chat-about-it").click();
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
   const answers = (await eventsOf(request, id)).filter((e) => e.type === "review.answered").map((e) => e.payload.decision);
   expect(answers).toEqual(["abandon", "abandon"]);
 });
 
-test("edit the plan in place, then approve (Ctrl+Enter): the model is told it was edited", async ({ page, request }) => {
+test("edit the plan in place, then approve (Ctrl+Enter, the default choice: review each edit): the model is told it was edited", async ({ page, request }) => {
   const id = await scripted(request, [exitPlan("# Plan\n\n1. write NOTES.md\n"), WRITE, { text: "Edited plan done." }]);
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
@@ -132,6 +134,8 @@ test("edit the plan in place, then approve (Ctrl+Enter): the model is told it wa
   await expect(editor).toHaveValue(/write NOTES.md/);
   await editor.fill("# Plan\n\n1. write NOTES.md\n2. keep it short (added by the reviewer)\n");
   await editor.press("Control+Enter");
+  // Created in plan mode, so the default is Ask before edits: the write asks.
+  await page.getByTestId("permission-card").getByTestId("allow-once").click({ timeout: 15_000 });
   await expect(page.getByTestId("timeline")).toContainText("Edited plan done.", { timeout: 15_000 });
   const [approved] = await exitResults(request, id);
   expect(approved?.ok).toBe(true);

@@ -53,7 +53,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   await page.getByTestId("plan-feedback").fill("Add a test.");
   await page.getByTestId("send-feedback").click();
   await expect(page.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-  await page.getByTestId("approve").click();
+  await page.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Implemented.", { timeout: 15_000 });
 
   // The state right after entering plan mode.

@@ -22,7 +22,7 @@ test("two tabs: a decision made in one shows in the other within a second; reloa
   await a.waitForTimeout(300);
 
   const answered = a.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST");
-  await a.getByTestId("approve").click();
+  await a.getByTestId("approve-accept-edits").click();
   await answered;
   const decidedAt = Date.now();
   await expect(b.getByTestId("decision-card")).toHaveCount(0, { timeout: 1_000 });

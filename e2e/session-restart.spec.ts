@@ -35,7 +35,7 @@ test("server restart mid-review: the same card comes back and Approve goes on; w
   await expect(page.getByTestId("decision-card")).toBeVisible();
   await expect(page.getByTestId("plan-version")).toHaveText("version 1");
   await expect(page.getByTestId("sandbox-banner")).toContainText("The OS sandbox is off");
-  await page.getByTestId("approve").click();
+  await page.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });
   await expect(other.getByTestId("decision-card")).toHaveCount(0, { timeout: 20_000 });
   await expect(other.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });

@@ -40,7 +40,7 @@ test("the decision card is usable at 390 px: no sideways scrolling, every button
   const card = page.getByTestId("decision-card");
   await expect(card).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  for (const testId of ["approve", "continuation", "keep-planning", "edit-plan", "chat-about-it"]) {
+  for (const testId of ["approve-accept-edits", "approve-review-edits", "keep-planning", "edit-plan", "chat-about-it"]) {
     const box = await card.getByTestId(testId).boundingBox();
     expect(box, testId).not.toBeNull();
     expect(box!.x, testId).toBeGreaterThanOrEqual(0);
@@ -48,6 +48,6 @@ test("the decision card is usable at 390 px: no sideways scrolling, every button
     expect(box!.height, testId).toBeGreaterThanOrEqual(24);
   }
   await page.screenshot({ path: "e2e/screenshots/decision-card-phone.png", fullPage: true });
-  await card.getByTestId("approve").click();
+  await card.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Approved from a phone.", { timeout: 15_000 });
 });

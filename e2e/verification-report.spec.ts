@@ -7,7 +7,7 @@ test("after the approved plan is carried out, the verification report shows in t
   await say(request, id, "write both files");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);
-  await page.getByTestId("approve").click();
+  await page.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Only did A.", { timeout: 15_000 });
 
   const entry = page.locator('[data-testid="timeline-item"][data-kind="verification"]');

@@ -86,13 +86,13 @@ export function resumeMode(mode: PermissionMode, prePlanMode: PermissionMode | n
   return { changed, next, cause: "resume" };
 }
 
-/** Shift+Tab order; modes the gates forbid are skipped. */
-export function nextModeInCycle(mode: PermissionMode, gates: ModeGates): PermissionMode {
-  const order: readonly PermissionMode[] = ["default", "acceptEdits", "plan", "auto", "bypassPermissions"];
-  const start = order.indexOf(mode);
-  for (let step = 1; step <= order.length; step++) {
-    const candidate = order[(start + step) % order.length]!;
-    if (isModeAllowed(candidate, gates)) return candidate;
-  }
-  return "default";
+/**
+ * Shift+Tab order, as in Claude Code: default → acceptEdits → plan → default. auto and bypassPermissions
+ * are never reached by a stray key press (they are chosen from the mode menu, with a warning); from either,
+ * the cycle goes back to default.
+ */
+export function nextModeInCycle(mode: PermissionMode, _gates?: ModeGates): PermissionMode {
+  const order: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
+  const at = order.indexOf(mode);
+  return at === -1 ? "default" : order[(at + 1) % order.length]!;
 }

@@ -28,8 +28,34 @@ import { SessionActions } from "@/components/session-actions";
 import { sessionHistory } from "@/lib/session/session-history";
 import { listVerifications, type VerificationView } from "@/lib/verify/verify-session";
 import { VerificationReport } from "@/components/verification-report";
+import { DecidedElsewhere } from "@/components/decided-elsewhere";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
+
+/**
+ * The tab's title counts the decisions waiting on a person ("(1) Plan awaiting review · Plangate"), so a
+ * waiting review shows in a background tab; it is part of every live refresh.
+ */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const found = await getSession(getDb(), (await params).id).catch(() => null);
+  if (!found) return { title: "Plangate" };
+  const { state, session } = found;
+  const count = (state.pendingReview ? 1 : 0) + state.pendingPermissions.length + state.pendingChecks.length;
+  if (count === 0) return { title: `${session.title} · Plangate` };
+  const what = state.pendingReview?.kind === "plan-review" ? "Plan awaiting review" : state.pendingReview ? "Question waiting" : "Waiting for permission";
+  return { title: `(${count}) ${what} · Plangate` };
+}
+
+/** The latest answered review on the page (another tab's decision is shown where its card was). */
+function lastAnswered(events: SessionEvent[]): { reviewId: string; decision: string } | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e?.type === "review.asked") return null;
+    if (e?.type === "review.answered") return { reviewId: e.payload.reviewId, decision: e.payload.decision };
+  }
+  return null;
+}
 
 /** Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. */
 function renderMessages(events: SessionEvent[], verifications: VerificationView[]): Record<number, React.ReactNode> {
@@ -64,6 +90,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
   ]);
+  const answered = pending ? null : lastAnswered(events);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
       <LiveRefresh sessionId={id} after={state.lastSeq} />
@@ -95,6 +122,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
       <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications)} />
+      {answered ? <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} /> : null}
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
       ))}
@@ -107,7 +135,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           .
         </p>
       ) : review && pending ? (
-        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} />
+        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} prePlanMode={state.prePlanMode} />
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : (
