@@ -15,6 +15,13 @@ export const dynamic = "force-dynamic";
 const PRIMARY_AGENTS = ["build", "plan"];
 const FILTER_KEYS = ["q", "status", "mode", "workspace", "team", "cursor"] as const;
 
+async function waitingSessions() {
+  const [reviews, asks] = await Promise.all(
+    (["awaiting_review", "awaiting_permission"] as const).map((status) => listSessions(getDb(), { status, limit: 20 })),
+  );
+  return [...(reviews?.sessions ?? []), ...(asks?.sessions ?? [])].sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
+}
+
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const env = getEnv();
   const raw = await searchParams;
@@ -28,6 +35,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const next = result?.nextCursor ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}` : null;
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   const filtered = Object.keys(picked).some((k) => k !== "cursor");
+  // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
+  const waiting = filtered || picked.cursor ? [] : await waitingSessions();
   return (
     <section aria-labelledby="sessions-heading">
       {filtered || picked.cursor ? null : <AutoRefresh />}
@@ -35,6 +44,14 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <h1 id="sessions-heading" className="mb-4 text-xl font-semibold">
         Sessions
       </h1>
+      {waiting.length > 0 ? (
+        <section data-testid="waiting-sessions" aria-labelledby="waiting-heading" className="mb-4">
+          <h2 id="waiting-heading" className="mb-2 font-semibold">
+            Waiting for you ({waiting.length})
+          </h2>
+          <SessionList sessions={waiting} />
+        </section>
+      ) : null}
       <NewSessionForm workspaces={workspaces} agents={PRIMARY_AGENTS} models={models} defaultModel={env.PLANGATE_MODEL} />
       <SessionFilters filters={filters} workspaces={workspaces} teams={teams} />
       {result ? (

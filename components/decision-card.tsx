@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
+import { NotifyOptIn } from "./notify-opt-in";
 import { useOneShot } from "./use-one-shot";
 
 type Continuation = "acceptEdits" | "default" | "auto";
@@ -136,6 +137,7 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           version {version}
         </span>
       </header>
+      {lead ? null : <NotifyOptIn />}
       {edited === null ? (
         rendered
       ) : (

@@ -2,12 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { notifyIfHidden, waitingFor } from "./notify";
 
 /**
  * One SSE stream per open session: each new event re-renders the page from the server. The stream starts
  * after the rendered seq; the browser reconnects with Last-Event-ID, so nothing is missed in between.
  */
-export function LiveRefresh({ sessionId, after }: { sessionId: string; after: number }) {
+export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionId: string; after: number; title?: string }) {
   const router = useRouter();
   const start = useRef(after);
   const [lost, setLost] = useState(false);
@@ -22,7 +23,13 @@ export function LiveRefresh({ sessionId, after }: { sessionId: string; after: nu
         return false;
       });
     };
-    source.addEventListener("session-event", () => {
+    source.addEventListener("session-event", (message) => {
+      try {
+        const text = waitingFor(JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof waitingFor>[0]);
+        if (text) notifyIfHidden(text, title);
+      } catch {
+        // Not an event this page reads.
+      }
       // A burst of events (a step logs several) costs one refresh.
       clearTimeout(timer);
       timer = setTimeout(() => router.refresh(), 30);
@@ -31,7 +38,7 @@ export function LiveRefresh({ sessionId, after }: { sessionId: string; after: nu
       clearTimeout(timer);
       source.close();
     };
-  }, [sessionId, router]);
+  }, [sessionId, router, title]);
   if (!lost) return null;
   return (
     <p data-testid="connection-lost" role="alert" className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">

@@ -3,13 +3,7 @@ import { postJson, type PostResult } from "./post-json";
 
 export type ModeReply = { outcome: "committed" | "queued" | "cancelled" | "noop"; mode: PermissionMode; pending: PermissionMode | null };
 
-export const MODE_LABEL: Record<PermissionMode, string> = {
-  default: "Ask before edits",
-  acceptEdits: "Auto-accept edits",
-  plan: "Plan",
-  auto: "Auto",
-  bypassPermissions: "Bypass permissions",
-};
+export { MODE_LABEL } from "@/lib/vocabulary";
 
 const OUTCOME: Record<string, string> = {
   committed: "now",

@@ -97,6 +97,11 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
           later. It can only be allowed once.
         </p>
       ) : null}
+      {ask.metadata.unchanged === true ? (
+        <p data-testid="permission-unchanged" className="mt-2 text-sm">
+          This write changes nothing: the file already has exactly this content.
+        </p>
+      ) : null}
       {diff ? (
         <div className="mt-2">
           <DiffView diff={diff} label="Proposed change" testId="permission-diff" />

@@ -1,5 +1,6 @@
 "use client";
 
+import { STATUS_LABEL, modeLabel } from "@/lib/vocabulary";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ReplayView } from "@/lib/session/state-at";
@@ -15,11 +16,11 @@ export function ReplayPanel({ sessionId, state, onClose }: { sessionId: string; 
     else setError(r.message);
   };
   const rows: [string, string][] = [
-    ["Mode", state.mode + (state.prePlanMode ? ` (entered from ${state.prePlanMode})` : "")],
+    ["Mode", modeLabel(state.mode) + (state.prePlanMode ? ` (entered from ${modeLabel(state.prePlanMode)})` : "")],
     ["Plan mode", state.plan.active ? "on" : "off"],
-    ["Mode change pending", state.queuedMode ?? "none"],
-    ["Status", state.status],
-    ["Pending review", state.pendingReview ? `${state.pendingReview.kind} ${state.pendingReview.id}` : "none"],
+    ["Mode change pending", state.queuedMode ? modeLabel(state.queuedMode) : "none"],
+    ["Status", STATUS_LABEL[state.status] ?? state.status],
+    ["Pending review", state.pendingReview ? (state.pendingReview.kind === "plan-review" ? "a plan review" : "a question") : "none"],
     ["Pending permission asks", String(state.pendingPermissions.length)],
   ];
   return (

@@ -3,7 +3,7 @@ import { SESSION_STATUSES } from "@/lib/session/events";
 
 export type Filters = { q?: string; status?: string; mode?: string; workspace?: string; team?: string };
 
-const STATUS_LABEL: Record<string, string> = { awaiting_review: "Plan awaiting review", awaiting_permission: "Waiting for permission", running: "Running", idle: "Idle", interrupted: "Interrupted" };
+import { MODE_LABEL, STATUS_LABEL } from "@/lib/vocabulary";
 const FIELD = "mt-1 w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 function FilterSelect({ name, label, value, options }: { name: keyof Filters; label: string; value: string | undefined; options: { value: string; label: string }[] }) {
@@ -31,7 +31,7 @@ export function SessionFilters({ filters, workspaces, teams }: { filters: Filter
         <input name="q" type="search" data-testid="filter-q" defaultValue={filters.q ?? ""} className={FIELD} />
       </label>
       <FilterSelect name="status" label="Status" value={filters.status} options={SESSION_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] ?? s }))} />
-      <FilterSelect name="mode" label="Mode" value={filters.mode} options={PERMISSION_MODES.map((m) => ({ value: m, label: m }))} />
+      <FilterSelect name="mode" label="Mode" value={filters.mode} options={PERMISSION_MODES.map((m) => ({ value: m, label: MODE_LABEL[m] ?? m }))} />
       <FilterSelect name="workspace" label="Workspace" value={filters.workspace} options={workspaces.map((w) => ({ value: w, label: w.split("/").slice(-2).join("/") }))} />
       {teams.length > 0 ? <FilterSelect name="team" label="Team" value={filters.team} options={teams.map((t) => ({ value: t.id, label: t.name }))} /> : filters.team ? <input type="hidden" name="team" value={filters.team} /> : null}
       <div className="flex items-end gap-2">

@@ -1,3 +1,4 @@
+import { CAUSE_LABEL, modeLabel } from "@/lib/vocabulary";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { SessionHistory as History } from "@/lib/session/session-history";
@@ -88,7 +89,7 @@ export function SessionHistory({ history }: { history: History }) {
         key: String(m.seq),
         body: (
           <>
-            <a href={`#event-${m.seq}`} className="underline">#{m.seq}</a> {m.from} → {m.to}, by {m.cause} at {m.at.replace("T", " ").slice(0, 19)}
+            <a href={`#event-${m.seq}`} className="underline">#{m.seq}</a> {modeLabel(m.from)} → {modeLabel(m.to)}, {CAUSE_LABEL[m.cause] ?? m.cause} at {m.at.replace("T", " ").slice(0, 19)}
           </>
         ),
       }))} />

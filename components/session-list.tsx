@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { SessionListItem } from "@/lib/session/list-sessions";
+import { PLAN_STATUS_LABEL, modeLabel } from "@/lib/vocabulary";
 import { StatusBadge } from "./status-badge";
 
 export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
@@ -22,9 +23,9 @@ export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
           </Link>
           <StatusBadge status={s.status} />
           <span className="text-xs text-zinc-700 dark:text-zinc-300">
-            {s.agent} · {s.mode}
+            {s.agent} · {modeLabel(s.mode)}
             {s.role ? ` · team ${s.role}` : ""}
-            {s.planStatus ? ` · plan ${s.planStatus}` : ""}
+            {s.planStatus ? ` · ${PLAN_STATUS_LABEL[s.planStatus] ?? s.planStatus}` : ""}
           </span>
           {s.role === "lead" && s.teamId ? (
             <Link href={`/team/${s.teamId}`} className="text-xs underline">

@@ -1,3 +1,4 @@
+import { modeLabel } from "@/lib/vocabulary";
 import Link from "next/link";
 import type { MemberView, TeammateStatus } from "@/lib/team/get-team";
 
@@ -21,7 +22,7 @@ export function TeamMembers({ teammates }: { teammates: MemberView[] }) {
             {m.name}
           </Link>
           <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${LABEL[m.teamStatus].className}`}>{LABEL[m.teamStatus].text}</span>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">{m.mode}</span>
+          <span className="text-xs text-zinc-600 dark:text-zinc-400">{modeLabel(m.mode)}</span>
         </li>
       ))}
     </ul>

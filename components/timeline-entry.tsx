@@ -73,6 +73,18 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
       </li>
     );
   }
+  if (item.kind === "plan" && rendered) {
+    // Every submitted version stays readable after it is decided: the entry opens on the plan as it was.
+    return (
+      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="plan" data-seq={item.seq} className={`${base} text-xs`}>
+        {select}
+        <details data-testid="plan-version-entry">
+          <summary className="cursor-pointer">{item.text} (read it)</summary>
+          <div className="mt-2 text-sm">{rendered}</div>
+        </details>
+      </li>
+    );
+  }
   return (
     <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
       {select}

@@ -54,14 +54,20 @@ test("home page shows the empty state, then lists sessions with their status", a
   ]);
 
   await page.reload();
-  const rows = page.getByTestId("session-row");
+  // Both wait on a person: they come first, under their own heading, with what they wait for.
+  const waiting = page.getByTestId("waiting-sessions");
+  await expect(waiting.getByTestId("session-row")).toHaveCount(2);
+  await expect(waiting).toContainText("Waiting for permission");
+  await expect(waiting).toContainText("Plan awaiting review");
+  const rows = page.getByTestId("session-list").last().getByTestId("session-row");
   await expect(rows).toHaveCount(2);
   // Newest activity first.
   await expect(rows.nth(0)).toContainText("Fix the build");
   await expect(rows.nth(0)).toContainText("Waiting for permission");
   await expect(rows.nth(1)).toContainText("Add pagination");
   await expect(rows.nth(1)).toContainText("Plan awaiting review");
-  await expect(rows.nth(1)).toContainText("plan");
+  // The mode in words, never the raw value.
+  await expect(rows.nth(1)).toContainText("build · Plan");
   await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
 });
 

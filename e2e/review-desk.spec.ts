@@ -130,3 +130,71 @@ test("a connection-lost banner appears when the live stream drops and clears whe
   await page.unroute("**/stream**");
   await expect(page.getByTestId("connection-lost")).toBeHidden({ timeout: 20_000 });
 });
+
+test("every decided version stays readable: the timeline entries open on the plan as it was", async ({ page, request }) => {
+  const v1 = "# Plan\n\n1. first idea\n";
+  const v2 = "# Plan\n\n1. second idea\n";
+  const id = await scripted(request, [exitPlan(v1), exitPlan(v2), { text: "ok" }]);
+  await say(request, id, "plan");
+  await waitForStatus(request, id, "awaiting_review");
+  let c = await card(page, id);
+  await c.getByTestId("keep-planning").click();
+  await c.getByTestId("plan-feedback").fill("Try again.");
+  await c.getByTestId("send-feedback").click();
+  c = page.getByTestId("decision-card");
+  await expect(c.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
+  await c.getByTestId("chat-about-it").click();
+  await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
+  const entries = page.getByTestId("plan-version-entry");
+  await expect(entries).toHaveCount(2);
+  await entries.nth(0).locator("summary").click();
+  await expect(entries.nth(0).getByTestId("plan-version-markdown")).toContainText("first idea");
+  await entries.nth(1).locator("summary").click();
+  await expect(entries.nth(1).getByTestId("plan-version-markdown")).toContainText("second idea");
+});
+
+test("the mode names are words everywhere: no raw values reach the page", async ({ page, request }) => {
+  const id = await reviewFrom(request, "acceptEdits");
+  await page.goto(`/sessions/${id}`);
+  const text = await page.locator("main").innerText();
+  for (const raw of ["awaiting_review", "acceptEdits", "default →", "rev_", "prePlanMode"]) expect(text).not.toContain(raw);
+  await expect(page.getByTestId("timeline")).toContainText("Auto-accept edits → Plan");
+});
+
+test("a write that changes nothing says so on the permission card", async ({ page, request }) => {
+  const id = await scripted(request, [call("write", { path: "SAME.md", content: "same\n" }), call("write", { path: "SAME.md", content: "same\n" }), { text: "ok" }], { mode: "default" });
+  await say(request, id, "write");
+  await waitForStatus(request, id, "awaiting_permission");
+  await page.goto(`/sessions/${id}`);
+  await page.getByTestId("allow-once").click();
+  await expect(page.getByTestId("permission-unchanged")).toContainText("changes nothing", { timeout: 15_000 });
+});
+
+test("notifications: offered on the first review, and once allowed they fire for a review that arrives while the tab is hidden", async ({ page, browser, request, baseURL }) => {
+  const first = await reviewFrom(request, "default");
+  await card(page, first);
+  await expect(page.getByTestId("notify-opt-in")).toBeVisible();
+
+  const context = await browser.newContext({ baseURL, permissions: ["notifications"] });
+  await context.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { __shown: string[] }).__shown = shown;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    const Real = window.Notification;
+    class Recording extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        shown.push(`${title} | ${options?.body ?? ""}`);
+      }
+    }
+    Object.defineProperty(Recording, "permission", { get: () => Real.permission });
+    window.Notification = Recording as typeof Notification;
+  });
+  const hidden = await context.newPage();
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. x\n")], { mode: "plan", title: "Background review" });
+  await hidden.goto(`/sessions/${id}`);
+  await expect(hidden.getByTestId("composer")).toBeVisible();
+  await say(request, id, "plan");
+  await expect.poll(() => hidden.evaluate(() => (window as unknown as { __shown: string[] }).__shown), { timeout: 15_000 }).toEqual(["A plan is awaiting your review | Background review"]);
+  await context.close();
+});

@@ -21,7 +21,7 @@ test("browsing: search over titles, messages and plans, and filters by status an
   await page.getByTestId("apply-filters").click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Quokka plan");
-  await expect(rows.first()).toContainText("plan submitted");
+  await expect(rows.first()).toContainText("plan awaiting review");
 
   await page.getByTestId("filter-q").fill("");
   await page.getByTestId("filter-status").selectOption("awaiting_review");
@@ -57,10 +57,10 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(page.getByTestId("timeline")).toContainText("Implemented.", { timeout: 15_000 });
 
   // The state right after entering plan mode.
-  const entered = page.locator('[data-testid="timeline-item"][data-kind="mode"]').filter({ hasText: "default → plan" });
+  const entered = page.locator('[data-testid="timeline-item"][data-kind="mode"]').filter({ hasText: "Ask before edits → Plan" });
   await entered.getByTestId("select-event").click();
   const panel = page.getByTestId("replay-panel");
-  await expect(panel.getByTestId("replay-mode")).toContainText("plan (entered from default)");
+  await expect(panel.getByTestId("replay-mode")).toContainText("Plan (entered from Ask before edits)");
   await expect(panel.getByTestId("replay-plan-mode")).toHaveText("on");
   await expect(panel.getByTestId("replay-pending-review")).toHaveText("none");
 
@@ -70,12 +70,12 @@ test("selecting an event shows the state then; plan history beside its versions;
   await page.getByTestId("jump-to").fill(String(askedSeq));
   await page.getByTestId("jump-to").press("Enter");
   await expect(panel).toHaveAttribute("data-seq", String(askedSeq));
-  await expect(panel.getByTestId("replay-pending-review")).toContainText("plan-review");
-  await expect(panel.getByTestId("replay-status")).toHaveText("awaiting_review");
+  await expect(panel.getByTestId("replay-pending-review")).toContainText("a plan review");
+  await expect(panel.getByTestId("replay-status")).toHaveText("Plan awaiting review");
 
   // The end: approved, out of plan mode.
   await page.locator('[data-testid="timeline-item"]').last().getByTestId("select-event").click();
-  await expect(panel.getByTestId("replay-mode")).toContainText("acceptEdits");
+  await expect(panel.getByTestId("replay-mode")).toContainText("Auto-accept edits");
   await expect(panel.getByTestId("replay-plan-mode")).toHaveText("off");
 
   const history = page.getByTestId("session-history");
@@ -85,7 +85,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(history.getByTestId("plan-version-row").first()).toContainText("Feedback: Add a test.");
   await history.getByTestId("plan-version-row").nth(1).locator("summary").click();
   await expect(history.getByTestId("side-by-side").locator('tr[data-kind="added"]')).toContainText("2. test it");
-  await expect(history.getByTestId("mode-history-row")).toHaveText([/default → plan, by tool/, /plan → acceptEdits, by review/]);
+  await expect(history.getByTestId("mode-history-row")).toHaveText([/Ask before edits → Plan, by the agent/, /Plan → Auto-accept edits, by the plan review/]);
 
   // Fork from the point where plan version 2 was waiting: the fork inherits plan mode.
   await page.getByTestId("jump-to").fill(String(askedSeq));

@@ -1,3 +1,4 @@
+import { describeModeChange, modeLabel } from "../vocabulary";
 import type { SessionEvent } from "./events";
 
 export type ToolItem = {
@@ -16,7 +17,8 @@ export type TimelineItem =
   | { kind: "user" | "assistant"; seq: number; text: string }
   | ToolItem
   | { kind: "mode"; seq: number; text: string; to: string }
-  | { kind: "plan" | "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string }
+  | { kind: "plan"; seq: number; text: string; planVersion?: number }
+  | { kind: "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string }
   | { kind: "verification"; seq: number; text: string; status: "pass" | "fail"; verificationId: string };
 
 const MAX_OUTPUT = 20_000;
@@ -102,16 +104,16 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         break;
       }
       case "mode.changed":
-        items.push({ kind: "mode", seq: e.seq, to: e.payload.to, text: `Mode ${e.payload.from} → ${e.payload.to} (${e.payload.cause})` });
+        items.push({ kind: "mode", seq: e.seq, to: e.payload.to, text: describeModeChange(e.payload.from, e.payload.to, e.payload.cause) });
         break;
       case "mode.queued":
-        items.push({ kind: "mode", seq: e.seq, to: e.payload.target ?? "", text: e.payload.target ? `Mode ${e.payload.target} queued for the next step` : "Queued mode change cancelled" });
+        items.push({ kind: "mode", seq: e.seq, to: e.payload.target ?? "", text: e.payload.target ? `Mode ${modeLabel(e.payload.target)} at the next step` : "Queued mode change cancelled" });
         break;
       case "plan.created":
         items.push({ kind: "plan", seq: e.seq, text: `Plan file ${e.payload.path}` });
         break;
       case "review.asked":
-        if (e.payload.kind === "plan-review") items.push({ kind: "plan", seq: e.seq, text: `Plan version ${e.payload.planVersion ?? 1} submitted for review` });
+        if (e.payload.kind === "plan-review") items.push({ kind: "plan", seq: e.seq, text: `Plan version ${e.payload.planVersion ?? 1} submitted for review`, planVersion: e.payload.planVersion ?? 1 });
         else items.push({ kind: "plan", seq: e.seq, text: "The agent asked a question" });
         break;
       case "review.answered":

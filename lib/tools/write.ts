@@ -27,10 +27,16 @@ export type WriteInput = z.infer<typeof writeInput>;
  * contents (which may be outside the workspace) into an answer the model sees.
  */
 async function diffFor(absolute: string, display: string, content: string): Promise<string> {
+  return (await changeFor(absolute, display, content)).diff;
+}
+
+/** The diff for the permission card, and whether the write would change anything at all. */
+async function changeFor(absolute: string, display: string, content: string): Promise<{ diff: string; unchanged: boolean }> {
   try {
-    return unifiedDiff(display, (await readTextIfExists(absolute, display)) ?? "", content);
+    const before = await readTextIfExists(absolute, display);
+    return { diff: unifiedDiff(display, before ?? "", content), unchanged: before === content };
   } catch (err) {
-    return `(no diff: ${err instanceof Error ? err.message : String(err)})`;
+    return { diff: `(no diff: ${err instanceof Error ? err.message : String(err)})`, unchanged: false };
   }
 }
 
@@ -47,13 +53,13 @@ export const writeTool: ToolDef<WriteInput> = {
     const resolved = await resolveForAsk(ctx, input.path);
     const display = permissionPath(resolved);
     const planFile = await realPlanFile(ctx);
-    const diff = await diffFor(resolved.absolute, display, input.content);
+    const { diff, unchanged } = await changeFor(resolved.absolute, display, input.content);
     return pathAsks(resolved, "file", {
       permission: "edit",
       readOnly: false,
       planFile: resolved.absolute === planFile,
       control: controlPatterns([resolved], planFile),
-      metadata: { path: display, diff },
+      metadata: { path: display, diff, ...(unchanged ? { unchanged: true } : {}) },
     });
   },
 

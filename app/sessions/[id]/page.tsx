@@ -57,15 +57,21 @@ function lastAnswered(events: SessionEvent[]): { reviewId: string; decision: str
   return null;
 }
 
-/** Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. */
-function renderMessages(events: SessionEvent[], verifications: VerificationView[]): Record<number, React.ReactNode> {
+/**
+ * Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. Each
+ * plan version's entry carries the plan as it was submitted (and decided), readable after the decision.
+ */
+function renderMessages(events: SessionEvent[], verifications: VerificationView[], plans: { version: number; content: string }[]): Record<number, React.ReactNode> {
   const out: Record<number, React.ReactNode> = {};
   const byId = new Map(verifications.map((v) => [v.id, v]));
+  const byVersion = new Map(plans.map((p) => [p.version, p.content]));
   // The same items the timeline shows, so what is rendered here is exactly what it will look up.
   for (const item of timelineItems(events)) {
     if (item.kind === "user" || item.kind === "assistant") out[item.seq] = <PlanMarkdown markdown={item.text} testId="message-markdown" />;
     const v = item.kind === "verification" ? byId.get(item.verificationId) : undefined;
     if (v) out[item.seq] = <VerificationReport verification={v} />;
+    const plan = item.kind === "plan" && item.planVersion !== undefined ? byVersion.get(item.planVersion) : undefined;
+    if (plan !== undefined) out[item.seq] = <PlanMarkdown markdown={plan} testId="plan-version-markdown" />;
   }
   return out;
 }
@@ -93,7 +99,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const answered = pending ? null : lastAnswered(events);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
-      <LiveRefresh sessionId={id} after={state.lastSeq} />
+      <LiveRefresh sessionId={id} after={state.lastSeq} title={session.title} />
       <SandboxBanner />
       <header className="flex flex-col gap-1">
         <div className="flex flex-wrap items-center gap-3">
@@ -121,7 +127,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       </header>
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
-      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications)} />
+      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications, history.plans.filter((p) => !state.planId || p.planId === state.planId))} />
       {answered ? <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} /> : null}
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
