@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type KeyboardEvent } from "react";
 import { nextModeInCycle, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
+import { Elapsed } from "./elapsed";
 import { postJson } from "./post-json";
 
 const COMMANDS = [
@@ -20,13 +21,13 @@ export function commandMatches(text: string) {
   return COMMANDS.filter((c) => c.insert.startsWith(text) && c.insert !== text);
 }
 
-type Props = { sessionId: string; mode: PermissionMode; gates: ModeGates; running: boolean; interrupted: boolean };
+type Props = { sessionId: string; mode: PermissionMode; gates: ModeGates; running: boolean; interrupted: boolean; since?: string | null };
 
 /**
  * Sends a message or a command (`/plan`, `/plan <message>`, `/plan off`, `/compact`, with completion);
  * Shift+Tab cycles modes; while a turn runs, a message is queued for the next step.
  */
-export function Composer({ sessionId, mode, gates, running, interrupted }: Props) {
+export function Composer({ sessionId, mode, gates, running, interrupted, since }: Props) {
   const router = useRouter();
   const [text, setText] = useState("");
   const [status, setStatus] = useState<string | null>(null);
@@ -108,7 +109,11 @@ export function Composer({ sessionId, mode, gates, running, interrupted }: Props
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span data-testid="composer-status" role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-          {status ?? (running ? "The agent is working…" : "")}
+          {status ?? (running ? (
+            <span data-testid="working">
+              The agent is working{since ? <>… <Elapsed since={since} /></> : "…"}
+            </span>
+          ) : "")}
         </span>
         <span className="flex gap-2">
           {running ? (

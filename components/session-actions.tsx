@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { sendJson } from "./post-json";
 
 /** Export links, and a delete that asks once more before it happens. */
@@ -9,6 +9,9 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
   const router = useRouter();
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The reader's zone is known only in the browser: the Markdown export then shows its times in it.
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
   const remove = async () => {
     const r = await sendJson("DELETE", `/api/sessions/${sessionId}`, { confirm: sessionId });
     if (r.ok) {
@@ -21,7 +24,7 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
   };
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs">
-      <a href={`/api/sessions/${sessionId}/export?format=md`} data-testid="export-md" className="rounded border px-2 py-0.5">
+      <a href={`/api/sessions/${sessionId}/export?format=md${zone ? `&tz=${encodeURIComponent(zone)}` : ""}`} data-testid="export-md" className="rounded border px-2 py-0.5">
         Export Markdown
       </a>
       <a href={`/api/sessions/${sessionId}/export?format=json`} data-testid="export-json" className="rounded border px-2 py-0.5">

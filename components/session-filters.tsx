@@ -1,23 +1,17 @@
 import { PERMISSION_MODES } from "@/lib/permission/modes";
 import { SESSION_STATUSES } from "@/lib/session/events";
+import { MODE_LABEL, STATUS_LABEL } from "@/lib/vocabulary";
+import { SubmitOnChange } from "./submit-on-change";
 
 export type Filters = { q?: string; status?: string; mode?: string; workspace?: string; team?: string };
 
-import { MODE_LABEL, STATUS_LABEL } from "@/lib/vocabulary";
 const FIELD = "mt-1 w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 
 function FilterSelect({ name, label, value, options }: { name: keyof Filters; label: string; value: string | undefined; options: { value: string; label: string }[] }) {
   return (
     <label>
       {label}
-      <select name={name} data-testid={`filter-${name}`} defaultValue={value ?? ""} className={FIELD}>
-        <option value="">any</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      <SubmitOnChange name={name} testId={`filter-${name}`} value={value ?? ""} className={FIELD} options={[{ value: "", label: "any" }, ...options]} />
     </label>
   );
 }

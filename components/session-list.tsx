@@ -32,6 +32,13 @@ export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
               mailbox
             </Link>
           ) : null}
+          {s.snippet ? (
+            <p data-testid="search-snippet" className="w-full text-xs">
+              {s.snippet.split(/(\u0002[^\u0003]*\u0003)/).map((part, i) =>
+                part.startsWith("\u0002") ? <mark key={i}>{part.slice(1, -1)}</mark> : <span key={i}>{part}</span>,
+              )}
+            </p>
+          ) : null}
           <span className="w-full truncate text-xs text-zinc-600 dark:text-zinc-400" title={s.workspace}>
             {s.workspace} · <time dateTime={s.lastActivityAt}>{s.lastActivityAt.replace("T", " ").slice(0, 19)}</time>
           </span>

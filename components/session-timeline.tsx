@@ -23,6 +23,7 @@ export function SessionTimeline({ sessionId, events, rendered }: { sessionId: st
   const [error, setError] = useState<string | null>(null);
   const [replay, setReplay] = useState<ReplayView | null>(null);
   const [jump, setJump] = useState("");
+  const [jumpError, setJumpError] = useState<string | null>(null);
 
   const all = useMemo(() => {
     const bySeq = new Map<number, SessionEvent>();
@@ -92,12 +93,32 @@ export function SessionTimeline({ sessionId, events, rendered }: { sessionId: st
         className="flex items-center gap-2 self-end text-xs"
         onSubmit={(e) => {
           e.preventDefault();
-          const seq = Number(jump);
-          if (Number.isInteger(seq) && seq >= 1) void goTo(seq);
+          const seq = Number(jump.trim());
+          const last = events.at(-1)?.seq ?? 0;
+          if (!/^\d+$/.test(jump.trim()) || seq < 1 || seq > last) {
+            setJumpError(`Give an event number from 1 to ${last}.`);
+            return;
+          }
+          setJumpError(null);
+          void goTo(seq);
         }}
       >
         <label htmlFor="jump-to">Go to event #</label>
-        <input id="jump-to" data-testid="jump-to" inputMode="numeric" value={jump} onChange={(e) => setJump(e.target.value)} className="w-20 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900" />
+        <input
+          id="jump-to"
+          data-testid="jump-to"
+          inputMode="numeric"
+          value={jump}
+          aria-invalid={jumpError !== null}
+          aria-describedby={jumpError ? "jump-error" : undefined}
+          onChange={(e) => setJump(e.target.value)}
+          className="w-20 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
+        />
+        {jumpError ? (
+          <span id="jump-error" data-testid="jump-error" role="alert" className="text-rose-700 dark:text-rose-300">
+            {jumpError}
+          </span>
+        ) : null}
         <button type="submit" className="rounded border px-2 py-0.5">
           Go
         </button>

@@ -19,7 +19,10 @@ export function SpawnTeammateForm({ teamId }: { teamId: string }) {
     <form data-testid="spawn-form" action={(f) => void submit(f)} className="grid gap-2 rounded-lg border border-zinc-200 p-3 text-sm sm:grid-cols-[1fr_2fr_auto] dark:border-zinc-800">
       <label>
         Name
-        <input name="name" required pattern="[a-z][a-z0-9_\-]{0,30}" className={field} />
+        <input name="name" required pattern="[a-z][a-z0-9_\-]{0,30}" aria-describedby="teammate-name-format" title="lowercase letters, digits, - or _, starting with a letter" placeholder="e.g. alice" className={field} />
+        <span id="teammate-name-format" data-testid="teammate-name-format" className="text-xs text-zinc-600 dark:text-zinc-400">
+          Lowercase letters, digits, - or _; starts with a letter (up to 31).
+        </span>
       </label>
       <label>
         Task

@@ -1,6 +1,7 @@
 import type { TimelineItem } from "@/lib/session/timeline-items";
 import { DiffView } from "./diff-view";
 import type { ReactNode } from "react";
+import { Elapsed, formatMs } from "./elapsed";
 import { LazyMarkdown } from "./lazy-markdown";
 
 const TONE: Record<string, string> = {
@@ -50,6 +51,15 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
             </span>
             <span className="font-semibold">{item.tool}</span>
             <span className="min-w-0 flex-1 truncate">{item.summary}</span>
+            {item.ms !== undefined ? (
+              <span data-testid="tool-duration" className="text-zinc-600 dark:text-zinc-400">
+                {formatMs(item.ms)}
+              </span>
+            ) : item.status === "running" && item.at ? (
+              <span className="text-zinc-600 dark:text-zinc-400">
+                running <Elapsed since={item.at} testId="tool-elapsed" />
+              </span>
+            ) : null}
           </summary>
           <div className="mt-2 flex flex-col gap-2">
             {item.diff ? <DiffView diff={item.diff} label={`Changes made by ${item.tool}`} testId="tool-diff" /> : null}

@@ -5,13 +5,22 @@ const BADGE: Record<string, string> = {
   done: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
   deviated: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
   missing: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100",
+  unchecked: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
 };
+
+const WORD: Record<string, string> = { done: "done", deviated: "deviated", missing: "not done", unchecked: "not checkable" };
+
+/** A plan step's inline Markdown as text: `code` shown as code, emphasis markers dropped. */
+function InlineText({ text }: { text: string }) {
+  const parts = text.replace(/(\*\*|__)(.+?)\1/g, "$2").split(/(`[^`]+`)/);
+  return <>{parts.map((p, i) => (p.startsWith("`") && p.endsWith("`") && p.length > 1 ? <code key={i}>{p.slice(1, -1)}</code> : <span key={i}>{p}</span>))}</>;
+}
 
 /** The follow-up a failed verification sends to the agent: what is missing, deviated, unplanned, failing. */
 export function followUp(v: VerificationView): string {
   const r = v.report;
   const lines = [`Verification against the approved plan (version ${v.planVersion}) failed. Please finish the plan:`];
-  for (const i of r.items.filter((x) => x.status !== "done")) lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
+  for (const i of r.items.filter((x) => x.status === "missing" || x.status === "deviated")) lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
   if (r.unplanned.length) lines.push(`- unplanned changes to review: ${r.unplanned.join(", ")}`);
   if (r.test && !r.test.passed && r.test.notRun === undefined) lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
   return lines.join("\n");
@@ -27,14 +36,26 @@ export function VerificationReport({ verification }: { verification: Verificatio
         <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({r.method === "deterministic" ? "checked by the deterministic matcher" : "graded by a verifier model"})</span>
       </p>
       <ul className="flex flex-col gap-1 text-xs">
-        {r.items.map((i) => (
+        {r.items.filter((i) => i.status !== "unchecked").map((i) => (
           <li key={i.id} data-testid="verification-item" data-status={i.status}>
-            <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{i.status}</span>
-            {i.text}
+            <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{WORD[i.status] ?? i.status}</span>
+            <InlineText text={i.text} />
             <span className="text-zinc-600 dark:text-zinc-400"> · {i.evidence.length ? i.evidence.join(", ") : i.reason}</span>
           </li>
         ))}
       </ul>
+      {r.items.some((i) => i.status === "unchecked") ? (
+        <div data-testid="verification-unchecked" className="text-xs">
+          <p className="font-medium">Not checkable from the changes (they pass or fail nothing):</p>
+          <ul>
+            {r.items.filter((i) => i.status === "unchecked").map((i) => (
+              <li key={i.id} data-testid="verification-item" data-status="unchecked">
+                <InlineText text={i.text} /> <span className="text-zinc-600 dark:text-zinc-400">· {i.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {r.unplanned.length ? (
         <p data-testid="verification-unplanned" className="text-xs">
           Unplanned changes: {r.unplanned.join(", ")}

@@ -198,3 +198,31 @@ test("notifications: offered on the first review, and once allowed they fire for
   await expect.poll(() => hidden.evaluate(() => (window as unknown as { __shown: string[] }).__shown), { timeout: 15_000 }).toEqual(["A plan is awaiting your review | Background review"]);
   await context.close();
 });
+
+test("while a turn runs: a working indicator with elapsed time, and each tool call with its target, then its duration", async ({ page, request }) => {
+  const id = await scripted(request, [call("bash", { command: "sleep 3" }), { text: "Slept." }], { mode: "default" });
+  await page.goto(`/sessions/${id}`);
+  await say(request, id, "wait a bit");
+  await expect(page.getByTestId("working")).toContainText(/The agent is working… \d/, { timeout: 10_000 });
+  const call0 = page.locator('[data-testid="timeline-item"][data-kind="tool"]').first();
+  await expect(call0).toContainText("sleep 3", { timeout: 10_000 });
+  await expect(call0.getByTestId("tool-elapsed")).toBeVisible();
+  await expect(page.getByTestId("timeline")).toContainText("Slept.", { timeout: 15_000 });
+  await expect(call0.getByTestId("tool-duration")).toHaveText(/^\d(\.\d)? s$/);
+});
+
+test("Go to event # says which numbers exist instead of doing nothing", async ({ page, request }) => {
+  const id = await scripted(request, [{ text: "hi" }], { mode: "default" });
+  await say(request, id, "hello");
+  await waitForStatus(request, id, "idle");
+  await page.goto(`/sessions/${id}`);
+  for (const bad of ["abc", "0", "9999"]) {
+    await page.getByTestId("jump-to").fill(bad);
+    await page.getByTestId("jump-to").press("Enter");
+    await expect(page.getByTestId("jump-error")).toContainText("Give an event number from 1 to");
+  }
+  await page.getByTestId("jump-to").fill("1");
+  await page.getByTestId("jump-to").press("Enter");
+  await expect(page.getByTestId("jump-error")).toHaveCount(0);
+  await expect(page.getByTestId("replay-panel")).toBeVisible();
+});

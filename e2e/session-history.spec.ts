@@ -16,17 +16,22 @@ test("browsing: search over titles, messages and plans, and filters by status an
   await expect(page).toHaveURL(/q=xylophone/);
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Zebra migration");
+  // The result shows what matched, the word marked.
+  await expect(rows.first().getByTestId("search-snippet").locator("mark")).toHaveText("xylophone");
 
   await page.getByTestId("filter-q").fill("smile");
   await page.getByTestId("apply-filters").click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Quokka plan");
   await expect(rows.first()).toContainText("plan awaiting review");
+  await expect(rows.first().getByTestId("search-snippet")).toContainText("Teach the quokka to smile");
 
   await page.getByTestId("filter-q").fill("");
+  // A filter applies as soon as it is chosen: no button press.
   await page.getByTestId("filter-status").selectOption("awaiting_review");
+  await expect(page).toHaveURL(/status=awaiting_review/);
   await page.getByTestId("filter-mode").selectOption("plan");
-  await page.getByTestId("apply-filters").click();
+  await expect(page).toHaveURL(/mode=plan/);
   await expect(page).toHaveURL(/status=awaiting_review/);
   await expect(rows.filter({ hasText: "Quokka plan" })).toHaveCount(1);
   await expect(rows.filter({ hasText: "Zebra migration" })).toHaveCount(0);

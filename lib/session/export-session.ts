@@ -23,14 +23,28 @@ const fence = (text: string) => {
 };
 
 /** A readable transcript: messages, one line per tool call and decision, and every plan version with its verdict. */
-export async function exportMarkdown(db: Db, sessionId: string): Promise<string> {
+/** A time in the reader's zone, with the zone named (UTC when none is given). */
+export function localTime(at: string | Date, tz = "UTC"): string {
+  const d = new Date(at);
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(d);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} (${tz})`;
+}
+
+/** The file name of an export: the session's title, made safe, and the date. */
+export function exportFileName(title: string, ext: "md" | "json", at = new Date()): string {
+  const base = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).toLowerCase() || "session";
+  return `${base}-${at.toISOString().slice(0, 10)}.${ext}`;
+}
+
+export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Promise<string> {
   const { session } = await getSession(db, sessionId);
   const events = await readEvents(db, sessionId);
   const versions = await (await sql(db)).query<VersionRow>(
     'SELECT v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
     [sessionId],
   );
-  const out = [`# ${session.title}`, "", `- Session: ${session.id}`, `- Workspace: ${session.workspace}`, `- Agent: ${session.agent}, model: ${session.model}`, `- Created: ${session.createdAt}; events: ${events.length}`, "", "## Transcript", ""];
+  const out = [`# ${session.title}`, "", `- Session: ${session.id}`, `- Workspace: ${session.workspace}`, `- Agent: ${session.agent}, model: ${session.model}`, `- Created: ${localTime(session.createdAt, tz)}; events: ${events.length}`, "", "## Transcript", ""];
   for (const item of timelineItems(events)) {
     if (item.kind === "user" || item.kind === "assistant") out.push(`**${item.kind === "user" ? "User" : "Agent"}** (#${item.seq}):`, "", item.text, "");
     else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
@@ -39,7 +53,7 @@ export async function exportMarkdown(db: Db, sessionId: string): Promise<string>
   if (versions.length > 0) {
     out.push("", "## Plans", "");
     for (const v of versions) {
-      const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${new Date(v.decidedAt).toISOString()}` : ""}` : v.status;
+      const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}` : v.status;
       const f = fence(v.content);
       out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
     }
@@ -48,7 +62,7 @@ export async function exportMarkdown(db: Db, sessionId: string): Promise<string>
   if (verifications.length > 0) {
     out.push("", "## Verification", "");
     for (const v of verifications) {
-      out.push(`### Plan version ${v.planVersion}: ${v.report.status} (${v.report.method}, ${v.createdAt})`, "");
+      out.push(`### Plan version ${v.planVersion}: ${v.report.status} (${v.report.method}, ${localTime(v.createdAt, tz)})`, "");
       for (const i of v.report.items) out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
       if (v.report.unplanned.length) out.push(`- unplanned: ${v.report.unplanned.join(", ")}`);
       if (v.report.test) out.push(`- test \`${v.report.test.command}\`: ${v.report.test.passed ? "passed" : "failed"}`);

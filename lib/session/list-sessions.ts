@@ -18,8 +18,11 @@ export const listSessionsQuery = z.object({
 });
 export type ListSessionsQuery = z.input<typeof listSessionsQuery>;
 
-/** A listed session, with its latest plan's status (draft, submitted, approved, rejected, abandoned). */
-export type SessionListItem = SessionView & { planStatus: string | null };
+/**
+ * A listed session, with its latest plan's status (draft, submitted, approved, rejected, abandoned) and, for a
+ * search, a snippet of what matched (the matched words between \u0002 and \u0003).
+ */
+export type SessionListItem = SessionView & { planStatus: string | null; snippet?: string };
 
 type Cursor = { at: number; id: string };
 
@@ -43,6 +46,50 @@ const COLUMNS = ["id", "title", "workspace", "agent", "model", "permissionMode",
 
 type Row = Parameters<typeof sessionView>[0] & { planStatus: string | null };
 
+/** The text around the first of `words` in `text`, the word marked with \u0002…\u0003; null when none is there. */
+export function snippetOf(text: string, words: string[], radius = 60): string | null {
+  const lower = text.toLowerCase();
+  let at = -1;
+  let word = "";
+  for (const w of words) {
+    const i = lower.indexOf(w.toLowerCase());
+    if (i !== -1 && (at === -1 || i < at)) [at, word] = [i, w];
+  }
+  if (at === -1) return null;
+  const start = Math.max(0, at - radius);
+  const end = Math.min(text.length, at + word.length + radius);
+  const flat = (s: string) => s.replace(/\s+/g, " ");
+  return `${start > 0 ? "…" : ""}${flat(text.slice(start, at))}\u0002${text.slice(at, at + word.length)}\u0003${flat(text.slice(at + word.length, end))}${end < text.length ? "…" : ""}`;
+}
+
+/**
+ * One snippet per listed session (the index keeps no text): its title, then a plan or message holding a
+ * searched word, read from that session's own rows, so the cost follows the page, not the matches.
+ */
+async function snippets(db: Db, q: string, rows: Row[]): Promise<Map<string, string>> {
+  const words = (q.normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 12);
+  const out = new Map<string, string>();
+  if (words.length === 0) return out;
+  const run = await sql(db);
+  const like = `%${words[0]!.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  for (const r of rows) {
+    let found = snippetOf(r.title, words);
+    if (found === null) {
+      const [plan] = await run.query<{ t: string }>(
+        'SELECT v."content" AS "t" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."content" LIKE ? ESCAPE \'\\\' ORDER BY v."version" DESC LIMIT 1',
+        [r.id, like],
+      );
+      const [message] = plan
+        ? []
+        : await run.query<{ t: string }>('SELECT "payload" AS "t" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" IN (\'message.user\', \'message.assistant\') AND "payload" LIKE ? ESCAPE \'\\\' ORDER BY "seq" DESC LIMIT 1', [r.id, like]);
+      const text = plan?.t ?? (message ? String((JSON.parse(message.t) as { text?: unknown }).text ?? "") : null);
+      found = text === null ? null : snippetOf(text, words);
+    }
+    if (found !== null) out.set(r.id, found);
+  }
+  return out;
+}
+
 /** Sessions by last activity (newest first) with keyset pagination on (lastActivityAt, id). */
 export async function listSessions(db: Db, input: ListSessionsQuery = {}): Promise<{ sessions: SessionListItem[]; nextCursor: string | null }> {
   const query = listSessionsQuery.parse(input);
@@ -65,7 +112,12 @@ export async function listSessions(db: Db, input: ListSessionsQuery = {}): Promi
       `FROM "Session" s${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY s."lastActivityAt" DESC, s."id" DESC LIMIT ?`,
     [...args, query.limit + 1],
   );
-  const page = rows.slice(0, query.limit).map((r) => ({ ...sessionView(r), planStatus: r.planStatus }));
+  const shown = rows.slice(0, query.limit);
+  const found = query.q !== undefined ? await snippets(db, query.q, shown) : new Map<string, string>();
+  const page = shown.map((r) => {
+    const snippet = found.get(r.id);
+    return { ...sessionView(r), planStatus: r.planStatus, ...(snippet ? { snippet } : {}) };
+  });
   const last = page.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor({ at: Date.parse(last.lastActivityAt), id: last.id }) : null;
   return { sessions: page, nextCursor };

@@ -33,8 +33,8 @@ describe("timelineItems", () => {
       ]),
     );
     expect(items).toEqual([
-      { kind: "tool", seq: 1, callId: "c1", tool: "edit", summary: "a.ts", status: "ok", output: "Edited a.ts", diff: "-a\n+b" },
-      { kind: "tool", seq: 2, callId: "c2", tool: "bash", summary: "rm x", status: "error", output: "denied by plan mode", diff: null },
+      { kind: "tool", seq: 1, callId: "c1", tool: "edit", summary: "a.ts", status: "ok", output: "Edited a.ts", diff: "-a\n+b", at: expect.any(String), ms: 0 },
+      { kind: "tool", seq: 2, callId: "c2", tool: "bash", summary: "rm x", status: "error", output: "denied by plan mode", diff: null, at: expect.any(String), ms: 0 },
     ]);
   });
 
@@ -77,5 +77,21 @@ describe("timelineItems", () => {
     const items = timelineItems(log([event]));
     if (expected === null) expect(items).toEqual([]);
     else expect(items).toEqual([expect.objectContaining(expected)]);
+  });
+});
+
+describe("team mail reads without its protocol", () => {
+  it("names the sender and what it is, never request ids or send_message instructions", async () => {
+    const { teamMailSummary } = await import("./timeline-items");
+    const text = [
+      "[Team mailbox]",
+      "",
+      'plan_approval_request from alice (requestId rev_123, version 2, file /w/.plangate/plans/x.md):\n# Plan\n\n1. a\nAnswer with send_message {to: "alice", type: "plan_approval_response", requestId: "rev_123", approve: true|false, feedback?}.',
+      "",
+      "message from bob: on it",
+    ].join("\n");
+    const summary = teamMailSummary(text);
+    expect(summary).toBe("Team mail: alice's plan (version 2) is waiting for approval in the team mailbox\nTeam mail from bob: on it");
+    expect(summary).not.toMatch(/requestId|rev_|send_message/);
   });
 });

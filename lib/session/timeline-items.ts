@@ -10,6 +10,9 @@ export type ToolItem = {
   status: "running" | "ok" | "error";
   output: string | null;
   diff: string | null;
+  /** When the call was issued (ISO), and how long it took from there to its result. */
+  at?: string;
+  ms?: number;
 };
 
 /** One line of the session as people read it; tool calls carry their result (shown on demand). */
@@ -73,6 +76,23 @@ function outputText(output: unknown): string {
 const REPLIES: Record<string, string> = { once: "Allowed once", always: "Allowed always", reject: "Rejected" };
 const DECISIONS: Record<string, string> = { approve: "Plan approved", reject: "Plan sent back", abandon: "Review set aside", answered: "Question answered" };
 
+/**
+ * Team mail as people read it: who sent what, without the protocol the model answers to (request ids,
+ * send_message instructions). The full text stays in the log for the model.
+ */
+export function teamMailSummary(text: string): string {
+  const lines: string[] = [];
+  for (const block of text.replace(/^\[Team mailbox\]\s*/, "").split(/\n\n(?=(?:plan_approval_request|plan_approval_response|message) from )/)) {
+    const request = /^plan_approval_request from (\S+) \(requestId [^,]+, version (\d+)/.exec(block);
+    const response = /^plan_approval_response from (\S+) \(requestId [^)]+\): (approved|rejected)(?:\. Feedback: ([\s\S]*))?/.exec(block);
+    const message = /^message from (\S+): ([\s\S]*)$/.exec(block);
+    if (request) lines.push(`Team mail: ${request[1]}'s plan (version ${request[2]}) is waiting for approval in the team mailbox`);
+    else if (response) lines.push(`Team mail: ${response[1]} ${response[2] === "approved" ? "approved the plan" : "sent the plan back"}${response[3] ? `: ${response[3]}` : ""}`);
+    else if (message) lines.push(`Team mail from ${message[1]}: ${message[2]}`);
+  }
+  return lines.length > 0 ? lines.join("\n") : "Team mail";
+}
+
 /** Pure: folds a page of the log into timeline items (a result joins its call when both are on the page). */
 export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
   const items: TimelineItem[] = [];
@@ -80,13 +100,14 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
   for (const e of events) {
     switch (e.type) {
       case "message.user":
-        if (e.payload.source !== "system") items.push({ kind: "user", seq: e.seq, text: e.payload.text });
+        if (e.payload.source === "team") items.push({ kind: "notice", seq: e.seq, text: teamMailSummary(e.payload.text) });
+        else if (e.payload.source !== "system") items.push({ kind: "user", seq: e.seq, text: e.payload.text });
         break;
       case "message.assistant":
         if (e.payload.text.trim()) items.push({ kind: "assistant", seq: e.seq, text: e.payload.text });
         break;
       case "tool.called": {
-        const item: ToolItem = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: summarizeCall(e.payload.tool, e.payload.input), status: "running", output: null, diff: null };
+        const item: ToolItem = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: summarizeCall(e.payload.tool, e.payload.input), status: "running", output: null, diff: null, ...(e.at ? { at: e.at } : {}) };
         if (e.payload.tool === "apply_patch") item.diff = field(e.payload.input, "patch") ?? null;
         calls.set(item.callId, item);
         items.push(item);
@@ -99,6 +120,7 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
           items.push(item);
         }
         item.status = e.payload.ok ? "ok" : "error";
+        if (item.at && e.at) item.ms = Math.max(0, Date.parse(e.at) - Date.parse(item.at));
         item.output = e.payload.ok ? outputText(e.payload.output) : (e.payload.error ?? "failed");
         item.diff = field(e.payload.metadata, "diff") ?? item.diff;
         break;

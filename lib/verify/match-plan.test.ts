@@ -45,3 +45,18 @@ describe("matchPlan", () => {
     expect(r.items[0]?.evidence).toEqual(["src/todo.ts (modified, outside the tools)"]);
   });
 });
+
+describe("not done versus not checkable", () => {
+  it("an activity step is not checkable and fails nothing; a change step with no trace is not done", () => {
+    const items = [
+      { id: 1, text: "Run the test suite", files: [], source: "step" as const },
+      { id: 2, text: "Add the pagination helper", files: [], source: "step" as const },
+    ];
+    const report = matchPlan(items, [], { command: "npm test", exitCode: 0, timedOut: false, outputTail: "" });
+    expect(report.items.map((i) => i.status)).toEqual(["unchecked", "missing"]);
+    expect(report.summary).toContain("not done: Add the pagination helper");
+    expect(report.summary).toContain("1 not checkable");
+    const onlyActivity = matchPlan([items[0]!], [], null);
+    expect(onlyActivity.status).toBe("pass");
+  });
+});

@@ -3,7 +3,11 @@ import type { PlanItem } from "./plan-items";
 export type Change = { path: string; status: "added" | "modified" | "deleted"; patch: string; via: ("tool" | "git")[] };
 /** notRun: why the command did not run (the person declined it); such a run neither passes nor fails the check. */
 export type TestRun = { command: string; exitCode: number | null; timedOut: boolean; outputTail: string; notRun?: string };
-export type ItemVerdict = { id: number; text: string; status: "done" | "deviated" | "missing"; evidence: string[]; reason: string };
+/** unchecked: the step describes no change a diff could show (run, verify, review…): not checkable, not failing. */
+export type ItemVerdict = { id: number; text: string; status: "done" | "deviated" | "missing" | "unchecked"; evidence: string[]; reason: string };
+
+// Steps that describe an activity rather than a change to the files.
+const ACTIVITY = /^(?:run|re-?run|verify|check|confirm|review|ensure|make sure|ask|discuss|consider|investigate|read|look|explore|measure|benchmark|deploy|monitor|notify|communicate|test manually)\b/i;
 export type VerificationReport = {
   status: "pass" | "fail";
   method: "deterministic" | "model";
@@ -53,6 +57,9 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
       for (const c of tests) covered.add(c.path);
       if (tests.length > 0) return { id: item.id, text: item.text, status: "done", evidence: tests.map((c) => c.path), reason: "a test file changed" };
     }
+    if (item.files.length === 0 && ACTIVITY.test(item.text.replace(/^[`*_]+/, ""))) {
+      return { id: item.id, text: item.text, status: "unchecked", evidence: [], reason: "describes an activity, not a change to the files: not checkable from a diff" };
+    }
     const words = keywords(item.text);
     const scored = relevant
       .map((c) => {
@@ -66,16 +73,19 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
       for (const s of scored) covered.add(s.c.path);
       return { id: item.id, text: item.text, status: "done", evidence: scored.map((s) => `${s.c.path} (${s.hits}/${words.length} words of the step)`), reason: "its words appear in a change" };
     }
-    return { id: item.id, text: item.text, status: "missing", evidence: [], reason: words.length ? "no change carries its words" : "names no file and no checkable words" };
+    if (words.length === 0) return { id: item.id, text: item.text, status: "unchecked", evidence: [], reason: "names no file and no checkable words" };
+    return { id: item.id, text: item.text, status: "missing", evidence: [], reason: "no change carries its words" };
   });
   const unplanned = relevant.filter((c) => !covered.has(c.path)).map((c) => c.path);
   const testResult = test ? { ...test, passed: test.notRun === undefined && test.exitCode === 0 && !test.timedOut } : null;
-  const failing = verdicts.filter((v) => v.status !== "done");
+  const failing = verdicts.filter((v) => v.status === "missing" || v.status === "deviated");
+  const unchecked = verdicts.filter((v) => v.status === "unchecked");
   const testFails = testResult !== null && testResult.notRun === undefined && !testResult.passed;
   const status = failing.length === 0 && !testFails ? "pass" : "fail";
   const parts = [
-    `${verdicts.length - failing.length}/${verdicts.length} plan items done`,
-    ...failing.map((v) => `${v.status}: ${v.text}`),
+    `${verdicts.length - failing.length - unchecked.length}/${verdicts.length - unchecked.length} checkable plan items done`,
+    ...failing.map((v) => `${v.status === "missing" ? "not done" : "deviated"}: ${v.text}`),
+    ...(unchecked.length ? [`${unchecked.length} not checkable`] : []),
     ...(unplanned.length ? [`unplanned: ${unplanned.join(", ")}`] : []),
     ...(testResult ? [testSummary(testResult)] : []),
   ];

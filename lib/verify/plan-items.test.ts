@@ -52,3 +52,22 @@ describe("planItems", () => {
     expect(planItems("# Plan\n\nJust do it.")).toEqual([]);
   });
 });
+
+describe("only actionable steps are items", () => {
+  it("skips out-of-scope entries, notes, questions and risks", () => {
+    const plan = [
+      "# Plan",
+      "1. Add `limit` to src/list.ts",
+      "2. Should we also page the search?",
+      "## Out of scope",
+      "- Rewriting the storage layer",
+      "## Notes",
+      "- The API stays compatible",
+      "**Questions:**",
+      "- Which page size?",
+      "## Steps, continued",
+      "- Update README.md",
+    ].join("\n");
+    expect(planItems(plan).map((i) => i.text)).toEqual(["Add `limit` to src/list.ts", "Update README.md"]);
+  });
+});

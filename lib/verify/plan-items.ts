@@ -17,15 +17,20 @@ export function pathsIn(text: string): string[] {
 
 const STEP = /^\s*(?:\d+[.)]|[-*+])\s+(?:\[( |x|X)\]\s+)?(.+)$/;
 
+// Sections whose entries are not steps to carry out: what the plan leaves out, notes, questions, risks.
+const NOT_STEPS = /\b(out of scope|non[- ]goals?|not (doing|included|in scope)|notes?|questions?|risks?|assumptions?|context|background|alternatives?|references?|open issues)\b/i;
+
 /**
- * Pure: a plan's items from its Markdown. Numbered and bulleted steps and task-list entries are items; under
- * a heading that mentions files, each entry is a file the plan will touch. Nested bullets belong to their
- * parent step (their paths count for it). Fenced code is skipped.
+ * Pure: a plan's items from its Markdown: only actionable steps. Numbered and bulleted steps and task-list
+ * entries are items; under a heading that mentions files, each entry is a file the plan will touch. Nested
+ * bullets belong to their parent step (their paths count for it). Fenced code, questions, and the entries of
+ * sections such as "Out of scope", "Notes", "Questions" and "Risks" are not items.
  */
 export function planItems(markdown: string): PlanItem[] {
   const items: PlanItem[] = [];
   let inFence = false;
   let filesSection = false;
+  let skipping = false;
   let parent: PlanItem | null = null;
   for (const line of markdown.split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) {
@@ -33,15 +38,18 @@ export function planItems(markdown: string): PlanItem[] {
       continue;
     }
     if (inFence) continue;
-    const heading = /^\s*#{1,6}\s+(.*)$/.exec(line);
+    const heading = /^\s*#{1,6}\s+(.*)$/.exec(line) ?? /^\s*\*\*([^*]+)\*\*:?\s*$/.exec(line);
     if (heading) {
       filesSection = /\bfiles?\b/i.test(heading[1]!);
+      skipping = NOT_STEPS.test(heading[1]!) && !filesSection;
       parent = null;
       continue;
     }
     const step = STEP.exec(line);
-    if (!step) continue;
+    if (!step || skipping) continue;
     const text = step[2]!.trim();
+    // A question in the plan is for the reviewer, not a step.
+    if (/\?\s*$/.test(text)) continue;
     const indented = /^\s{2,}/.test(line);
     if (indented && parent && !filesSection) {
       parent.files = [...new Set([...parent.files, ...pathsIn(text)])];

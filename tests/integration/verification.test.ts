@@ -79,7 +79,7 @@ describe("verification: the work checked against the approved plan (scripted ses
     const { id, report } = await planAndRun([call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" })]);
     expect(report.status).toBe("fail");
     expect(statuses(report)).toEqual(["done", "missing"]);
-    expect(report.summary).toContain("missing: Document it in README.md");
+    expect(report.summary).toContain("not done: Document it in README.md");
     const md = (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string;
     expect(md).toContain("## Verification");
     expect(md).toContain("- missing: Document it in README.md");

@@ -47,6 +47,13 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `(${count}) ${what} · Plangate` };
 }
 
+/** When the open turn started (for the working indicator's elapsed time). */
+function turnStart(events: SessionEvent[], turnId: string | null): string | null {
+  if (!turnId) return null;
+  const started = events.findLast((e) => e.type === "turn.started" && e.payload.turnId === turnId);
+  return started?.at ?? null;
+}
+
 /** The latest answered review on the page (another tab's decision is shown where its card was). */
 function lastAnswered(events: SessionEvent[]): { reviewId: string; decision: string } | null {
   for (let i = events.length - 1; i >= 0; i--) {
@@ -145,7 +152,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : (
-        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} />
+        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} since={turnStart(events, state.openTurnId)} />
       )}
     </section>
   );

@@ -1,20 +1,23 @@
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
-import { exportJson, exportMarkdown } from "@/lib/session/export-session";
+import { exportFileName, exportJson, exportMarkdown } from "@/lib/session/export-session";
+import { getSession } from "@/lib/session/get-session";
 import { exportQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
-  const { format } = parseQuery(req, exportQuery);
+  const { format, tz } = parseQuery(req, exportQuery);
+  const { session } = await getSession(getDb(), id);
+  const disposition = `attachment; filename="${exportFileName(session.title, format)}"`;
   if (format === "json") {
     const res = json(await exportJson(getDb(), id));
-    res.headers.set("content-disposition", `attachment; filename="${id}.json"`);
+    res.headers.set("content-disposition", disposition);
     return res;
   }
-  return new Response(await exportMarkdown(getDb(), id), {
-    headers: { "content-type": "text/markdown; charset=utf-8", "content-disposition": `attachment; filename="${id}.md"` },
+  return new Response(await exportMarkdown(getDb(), id, tz), {
+    headers: { "content-type": "text/markdown; charset=utf-8", "content-disposition": disposition },
   });
 });
