@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
+import { EarlierComments, PlanLineComments, type EarlierComment, type LineComment } from "./plan-line-comments";
 import { useOneShot } from "./use-one-shot";
 
 type Continuation = "acceptEdits" | "default" | "auto";
@@ -19,6 +20,8 @@ type Props = {
   autoAllowed: boolean;
   /** The mode the person was in before plan mode: the default way to go on after Approve. */
   prePlanMode?: string | null;
+  /** Comments made on earlier versions of this plan, marked resolved or not. */
+  earlier?: EarlierComment[];
   /** A teammate's plan in its lead's mailbox: approve or send back, answered through the mailbox reply route. */
   lead?: { url: string; from: string };
 };
@@ -40,11 +43,14 @@ const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
  * feedback box and approves from the plan editor or the card; Esc only closes the open editor or feedback box.
  * "Chat about it" (setting the review aside) takes a click.
  */
-export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, prePlanMode, lead }: Props) {
+export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, prePlanMode, earlier = [], lead }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
   const [feedback, setFeedback] = useState<string | null>(null);
   const [edited, setEdited] = useState<string | null>(null);
+  const [comments, setComments] = useState<LineComment[]>([]);
+  const [commenting, setCommenting] = useState(false);
+  const withComments = comments.length > 0 && !lead ? { comments } : {};
   const fallback = defaultContinuation(prePlanMode, autoAllowed);
   const card = useRef<HTMLElement>(null);
   const base = lead?.url ?? `/api/reviews/${reviewId}/decision`;
@@ -54,8 +60,10 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
     return sendOnce(url, body);
   };
   const url = base;
-  const approve = (mode: Continuation) => (lead ? send(url, { approve: true }) : send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}) }));
-  const reject = (text: string) => send(url, lead ? { approve: false, feedback: text } : { decision: "reject", feedback: text });
+  const approve = (mode: Continuation) =>
+    lead ? send(url, { approve: true }) : send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}), ...withComments });
+  // Keep planning sends the overall feedback and every line comment together, as one review.
+  const reject = (text: string) => send(url, lead ? { approve: false, feedback: text } : { decision: "reject", ...(text.trim() ? { feedback: text } : {}), ...withComments });
   const abandon = () => send(url, { decision: "abandon" });
 
   // A waiting decision is impossible to miss: it scrolls into view and takes the focus when it appears.
@@ -85,7 +93,7 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
         if (target instanceof HTMLTextAreaElement && target.dataset.testid === "plan-feedback") {
           e.preventDefault();
-          if (feedback?.trim()) void reject(feedback);
+          if (feedback?.trim() || comments.length > 0) void reject(feedback ?? "");
         } else if (inCard) {
           e.preventDefault();
           void approve(fallback);
@@ -138,7 +146,9 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
         </span>
       </header>
       {lead ? null : <NotifyOptIn />}
-      {edited === null ? (
+      {commenting && edited === null ? (
+        <PlanLineComments markdown={markdown} comments={comments} onChange={setComments} />
+      ) : edited === null ? (
         rendered
       ) : (
         <div>
@@ -153,6 +163,7 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           <summary className="cursor-pointer text-sm">Changes since version {version - 1}</summary>
           <div className="mt-2">
             <DiffView diff={diff} label={`Changes from version ${version - 1} to ${version}`} testId="plan-diff-lines" />
+            <EarlierComments comments={earlier} />
           </div>
         </details>
       ) : null}
@@ -163,7 +174,7 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           </label>
           <textarea id={`plan-feedback-${reviewId}`} data-testid="plan-feedback" autoFocus className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" data-testid="send-feedback" disabled={busy || !feedback.trim()} className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`} onClick={() => void reject(feedback)}>
+            <button type="button" data-testid="send-feedback" disabled={busy || (!feedback.trim() && comments.length === 0)} className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`} onClick={() => void reject(feedback)}>
               Send feedback
             </button>
             <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setFeedback(null)}>
@@ -195,6 +206,9 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
         </button>
         {lead ? null : (
           <>
+            <button type="button" data-testid="comment-lines" disabled={busy || edited !== null} aria-pressed={commenting} onClick={() => setCommenting(!commenting)} className={`${BUTTON} border`}>
+              {commenting ? "Show the plan" : `Comment on lines${comments.length ? ` (${comments.length})` : ""}`}
+            </button>
             <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className={`${BUTTON} border`}>
               {edited === null ? "Edit plan" : "Discard edits"}
             </button>

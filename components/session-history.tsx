@@ -74,6 +74,15 @@ export function SessionHistory({ history }: { history: History }) {
                   ) : null}
                 </p>
                 {p.feedback ? <p className="text-xs">Feedback: {p.feedback}</p> : null}
+                {p.comments.length > 0 ? (
+                  <ul aria-label={`Comments on version ${p.version}`} className="mt-1 flex flex-col gap-1 text-xs">
+                    {p.comments.map((c, i) => (
+                      <li key={i} data-testid="history-comment">
+                        <span className="font-mono">{c.lineStart === c.lineEnd ? `line ${c.lineStart}` : `lines ${c.lineStart}–${c.lineEnd}`}</span> “{c.quote}”: {c.body}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 {p.changes ? (
                   <details>
                     <summary className="cursor-pointer text-xs">Changes from version {p.version - 1}</summary>

@@ -226,3 +226,40 @@ test("Go to event # says which numbers exist instead of doing nothing", async ({
   await expect(page.getByTestId("jump-error")).toHaveCount(0);
   await expect(page.getByTestId("replay-panel")).toBeVisible();
 });
+
+for (const width of [1280, 390]) {
+  test(`line comments at ${width} px: many comments make one review, the model reads them, v2 shows them resolved or not, History keeps them`, async ({ page, request }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const v1 = "# Plan\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";
+    const v2 = "# Plan\n\n1. Add a cache\n2. Use an in-memory map\n3. Write tests\n";
+    const id = await scripted(request, [exitPlan(v1), exitPlan(v2), { text: "ok" }]);
+    await say(request, id, "plan a cache");
+    await waitForStatus(request, id, "awaiting_review");
+    const c = await card(page, id);
+    await c.getByTestId("comment-lines").click();
+    await c.locator('[data-testid="plan-line"][data-line="4"]').click();
+    await c.getByTestId("line-comment").fill("No new infrastructure: keep it in memory.");
+    await c.getByTestId("add-comment").click();
+    await c.locator('[data-testid="plan-line"][data-line="3"]').click();
+    await c.locator('[data-testid="plan-line"][data-line="5"]').click({ modifiers: ["Shift"] });
+    await c.getByTestId("line-comment").fill("Say how the cache is invalidated.");
+    await c.getByTestId("add-comment").click();
+    await expect(c.getByTestId("pending-comment")).toHaveCount(2);
+    await expect(c.getByTestId("pending-comment").nth(1)).toContainText("Lines 3–5");
+    await page.screenshot({ path: `e2e/screenshots/decision-card-comments-${width}.png`, fullPage: true });
+    await c.getByTestId("keep-planning").click();
+    await c.getByTestId("plan-feedback").fill("Simpler, please.");
+    await c.getByTestId("send-feedback").click();
+    const next = page.getByTestId("decision-card");
+    await expect(next.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
+    await expect(next.getByTestId("earlier-comment")).toHaveCount(2);
+    await expect(next.locator('[data-testid="earlier-comment"][data-resolved="true"]')).toHaveCount(2);
+    const sentBack = (await eventsOf(request, id)).find((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode");
+    expect(String(sentBack?.payload.error)).toContain("Simpler, please.");
+    expect(String(sentBack?.payload.error)).toContain("> 2. Use Redis for it");
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    await page.getByTestId("session-history").locator("summary").first().click();
+    await expect(page.getByTestId("history-comment")).toHaveCount(2);
+  });
+}

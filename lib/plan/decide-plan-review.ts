@@ -9,6 +9,7 @@ import { indexDocs } from "../session/search-index";
 import { getSession } from "../session/get-session";
 import { snapshotTree } from "../verify/git-snapshot";
 import { writePlanFile } from "./plan-file";
+import { commentInput, formatComments, insertComments, quoteLines } from "./plan-comments";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../agent/mode-gates";
@@ -21,8 +22,11 @@ export const planDecisionBody = z
     feedback: z.string().max(20_000).optional(),
     mode: z.enum(["default", "acceptEdits", "auto"]).optional(),
     plan: z.string().min(1).max(200_000).optional(),
+    /** Comments on lines of the version under review: with "reject" they go back with the feedback, with "approve" as notes. */
+    comments: z.array(commentInput).max(100).optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.decision !== "abandon" || !b.comments?.length, { message: "comments go with approve or reject, not abandon", path: ["comments"] });
 export type PlanDecision = z.infer<typeof planDecisionBody>;
 
 const APPROVERS: Record<string, string> = {
@@ -61,11 +65,13 @@ export async function decidePlanReview(
   /** More rows written in the decision's transaction (a team lead's mailbox reply). */
   alsoWrite?: (run: SqlRunner) => Promise<void>,
 ): Promise<ReviewView> {
-  const [version] = await (await sql(db)).query<{ id: string; content: string; filePath: string }>(
-    'SELECT v."id", v."content", v."filePath" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
+  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string }>(
+    'SELECT v."id", v."planId", v."version", v."content", v."filePath" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
     [review.id],
   );
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
+  const comments = (body.comments ?? []).map((c, i) => ({ ...c, quote: quoteLines(version.content, c, i) }));
+  const commentText = formatComments(comments);
   const edited = body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
   const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
   const gates = await readGates(db);
@@ -81,9 +87,10 @@ export async function decidePlanReview(
       const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
       restored = t.next.mode;
       if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "fallback" ? "fallback" : "review" } });
-      out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, body.feedback)));
+      const notes = [body.feedback, commentText].filter(Boolean).join("\n\n") || undefined;
+      out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, notes)));
     } else if (body.decision === "reject") {
-      out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));
+      out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}${commentText ? `\n\n${commentText}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));
     } else {
       out.push(result(false, "The user closed the plan review to talk instead. Stay in plan mode, stop here and wait for their message."));
       if (s.openTurnId) out.push({ type: "turn.ended", payload: { turnId: s.openTurnId, reason: "abandoned" } });
@@ -110,6 +117,7 @@ export async function decidePlanReview(
         status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, baseline, version.id,
       ]);
       await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
+      if (comments.length > 0) await insertComments(run, version.planId, version.version, comments, decidedBy);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
     },

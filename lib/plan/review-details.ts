@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { sql, type Db } from "../db/client";
+import { carry, listComments, type CarriedComment } from "./plan-comments";
 
 export type PlanDetails = {
   planId: string;
@@ -11,6 +12,8 @@ export type PlanDetails = {
   previous: { version: number; markdown: string } | null;
   /** Unified diff from the previous version (empty for the first). */
   diff: string;
+  /** Comments made on earlier versions, each marked resolved when its lines are gone from this one. */
+  earlier: CarriedComment[];
 };
 
 /** What a plan review shows: the plan, its version and what changed since the version before. */
@@ -23,8 +26,9 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
   if (!row) return null;
   const [prev] = await run.query<{ version: number; content: string }>('SELECT "version", "content" FROM "PlanVersion" WHERE "planId" = ? AND "version" = ?', [row.planId, row.version - 1]);
   const diff = prev ? createTwoFilesPatch(`plan v${prev.version}`, `plan v${row.version}`, prev.content, row.content, "", "", { context: 3 }) : "";
+  const earlier = carry((await listComments(db, row.planId)).filter((c) => c.version < row.version), row.content);
   return {
     planId: row.planId, version: row.version, markdown: row.content, path: row.filePath, status: row.status, editedByUser: Boolean(row.editedByUser),
-    previous: prev ? { version: prev.version, markdown: prev.content } : null, diff,
+    previous: prev ? { version: prev.version, markdown: prev.content } : null, diff, earlier,
   };
 }

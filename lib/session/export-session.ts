@@ -8,14 +8,35 @@ import { listVerifications, type VerificationView } from "../verify/verify-sessi
 
 export const EXPORT_FORMAT = "plangate.session.v1";
 
-export type SessionExport = { format: typeof EXPORT_FORMAT; exportedAt: string; session: SessionView; events: SessionEvent[]; verifications: VerificationView[] };
+type CommentRow = { planId: string; version: number; lineStart: number; lineEnd: number; quote: string; body: string; author: string };
+
+export type SessionExport = {
+  format: typeof EXPORT_FORMAT;
+  exportedAt: string;
+  session: SessionView;
+  events: SessionEvent[];
+  verifications: VerificationView[];
+  /** Reviewers' comments on lines of plan versions. */
+  comments: CommentRow[];
+};
+
+async function sessionComments(db: Db, sessionId: string): Promise<CommentRow[]> {
+  const rows = await (await sql(db)).query<CommentRow>(
+    'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
+    [sessionId],
+  );
+  return rows.map((r) => ({ ...r, version: Number(r.version), lineStart: Number(r.lineStart), lineEnd: Number(r.lineEnd) }));
+}
 
 export async function exportJson(db: Db, sessionId: string): Promise<SessionExport> {
   const { session } = await getSession(db, sessionId);
-  return { format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId), verifications: await listVerifications(db, sessionId) };
+  return {
+    format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId),
+    verifications: await listVerifications(db, sessionId), comments: await sessionComments(db, sessionId),
+  };
 }
 
-type VersionRow = { version: number; content: string; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null };
+type VersionRow = { planId: string; version: number; content: string; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null };
 
 const fence = (text: string) => {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -41,7 +62,7 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
   const { session } = await getSession(db, sessionId);
   const events = await readEvents(db, sessionId);
   const versions = await (await sql(db)).query<VersionRow>(
-    'SELECT v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
+    'SELECT v."planId", v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
     [sessionId],
   );
   const out = [`# ${session.title}`, "", `- Session: ${session.id}`, `- Workspace: ${session.workspace}`, `- Agent: ${session.agent}, model: ${session.model}`, `- Created: ${localTime(session.createdAt, tz)}; events: ${events.length}`, "", "## Transcript", ""];
@@ -50,12 +71,15 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
     else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
     else out.push(`- #${item.seq} ${item.text.replaceAll("\n", " · ")}`);
   }
+  const comments = await sessionComments(db, sessionId);
   if (versions.length > 0) {
     out.push("", "## Plans", "");
     for (const v of versions) {
       const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}` : v.status;
       const f = fence(v.content);
-      out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
+      const mine = comments.filter((c) => c.planId === v.planId && c.version === Number(v.version));
+      const commentLines = mine.map((c) => `- Line${c.lineStart === c.lineEnd ? ` ${c.lineStart}` : `s ${c.lineStart}–${c.lineEnd}`} (“${c.quote.replaceAll("\n", " ⏎ ")}”): ${c.body}`);
+      out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), ...(mine.length ? ["Comments:", ...commentLines, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
     }
   }
   const verifications = await listVerifications(db, sessionId);

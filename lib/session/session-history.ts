@@ -6,6 +6,8 @@ export type PlanVersionView = {
   decidedAt: string | null; editedByUser: boolean; createdAt: string; content: string; changes: SideRow[] | null;
   /** For an approved version: verified (pass), failed, or not verified yet. */
   verification: "verified" | "failed" | "not verified" | null;
+  /** The reviewer's comments on lines of this version. */
+  comments: { lineStart: number; lineEnd: number; quote: string; body: string; author: string }[];
 };
 export type ModeChangeView = { seq: number; from: string; to: string; cause: string; at: string };
 export type PermissionDecisionView = { id: string; tool: string; permission: string; patterns: string[]; status: string; scope: string | null; message: string | null; at: string };
@@ -17,7 +19,7 @@ const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOS
 /** What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked sessions. */
 export async function sessionHistory(db: Db, sessionId: string): Promise<SessionHistory> {
   const run = await sql(db);
-  const [versions, modes, asks, related] = await Promise.all([
+  const [versions, modes, asks, related, commentRows] = await Promise.all([
     run.query<{ planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null; editedByUser: boolean | number; createdAt: string | Date; content: string; verified: string | null }>(
       'SELECT v."planId", v."version", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt", v."editedByUser", v."createdAt", v."content", ' +
         '(SELECT x."status" FROM "Verification" x WHERE x."planId" = v."planId" AND x."planVersion" = v."version" ORDER BY x."createdAt" DESC LIMIT 1) AS "verified" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
@@ -36,6 +38,10 @@ export async function sessionHistory(db: Db, sessionId: string): Promise<Session
        UNION ALL SELECT m."id", m."title", CASE WHEN m."role" = 'lead' THEN 'lead' ELSE 'teammate' END FROM "Session" s JOIN "Session" m ON m."teamId" = s."teamId" WHERE s."id" = ? AND m."id" <> s."id"`,
       [sessionId, sessionId, sessionId, sessionId, sessionId],
     ),
+    run.query<{ planId: string; version: number; lineStart: number; lineEnd: number; quote: string; body: string; author: string }>(
+      'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
+      [sessionId],
+    ),
   ]);
   const plans = versions.map((v, i): PlanVersionView => {
     const prev = versions[i - 1];
@@ -44,6 +50,9 @@ export async function sessionHistory(db: Db, sessionId: string): Promise<Session
       editedByUser: Boolean(v.editedByUser), createdAt: iso(v.createdAt) ?? "", content: v.content,
       changes: prev && prev.planId === v.planId ? sideBySide(prev.content, v.content) : null,
       verification: v.status !== "approved" ? null : v.verified === "pass" ? "verified" : v.verified === "fail" ? "failed" : "not verified",
+      comments: commentRows
+        .filter((c) => c.planId === v.planId && Number(c.version) === Number(v.version))
+        .map((c) => ({ lineStart: Number(c.lineStart), lineEnd: Number(c.lineEnd), quote: c.quote, body: c.body, author: c.author })),
     };
   });
   return {

@@ -148,7 +148,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           .
         </p>
       ) : review && pending ? (
-        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} prePlanMode={state.prePlanMode} />
+        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} prePlanMode={state.prePlanMode} earlier={review.earlier} />
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : (
