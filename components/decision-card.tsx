@@ -50,7 +50,7 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
   const [edited, setEdited] = useState<string | null>(null);
   const [comments, setComments] = useState<LineComment[]>([]);
   const [commenting, setCommenting] = useState(false);
-  const withComments = comments.length > 0 && !lead ? { comments } : {};
+  const withComments = comments.length > 0 ? { comments } : {};
   const fallback = defaultContinuation(prePlanMode, autoAllowed);
   const card = useRef<HTMLElement>(null);
   const base = lead?.url ?? `/api/reviews/${reviewId}/decision`;
@@ -60,10 +60,11 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
     return sendOnce(url, body);
   };
   const url = base;
-  const approve = (mode: Continuation) =>
-    lead ? send(url, { approve: true }) : send(url, { decision: "approve", mode, ...(edited !== null && edited !== markdown ? { plan: edited } : {}), ...withComments });
+  const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
+  // The lead's card is the same desk, answered through the mailbox (approve: true/false instead of a decision).
+  const approve = (mode: Continuation) => send(url, lead ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments } : { decision: "approve", mode, ...plan, ...withComments });
   // Keep planning sends the overall feedback and every line comment together, as one review.
-  const reject = (text: string) => send(url, lead ? { approve: false, feedback: text } : { decision: "reject", ...(text.trim() ? { feedback: text } : {}), ...withComments });
+  const reject = (text: string) => send(url, { ...(lead ? { approve: false } : { decision: "reject" }), ...(text.trim() ? { feedback: text } : {}), ...withComments });
   const abandon = () => send(url, { decision: "abandon" });
 
   // A waiting decision is impossible to miss: it scrolls into view and takes the focus when it appears.
@@ -190,9 +191,14 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
       ) : null}
       <div data-testid="decision-actions" className="sticky bottom-0 -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/95">
         {lead ? (
-          <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve("acceptEdits")} className={`${BUTTON} bg-emerald-800 font-medium text-white`}>
-            Approve
-          </button>
+          <>
+            <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve("acceptEdits")} className={`${BUTTON} bg-emerald-800 font-medium text-white`}>
+              Approve, auto-accept its edits
+            </button>
+            <button type="button" data-testid="approve-review-edits" disabled={busy} onClick={() => void approve("default")} className={`${BUTTON} border border-emerald-800 font-medium text-emerald-900 dark:text-emerald-200`}>
+              Approve, its edits ask
+            </button>
+          </>
         ) : (
           <>
             {option("1", "Approve, auto-accept edits", "acceptEdits", "approve-accept-edits")}
@@ -204,18 +210,16 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           {lead ? null : <kbd className="mr-1 rounded border border-current px-1 text-xs">3</kbd>}
           Keep planning
         </button>
+        <button type="button" data-testid="comment-lines" disabled={busy || edited !== null} aria-pressed={commenting} onClick={() => setCommenting(!commenting)} className={`${BUTTON} border`}>
+          {commenting ? "Show the plan" : `Comment on lines${comments.length ? ` (${comments.length})` : ""}`}
+        </button>
+        <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className={`${BUTTON} border`}>
+          {edited === null ? "Edit plan" : "Discard edits"}
+        </button>
         {lead ? null : (
-          <>
-            <button type="button" data-testid="comment-lines" disabled={busy || edited !== null} aria-pressed={commenting} onClick={() => setCommenting(!commenting)} className={`${BUTTON} border`}>
-              {commenting ? "Show the plan" : `Comment on lines${comments.length ? ` (${comments.length})` : ""}`}
-            </button>
-            <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className={`${BUTTON} border`}>
-              {edited === null ? "Edit plan" : "Discard edits"}
-            </button>
-            <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} className={`${BUTTON} border`}>
-              Chat about it
-            </button>
-          </>
+          <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} className={`${BUTTON} border`}>
+            Chat about it
+          </button>
         )}
       </div>
     </section>

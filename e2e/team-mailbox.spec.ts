@@ -21,7 +21,9 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await expect(cards).toHaveCount(2, { timeout: 15_000 });
   const aliceCard = cards.filter({ hasText: "Plan from alice" });
   const bobCard = cards.filter({ hasText: "Plan from bob" });
-  await expect(aliceCard.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  // The lead's card is the session's card: a mode for the teammate, an edited plan, comments on lines.
+  await expect(aliceCard.getByTestId("approve")).toContainText("Approve, auto-accept its edits");
+  for (const id of ["approve-review-edits", "comment-lines", "edit-plan", "keep-planning"]) await expect(aliceCard.getByTestId(id)).toBeVisible();
   await expect(page.getByTestId("teammate")).toHaveCount(2);
   await expect(page.locator('[data-testid="teammate"][data-name="alice"]')).toHaveAttribute("data-status", "awaiting_approval");
   await page.screenshot({ path: "e2e/screenshots/team-mailbox.png", fullPage: true });
@@ -35,6 +37,10 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await expect(other.getByTestId("decision-card")).toHaveCount(0);
   await other.close();
 
+  await aliceCard.getByTestId("comment-lines").click();
+  await aliceCard.locator('[data-testid="plan-line"][data-line="3"]').click();
+  await aliceCard.getByTestId("line-comment").fill("Which field?");
+  await aliceCard.getByTestId("add-comment").click();
   await aliceCard.getByTestId("keep-planning").click();
   await aliceCard.getByTestId("plan-feedback").fill("Add a test step.");
   await aliceCard.getByTestId("send-feedback").click();
@@ -43,6 +49,11 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   const revised = page.getByTestId("decision-card").filter({ hasText: "Plan from alice" });
   await expect(revised.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
   await expect(revised.getByTestId("plan-diff-lines")).toContainText("+2. add a test");
+  // The lead's comment came with the feedback: alice's model read it quoting its line.
+  const sentBack = (await eventsOf(request, alice)).find((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode");
+  expect(String(sentBack?.payload.error)).toContain("> 1. add a field");
+  expect(String(sentBack?.payload.error)).toContain("Which field?");
+  await expect(revised.getByTestId("earlier-comment")).toHaveCount(1);
   await expect(page.getByTestId("decision-card")).toHaveCount(1);
   await revised.getByTestId("approve").click();
   await expect(page.getByTestId("no-pending")).toBeVisible({ timeout: 15_000 });

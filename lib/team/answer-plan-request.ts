@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { PermissionMode } from "../permission";
+import type { CommentInput } from "../plan/plan-comments";
 import { AppError } from "../errors";
 import { listReviews } from "../agent/answer-review";
 import { decidePlanReview } from "../plan/decide-plan-review";
@@ -8,7 +9,8 @@ import { getTeam } from "./get-team";
 import { insertMail, listMail, type MailView } from "./mailbox";
 
 export const replyBody = z.object({ approve: z.boolean(), feedback: z.string().max(20_000).optional() }).strict();
-export type PlanReply = z.infer<typeof replyBody>;
+/** A person in the mailbox may also pick the teammate's mode, edit the plan, and comment on its lines. */
+export type PlanReply = z.infer<typeof replyBody> & { mode?: "acceptEdits" | "default"; plan?: string; comments?: CommentInput[] };
 
 /**
  * Who answers: a person in the mailbox, or the lead's model (send_message) in the mode the lead is in now.
@@ -47,8 +49,12 @@ export async function answerPlanRequest(
   if (reply.approve && "refused" in allowed) throw new AppError("forbidden", `The lead's model may not approve this plan: ${allowed.refused}.`);
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with
   // edits asked when it was the lead's model, in default mode, that approved.
-  const mode = "mode" in allowed ? allowed.mode : "acceptEdits";
-  const decision = reply.approve ? ({ decision: "approve", mode } as const) : ({ decision: "reject", ...(feedback ? { feedback } : {}) } as const);
+  // A person may choose the teammate's mode (edits accepted by default); the lead's model gets what it may give.
+  const mode = answerer.by === "person" ? (reply.mode ?? "acceptEdits") : "mode" in allowed ? allowed.mode : "acceptEdits";
+  const extra = { ...(reply.comments?.length ? { comments: reply.comments } : {}) };
+  const decision = reply.approve
+    ? ({ decision: "approve", mode, ...(reply.plan !== undefined ? { plan: reply.plan } : {}), ...extra } as const)
+    : ({ decision: "reject", ...(feedback ? { feedback } : {}), ...extra } as const);
   await decidePlanReview(db, review, decision, answerer.by === "person" ? "lead" : "lead-model", async (run) => {
     const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
     if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");

@@ -7,7 +7,7 @@ import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 import { insertMail } from "../team/mailbox";
 import { indexDocs } from "../session/search-index";
-import { wakeSession } from "../team/wake-session";
+import { leadModelMayAnswer, wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
 
@@ -85,7 +85,9 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
         },
       },
     );
-    if (toLead) await wakeSession(rt.db, team.leadSessionId, rt.drive);
+    // The lead's model gets a turn to answer only when it could: not in plan mode (it may not approve changes
+    // from there, and would only plan about the mail), and not in a team that requires a person.
+    if (toLead && (await leadModelMayAnswer(rt.db, team.id, team.leadSessionId))) await wakeSession(rt.db, team.leadSessionId, rt.drive);
     throw new ToolSuspended();
   },
 };

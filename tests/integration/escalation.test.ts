@@ -54,9 +54,17 @@ describe("a team lead's model approves no more than the lead may do", () => {
   }
   const approve = call("send_message", { type: "plan_approval_response", to: "alice", approve: true });
 
+  /** A lead that may not answer is not woken by the request (it would only plan about the mail): a person then gives it a turn. */
+  async function notWokenThenAsked(lead: string, alice: string) {
+    await waitFor("alice's request", async () => (await api.call("GET", `/api/sessions/${alice}`)).body.state.status === "awaiting_review", 20_000);
+    expect(ofType(await readEvents(api.t.db, lead), "message.assistant")).toHaveLength(0);
+    await api.call("POST", `/api/sessions/${lead}/messages`, { text: "answer alice's plan" });
+  }
+
   it("a lead in plan mode cannot approve: the teammate's plan stays waiting and nothing is written", async () => {
     api = testApi();
     const { lead, alice } = await team([approve, { text: "tried" }], "plan");
+    await notWokenThenAsked(lead, alice);
     const done = await waitFor("the lead's answer", async () => {
       const s = await settle(api, lead);
       return results(s.events).length > 0 ? s : undefined;
@@ -69,6 +77,7 @@ describe("a team lead's model approves no more than the lead may do", () => {
   it("a team that requires a person refuses the lead's model; a person in the mailbox approves, and the teammate is told who", async () => {
     api = testApi();
     const { lead, teamId, alice } = await team([approve, { text: "tried" }], "acceptEdits", true);
+    await notWokenThenAsked(lead, alice);
     await waitFor("the lead's answer", async () => results((await settle(api, lead)).events).length > 0, 20_000);
     expect(results(await readEvents(api.t.db, lead))[0]?.error).toContain("requires a person");
     const [request] = (await api.call("GET", `/api/teams/${teamId}/mailbox?type=plan_approval_request`)).body.messages;

@@ -45,7 +45,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
         {plans.length === 0 ? <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">Nothing to approve.</p> : null}
         {plans.map(({ mail, plan }) =>
           plan && mail.requestId ? (
-            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} rendered={<PlanMarkdown markdown={plan.markdown} />} diff={plan.diff} autoAllowed={false} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
+            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} rendered={<PlanMarkdown markdown={plan.markdown} />} diff={plan.diff} autoAllowed={false} earlier={plan.earlier} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
           ) : null,
         )}
       </section>

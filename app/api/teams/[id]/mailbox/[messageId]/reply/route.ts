@@ -15,6 +15,6 @@ export const POST = route(async (req, ctx: { params: Promise<{ id: string; messa
   const body = await parseBody(req, mailReplyBody);
   const team = await getTeam(getDb(), id);
   const [request] = await listMail(getDb(), { id: messageId });
-  const reply = { approve: body.approve, ...(body.feedback !== undefined ? { feedback: body.feedback } : {}) };
+  const { from: _from, ...reply } = body;
   return json(await answerPlanRequest(getDb(), { teamId: team.id, responder: body.from ?? team.leadSessionId, request, reply }));
 });
