@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
-import { EarlierComments, PlanLineComments, type EarlierComment, type LineComment } from "./plan-line-comments";
+import { EarlierCommentView, EarlierComments, PlanLineComments, type EarlierComment, type LineComment } from "./plan-line-comments";
 import { useOneShot } from "./use-one-shot";
 
 type Continuation = "acceptEdits" | "default" | "auto";
@@ -33,6 +33,8 @@ export function defaultContinuation(prePlanMode: string | null | undefined, auto
   return "default";
 }
 
+const lastLine = (quote: string) => quote.split("\n").at(-1) ?? "";
+
 const isTextField = (el: Element | null) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
 
 const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
@@ -51,6 +53,10 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
   const [comments, setComments] = useState<LineComment[]>([]);
   const [commenting, setCommenting] = useState(false);
   const withComments = comments.length > 0 ? { comments } : {};
+  // Earlier comments sit beside the line they ended on when the diff shows it; the rest are listed under it.
+  const diffLines = new Set(diff.split("\n").filter((l) => /^[- ]/.test(l) && !l.startsWith("---")).map((l) => l.slice(1)));
+  const anchored = earlier.filter((c) => diffLines.has(lastLine(c.quote)));
+  const floating = earlier.filter((c) => !diffLines.has(lastLine(c.quote)));
   const fallback = defaultContinuation(prePlanMode, autoAllowed);
   const card = useRef<HTMLElement>(null);
   const base = lead?.url ?? `/api/reviews/${reviewId}/decision`;
@@ -163,8 +169,8 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
         <details className="mt-3" data-testid="plan-diff" open>
           <summary className="cursor-pointer text-sm">Changes since version {version - 1}</summary>
           <div className="mt-2">
-            <DiffView diff={diff} label={`Changes from version ${version - 1} to ${version}`} testId="plan-diff-lines" />
-            <EarlierComments comments={earlier} />
+            <DiffView diff={diff} label={`Changes from version ${version - 1} to ${version}`} testId="plan-diff-lines" notes={anchored.map((c) => ({ line: lastLine(c.quote), content: <EarlierCommentView c={c} /> }))} />
+            <EarlierComments comments={floating} />
           </div>
         </details>
       ) : null}

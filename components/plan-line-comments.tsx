@@ -86,7 +86,22 @@ function CommentList({ comments, onRemove }: { comments: LineComment[]; onRemove
   );
 }
 
-/** Comments on the previous versions, each marked resolved when its lines are gone from this version. */
+/** One earlier comment: resolved or not, where it was, what it quoted and said. */
+export function EarlierCommentView({ c }: { c: EarlierComment }) {
+  return (
+    <span data-testid="earlier-comment" data-resolved={c.resolved} className="block rounded border border-amber-300 bg-white p-2 text-sm dark:border-amber-700 dark:bg-zinc-900">
+      <span className={`mr-2 rounded px-1 text-xs ${c.resolved ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"}`}>
+        {c.resolved ? "resolved" : "not resolved"}
+      </span>
+      <span className="font-mono text-xs">
+        v{c.version} {lineWords(c).toLowerCase()}
+      </span>
+      <span className="mt-1 block whitespace-pre-wrap break-words">{c.body}</span>
+    </span>
+  );
+}
+
+/** Earlier comments whose lines the diff does not show (they sit beside their lines otherwise). */
 export function EarlierComments({ comments }: { comments: EarlierComment[] }) {
   if (comments.length === 0) return null;
   return (

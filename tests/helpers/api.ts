@@ -130,3 +130,10 @@ export async function startScripted(api: Api, script: Step[], extra: Record<stri
   if (res.status !== 201) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.session.id as string;
 }
+
+/** Settles the session, which must be waiting on a plan review, and returns that review's id. */
+export async function awaitReview(api: Api, sessionId: string): Promise<string> {
+  const { status } = await settle(api, sessionId);
+  if (status !== "awaiting_review") throw new Error(`session ${sessionId} is ${status}, not awaiting_review`);
+  return (await api.call("GET", `/api/reviews?status=pending&sessionId=${sessionId}`)).body.reviews[0].id as string;
+}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
-import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { awaitReview, call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { ofType } from "../helpers/plan-kit";
 
 /* Calls are judged by the mode they were issued in, and each call runs at most once, with its outcome logged. */
@@ -13,10 +13,7 @@ afterEach(async () => {
   await api?.close();
 });
 
-async function pendingReview(id: string): Promise<string> {
-  expect((await settle(api, id)).status).toBe("awaiting_review");
-  return (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
-}
+const pendingReview = (id: string) => awaitReview(api, id);
 
 describe("calls are judged by the mode they were issued in", () => {
   it("a write issued beside exit_plan_mode in plan mode is refused after the approval, and told to issue it again", async () => {

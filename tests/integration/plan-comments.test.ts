@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { awaitReview, call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 
 /* A plan review as good as a pull-request review: comments on lines go with the decision, are kept per version. */
 let api: Api;
@@ -10,10 +10,7 @@ afterEach(async () => {
 const V1 = "# Plan\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";
 const V2 = "# Plan\n\n1. Add a cache\n2. Use an in-memory map for it\n3. Write tests\n";
 
-async function review(id: string): Promise<string> {
-  expect((await settle(api, id)).status).toBe("awaiting_review");
-  return (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
-}
+const review = (id: string) => awaitReview(api, id);
 
 describe("line comments on a plan", () => {
   it("keep planning sends the comments quoting their lines; v2 shows them resolved or not; History and exports keep them", async () => {
