@@ -12,6 +12,7 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
   const router = useRouter();
   const start = useRef(after);
   const [lost, setLost] = useState(false);
+  const [draft, setDraft] = useState<string | null>(null);
   useEffect(() => {
     const source = new EventSource(`/api/sessions/${sessionId}/stream?after=${start.current}`);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -23,9 +24,19 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
         return false;
       });
     };
+    // The model's text as it streams; the step's own event replaces it.
+    source.addEventListener("draft", (message) => {
+      try {
+        setDraft((JSON.parse((message as MessageEvent<string>).data) as { text: string }).text);
+      } catch {
+        // Not a draft this page reads.
+      }
+    });
     source.addEventListener("session-event", (message) => {
       try {
-        const text = waitingFor(JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof waitingFor>[0]);
+        const event = JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof waitingFor>[0];
+        if (event.type === "message.assistant" || event.type === "turn.ended") setDraft(null);
+        const text = waitingFor(event);
         if (text) notifyIfHidden(text, title);
       } catch {
         // Not an event this page reads.
@@ -39,10 +50,20 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
       source.close();
     };
   }, [sessionId, router, title]);
-  if (!lost) return null;
   return (
-    <p data-testid="connection-lost" role="alert" className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-      Connection to the server lost: this page is not live. Reconnecting…
-    </p>
+    <>
+      {lost ? (
+        <p data-testid="connection-lost" role="alert" className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+          Connection to the server lost: this page is not live. Reconnecting…
+        </p>
+      ) : null}
+      {draft ? (
+        <div data-testid="streaming-text" aria-live="polite" className="rounded border border-dashed border-zinc-300 px-3 py-2 text-sm whitespace-pre-wrap break-words dark:border-zinc-700">
+          <span className="sr-only">The agent is writing: </span>
+          {draft}
+          <span aria-hidden="true" className="animate-pulse">▍</span>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 
-export type Step = { text?: string; toolCalls?: { name: string; input: Record<string, unknown> }[] };
+export type Step = { text?: string; streamDelayMs?: number; toolCalls?: { name: string; input: Record<string, unknown> }[] };
 export type LoggedEvent = { seq: number; type: string; payload: Record<string, unknown> };
 
 export const exitPlan = (plan: string): Step => ({ toolCalls: [{ name: "exit_plan_mode", input: { plan } }] });

@@ -269,3 +269,17 @@ for (const width of [1280, 390]) {
     await expect(page.getByTestId("history-comment")).toHaveCount(2);
   });
 }
+
+test("the model's text shows as it streams, then becomes the message", async ({ page, request }) => {
+  const words = Array.from({ length: 20 }, (_, i) => `word${i}`).join(" ");
+  const id = await scripted(request, [{ text: words, streamDelayMs: 150 }], { mode: "default" });
+  await page.goto(`/sessions/${id}`);
+  await expect(page.getByTestId("composer")).toBeVisible();
+  await say(request, id, "say something slowly");
+  const streaming = page.getByTestId("streaming-text");
+  await expect(streaming).toContainText("word0", { timeout: 10_000 });
+  // Part of the text is on the page before the model has finished.
+  await expect(streaming).not.toContainText("word19");
+  await expect(page.getByTestId("timeline")).toContainText("word19", { timeout: 15_000 });
+  await expect(streaming).toHaveCount(0);
+});

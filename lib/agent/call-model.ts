@@ -25,10 +25,13 @@ export async function callModel(input: {
   messages: LanguageModelV3Message[];
   tools: LanguageModelV3FunctionTool[];
   abortSignal: AbortSignal;
+  /** The text so far, as it streams (the step is streamed only when this is given). */
+  onText?: (text: string) => void;
 }): Promise<ModelStep> {
   const prompt: LanguageModelV3Message[] = [{ role: "system", content: input.system }, ...input.messages];
   for (let attempt = 0; ; attempt++) {
     try {
+      if (input.onText) return await streamStep(input.model, prompt, input.tools, input.abortSignal, input.onText);
       const result = await input.model.doGenerate({
         prompt,
         tools: input.tools,
@@ -45,4 +48,25 @@ export async function callModel(input: {
       await new Promise((r) => setTimeout(r, 2000 * 2 ** attempt));
     }
   }
+}
+
+/** One streamed request: text deltas go to onText as they come; tool calls count only once complete. */
+async function streamStep(model: LanguageModelV3, prompt: LanguageModelV3Message[], tools: LanguageModelV3FunctionTool[], abortSignal: AbortSignal, onText: (text: string) => void): Promise<ModelStep> {
+  const { stream } = await model.doStream({ prompt, tools, toolChoice: { type: "auto" }, abortSignal });
+  let text = "";
+  const toolCalls: ModelStep["toolCalls"] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") {
+      text += value.delta;
+      onText(text);
+    } else if (value.type === "tool-call" && !value.providerExecuted) {
+      toolCalls.push({ toolCallId: value.toolCallId, toolName: value.toolName, input: parseInput(value.input) });
+    } else if (value.type === "error") {
+      throw value.error instanceof Error ? value.error : new Error(String(value.error));
+    }
+  }
+  return { text, toolCalls };
 }

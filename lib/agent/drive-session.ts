@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
 import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
+import { publishDraft } from "../session/bus";
 import type { NewEvent, SessionEvent } from "../session/events";
 import { foldEvents } from "../session/fold";
 import { readEvents } from "../session/read-events";
@@ -141,6 +142,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       messages: notice ? [...messages, { role: "user", content: [{ type: "text", text: notice }] }] : messages,
       tools: modelTools(session.rules, state.team !== null),
       abortSignal: signal,
+      onText: draftPublisher(sessionId),
     });
     if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
     const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model, mode: state.mode } }];
@@ -155,6 +157,17 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     if (result.toolCalls.length === 0) verifyAfterTurn(db, sessionId);
     if (appended.events[0]?.seq === state.lastSeq + 1) known = appended.events;
   }
+}
+
+/** Streams a step's text to open pages, at most every 100 ms (the last draft is always sent with the step's event). */
+function draftPublisher(sessionId: string): (text: string) => void {
+  let last = 0;
+  return (text) => {
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    publishDraft(sessionId, text);
+  };
 }
 
 /** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */

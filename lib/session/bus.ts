@@ -14,3 +14,13 @@ export function subscribeEvents(sessionId: string, listener: (events: SessionEve
   emitter.on(sessionId, listener);
   return () => emitter.off(sessionId, listener);
 }
+
+/** The text a model step has produced so far: shown live, never stored (the step's event holds the final text). */
+export function publishDraft(sessionId: string, text: string): void {
+  emitter.emit(`${sessionId}:draft`, text);
+}
+
+export function subscribeDrafts(sessionId: string, listener: (text: string) => void): () => void {
+  emitter.on(`${sessionId}:draft`, listener);
+  return () => emitter.off(`${sessionId}:draft`, listener);
+}

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { subscribeEvents } from "./bus";
+import { subscribeDrafts, subscribeEvents } from "./bus";
 import { readEvents } from "./read-events";
 
 const HEARTBEAT_MS = 15_000;
@@ -46,12 +46,15 @@ export function streamSessionEvents(db: Db, sessionId: string, after: number, si
           last = published.at(-1)?.seq ?? last;
         }).catch(() => undefined);
       });
+      // Drafts (a model's text as it streams) go out as they come, without an id: they are not log events.
+      const unsubscribeDrafts = subscribeDrafts(sessionId, (text) => send(`event: draft\ndata: ${JSON.stringify({ text })}\n\n`));
       const poll = setInterval(catchUp, POLL_MS);
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), HEARTBEAT_MS);
       const close = () => {
         if (closed) return;
         closed = true;
         unsubscribe();
+        unsubscribeDrafts();
         clearInterval(poll);
         clearInterval(heartbeat);
         try {

@@ -106,7 +106,6 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const answered = pending ? null : lastAnswered(events);
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
-      <LiveRefresh sessionId={id} after={state.lastSeq} title={session.title} />
       <SandboxBanner />
       <header className="flex flex-col gap-1">
         <div className="flex flex-wrap items-center gap-3">
@@ -135,6 +134,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
       <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications, history.plans.filter((p) => !state.planId || p.planId === state.planId))} />
+      <LiveRefresh sessionId={id} after={state.lastSeq} title={session.title} />
       {answered ? <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} /> : null}
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
