@@ -51,7 +51,14 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
           {LABEL[mode]}
         </button>
       )}
-      <details data-testid="mode-menu" className="relative">
+      <details
+        data-testid="mode-menu"
+        className="relative"
+        onKeyDown={(e) => {
+          // Esc closes the menu (and decides nothing).
+          if (e.key === "Escape") e.currentTarget.open = false;
+        }}
+      >
         <summary className="min-h-11 cursor-pointer list-none rounded-full border px-2 py-2 sm:min-h-0 sm:py-0.5" aria-label="Choose a mode">
           ▾
         </summary>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useOneShot } from "./use-one-shot";
 
 export type QuestionView = { question: string; header?: string; options?: { label: string; description?: string }[]; multiple?: boolean };
@@ -14,10 +14,16 @@ export function QuestionCard({ reviewId, questions }: { reviewId: string; questi
   const [typed, setTyped] = useState<string[]>(() => questions.map(() => ""));
   const url = `/api/reviews/${reviewId}/decision`;
   const answers = questions.map((_, i) => [...(picked[i] ?? []), ...(typed[i]?.trim() ? [typed[i]!.trim()] : [])]);
+  const card = useRef<HTMLElement>(null);
+  // A question waiting on the person scrolls into view and takes the focus, like a review or an ask.
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    card.current?.focus({ preventScroll: true });
+  }, []);
   const toggle = (qi: number, label: string, multiple: boolean) =>
     setPicked((all) => all.map((p, i) => (i !== qi ? p : multiple ? (p.includes(label) ? p.filter((l) => l !== label) : [...p, label]) : [label])));
   return (
-    <section data-testid="question-card" aria-labelledby="question-title" className="rounded-lg border border-violet-300 bg-white p-4 shadow-sm dark:border-violet-800 dark:bg-zinc-900">
+    <section ref={card} tabIndex={-1} data-testid="question-card" aria-labelledby="question-title" className="rounded-lg border outline-none focus-visible:ring-2 focus-visible:ring-violet-500 border-violet-300 bg-white p-4 shadow-sm dark:border-violet-800 dark:bg-zinc-900">
       <h2 id="question-title" className="mb-2 font-semibold">
         The agent asks
       </h2>
@@ -45,10 +51,10 @@ export function QuestionCard({ reviewId, questions }: { reviewId: string; questi
         </p>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <button type="button" data-testid="send-answers" disabled={busy || answers.some((a) => a.length === 0)} onClick={() => void send(url, { answers })} className="rounded bg-violet-800 px-3 py-1.5 text-sm text-white disabled:opacity-50">
+        <button type="button" data-testid="send-answers" disabled={busy || answers.some((a) => a.length === 0)} onClick={() => void send(url, { answers })} className="min-h-11 rounded bg-violet-800 px-3 py-1.5 text-sm text-white disabled:opacity-50">
           Send answers
         </button>
-        <button type="button" data-testid="dismiss-question" disabled={busy} onClick={() => void send(url, { decision: "abandon" })} className="rounded border px-3 py-1.5 text-sm">
+        <button type="button" data-testid="dismiss-question" disabled={busy} onClick={() => void send(url, { decision: "abandon" })} className="min-h-11 rounded border px-3 py-1.5 text-sm">
           Dismiss
         </button>
       </div>

@@ -105,6 +105,8 @@ test("question card: the agent's question is answered from the page and the mode
   await page.goto(`/sessions/${id}`);
   const card = page.getByTestId("question-card");
   await expect(card).toContainText("Store: Which store should the todos use?");
+  // A waiting question takes the focus, like a review or an ask.
+  await expect(card).toBeFocused();
   await expect(card.getByTestId("send-answers")).toBeDisabled();
   await card.getByLabel("SQLite").check();
   await card.getByTestId("send-answers").click();

@@ -123,6 +123,10 @@ for (const width of [1280, 390]) {
       expect(seen).toEqual(["acceptEdits", "plan", "default", "acceptEdits"]);
       await page.getByTestId("mode-menu").locator("summary").click();
       await expect(page.getByTestId("mode-option-auto")).toContainText("answers every ask without you");
+      // Esc closes the menu and chooses nothing.
+      await page.getByTestId("mode-option-auto").press("Escape");
+      await expect(page.getByTestId("mode-menu")).not.toHaveAttribute("open");
+      await expect(chip).toHaveAttribute("data-mode", "acceptEdits");
     });
 
     test("a connection-lost banner appears when the live stream drops and clears when it is back", async ({ page, request }) => {
@@ -282,4 +286,32 @@ test("the model's text shows as it streams, then becomes the message", async ({ 
   await expect(streaming).not.toContainText("word19");
   await expect(page.getByTestId("timeline")).toContainText("word19", { timeout: 15_000 });
   await expect(streaming).toHaveCount(0);
+});
+
+test("a teammate's plan that arrives while the mailbox tab is hidden notifies (once notifications are allowed)", async ({ browser, request, baseURL }) => {
+  const lead = await scripted(request, [], { mode: "plan", title: "Lead in plan mode" });
+  const team = await request.post("/api/teams", { data: { sessionId: lead } });
+  const teamId = ((await team.json()) as { team: { id: string } }).team.id;
+  const context = await browser.newContext({ baseURL, permissions: ["notifications"] });
+  await context.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { __shown: string[] }).__shown = shown;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    const Real = window.Notification;
+    class Recording extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        shown.push(title);
+      }
+    }
+    Object.defineProperty(Recording, "permission", { get: () => Real.permission });
+    window.Notification = Recording as typeof Notification;
+  });
+  const mailbox = await context.newPage();
+  await mailbox.goto(`/team/${teamId}`);
+  await expect(mailbox.getByTestId("no-pending")).toBeVisible();
+  const res = await request.post(`/api/teams/${teamId}/teammates`, { data: { name: "dora", task: "plan", requirePlanApproval: true, script: [exitPlan("# Dora\n\n1. x\n")] } });
+  expect(res.status()).toBe(201);
+  await expect.poll(() => mailbox.evaluate(() => (window as unknown as { __shown: string[] }).__shown), { timeout: 15_000 }).toEqual(["A teammate's plan is waiting for your approval"]);
+  await context.close();
 });

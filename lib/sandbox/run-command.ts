@@ -132,7 +132,11 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
     try {
       slirp = await attachNetwork(input.sandbox.slirpPath as string, child, child.stdio[3] as Readable, child.stdio[4] as Writable);
     } catch (error) {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
       throw error;
     }
   }

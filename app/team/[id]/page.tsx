@@ -12,6 +12,7 @@ import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
 import { SendMailForm, SpawnTeammateForm } from "@/components/team-forms";
 import { AutoRefresh } from "@/components/auto-refresh";
+import { MailboxWatch } from "@/components/mailbox-watch";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   return (
     <section aria-labelledby="team-title" className="flex flex-col gap-5">
       <AutoRefresh everyMs={2000} />
+      <MailboxWatch teamId={id} pending={pending.filter((m) => m.type === "plan_approval_request").length} />
       <header>
         <h1 id="team-title" className="text-xl font-semibold">
           {team.name}: mailbox
