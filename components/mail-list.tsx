@@ -1,4 +1,5 @@
 import type { MailView } from "@/lib/team/mailbox";
+import { MAIL_STATUS_LABEL } from "@/lib/vocabulary";
 
 function describe(m: MailView): string {
   if (m.type === "plan_approval_request") return `Plan version ${String(m.payload.version)} for approval${m.status === "answered" ? " (answered)" : ""}`;
@@ -14,7 +15,7 @@ export function MailList({ messages, names }: { messages: MailView[]; names: Rec
       {messages.map((m) => (
         <li key={m.id} data-testid="mail" data-type={m.type} data-status={m.status} className="rounded border border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800">
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            #{m.seq} · {names[m.from] ?? m.from} → {names[m.to] ?? m.to} · <time dateTime={m.createdAt}>{m.createdAt.replace("T", " ").slice(0, 19)}</time> · {m.status}
+            #{m.seq} · {names[m.from] ?? m.from} → {names[m.to] ?? m.to} · <time dateTime={m.createdAt}>{m.createdAt.replace("T", " ").slice(0, 19)} UTC</time> · {MAIL_STATUS_LABEL[m.status] ?? m.status}
           </p>
           <p className="mt-1 whitespace-pre-wrap break-words">{describe(m)}</p>
         </li>

@@ -40,7 +40,7 @@ export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
             </p>
           ) : null}
           <span className="w-full truncate text-xs text-zinc-600 dark:text-zinc-400" title={s.workspace}>
-            {s.workspace} · <time dateTime={s.lastActivityAt}>{s.lastActivityAt.replace("T", " ").slice(0, 19)}</time>
+            {s.workspace} · <time dateTime={s.lastActivityAt}>{s.lastActivityAt.replace("T", " ").slice(0, 19)} UTC</time>
           </span>
         </li>
       ))}

@@ -29,7 +29,7 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await page.screenshot({ path: "e2e/screenshots/team-mailbox.png", fullPage: true });
   // Words only: no protocol names, request ids or raw states on the mailbox page.
   const text = await page.locator("main").innerText();
-  for (const raw of ["plan_approval_request", "requestId", "rev_", "awaiting_approval", "acceptEdits"]) expect(text).not.toContain(raw);
+  for (const raw of ["plan_approval_request", "requestId", "rev_", "awaiting_approval", "acceptEdits", "unread"]) expect(text).not.toContain(raw);
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 

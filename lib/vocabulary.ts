@@ -26,6 +26,12 @@ export const PLAN_STATUS_LABEL: Record<string, string> = {
   abandoned: "plan set aside",
 };
 
+export const MAIL_STATUS_LABEL: Record<string, string> = {
+  unread: "not read yet",
+  read: "read",
+  answered: "answered",
+};
+
 export const CAUSE_LABEL: Record<string, string> = {
   user: "by you",
   command: "by a command",
