@@ -86,16 +86,25 @@ function CommentList({ comments, onRemove }: { comments: LineComment[]; onRemove
   );
 }
 
-/** One earlier comment: resolved or not, where it was, what it quoted and said. */
-export function EarlierCommentView({ c }: { c: EarlierComment }) {
+/** Whether an earlier comment was resolved, and which version and lines it was on. */
+function EarlierCommentHead({ c }: { c: EarlierComment }) {
   return (
-    <span data-testid="earlier-comment" data-resolved={c.resolved} className="block rounded border border-amber-300 bg-white p-2 text-sm dark:border-amber-700 dark:bg-zinc-900">
+    <>
       <span className={`mr-2 rounded px-1 text-xs ${c.resolved ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"}`}>
         {c.resolved ? "resolved" : "not resolved"}
       </span>
       <span className="font-mono text-xs">
         v{c.version} {lineWords(c).toLowerCase()}
       </span>
+    </>
+  );
+}
+
+/** One earlier comment: resolved or not, where it was, what it quoted and said. */
+export function EarlierCommentView({ c }: { c: EarlierComment }) {
+  return (
+    <span data-testid="earlier-comment" data-resolved={c.resolved} className="block rounded border border-amber-300 bg-white p-2 text-sm dark:border-amber-700 dark:bg-zinc-900">
+      <EarlierCommentHead c={c} />
       <span className="mt-1 block whitespace-pre-wrap break-words">{c.body}</span>
     </span>
   );
@@ -108,12 +117,7 @@ export function EarlierComments({ comments }: { comments: EarlierComment[] }) {
     <ul data-testid="earlier-comments" aria-label="Comments on earlier versions" className="mt-2 flex flex-col gap-1 text-sm">
       {comments.map((c, i) => (
         <li key={i} data-testid="earlier-comment" data-resolved={c.resolved} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
-          <span className={`mr-2 rounded px-1 text-xs ${c.resolved ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"}`}>
-            {c.resolved ? "resolved" : "not resolved"}
-          </span>
-          <span className="font-mono text-xs">
-            v{c.version} {lineWords(c).toLowerCase()}
-          </span>
+          <EarlierCommentHead c={c} />
           <blockquote className="mt-1 border-l-2 pl-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.quote}</blockquote>
           <p className="mt-1 whitespace-pre-wrap break-words">{c.body}</p>
         </li>

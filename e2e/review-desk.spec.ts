@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { call, eventsOf, exitPlan, say, scripted, stateOf, waitForStatus } from "./helpers";
 
 const WRITE = call("write", { path: "DESK.md", content: "desk\n" });
@@ -11,6 +11,28 @@ async function reviewFrom(request: Parameters<typeof scripted>[0], from: string,
   await waitForStatus(request, id, "awaiting_review");
   return id;
 }
+
+/** A browser context whose pages are hidden tabs with notifications allowed; each shown notification is recorded as "title | body". */
+async function hiddenTabContext(browser: Browser, baseURL: string | undefined) {
+  const context = await browser.newContext({ baseURL, permissions: ["notifications"] });
+  await context.addInitScript(() => {
+    const shown: string[] = [];
+    (window as unknown as { __shown: string[] }).__shown = shown;
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    const Real = window.Notification;
+    class Recording extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        shown.push(`${title} | ${options?.body ?? ""}`);
+      }
+    }
+    Object.defineProperty(Recording, "permission", { get: () => Real.permission });
+    window.Notification = Recording as typeof Notification;
+  });
+  return context;
+}
+
+const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown);
 
 async function card(page: Page, id: string) {
   await page.goto(`/sessions/${id}`);
@@ -183,27 +205,13 @@ for (const width of [1280, 390]) {
       await card(page, first);
       await expect(page.getByTestId("notify-opt-in")).toBeVisible();
 
-      const context = await browser.newContext({ baseURL, permissions: ["notifications"] });
-      await context.addInitScript(() => {
-        const shown: string[] = [];
-        (window as unknown as { __shown: string[] }).__shown = shown;
-        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-        const Real = window.Notification;
-        class Recording extends Real {
-          constructor(title: string, options?: NotificationOptions) {
-            super(title, options);
-            shown.push(`${title} | ${options?.body ?? ""}`);
-          }
-        }
-        Object.defineProperty(Recording, "permission", { get: () => Real.permission });
-        window.Notification = Recording as typeof Notification;
-      });
+      const context = await hiddenTabContext(browser, baseURL);
       const hidden = await context.newPage();
       const id = await scripted(request, [exitPlan("# Plan\n\n1. x\n")], { mode: "plan", title: "Background review" });
       await hidden.goto(`/sessions/${id}`);
       await expect(hidden.getByTestId("composer")).toBeVisible();
       await say(request, id, "plan");
-      await expect.poll(() => hidden.evaluate(() => (window as unknown as { __shown: string[] }).__shown), { timeout: 15_000 }).toEqual(["A plan is awaiting your review | Background review"]);
+      await expect.poll(() => shownNotifications(hidden), { timeout: 15_000 }).toEqual(["A plan is awaiting your review | Background review"]);
       await context.close();
     });
 
@@ -292,26 +300,12 @@ test("a teammate's plan that arrives while the mailbox tab is hidden notifies (o
   const lead = await scripted(request, [], { mode: "plan", title: "Lead in plan mode" });
   const team = await request.post("/api/teams", { data: { sessionId: lead } });
   const teamId = ((await team.json()) as { team: { id: string } }).team.id;
-  const context = await browser.newContext({ baseURL, permissions: ["notifications"] });
-  await context.addInitScript(() => {
-    const shown: string[] = [];
-    (window as unknown as { __shown: string[] }).__shown = shown;
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-    const Real = window.Notification;
-    class Recording extends Real {
-      constructor(title: string, options?: NotificationOptions) {
-        super(title, options);
-        shown.push(title);
-      }
-    }
-    Object.defineProperty(Recording, "permission", { get: () => Real.permission });
-    window.Notification = Recording as typeof Notification;
-  });
+  const context = await hiddenTabContext(browser, baseURL);
   const mailbox = await context.newPage();
   await mailbox.goto(`/team/${teamId}`);
   await expect(mailbox.getByTestId("no-pending")).toBeVisible();
   const res = await request.post(`/api/teams/${teamId}/teammates`, { data: { name: "dora", task: "plan", requirePlanApproval: true, script: [exitPlan("# Dora\n\n1. x\n")] } });
   expect(res.status()).toBe(201);
-  await expect.poll(() => mailbox.evaluate(() => (window as unknown as { __shown: string[] }).__shown), { timeout: 15_000 }).toEqual(["A teammate's plan is waiting for your approval"]);
+  await expect.poll(() => shownNotifications(mailbox), { timeout: 15_000 }).toEqual(["A teammate's plan is waiting for your approval | Team mailbox"]);
   await context.close();
 });
