@@ -9,6 +9,8 @@ import { benchTurn } from "./turn-bench";
 import { benchList } from "./list-bench";
 import { benchPage } from "./page-bench";
 import { benchSandbox } from "./sandbox-bench";
+import { benchHistory } from "./history-bench";
+import { benchSearch } from "./search-bench";
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
@@ -19,6 +21,10 @@ const suites: Record<string, () => Promise<unknown>> = {
   list: benchList,
   page: benchPage,
   sandbox: benchSandbox,
+  approval: async () => (await import("./approval-bench")).benchApproval(),
+  history: benchHistory,
+  search: benchSearch,
+  streams: async () => (await import("./stream-bench")).benchStreams(),
 };
 
 const results: Record<string, unknown> = {};

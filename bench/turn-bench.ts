@@ -23,21 +23,24 @@ const WAITING = Number(process.env.BENCH_WAITING ?? 1000);
 
 function setup(configFile?: string) {
   const t = tempDb("turn");
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-ws-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-ws-"));
+  // A workspace is a folder inside an allowed root, never the root itself.
+  const root = path.join(dir, "ws");
+  fs.mkdirSync(root);
   fs.writeFileSync(path.join(root, "small.txt"), "hello\n".repeat(20));
   if (configFile) {
     fs.mkdirSync(path.join(root, ".plangate"));
     fs.writeFileSync(path.join(root, ".plangate/config.json"), configFile);
   }
-  Object.assign(process.env, { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10), DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_DATA_DIR: root });
+  Object.assign(process.env, { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10), DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: dir, PLANGATE_DATA_DIR: dir });
   resetEnvCache();
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
-  return { t, root };
+  return { t, root, dir };
 }
 
 async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[] }> {
   stepMetrics.modelMs.length = 0;
-  const { t, root } = setup();
+  const { t, root, dir } = setup();
   const script = Array.from({ length: steps }, (_, i) => ({ toolCalls: [{ name: "read", input: { path: "small.txt", offset: 1 + (i % 5) } }] }));
   const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
   const controller = new AbortController();
@@ -55,15 +58,17 @@ async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[
   unsubscribe();
   controller.abort();
   await t.dispose();
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
   if (stamps.length !== steps + 1) throw new Error(`expected ${steps} steps, saw ${stamps.length - 1}`);
   return { steps: stamps.slice(1).map((s, i) => s - (stamps[i] as number)), model: [...stepMetrics.modelMs] };
 }
 
-export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: number; deltaMb: number; heapUsedDeltaMb: number; waiting: number }> {
+export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: number; deltaMb: number; heapUsedDeltaMb: number; waiting: number; pendingAsks: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const { t, root } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
-  const script = [{ toolCalls: [{ name: "bash", input: { command: "echo hi" } }] }, { text: "done" }];
+  const { t, root, dir } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
+  // A command that writes: it asks a person in default mode (a read-only one like `echo hi` runs unasked in
+  // the read-only sandbox, and nothing would wait). The count is checked below.
+  const script = [{ toolCalls: [{ name: "bash", input: { command: "touch made-by-the-agent.txt" } }] }, { text: "done" }];
   const start = async () => {
     const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
     await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: `trn_${session.id}` } }]);
@@ -90,11 +95,13 @@ export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: numb
   for (let i = 0; i < WAITING; i++) await start();
   const after = await settle();
   const waiting = await t.db.session.count({ where: { status: "awaiting_permission" } });
+  const asks = await t.db.permissionRequest.count({ where: { status: "pending" } });
   await t.dispose();
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (waiting !== WAITING + 50 || asks !== WAITING + 50) throw new Error(`memory bench: ${waiting} sessions waiting with ${asks} pending asks, expected ${WAITING + 50}: the figure would measure nothing`);
   const mb = (n: number) => round(n / 1024 / 1024, 1);
   // RSS is what the target names; V8 keeps freed pages, so the heap in use is reported beside it.
-  return { baselineMb: mb(before.rss), waitingMb: mb(after.rss), deltaMb: mb(after.rss - before.rss), heapUsedDeltaMb: mb(after.heapUsed - before.heapUsed), waiting: waiting - 50 };
+  return { baselineMb: mb(before.rss), waitingMb: mb(after.rss), deltaMb: mb(after.rss - before.rss), heapUsedDeltaMb: mb(after.heapUsed - before.heapUsed), waiting: waiting - 50, pendingAsks: asks - 50 };
 }
 
 export async function benchTurn() {
@@ -121,7 +128,7 @@ export async function benchTurn() {
         heapUsedDeltaMb: round(median(memoryRuns.map((m) => m.heapUsedDeltaMb)), 1),
         deltaMbPerRun: memoryRuns.map((m) => m.deltaMb),
       }
-    : { baselineMb: 0, waitingMb: 0, deltaMb: 0, heapUsedDeltaMb: 0, waiting: 0 };
+    : { baselineMb: 0, waitingMb: 0, deltaMb: 0, heapUsedDeltaMb: 0, waiting: 0, pendingAsks: 0 };
   return {
     name: "turn-harness",
     stepsPerRun: STEPS,

@@ -50,12 +50,17 @@ function HistoryList({ title, testId, rows }: { title: string; testId: string; r
 
 /** Why things happened: plan versions and who decided them, mode switches and their causes, permission replies, linked sessions. */
 export function SessionHistory({ history }: { history: History }) {
-  const { plans, modes, permissions, related } = history;
+  const { plans, modes, permissions, related, totals } = history;
   return (
     <details data-testid="session-history" className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
       <summary className="cursor-pointer font-semibold">
-        History: {plans.length} plan versions, {modes.length} mode changes, {permissions.length} permission asks, {related.length} linked sessions
+        History: {plans.length} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks, {related.length} linked sessions
       </summary>
+      {totals.modes > modes.length || totals.permissions > permissions.length ? (
+        <p data-testid="history-latest-only" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+          Showing the latest {modes.length} mode changes and {permissions.length} permission asks; the export and GET /api/sessions/…/history have them all.
+        </p>
+      ) : null}
       {plans.length > 0 ? (
         <section aria-label="Plan versions" className="mt-3">
           <h3 className="font-medium">Plan versions</h3>

@@ -3,19 +3,20 @@ import { getEnv } from "../env";
 import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
 import { publishDraft } from "../session/bus";
 import type { NewEvent, SessionEvent } from "../session/events";
-import { foldEvents } from "../session/fold";
+import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
-import { buildMessages, type ToolCallRef } from "./build-messages";
+import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";
+import { releaseView, takeView } from "./conversation-cache";
 import { callModel } from "./call-model";
-import { acquireLease, releaseLease, renewLease } from "./lease";
+import { acquireLease, releaseLease, renewLease } from "../session/lease";
 import { readGates } from "./mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
 import { reportInterrupted, runToolCall } from "./run-tool-call";
-import { issuedModes, startedUnfinished, stricter } from "./issued-modes";
+import { stricter } from "./issued-modes";
 import { ancestorsNow } from "./ancestors";
-import { forgetSessionContext, loadSessionContext } from "./session-context";
+import { loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
 import { abortSignalFor, clearAbort } from "./turn-signals";
@@ -25,9 +26,7 @@ import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
 import { compactSession, planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
 import { verifyIfDue } from "../verify/verify-session";
-
-const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
-const CONVERSATION_CHARS = (e: SessionEvent): number => (TALK.has(e.type) ? JSON.stringify(e.payload).length : 0);
+import { takeOwedBaseline } from "../verify/take-baseline";
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
 
@@ -39,57 +38,34 @@ const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false }
 /** Time spent in the model call (the provider's doGenerate), for the harness benchmark. */
 export const stepMetrics = { modelMs: [] as number[] };
 
-function priorCalls(events: readonly SessionEvent[]): ToolCallRef[] {
-  return events.flatMap((e) => (e.type === "tool.called" ? [{ callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input }] : []));
-}
-
-function stepsInTurn(events: readonly SessionEvent[], turnId: string): number {
-  let start = events.length;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e?.type === "turn.started" && e.payload.turnId === turnId) {
-      start = i;
-      break;
-    }
-  }
-  return events.slice(start).filter((e) => e.type === "message.assistant").length;
-}
-
-/** One pass: run pending calls, then model steps, until the turn ends or waits. Returns when nothing more can run now. */
-async function runSteps(db: Db, sessionId: string): Promise<void> {
+/**
+ * One pass: run pending calls, then model steps, until the turn ends or waits. Returns when nothing more can
+ * run now. Each step extends the session's conversation view with the events appended since the last one
+ * (by us, or by a reply or message meanwhile): its cost does not grow with the log.
+ */
+async function runSteps(db: Db, sessionId: string, view: ConversationView): Promise<void> {
   const env = getEnv();
   const sandbox = detectSandbox();
-  // The log is read once, then only what was appended since (by us or by a reply or message meanwhile).
-  const events: SessionEvent[] = [];
-  let state = foldEvents([]);
   let known: SessionEvent[] | null = null;
-  // A running estimate of the conversation's size since the last compaction (no re-serialising per step).
-  let contextChars = 0;
   for (;;) {
     // After our own model step nothing can sit between it and its tool calls, so its events are taken as
     // appended; every other boundary reads what others (messages, replies, aborts) appended meanwhile.
-    const fresh = known ?? (await readEvents(db, sessionId, { after: state.lastSeq }));
+    extendView(view, known ?? (await readEvents(db, sessionId, { after: view.lastSeq })));
     known = null;
-    events.push(...fresh);
-    for (const e of fresh) contextChars = e.type === "compaction" ? e.payload.summary.length : contextChars + CONVERSATION_CHARS(e);
-    state = foldEvents(fresh, Infinity, state);
+    const state = view.state;
     const turnId = state.openTurnId;
     if (!turnId || state.pendingPermissions.length > 0 || state.pendingReview) return;
     const session = await loadSessionContext(db, sessionId);
     // Only auto and bypassPermissions consult the gates; other modes skip the read.
     const gates = state.mode === "auto" || state.mode === "bypassPermissions" ? await readGates(db) : CLOSED_GATES;
     const signal = abortSignalFor(sessionId, turnId);
-    const { messages, pending, modelCalls } = buildMessages(events, () => planReference(state));
+    const { messages, pending, modelCalls } = viewMessages(view, () => planReference(state));
 
     if (pending.length > 0) {
-      const issued = issuedModes(events);
-      const cut = startedUnfinished(events);
       const lineage = await ancestorsNow(db, session);
-      const base = {
-        db, session, gates, turnId, ancestors: lineage,
-        askedCalls: new Set(events.flatMap((e) => (e.type === "permission.asked" && e.payload.callId ? [e.payload.callId] : []))),
-        previous: priorCalls(events).filter((c) => !pending.some((p) => p.callId === c.callId)),
-      };
+      const base = { db, session, gates, turnId, ancestors: lineage, askedCalls: new Set(view.asked), previous: previousCalls(view, pending) };
+      const issued = new Map(view.issued);
+      const cut = new Set(view.started);
       for (const call of pending) {
         // Judged by the stricter of the mode the call was issued in and the one in force; an ancestor in plan
         // mode binds the whole line below it.
@@ -119,7 +95,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     }
     // Team mail waiting for this session is read before the next request.
     if (state.team && (await deliverMail(db, sessionId, state.team.id, turnId))) continue;
-    if (stepsInTurn(events, turnId) >= env.PLANGATE_MAX_STEPS) {
+    if (steps(view).inTurn >= env.PLANGATE_MAX_STEPS) {
       await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "max_steps" } }], { guard: (s) => s.openTurnId === turnId });
       return;
     }
@@ -129,12 +105,12 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
       return;
     }
     const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
-    if (contextChars > env.PLANGATE_CONTEXT_CHARS) {
+    if (view.contextChars > env.PLANGATE_CONTEXT_CHARS) {
       const { compacted } = await compactSession(db, sessionId, { duringTurn: turnId });
       if (compacted) continue;
     }
-    const notice = modeSwitchNotice(state, events);
-    const planSection = planModeSection(state, events);
+    const notice = modeSwitchNotice(state);
+    const planSection = planModeSection(state);
     const started = performance.now();
     const result = await callModel({
       model,
@@ -155,7 +131,7 @@ async function runSteps(db: Db, sessionId: string): Promise<void> {
     if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
     const appended = await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
     if (result.toolCalls.length === 0) verifyAfterTurn(db, sessionId);
-    if (appended.events[0]?.seq === state.lastSeq + 1) known = appended.events;
+    if (appended.events[0]?.seq === view.lastSeq + 1) known = appended.events;
   }
 }
 
@@ -181,25 +157,34 @@ function verifyAfterTurn(db: Db, sessionId: string): void {
  */
 export async function driveSession(db: Db, sessionId: string): Promise<void> {
   for (let round = 0; round < 10; round++) {
+    // A plan approval's workspace baseline still owed (its snapshot was cut short) is taken before any tool can run.
+    await takeOwedBaseline(db, sessionId);
     const token = await acquireLease(db, sessionId);
     if (!token) return;
     const renew = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), 10_000);
     renew.unref();
+    let view: ConversationView | null = null;
     try {
-      await runSteps(db, sessionId);
+      view = await takeView(db, sessionId);
+      await runSteps(db, sessionId, view);
     } catch (error) {
-      if (!(error instanceof StaleAppend) && !isAbortError(error)) await failTurn(db, sessionId, error);
+      if (!(error instanceof StaleAppend) && !isAbortError(error)) {
+        // Whatever failed, the next drive rebuilds its view from the log rather than trust this one.
+        view = null;
+        await failTurn(db, sessionId, error);
+      }
     } finally {
       clearInterval(renew);
+      if (view) releaseView(sessionId, view);
       await releaseLease(db, sessionId, token);
     }
     // A reply may have landed while we held the lease (its own drive found the lease taken): look again.
     if (!(await runnable(db, sessionId))) break;
   }
-  // Waiting or done, this process keeps nothing of the session: whatever resumes it starts from the log.
+  // Waiting or done, this process keeps nothing of the session but bounded caches (its conversation view and
+  // context) that only save re-reading the log: whatever resumes it, here or in another process, starts from the log.
   clearAbort(sessionId);
   forgetHint(sessionId);
-  forgetSessionContext(sessionId);
   await afterTurn(db, sessionId);
 }
 
@@ -223,8 +208,11 @@ function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || /abort/i.test(error.message));
 }
 
+// The projection row holds the folded state: no log replay at the end of a drive, however long the log.
+const stateNow = async (db: Db, sessionId: string) => (await getSession(db, sessionId)).state;
+
 async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void> {
-  const state = foldEvents(await readEvents(db, sessionId));
+  const state = await stateNow(db, sessionId);
   const turnId = state.openTurnId;
   if (!turnId) return;
   const message = error instanceof Error ? error.message : String(error);
@@ -235,16 +223,16 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
 }
 
 async function runnable(db: Db, sessionId: string): Promise<boolean> {
-  const state = foldEvents(await readEvents(db, sessionId));
+  const state = await stateNow(db, sessionId);
   return state.openTurnId !== null && state.pendingPermissions.length === 0 && state.pendingReview === null && state.waitingOn === null;
 }
 
 /** When a subagent's turn is over, its parent's task call can finish: wake the parent. */
 async function afterTurn(db: Db, sessionId: string): Promise<void> {
-  const state = foldEvents(await readEvents(db, sessionId));
+  const state = await stateNow(db, sessionId);
   if (state.openTurnId) return;
   clearAbort(sessionId);
   if (!state.parentId) return;
-  const parent = foldEvents(await readEvents(db, state.parentId));
+  const parent = await stateNow(db, state.parentId);
   if (parent.waitingOn?.on === sessionId) void driveSession(db, state.parentId);
 }

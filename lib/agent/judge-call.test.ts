@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromConfig, merge, type Rule } from "../permission";
+import { decide, evaluate, fromConfig, literalView, merge, type Rule, type Ruleset } from "../permission";
 import type { PermissionAsk } from "../tools/types";
 import { judgeCall, onceKey, type JudgeInput } from "./judge-call";
 
@@ -47,5 +47,39 @@ describe("judgeCall", () => {
     for (const mode of ["default", "acceptEdits", "auto"] as const) expect(judge([edit], { mode, grantRules: grants }).kind).toBe("ask");
     expect(judge([edit], { mode: "bypassPermissions" }).kind).toBe("allow");
     expect(judge([edit], { mode: "plan" }).kind).toBe("deny");
+  });
+});
+
+describe("the gate's rules and grants", () => {
+  // The gate never merges agent rules with grants: a matching grant, else the agent's match. Checked against
+  // the merged ruleset's last-match-wins answer, including literal views and modes.
+  const agent = fromConfig({ "*": "allow", bash: { "*": "ask", "git *": "allow", "rm *": "deny", "make test": "allow" }, edit: { "*": "ask", "docs/*": "allow" } });
+  const grants: Rule[] = [grant("npm run *"), grant("make build", true), { permission: "edit", pattern: "src/*", action: "allow" }, grant("rm tmp/*")];
+  const patterns = ["git status", "git push >log", "rm -rf /", "rm tmp/a", "npm run lint", "npm run x >y", "make build", "make test", "ls", "src/a.ts", "docs/b.md", "lib/c.ts"];
+  it.each(["default", "plan", "acceptEdits", "auto"] as const)("equals judging the merged ruleset (%s mode)", (mode) => {
+    for (const pattern of patterns) {
+      const permission = /\.(ts|md)$/.test(pattern) ? "edit" : "bash";
+      const literal = pattern.includes(">");
+      const ask: PermissionAsk = { permission, patterns: [pattern], always: [pattern], readOnly: false, insideWorkspace: true, ...(literal ? { exactOnly: [pattern] } : {}) };
+      const split = judge([ask], { agentRules: agent, grantRules: grants, mode });
+      // The reference: an agent deny stands (grants never lift one), else decide on the merged rules.
+      const view = (r: Ruleset) => (literal ? literalView(r) : r);
+      const gates = { autoGateOpen: true, bypassEnabled: true };
+      const reference = evaluate(permission, pattern, agent) === "deny" ? "deny" : decide({ permission, pattern, rulesets: [view(agent), view(grants)], mode, gates, readOnly: false, insideWorkspace: true }).action;
+      expect([pattern, split.kind]).toEqual([pattern, reference]);
+    }
+  });
+
+  it("grants read again with the same content are the same ruleset (compiled once); a change gives a new one", async () => {
+    const { grantRuleset } = await import("../session/grant-store");
+    const rows = [{ permission: "bash", pattern: "npm run *", exact: false }, { permission: "bash", pattern: "make build", exact: true }];
+    const first = grantRuleset(rows.map((r) => ({ ...r })));
+    expect(grantRuleset(rows.map((r) => ({ ...r })))).toBe(first);
+    expect(grantRuleset(rows.slice(0, 1))).not.toBe(first);
+    expect(grantRuleset([{ ...rows[0]!, exact: true }, rows[1]!])).not.toBe(first);
+    // a revoked grant stops answering at once: the new content is judged, not a cached compile of the old
+    const ask = bash(["make build"]);
+    expect(judge([ask], { grantRules: first }).kind).toBe("allow");
+    expect(judge([ask], { grantRules: grantRuleset(rows.slice(0, 1)) }).kind).toBe("ask");
   });
 });

@@ -1,4 +1,4 @@
-import { decide, evaluate, literalView, type ModeGates, type PermissionMode, type Ruleset } from "../permission";
+import { decideWithRule, type DecideFacts, evaluateRule, literalView, type ModeGates, type PermissionMode, type Rule, type Ruleset } from "../permission";
 import type { PermissionAsk } from "../tools/types";
 
 /** asWritten: a person allowed this very text (once, or as an exact saved rule), or bypassPermissions did. */
@@ -23,15 +23,18 @@ export type JudgeInput = {
   ancestors?: readonly { rules: Ruleset; mode: PermissionMode }[];
 };
 
+const NO_ANCESTORS: NonNullable<JudgeInput["ancestors"]> = [];
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 
 export const onceKey = (permission: string, pattern: string) => `${permission}\u0000${pattern}`;
 
-function common(ask: PermissionAsk, pattern: string, input: JudgeInput) {
+/** The facts decide weighs for one pattern, in the given mode. */
+function facts(ask: PermissionAsk, pattern: string, gates: ModeGates, mode: PermissionMode): DecideFacts {
   return {
     permission: ask.permission,
     pattern,
-    gates: input.gates,
+    mode,
+    gates,
     readOnly: ask.readOnly,
     planFile: ask.planFile,
     insideWorkspace: ask.insideWorkspace,
@@ -39,37 +42,62 @@ function common(ask: PermissionAsk, pattern: string, input: JudgeInput) {
   };
 }
 
+/**
+ * The rule that answers a pattern under the agent's rules followed by the grants (last match wins): a matching
+ * grant, else the agent's own match. Looked up in each ruleset alone, so no merged ruleset is ever compiled
+ * and a session's grants cost nothing when there are none.
+ */
+function answeringRule(permission: string, pattern: string, agentMatch: Rule | undefined, grants: Ruleset): Rule | undefined {
+  return (grants.length > 0 ? evaluateRule(permission, pattern, grants) : undefined) ?? agentMatch;
+}
+
 /** Pure: every pattern of every ask is judged; any deny denies the call, else any ask asks, else it runs. */
 export function judgeCall(input: JudgeInput): Judgement {
   const verdicts: PatternVerdict[] = [];
-  const pendingAsks: (PermissionAsk & { askPatterns: string[] })[] = [];
+  // Which patterns of each ask would ask: the asks themselves are built only when nothing denies.
+  const asking: (string[] | null)[] = [];
+  let denied: PatternVerdict | undefined;
   for (const ask of input.asks) {
-    const askPatterns: string[] = [];
+    let askPatterns: string[] | null = null;
+    let deniedByRules: string | undefined;
+    // One facts object per ask, its pattern fields set per pattern: the gate's hot loop allocates little.
+    let fact: DecideFacts | undefined;
     for (const pattern of ask.patterns) {
       let verdict: PatternVerdict;
-      const literal = ask.exactOnly?.includes(pattern) === true;
-      const agentRules = literal ? literalView(input.agentRules) : input.agentRules;
-      if (evaluate(ask.permission, pattern, input.agentRules) === "deny") {
-        verdict = { permission: ask.permission, pattern, action: "deny", reason: `denied by the ${ask.permission} rules`, asWritten: false };
-      } else if (input.allowedOnce.has(onceKey(ask.permission, pattern))) {
+      const literal = ask.exactOnly !== undefined && ask.exactOnly.includes(pattern);
+      const agentMatch = evaluateRule(ask.permission, pattern, input.agentRules);
+      if (agentMatch?.action === "deny") {
+        verdict = { permission: ask.permission, pattern, action: "deny", reason: (deniedByRules ??= `denied by the ${ask.permission} rules`), asWritten: false };
+      } else if (input.allowedOnce.size > 0 && input.allowedOnce.has(onceKey(ask.permission, pattern))) {
         verdict = { permission: ask.permission, pattern, action: "allow", reason: "allowed once by the user", asWritten: true };
       } else {
-        const d = decide({ ...common(ask, pattern, input), rulesets: [agentRules, literal ? literalView(input.grantRules) : input.grantRules], mode: input.mode });
+        // A command with redirections or substitutions is answered only by exact rules (or "*"): see literalView.
+        const rule = literal
+          ? answeringRule(ask.permission, pattern, evaluateRule(ask.permission, pattern, literalView(input.agentRules)), literalView(input.grantRules))
+          : answeringRule(ask.permission, pattern, agentMatch, input.grantRules);
+        fact ??= facts(ask, pattern, input.gates, input.mode);
+        fact.pattern = pattern;
+        fact.control = ask.control !== undefined && ask.control.includes(pattern);
+        const d = decideWithRule(rule, fact);
         const exactGrant = d.action === "allow" && d.rule?.exact === true && d.rule.action === "allow";
         const bypass = d.action === "allow" && input.mode === "bypassPermissions";
         verdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason, asWritten: exactGrant || bypass };
-        for (const a of input.ancestors ?? []) {
-          const p = decide({ ...common(ask, pattern, input), rulesets: [literal ? literalView(a.rules) : a.rules], mode: a.mode });
+        for (const a of input.ancestors ?? NO_ANCESTORS) {
+          const p = decideWithRule(evaluateRule(ask.permission, pattern, literal ? literalView(a.rules) : a.rules), facts(ask, pattern, input.gates, a.mode));
           if (RANK[p.action] > RANK[verdict.action]) verdict = { ...verdict, action: p.action, reason: `the parent session: ${p.reason}`, asWritten: false };
         }
       }
       verdicts.push(verdict);
-      if (verdict.action === "ask") askPatterns.push(pattern);
+      if (verdict.action === "ask") (askPatterns ??= []).push(pattern);
+      else if (verdict.action === "deny") denied ??= verdict;
     }
-    if (askPatterns.length > 0) pendingAsks.push({ ...ask, askPatterns });
+    asking.push(askPatterns);
   }
-  const denied = verdicts.find((v) => v.action === "deny");
   if (denied) return { kind: "deny", reason: `${denied.permission} "${denied.pattern}": ${denied.reason}`, verdicts };
+  const pendingAsks = input.asks.flatMap((ask, i) => {
+    const askPatterns = asking[i];
+    return askPatterns ? [{ ...ask, askPatterns }] : [];
+  });
   if (pendingAsks.length > 0) return { kind: "ask", asks: pendingAsks, verdicts };
   return { kind: "allow", verdicts, asWritten: verdicts.every((v) => v.asWritten) };
 }

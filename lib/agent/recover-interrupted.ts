@@ -1,6 +1,6 @@
 import { sql, type Db } from "../db/client";
 import { appendEvents } from "../session/append-events";
-import { LEASE_TTL_MS } from "./lease";
+import { LEASE_TTL_MS } from "../session/lease";
 
 /**
  * A turn whose process died leaves a running session with an expired lease. Such turns are marked interrupted

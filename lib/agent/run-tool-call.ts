@@ -6,7 +6,7 @@ import { appendEvents } from "../session/append-events";
 import { ToolError, ToolSuspended, type PermissionAsk, type ToolContext } from "../tools/types";
 import type { ToolCallRef } from "./build-messages";
 import { isDoomLoop, judgeCall, onceKey } from "./judge-call";
-import { grantRules } from "../session/grant-store";
+import { grantRuleset, grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
 import { findTool } from "./tool-registry";
@@ -83,7 +83,7 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
 
   const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: run.session.rules, grantRules: grants, mode: run.mode, gates: run.gates, allowedOnce, ancestors: run.ancestors });
   // Grants can only turn an ask into an allow, so they are read only when something would ask.
-  let judgement = judge([]);
+  let judgement = judge(grantRuleset([]));
   if (judgement.kind === "ask") judgement = judge(await grantRules(run.db, run.session.id, run.session.workspace));
   if (judgement.kind === "deny") return finish(run, call, { ok: false, error: `Permission denied: ${run.issuedInPlan ? PLAN_ISSUED : judgement.reason}` });
   if (judgement.kind === "ask") {

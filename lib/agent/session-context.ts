@@ -69,14 +69,10 @@ export async function loadSessionContext(db: Db, id: string): Promise<SessionCon
     if (config === hit.config) return hit.context;
   }
   const context = await buildContext(db, id);
-  if (contexts.size > 2000) contexts.delete(contexts.keys().next().value as string);
+  // Bounded: a context falls out oldest first and is rebuilt from its row when the session runs again.
+  if (contexts.size > 1000) contexts.delete(contexts.keys().next().value as string);
   contexts.set(id, { config: loadWorkspaceConfig(context.workspace), context });
   return context;
-}
-
-/** Drops a quiet session's cached context; the next step of its turn loads it again. */
-export function forgetSessionContext(id: string): void {
-  contexts.delete(id);
 }
 
 async function buildContext(db: Db, id: string): Promise<SessionContext> {

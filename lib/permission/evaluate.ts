@@ -33,7 +33,8 @@ let lastSingleCompiled: CompiledRuleset = EMPTY;
 
 function compiledFor(rulesets: readonly Ruleset[]): CompiledRuleset {
   const first = rulesets[0];
-  if (first === undefined) return EMPTY;
+  // An empty ruleset compiles to nothing: a throwaway [] must not cost a compile (or a cache entry) per call.
+  if (first === undefined || (rulesets.length === 1 && first.length === 0)) return EMPTY;
   if (rulesets.length === 1 && first === lastSingle) return lastSingleCompiled;
   let node = nodeFor(roots, first);
   for (let i = 1; i < rulesets.length; i++) {

@@ -33,5 +33,5 @@ export {
   type ModeTransition,
   type SetModeResult,
 } from "./modes";
-export { decide, type DecideInput, type Decision } from "./decide";
+export { decide, decideWithRule, type DecideFacts, type DecideInput, type Decision } from "./decide";
 export { literalView } from "./literal-view";

@@ -6,8 +6,8 @@ import { newId } from "../id";
 import { exitPlan, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { indexDocs } from "../session/search-index";
-import { getSession } from "../session/get-session";
-import { snapshotTree } from "../verify/git-snapshot";
+import { isGitWorkspace } from "../verify/git-snapshot";
+import { BASELINE_NONE, holdForBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
 import { commentInput, formatComments, insertComments, quoteLines } from "./plan-comments";
 import type { NewEvent } from "../session/events";
@@ -65,8 +65,10 @@ export async function decidePlanReview(
   /** More rows written in the decision's transaction (a team lead's mailbox reply). */
   alsoWrite?: (run: SqlRunner) => Promise<void>,
 ): Promise<ReviewView> {
-  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string }>(
-    'SELECT v."id", v."planId", v."version", v."content", v."filePath" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
+  // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
+  // decision's latency is its reads and its commit.
+  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string }>(
+    'SELECT v."id", v."planId", v."version", v."content", v."filePath", r."toolCallId", s."workspace" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" JOIN "Session" s ON s."id" = r."sessionId" WHERE r."id" = ?',
     [review.id],
   );
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
@@ -75,7 +77,8 @@ export async function decidePlanReview(
   const edited = body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
   const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
   const gates = await readGates(db);
-  const callId = await toolCallOf(db, review.id);
+  const callId = version.toolCallId;
+  if (!callId) throw new AppError("conflict", "That review is not tied to a tool call.");
   const turnId = newId("trn");
   let restored: PermissionMode = "default";
 
@@ -102,11 +105,15 @@ export async function decidePlanReview(
   };
 
   const status = { approve: "approved", reject: "rejected", abandon: "abandoned" }[body.decision];
-  // The workspace as approved: verification later diffs against it (git repositories only).
-  const { workspace } = (await getSession(db, review.sessionId)).session;
-  const baseline = body.decision === "approve" ? await snapshotTree(workspace).catch(() => null) : null;
+  // The workspace as approved, which verification diffs against, is snapshotted after the response (a large
+  // repository takes 100+ ms): the lease taken with the decision keeps the agent from running until it is written.
+  const { workspace } = version;
+  const snapshot = body.decision === "approve" && isGitWorkspace(workspace);
+  const baseline = body.decision === "approve" && !snapshot ? BASELINE_NONE : null;
+  let held: HeldBaseline | undefined;
   await appendEvents(db, review.sessionId, events, {
     also: async (run) => {
+      held = undefined; // a transaction retried after a conflict claims the lease afresh
       const at = new Date();
       const changed = await run.execute(
         'UPDATE "Review" SET "status" = ?, "decision" = ?, "feedback" = ?, "decidedBy" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
@@ -120,6 +127,8 @@ export async function decidePlanReview(
       if (comments.length > 0) await insertComments(run, version.planId, version.version, comments, decidedBy);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
+      const token = snapshot ? await holdForBaseline(run, review.sessionId) : null;
+      if (token) held = { token, versionId: version.id, workspace };
     },
   });
   // The edited text is the plan now; a link planted at the path is replaced, never written through.
@@ -130,13 +139,7 @@ export async function decidePlanReview(
       console.error(`plangate: the edited plan of ${review.sessionId} was not written to its file`, error);
     }
   }
-  if (body.decision !== "abandon") kick(db, review.sessionId);
+  if (body.decision !== "abandon") kick(db, review.sessionId, held);
   const [after] = await listReviews(db, { id: review.id });
   return after ?? review;
-}
-
-async function toolCallOf(db: Db, reviewId: string): Promise<string> {
-  const [row] = await (await sql(db)).query<{ toolCallId: string | null }>('SELECT "toolCallId" FROM "Review" WHERE "id" = ?', [reviewId]);
-  if (!row?.toolCallId) throw new AppError("conflict", "That review is not tied to a tool call.");
-  return row.toolCallId;
 }

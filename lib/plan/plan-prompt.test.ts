@@ -21,7 +21,7 @@ describe("modeSwitchNotice", () => {
     ["switched and back before the next request", [created, asked("default"), plan, toPlan("user"), fromPlan("user")], null],
   ])("%s", (_name, events, expected) => {
     const l = log(...events);
-    const notice = modeSwitchNotice(foldEvents(l), l);
+    const notice = modeSwitchNotice(foldEvents(l));
     if (expected === null) expect(notice).toBeNull();
     else expect(notice).toMatch(expected);
   });
@@ -32,9 +32,9 @@ describe("planModeSection", () => {
     const base = [created, plan, toPlan("tool")];
     const section = (n: number) => {
       const l = log(...base, ...Array.from({ length: n }, () => asked("plan")));
-      return planModeSection(foldEvents(l), l);
+      return planModeSection(foldEvents(l));
     };
-    expect(planModeSection(foldEvents(log(created)), log(created))).toBeNull();
+    expect(planModeSection(foldEvents(log(created)))).toBeNull();
     expect(section(0)).toMatch(/^PLAN MODE ACTIVE\.[\s\S]*Plan file: \/w\/.plangate\/plans\/s.md/);
     expect(section(1)).toBe("Plan mode is on (plan file: /w/.plangate/plans/s.md).");
     expect(section(3)).toMatch(/^PLAN MODE ACTIVE: change nothing but the plan file/);

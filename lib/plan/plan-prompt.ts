@@ -1,4 +1,3 @@
-import type { SessionEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 
 const FULL = (file: string) =>
@@ -13,22 +12,11 @@ const FULL = (file: string) =>
 const SHORT = (file: string) => `PLAN MODE ACTIVE: change nothing but the plan file ${file}; finish with exit_plan_mode.`;
 const LINE = (file: string) => `Plan mode is on (plan file: ${file}).`;
 
-/** Requests the model made since plan mode was last entered. */
-function requestsSinceEntering(events: readonly SessionEvent[]): number {
-  let n = 0;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e?.type === "mode.changed" && e.payload.to === "plan") return n;
-    if (e?.type === "message.assistant") n++;
-  }
-  return n;
-}
-
 /** The system prompt's plan-mode section: a full one on entry, a short one every few steps, a line otherwise. */
-export function planModeSection(state: SessionState, events: readonly SessionEvent[]): string | null {
+export function planModeSection(state: SessionState): string | null {
   if (state.mode !== "plan") return null;
   const file = state.planPath ?? "(not assigned yet)";
-  const n = requestsSinceEntering(events);
+  const n = state.steps?.inPlan ?? 0;
   if (n === 0) return FULL(file);
   return n % 3 === 0 ? SHORT(file) : LINE(file);
 }
@@ -37,14 +25,9 @@ export function planModeSection(state: SessionState, events: readonly SessionEve
  * One short notice when the user switched modes since the model's last request, and only if that request
  * described the other state (the model already knows about switches its own tools or reviews made).
  */
-export function modeSwitchNotice(state: SessionState, events: readonly SessionEvent[]): string | null {
-  let lastDescribed: string | undefined;
-  let lastCause: string | undefined;
-  for (let i = events.length - 1; i >= 0 && (lastDescribed === undefined || lastCause === undefined); i--) {
-    const e = events[i];
-    if (lastDescribed === undefined && e?.type === "message.assistant") lastDescribed = e.payload.mode ?? "";
-    if (lastCause === undefined && lastDescribed === undefined && e?.type === "mode.changed") lastCause = e.payload.cause;
-  }
+export function modeSwitchNotice(state: SessionState): string | null {
+  const lastDescribed = state.steps?.described;
+  const lastCause = state.steps?.causeSince;
   if (!lastDescribed || lastDescribed === state.mode) return null;
   if (lastCause !== "user" && lastCause !== "command") return null;
   const wasPlan = lastDescribed === "plan";

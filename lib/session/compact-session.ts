@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { Db } from "../db/client";
+import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { buildMessages } from "../agent/build-messages";
 import { appendEvents } from "./append-events";
@@ -37,7 +37,13 @@ function sinceLastCompaction(events: readonly SessionEvent[]): { previous: strin
  * browsable); only what the model is sent changes. Never cuts through tool calls waiting for their results.
  */
 export async function compactSession(db: Db, sessionId: string, opts: { duringTurn?: string } = {}): Promise<{ compacted: boolean; toSeq: number }> {
-  const events = await readEvents(db, sessionId);
+  // Only the log from the last compaction on matters (its summary, then what came after): the cost of a
+  // compaction follows what it summarises, not the session's age.
+  const [last] = await (await sql(db)).query<{ seq: number }>(
+    'SELECT "seq" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = \'compaction\' ORDER BY "seq" DESC LIMIT 1',
+    [sessionId],
+  );
+  const events = await readEvents(db, sessionId, { after: last ? Number(last.seq) - 1 : 0 });
   const { previous, from } = sinceLastCompaction(events);
   const slice = events.filter((e) => e.seq >= from && e.type !== "compaction");
   if (slice.length === 0) return { compacted: false, toSeq: from - 1 };

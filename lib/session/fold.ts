@@ -5,6 +5,15 @@ export type PendingReview = { id: string; kind: string };
 
 export type TeamMembership = { id: string; role: "lead" | "teammate"; name: string; leadSessionId: string; requirePlanApproval: boolean };
 
+/**
+ * Counts a model step needs, kept by the fold so that no step (and no restart) has to re-read the whole log:
+ * model requests so far, since the open turn started and since plan mode was entered; the mode the last
+ * request described and the cause of a mode change after it; the seq of the last compaction (0: none).
+ */
+export type StepFacts = { modelCalls: number; inTurn: number; inPlan: number; described: Mode | "" | null; causeSince: ModeCause | null; compactedAt: number };
+
+export const noSteps: StepFacts = Object.freeze({ modelCalls: 0, inTurn: 0, inPlan: 0, described: null, causeSince: null, compactedAt: 0 });
+
 /** Everything about a session that is recoverable from its log alone. */
 export type SessionState = {
   title: string;
@@ -32,6 +41,8 @@ export type SessionState = {
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
   pendingChecks: string[];
   status: SessionStatus;
+  /** null in a projection written before these were kept: the driver then folds the whole log once. */
+  steps: StepFacts | null;
   lastSeq: number;
 };
 
@@ -58,6 +69,7 @@ export const emptyState: SessionState = Object.freeze({
   pendingPermissions: Object.freeze([]) as unknown as string[],
   pendingChecks: Object.freeze([]) as unknown as string[],
   status: "idle",
+  steps: noSteps,
   lastSeq: 0,
 }) as SessionState;
 
@@ -94,6 +106,7 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     }
     case "mode.changed":
+      if (s.steps) s.steps = { ...s.steps, inPlan: event.payload.to === "plan" ? 0 : s.steps.inPlan, causeSince: event.payload.cause };
       // A committed switch fulfils (or supersedes) any queued choice.
       s.mode = event.payload.to;
       s.prePlanMode = event.payload.prePlanMode;
@@ -112,7 +125,17 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       s.queuedMode = event.payload.target;
       s.queuedCause = event.payload.target ? event.payload.cause : null;
       return;
+    case "message.assistant":
+      if (s.steps) {
+        const n = s.steps;
+        s.steps = { ...n, modelCalls: n.modelCalls + 1, inTurn: n.inTurn + 1, inPlan: n.inPlan + 1, described: event.payload.mode ?? "", causeSince: null };
+      }
+      return;
+    case "compaction":
+      if (s.steps) s.steps = { ...s.steps, compactedAt: s.lastSeq };
+      return;
     case "turn.started":
+      if (s.steps) s.steps = { ...s.steps, inTurn: 0 };
       s.openTurnId = event.payload.turnId;
       s.interrupted = false;
       return;

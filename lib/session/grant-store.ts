@@ -61,8 +61,28 @@ export async function listGrants(db: Db, where: { sessionId: string; workspace: 
 
 /** Persisted "always" replies that apply to a session, as allow rules. */
 export async function grantRules(db: Db, sessionId: string, workspace: string): Promise<Ruleset> {
-  const grants = await listGrants(db, { sessionId, workspace });
-  return grants.map((g): Rule => ({ permission: g.permission, pattern: g.pattern, action: "allow", ...(g.exact ? { exact: true } : {}) }));
+  return grantRuleset(await listGrants(db, { sessionId, workspace }));
+}
+
+// Compiled rules are cached by ruleset identity: the same grants read again must be the same array, so a
+// session's grants compile once per content, and a revoked or added grant gives a new array.
+const interned = new Map<string, Ruleset>();
+const NO_GRANTS: Ruleset = Object.freeze([]) as unknown as Ruleset;
+
+/** Grants as allow rules, one shared array per distinct content. */
+export function grantRuleset(grants: readonly Pick<GrantView, "permission" | "pattern" | "exact">[]): Ruleset {
+  if (grants.length === 0) return NO_GRANTS;
+  const key = grants.map((g) => `${g.exact ? 1 : 0}${g.permission}\u0000${g.pattern}`).join("\u0001");
+  let rules = interned.get(key);
+  if (rules) {
+    // Re-inserted so that the bound below drops the least recently used content first.
+    interned.delete(key);
+  } else {
+    rules = grants.map((g): Rule => ({ permission: g.permission, pattern: g.pattern, action: "allow", ...(g.exact ? { exact: true } : {}) }));
+    if (interned.size >= 1000) interned.delete(interned.keys().next().value as string);
+  }
+  interned.set(key, rules);
+  return rules;
 }
 
 export type NewGrant = { permission: string; pattern: string; exact: boolean };

@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { snippetOf } from "./list-sessions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDb, type TestDb } from "../../tests/helpers/db";
+import { sql } from "../db/client";
+import { appendEvents } from "./append-events";
+import { createSession } from "./create-session";
+import { listSessions, snippetOf, type ListSessionsQuery, type SearchBudget } from "./list-sessions";
 
 describe("snippetOf", () => {
   it.each([
@@ -9,5 +13,107 @@ describe("snippetOf", () => {
     ["nothing here", ["missing"], null],
   ])("%j", (text, words, want) => {
     expect(snippetOf(text, words, 60)).toBe(want);
+  });
+});
+
+// The two plans a search can take, forced, and the default that switches between them.
+const BUDGETS: Record<string, SearchBudget> = {
+  default: { docsPerCandidate: 32 },
+  "walk only": { docsPerCandidate: 0 },
+  "set only": { docsPerCandidate: Infinity },
+  "walk, then set when the count proves small": { docsPerCandidate: 1 },
+};
+const SESSIONS = 60;
+// Session i's words; activity order is shuffled against creation order (search keys), with ties.
+const messages = (i: number): string[] => [
+  `alpha step ${i}`,
+  ...(i % 3 === 0 ? ["we paginate the list"] : i % 3 === 1 ? ["pagination is done"] : []),
+  ...(i % 5 === 0 ? ["the Pager broke"] : []),
+  ...(i % 4 === 0 ? ["a red apple"] : i % 4 === 1 ? ["red", "apple"] : []),
+  ...(i === 11 || i === 42 ? ["zeta one", "zeta two", "zeta three", "zeta four", "a zeta quirk"] : []),
+  ...(i === 7 ? ["Façade cleanup"] : []),
+  ...(i === 8 ? [Array.from({ length: 40 }, (_, k) => `qz${k}`).join(" ")] : []),
+];
+const rank = (i: number) => (i * 37) % SESSIONS; // a permutation of 0..59
+// Sessions 11 and 42 (the rare word) are the two least recently active.
+const minute = (i: number) => (i === 11 ? -2 : i === 42 ? -1 : Math.floor(rank(i) / 2));
+
+let t: TestDb;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  t = freshDb();
+  for (let i = 0; i < SESSIONS; i++) {
+    const { id } = await createSession(t.db, { title: `Task ${i}`, workspace: `/w${i % 3}`, agent: "build", model: "offline", mode: i % 2 ? "plan" : "default" });
+    await appendEvents(t.db, id, messages(i).map((text, k) => ({ type: k % 2 ? "message.assistant" : "message.user", payload: { text } })));
+    ids.push(id);
+  }
+  const run = await sql(t.db);
+  for (let i = 0; i < SESSIONS; i++) {
+    const status = i % 4 === 2 ? "awaiting_review" : "idle";
+    await run.execute('UPDATE "Session" SET "lastActivityAt" = ?, "status" = ? WHERE "id" = ?', [new Date(Date.UTC(2026, 0, 1, 0, 10 + minute(i))), status, ids[i]!]);
+  }
+}, 60_000);
+afterAll(async () => {
+  await t.close();
+});
+
+/** What a listing must return: the sessions `keep` names, newest activity first (ties: greater id first). */
+async function expected(keep: (i: number) => boolean): Promise<string[]> {
+  const rows = await (await sql(t.db)).query<{ id: string }>('SELECT "id" FROM "Session" ORDER BY "lastActivityAt" DESC, "id" DESC');
+  return rows.map((r) => r.id).filter((id) => keep(ids.indexOf(id)));
+}
+
+/** Every page of a listing, following nextCursor. */
+async function allPages(query: ListSessionsQuery, budget: SearchBudget): Promise<{ ids: string[]; pages: number }> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await listSessions(t.db, { ...query, cursor }, budget);
+    seen.push(...page.sessions.map((s) => s.id));
+    cursor = page.nextCursor ?? undefined;
+    expect(++pages).toBeLessThan(100);
+  } while (cursor);
+  return { ids: seen, pages };
+}
+
+describe.each(Object.entries(BUDGETS))("search pages (%s)", (_, budget) => {
+  it.each<[string, ListSessionsQuery, (i: number) => boolean]>([
+    ["a word in every session", { q: "alpha" }, () => true],
+    ["a rare word, in the two oldest sessions", { q: "zeta" }, (i) => i === 11 || i === 42],
+    ["a prefix of three words, any case", { q: "PAG" }, (i) => i % 3 !== 2 || i % 5 === 0],
+    ["two words in one document (not in two)", { q: "red apple" }, (i) => i % 4 === 0],
+    ["a prefix, filtered by mode", { q: "paginat", mode: "plan" }, (i) => i % 3 !== 2 && i % 2 === 1],
+    ["a word in every session, filtered by workspace", { q: "alpha", workspace: "/w1" }, (i) => i % 3 === 1],
+    ["a word, filtered by status", { q: "the", status: "awaiting_review" }, (i) => (i % 3 === 0 || i % 5 === 0) && i % 4 === 2],
+    ["a word the index holds without its accent", { q: "facade" }, (i) => i === 7],
+    ["a word that is not ASCII (the prefix form)", { q: "Façade" }, (i) => i === 7],
+    ["a prefix of more terms than are expanded (the prefix form)", { q: "qz" }, (i) => i === 8],
+  ])("%s: every match once, newest activity first, across pages", async (_name, query, keep) => {
+    const want = await expected(keep);
+    expect(want.length).toBeGreaterThan(0);
+    for (const limit of [1, 3, 50]) {
+      const got = await allPages({ ...query, limit }, budget);
+      expect(got.ids).toEqual(want);
+      expect(got.pages).toBe(Math.ceil(want.length / limit));
+    }
+  });
+
+  it("a word that begins no indexed term finds nothing", async () => {
+    expect(await listSessions(t.db, { q: "alpha nowhere" }, budget)).toEqual({ sessions: [], nextCursor: null });
+  });
+
+  it("marks the matched word in each result's snippet", async () => {
+    const { sessions } = await listSessions(t.db, { q: "zeta" }, budget);
+    expect(sessions.map((s) => s.snippet)).toEqual(["a \u0002zeta\u0003 quirk", "a \u0002zeta\u0003 quirk"]);
+  });
+});
+
+describe("listing without a search", () => {
+  it("pages every session once, newest activity first, ties broken by id", async () => {
+    const want = await expected(() => true);
+    expect((await allPages({ limit: 7 }, BUDGETS.default!)).ids).toEqual(want);
+    expect((await allPages({ q: "!!!", limit: 7 }, BUDGETS.default!)).ids).toEqual(want);
   });
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { sql, type Db } from "../db/client";
-import type { SqlArg } from "../db/sql";
+import type { SqlArg, SqlRunner } from "../db/sql";
 import { PERMISSION_MODES } from "../permission/modes";
 import { SESSION_STATUSES } from "./events";
 import { sessionView, type SessionView } from "./get-session";
-import { ftsQuery } from "./search-index";
+import { fewerMatches, ftsQuery, searchWords, keysMatching, SESSION_AMONG_MATCHES, termQuery } from "./search-index";
 
 export const listSessionsQuery = z.object({
   status: z.enum(SESSION_STATUSES).optional(),
@@ -63,57 +63,116 @@ export function snippetOf(text: string, words: string[], radius = 60): string | 
 }
 
 /**
- * One snippet per listed session (the index keeps no text): its title, then a plan or message holding a
- * searched word, read from that session's own rows, so the cost follows the page, not the matches.
+ * One snippet per listed session (the index keeps no text): its title, else its newest plan version, else its
+ * newest message holding the first word, read from the listed sessions' own rows in one statement, so the cost
+ * follows the page, not the matches.
  */
-async function snippets(db: Db, q: string, rows: Row[]): Promise<Map<string, string>> {
-  const words = (q.normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 12);
+async function snippets(run: SqlRunner, words: string[], rows: Row[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (words.length === 0) return out;
-  const run = await sql(db);
-  const like = `%${words[0]!.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  const rest: string[] = [];
   for (const r of rows) {
-    let found = snippetOf(r.title, words);
-    if (found === null) {
-      const [plan] = await run.query<{ t: string }>(
-        'SELECT v."content" AS "t" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."content" LIKE ? ESCAPE \'\\\' ORDER BY v."version" DESC LIMIT 1',
-        [r.id, like],
-      );
-      const [message] = plan
-        ? []
-        : await run.query<{ t: string }>('SELECT "payload" AS "t" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" IN (\'message.user\', \'message.assistant\') AND "payload" LIKE ? ESCAPE \'\\\' ORDER BY "seq" DESC LIMIT 1', [r.id, like]);
-      const text = plan?.t ?? (message ? String((JSON.parse(message.t) as { text?: unknown }).text ?? "") : null);
-      found = text === null ? null : snippetOf(text, words);
-    }
+    const found = words.length ? snippetOf(r.title, words) : null;
     if (found !== null) out.set(r.id, found);
+    else if (words.length) rest.push(r.id);
+  }
+  if (rest.length === 0) return out;
+  const like = `%${words[0]!.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  const texts = await run.query<{ id: string; plan: string | null; message: string | null }>(
+    `WITH "x" AS MATERIALIZED (SELECT s."id", (SELECT v."content" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" ` +
+      `WHERE p."sessionId" = s."id" AND v."content" LIKE ? ESCAPE '\\' ORDER BY v."version" DESC LIMIT 1) AS "plan" FROM "Session" s WHERE s."id" IN (${rest.map(() => "?").join(", ")})) ` +
+      `SELECT "id", "plan", CASE WHEN "plan" IS NULL THEN (SELECT e."payload" FROM "SessionEvent" e WHERE e."sessionId" = "x"."id" ` +
+      `AND e."type" IN ('message.user', 'message.assistant') AND e."payload" LIKE ? ESCAPE '\\' ORDER BY e."seq" DESC LIMIT 1) END AS "message" FROM "x"`,
+    [like, ...rest, like],
+  );
+  for (const t of texts) {
+    const text = t.plan ?? (t.message === null ? null : String((JSON.parse(t.message) as { text?: unknown }).text ?? ""));
+    const found = text === null ? null : snippetOf(text, words);
+    if (found !== null) out.set(t.id, found);
   }
   return out;
 }
 
-/** Sessions by last activity (newest first) with keyset pagination on (lastActivityAt, id). */
-export async function listSessions(db: Db, input: ListSessionsQuery = {}): Promise<{ sessions: SessionListItem[]; nextCursor: string | null }> {
+/** SQL conditions on `s` and their arguments, ANDed. */
+type Where = { sql: string[]; args: SqlArg[] };
+
+const and = (...parts: Where[]): Where => ({ sql: parts.flatMap((p) => p.sql), args: parts.flatMap((p) => p.args) });
+const clause = (sql: string, ...args: SqlArg[]): Where => ({ sql: [sql], args });
+// Written as a range on lastActivityAt plus a tie-break, not as one OR: the OR form makes SQLite gather and sort
+// every older session (a "multi-index OR"), where a range walks the index newest first and stops at the limit.
+const after = (c: Cursor | undefined): Where =>
+  c ? clause('s."lastActivityAt" <= ? AND (s."lastActivityAt" < ? OR s."id" < ?)', new Date(c.at), new Date(c.at), c.id) : { sql: [], args: [] };
+const sqlWhere = (w: Where) => (w.sql.length ? ` WHERE ${w.sql.join(" AND ")}` : "");
+const ORDER = ' ORDER BY s."lastActivityAt" DESC, s."id" DESC LIMIT ?';
+
+function selectRows(run: SqlRunner, where: Where, limit: number): Promise<Row[]> {
+  return run.query<Row>(
+    `SELECT ${COLUMNS}, (SELECT p."status" FROM "Plan" p WHERE p."sessionId" = s."id" ORDER BY p."updatedAt" DESC LIMIT 1) AS "planStatus" FROM "Session" s${sqlWhere(where)}${ORDER}`,
+    [...where.args, limit],
+  );
+}
+
+/**
+ * How far a search reads before it changes plan: each round, the count may read `docsPerCandidate` rowids for
+ * every session the walk would look at. Walking a session costs ~3 µs (its row, its share of one range read),
+ * reading a rowid ~0.1 µs (50k sessions), so 32 gives the two halves of a round about the same time. Tests set 0
+ * (walk only), Infinity (set only), or 1 (switch from one to the other early).
+ */
+export type SearchBudget = { docsPerCandidate: number };
+const BUDGET: SearchBudget = { docsPerCandidate: 32 };
+
+/**
+ * A search's page (limit + 1 rows), by one of two plans that give the same rows. Few matches: take them all
+ * from the index and sort (cost follows the matches). Many: walk the sessions newest first, as the list does,
+ * and read the index only over the walked sessions' rowid ranges (cost follows the page). Which is cheaper is
+ * not known up front, so rounds alternate a bounded count with a bounded walk, each four times the last, and the
+ * first to finish answers: never far from the cheaper plan, whether a word is in every session or a few old ones.
+ */
+async function searchRows(run: SqlRunner, filters: Where, cursor: Cursor | undefined, words: string[], limit: number, budget: SearchBudget): Promise<Row[]> {
+  const terms = await termQuery(run, words);
+  if (terms.kind === "nothing") return [];
+  if (terms.kind === "prefix") return selectRows(run, and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, ftsQuery(words.join(" ")))), limit + 1);
+  const { match } = terms;
+  const hits: string[] = [];
+  let from = cursor;
+  for (let chunk = limit + 1; ; chunk *= 4) {
+    if (await fewerMatches(run, match, chunk * budget.docsPerCandidate)) return selectRows(run, and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, match)), limit + 1);
+    const where = and(filters, after(from));
+    const walked = await run.query<{ id: string; at: string | Date; key: number | null }>(
+      `SELECT s."id", s."lastActivityAt" AS "at", s."searchKey" AS "key" FROM "Session" s${sqlWhere(where)}${ORDER}`,
+      [...where.args, chunk],
+    );
+    const matched = await keysMatching(run, match, walked.flatMap((c) => (c.key === null ? [] : [Number(c.key)])));
+    hits.push(...walked.filter((c) => c.key !== null && matched.has(Number(c.key))).map((c) => c.id));
+    const last = walked.at(-1);
+    if (hits.length > limit || walked.length < chunk || !last) {
+      const page = hits.slice(0, limit + 1);
+      return page.length ? selectRows(run, clause(`s."id" IN (${page.map(() => "?").join(", ")})`, ...page), limit + 1) : [];
+    }
+    from = { at: new Date(last.at).getTime(), id: last.id };
+  }
+}
+
+/** Sessions by last activity (newest first) with keyset pagination on (lastActivityAt, id); a search keeps that order. */
+export async function listSessions(
+  db: Db,
+  input: ListSessionsQuery = {},
+  budget: SearchBudget = BUDGET,
+): Promise<{ sessions: SessionListItem[]; nextCursor: string | null }> {
   const query = listSessionsQuery.parse(input);
-  const where: string[] = [];
-  const args: SqlArg[] = [];
-  const add = (clause: string, ...values: SqlArg[]) => (where.push(clause), args.push(...values));
+  const filters: Where = { sql: [], args: [] };
+  const add = (sql: string, value: SqlArg) => (filters.sql.push(sql), filters.args.push(value));
   if (query.status) add('s."status" = ?', query.status);
   if (query.mode) add('s."permissionMode" = ?', query.mode);
   if (query.workspace) add('s."workspace" = ?', query.workspace);
   if (query.team) add('s."teamId" = ?', query.team);
-  if (query.q !== undefined) {
-    const match = ftsQuery(query.q);
-    // A match's rowid names its session (searchKey * 2^24 + n): no lookup per matching document.
-    if (match) add('s."searchKey" IN (SELECT rowid >> 24 FROM "SessionSearch" WHERE "SessionSearch" MATCH ?)', match);
-  }
   const cursor = decodeCursor(query.cursor);
-  if (cursor) add('(s."lastActivityAt" < ? OR (s."lastActivityAt" = ? AND s."id" < ?))', new Date(cursor.at), new Date(cursor.at), cursor.id);
-  const rows = await (await sql(db)).query<Row>(
-    `SELECT ${COLUMNS}, (SELECT p."status" FROM "Plan" p WHERE p."sessionId" = s."id" ORDER BY p."updatedAt" DESC LIMIT 1) AS "planStatus" ` +
-      `FROM "Session" s${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY s."lastActivityAt" DESC, s."id" DESC LIMIT ?`,
-    [...args, query.limit + 1],
-  );
+  const run = await sql(db);
+  const words = query.q === undefined ? [] : searchWords(query.q);
+  const rows = words.length
+    ? await searchRows(run, filters, cursor, words, query.limit, budget)
+    : await selectRows(run, and(filters, after(cursor)), query.limit + 1);
   const shown = rows.slice(0, query.limit);
-  const found = query.q !== undefined ? await snippets(db, query.q, shown) : new Map<string, string>();
+  const found = await snippets(run, words, shown);
   const page = shown.map((r) => {
     const snippet = found.get(r.id);
     return { ...sessionView(r), planStatus: r.planStatus, ...(snippet ? { snippet } : {}) };

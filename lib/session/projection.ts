@@ -18,5 +18,6 @@ export function projectionColumns(state: SessionState, at: Date) {
 
 export function stateFromRow(row: { state: string; lastSeq: number }): SessionState {
   const parsed = JSON.parse(row.state) as Partial<SessionState>;
-  return { ...emptyState, ...parsed, lastSeq: Number(row.lastSeq) };
+  // A row written before step facts were kept says nothing about them: unknown, not zero.
+  return { ...emptyState, steps: null, ...parsed, lastSeq: Number(row.lastSeq) };
 }

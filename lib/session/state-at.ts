@@ -10,7 +10,8 @@ export type ReplayView = Pick<SessionState, "mode" | "prePlanMode" | "plan" | "q
 export async function stateAt(db: Db, sessionId: string, seq: number): Promise<ReplayView> {
   const { state: live } = await getSession(db, sessionId);
   if (seq < 1 || seq > live.lastSeq) throw new AppError("bad_request", `at: must be between 1 and ${live.lastSeq}`);
-  const s = foldEvents(await readEvents(db, sessionId, { upto: seq }));
+  // At the last event the projection is the fold of the whole log (kept by every append): no replay needed.
+  const s = seq === live.lastSeq ? live : foldEvents(await readEvents(db, sessionId, { upto: seq }));
   return {
     seq, mode: s.mode, prePlanMode: s.prePlanMode, plan: s.plan, queuedMode: s.queuedMode, status: s.status,
     pendingReview: s.pendingReview, pendingPermissions: s.pendingPermissions, planPath: s.planPath, team: s.team,

@@ -1,13 +1,49 @@
-import type { Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
 import { subscribeDrafts, subscribeEvents } from "./bus";
-import { readEvents } from "./read-events";
+import type { SessionEvent } from "./events";
+import { watchLog } from "./log-watch";
+import { eventFromRow } from "./read-events";
 
 const HEARTBEAT_MS = 15_000;
-const POLL_MS = 1_000;
+const PAGE = 500;
+
+// One timer for every open stream's heartbeat: idle streams own no timers of their own.
+const heartbeats = new Set<() => void>();
+let heartbeatTimer: NodeJS.Timeout | null = null;
+
+function onHeartbeat(beat: () => void): () => void {
+  heartbeats.add(beat);
+  heartbeatTimer ??= setInterval(() => {
+    for (const b of heartbeats) b();
+  }, HEARTBEAT_MS);
+  return () => {
+    heartbeats.delete(beat);
+    if (heartbeats.size === 0 && heartbeatTimer) {
+      clearInterval(heartbeatTimer);
+      heartbeatTimer = null;
+    }
+  };
+}
+
+type EventRow = { seq: number; type: string; payload: string; createdAt: Date | string };
+
+// Under the connection's transaction lock: the app shares one connection, and a read interleaved with another
+// caller's open transaction would see (and send) events that may still roll back.
+async function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
+  const rows = await sqlTransaction(db, (run) =>
+    run.query<EventRow>('SELECT "seq", "type", "payload", "createdAt" FROM "SessionEvent" WHERE "sessionId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?', [
+      sessionId,
+      after,
+      PAGE,
+    ]),
+  );
+  return rows.map(eventFromRow);
+}
 
 /**
  * SSE of a session's log from a seq on. Events are sent in seq order exactly once per stream; the in-process bus
- * makes it immediate, and a slow poll of the log catches what other server processes appended.
+ * makes it immediate, and the shared log watcher (one per process, not per stream) catches what other server
+ * processes appended.
  */
 export function streamSessionEvents(db: Db, sessionId: string, after: number, signal: AbortSignal): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -22,41 +58,49 @@ export function streamSessionEvents(db: Db, sessionId: string, after: number, si
       const send = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
+      const sendEvents = (events: readonly SessionEvent[]) => {
+        for (const e of events) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
+        last = events.at(-1)?.seq ?? last;
+      };
       const catchUpNow = async () => {
-        if (closed) return;
         for (;;) {
-          const page = await readEvents(db, sessionId, { after: last, limit: 500 });
-          for (const e of page) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
-          if (page.length > 0) last = page.at(-1)?.seq ?? last;
-          if (page.length < 500) break;
+          if (closed) return;
+          const page = await readCommitted(db, sessionId, last);
+          sendEvents(page);
+          if (page.length < PAGE) return;
         }
       };
-      const catchUp = () => {
-        busy = busy.then(catchUpNow).catch(() => undefined);
+      // Everything that sends runs on this one chain, so `last` is never read while a send is half done.
+      const enqueue = (work: () => Promise<void> | void) => {
+        busy = busy.then(work).catch(() => undefined);
       };
       send(`retry: 1000\n: connected\n\n`);
-      catchUp();
+      enqueue(catchUpNow);
       // Committed events published in this process go out as they are when they follow on; a gap (another
       // process appended, or a catch-up is still running) falls back to reading the log.
       const unsubscribe = subscribeEvents(sessionId, (published) => {
-        busy = busy.then(() => {
+        enqueue(() => {
           if (closed) return;
-          if (published[0]?.seq !== last + 1) return catchUpNow();
-          for (const e of published) send(`id: ${e.seq}\nevent: session-event\ndata: ${JSON.stringify(e)}\n\n`);
-          last = published.at(-1)?.seq ?? last;
-        }).catch(() => undefined);
+          const fresh = published.filter((e) => e.seq > last);
+          if (fresh.length === 0) return;
+          if (fresh[0]?.seq !== last + 1) return catchUpNow();
+          sendEvents(fresh);
+        });
+      });
+      const unwatch = watchLog(db, sessionId, (lastSeq) => {
+        if (lastSeq > last) enqueue(() => (lastSeq > last ? catchUpNow() : undefined));
       });
       // Drafts (a model's text as it streams) go out as they come, without an id: they are not log events.
       const unsubscribeDrafts = subscribeDrafts(sessionId, (text) => send(`event: draft\ndata: ${JSON.stringify({ text })}\n\n`));
-      const poll = setInterval(catchUp, POLL_MS);
-      const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), HEARTBEAT_MS);
+      const stopHeartbeat = onHeartbeat(() => send(`: heartbeat ${Date.now()}\n\n`));
       const close = () => {
         if (closed) return;
         closed = true;
         unsubscribe();
+        unwatch();
         unsubscribeDrafts();
-        clearInterval(poll);
-        clearInterval(heartbeat);
+        stopHeartbeat();
+        signal.removeEventListener("abort", close);
         try {
           controller.close();
         } catch {
@@ -64,7 +108,8 @@ export function streamSessionEvents(db: Db, sessionId: string, after: number, si
         }
       };
       stop = close;
-      signal.addEventListener("abort", close);
+      if (signal.aborted) close();
+      else signal.addEventListener("abort", close);
     },
     cancel() {
       stop();

@@ -24,9 +24,17 @@ export function isGitWorkspace(workspace: string): boolean {
 export async function snapshotTree(workspace: string): Promise<string | null> {
   if (!isGitWorkspace(workspace)) return null;
   const index = `/tmp/plangate-index-${process.pid}-${Date.now()}`;
-  const r = await git(workspace, `export GIT_INDEX_FILE=${index}; ${GIT} add -A . >/dev/null && ${GIT} write-tree; status=$?; rm -f ${index}; exit $status`);
+  // Background work (hashing every file of a large repository): at low priority, it does not hold up the
+  // interactive work beside it, such as the decision it follows reaching the browser.
+  const low = 'N=""; command -v nice >/dev/null 2>&1 && N="nice -n 10"';
+  const r = await git(workspace, `${low}; export GIT_INDEX_FILE=${index}; $N ${GIT} add -A . >/dev/null && $N ${GIT} write-tree; status=$?; rm -f ${index}; exit $status`);
   const tree = r.output.trim().split("\n").at(-1) ?? "";
-  return r.ok && /^[0-9a-f]{40,64}$/.test(tree) ? tree : null;
+  return r.ok && isTreeId(tree) ? tree : null;
+}
+
+/** A git object id (SHA-1 or SHA-256), as opposed to a marker stored where a tree would be. */
+export function isTreeId(value: string): boolean {
+  return /^[0-9a-f]{40,64}$/.test(value);
 }
 
 const STATUS: Record<string, Change["status"]> = { A: "added", M: "modified", D: "deleted", T: "modified" };

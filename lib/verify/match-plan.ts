@@ -16,6 +16,8 @@ export type VerificationReport = {
   changes: Change[];
   test: (TestRun & { passed: boolean }) | null;
   summary: string;
+  /** Why git's view (changes made outside the tools) is missing from a git workspace's check, when it is. */
+  gitUnchecked?: string;
 };
 
 const STOP = new Set(["the", "and", "for", "with", "into", "from", "that", "this", "then", "them", "add", "update", "make", "use", "new", "all", "any", "its", "out", "via"]);

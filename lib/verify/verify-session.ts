@@ -8,7 +8,7 @@ import { readEvents } from "../session/read-events";
 import type { PermissionRequestView } from "../session/permission-store";
 import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
-import { diffTrees, isGitWorkspace, snapshotTree } from "./git-snapshot";
+import { diffTrees, isGitWorkspace, isTreeId, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
 import { planItems, type PlanItem } from "./plan-items";
 import { applyModelGrades, graderPrompt } from "./model-grades";
@@ -16,6 +16,7 @@ import { callModel } from "../agent/call-model";
 import { parseModelName, resolveModel } from "../agent/models/resolve-model";
 import { getEnv } from "../env";
 import { mergeChanges, toolChanges } from "./tool-changes";
+import { BASELINE_NONE, baselineSettled } from "./take-baseline";
 
 export type VerificationView = { id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: VerificationReport; createdAt: string };
 
@@ -53,23 +54,20 @@ async function runTests(db: Db, sessionId: string, workspace: string, plan: Appr
  * test command. The deterministic matcher decides; the report is an event and a stored record.
  */
 export async function verifySession(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting> {
+  await baselineSettled(sessionId);
   const { session } = await getSession(db, sessionId);
   const plan = await latestApproved(db, sessionId);
   if (!plan) throw new AppError("conflict", "There is no approved plan to verify against.");
   const events = await readEvents(db, sessionId);
   const approvedAt = events.find((e) => e.type === "review.answered" && e.payload.reviewId === plan.reviewId)?.seq ?? 0;
   const fromTools = toolChanges(events, approvedAt, session.workspace);
-  let fromGit = null;
-  if (plan.baselineTree && isGitWorkspace(session.workspace)) {
-    const now = await snapshotTree(session.workspace);
-    if (now) fromGit = await diffTrees(session.workspace, plan.baselineTree, now);
-  }
+  const git = await gitSinceApproval(session.workspace, plan.baselineTree);
   const test = await runTests(db, sessionId, session.workspace, plan);
   if (test !== null && "awaitingPermission" in test) return test;
   const items = planItems(plan.content);
-  const changes = mergeChanges(fromTools, fromGit);
+  const changes = mergeChanges(fromTools, git.changes);
   const deterministic = matchPlan(items, changes, test);
-  const report = (await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic;
+  const report = withUnchecked((await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic, git.unchecked);
   const id = newId("ver");
   const at = new Date();
   await appendEvents(db, sessionId, [{ type: "verification.completed", payload: { verificationId: id, planVersion: plan.version, status: report.status, method: report.method, summary: report.summary } }], {
@@ -80,6 +78,24 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
     },
   });
   return { id, sessionId, planId: plan.planId, planVersion: plan.version, status: report.status, method: report.method, report, createdAt: at.toISOString() };
+}
+
+type GitView = { changes: Omit<Change, "via">[] | null; unchecked?: string };
+
+/**
+ * Git's view of the changes since the approval. Without a usable baseline in a git workspace (lost, or never
+ * taken) nothing is diffed, and the report says so rather than pass off the tools' log as the whole story.
+ */
+async function gitSinceApproval(workspace: string, baseline: string | null): Promise<GitView> {
+  if (baseline === BASELINE_NONE || !isGitWorkspace(workspace)) return { changes: null };
+  if (!baseline || !isTreeId(baseline)) return { changes: null, unchecked: "the workspace was not captured when the plan was approved" };
+  const now = await snapshotTree(workspace);
+  if (!now) return { changes: null, unchecked: "the workspace could not be snapshotted now" };
+  return { changes: await diffTrees(workspace, baseline, now) };
+}
+
+function withUnchecked(report: VerificationReport, unchecked: string | undefined): VerificationReport {
+  return unchecked ? { ...report, gitUnchecked: unchecked, summary: `${report.summary}; changes outside the tools not checked (${unchecked})` } : report;
 }
 
 /**

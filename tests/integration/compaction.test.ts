@@ -60,7 +60,9 @@ describe("compaction keeps plan state", () => {
     expect(compaction).toMatchObject({ type: "compaction", payload: { fromSeq: 1, toSeq: before.lastSeq } });
     expect(compaction?.type === "compaction" && compaction.payload.summary).toMatch(/list files[\s\S]*Commands run[\s\S]*ls/);
     const after = foldEvents(events);
-    expect({ ...after, lastSeq: 0 }).toEqual({ ...before, lastSeq: 0 });
+    // Only where the conversation restarts is recorded (so a restarted driver reads the log from there).
+    expect(after.steps?.compactedAt).toBe(compaction?.seq);
+    expect({ ...after, lastSeq: 0, steps: { ...after.steps, compactedAt: 0 } }).toEqual({ ...before, lastSeq: 0 });
     expect((await api.call("POST", `/api/sessions/${id}/messages`, { text: "/compact" })).body.command.outcome).toBe("noop");
   });
 });

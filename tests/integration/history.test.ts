@@ -6,6 +6,7 @@ import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
 import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents } from "../../lib/session/fold";
 import { getSession } from "../../lib/session/get-session";
+import { sessionHistory } from "../../lib/session/session-history";
 import { readEvents } from "../../lib/session/read-events";
 
 let api: Api;
@@ -99,6 +100,12 @@ describe("session history", () => {
     ]);
     expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([{ left: null, right: "3. Add a rollback step.", kind: "added" }]);
     expect(history.modes.map((m: { from: string; to: string; cause: string }) => `${m.from}>${m.to}:${m.cause}`)).toEqual(["default>plan:tool", "plan>acceptEdits:review"]);
+    expect(history.totals.modes).toBe(2);
+    // The session page reads only the latest rows (a long session's page reads no more), in order, with the totals.
+    const latest = await sessionHistory(api.t.db, id, { recent: 1 });
+    expect(latest.modes.map((m) => `${m.from}>${m.to}`)).toEqual(["plan>acceptEdits"]);
+    expect(latest.totals).toEqual(history.totals);
+    expect(latest.permissions).toEqual(history.permissions.slice(-1));
   });
 
   it("export as JSON re-imports to the same fold; Markdown reads as a transcript with plans and decisions; fork links both ways", async () => {

@@ -60,7 +60,7 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
     const state = foldEvents(events);
     expect(state.mode).toBe("default");
     // What the next request would carry: the model last saw plan mode, the user turned it off by command.
-    expect(modeSwitchNotice(state, events) ?? "(no notice)").toMatch(/turned plan mode off/);
+    expect(modeSwitchNotice(state) ?? "(no notice)").toMatch(/turned plan mode off/);
   });
 
   it("/plan during a running turn: queued, /plan off cancels, /plan queues again and applies at the next step boundary", async () => {

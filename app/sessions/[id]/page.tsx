@@ -31,6 +31,9 @@ import { VerificationReport } from "@/components/verification-report";
 import { DecidedElsewhere } from "@/components/decided-elsewhere";
 import type { Metadata } from "next";
 
+// The page lists the latest mode switches and permission replies; a long session reads no more than a short one.
+const HISTORY_ROWS = 100;
+
 export const dynamic = "force-dynamic";
 
 /**
@@ -99,7 +102,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length + state.pendingChecks.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
-    sessionHistory(db, id),
+    sessionHistory(db, id, { recent: HISTORY_ROWS }),
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
   ]);

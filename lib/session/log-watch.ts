@@ -1,0 +1,75 @@
+import { sql, type Db } from "../db/client";
+
+/** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
+export type LogFollower = (lastSeq: number) => void;
+
+// Other processes' commits reach this process only through the database. One cheap tick per Db (not per
+// stream) asks SQLite whether anything changed; only then are the followed sessions' lastSeqs read.
+const TICK_MS = 500;
+const CHUNK = 500;
+
+// data_version moves only when another connection commits: this connection's own appends reach streams through
+// the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny statement.
+// SQLite only, as is this build (a PostgreSQL port would use LISTEN/NOTIFY instead).
+const CHANGED = "PRAGMA data_version";
+
+type Watch = {
+  followers: Map<string, Set<LogFollower>>;
+  timer: NodeJS.Timeout | null;
+  seen: number | null;
+};
+
+const watches = new Map<Db, Watch>();
+
+/** Follows a session's log for commits made outside this process's bus; returns the unsubscribe. */
+export function watchLog(db: Db, sessionId: string, follower: LogFollower): () => void {
+  let watch = watches.get(db);
+  if (!watch) {
+    // A fresh watch has no baseline, so its first tick checks every follower: a commit that landed between a
+    // stream's first read and the baseline would otherwise go unnoticed.
+    watch = { followers: new Map(), timer: null, seen: null };
+    watches.set(db, watch);
+    schedule(db, watch);
+  }
+  const set = watch.followers.get(sessionId) ?? new Set();
+  set.add(follower);
+  watch.followers.set(sessionId, set);
+  const w = watch;
+  return () => {
+    set.delete(follower);
+    if (set.size === 0 && w.followers.get(sessionId) === set) w.followers.delete(sessionId);
+    if (w.followers.size === 0 && watches.get(db) === w) {
+      watches.delete(db);
+      if (w.timer) clearTimeout(w.timer);
+      w.timer = null;
+    }
+  };
+}
+
+function schedule(db: Db, watch: Watch): void {
+  watch.timer = setTimeout(() => {
+    void tick(db, watch)
+      .catch(() => undefined)
+      .finally(() => {
+        if (watches.get(db) === watch) schedule(db, watch);
+      });
+  }, TICK_MS);
+}
+
+async function tick(db: Db, watch: Watch): Promise<void> {
+  const run = await sql(db);
+  // Read the change marker before the lastSeqs: a commit in between is then seen again on the next tick.
+  const [row] = await run.query<{ data_version: number }>(CHANGED);
+  const version = Number(row?.data_version);
+  if (version === watch.seen) return;
+  watch.seen = version;
+  const ids = [...watch.followers.keys()];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    const rows = await run.query<{ id: string; lastSeq: number }>(
+      `SELECT "id", "lastSeq" FROM "Session" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    for (const r of rows) for (const follow of watch.followers.get(r.id) ?? []) follow(Number(r.lastSeq));
+  }
+}

@@ -1,0 +1,148 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { freshDb, type TestDb } from "../../tests/helpers/db";
+import { appendEvents } from "./append-events";
+import { createSession } from "./create-session";
+import { streamSessionEvents } from "./stream-events";
+
+const run = promisify(execFile);
+let t: TestDb;
+const controllers: AbortController[] = [];
+
+beforeEach(() => {
+  t = freshDb();
+});
+afterEach(async () => {
+  for (const c of controllers.splice(0)) c.abort();
+  vi.restoreAllMocks();
+  await t.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function newSession(): Promise<string> {
+  return (await createSession(t.db, { title: "stream test", workspace: "/tmp/w", agent: "build", model: "offline", mode: "default" })).id;
+}
+
+/** An open stream whose text is collected as it arrives. */
+function open(sessionId: string, after = 0) {
+  const controller = new AbortController();
+  controllers.push(controller);
+  const reader = streamSessionEvents(t.db, sessionId, after, controller.signal).getReader();
+  const decoder = new TextDecoder();
+  const s = { text: "", done: false, ids: () => [...s.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), close: () => controller.abort() };
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      s.text += decoder.decode(value);
+    }
+    s.done = true;
+  })();
+  return s;
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await sleep(10);
+  }
+}
+
+/** Appends on a connection of its own, as another server process would: no bus, only the database. */
+function appendElsewhere(sessionId: string, texts: string[]): void {
+  const conn = new Database(t.file);
+  try {
+    conn.transaction(() => {
+      const { lastSeq } = conn.prepare('SELECT "lastSeq" FROM "Session" WHERE "id" = ?').get(sessionId) as { lastSeq: number };
+      const insert = conn.prepare('INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)');
+      texts.forEach((text, i) => insert.run(sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }), Date.now()));
+      conn.prepare('UPDATE "Session" SET "lastSeq" = ? WHERE "id" = ?').run(lastSeq + texts.length, sessionId);
+    })();
+  } finally {
+    conn.close();
+  }
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe("session event stream", () => {
+  it("sends what another process appends, mixed with this process's appends, in seq order and each once", async () => {
+    const id = await newSession();
+    const s = open(id);
+    const worker = path.resolve(import.meta.dirname, "../../tests/helpers/append-worker.ts");
+    await Promise.all([
+      run(process.execPath, ["--import", "tsx", worker, t.url, id, "20", "w"], { timeout: 60_000 }),
+      (async () => {
+        for (let i = 0; i < 10; i++) {
+          await appendEvents(t.db, id, [{ type: "message.user", payload: { text: `here-${i}` } }]);
+          await sleep(30);
+        }
+      })(),
+    ]);
+    // Then the other process alone: nothing on this process's bus can reveal these.
+    await run(process.execPath, ["--import", "tsx", worker, t.url, id, "5", "v"], { timeout: 60_000 });
+    await until(() => s.ids().includes(36));
+    await sleep(1200); // a duplicate would come from a later tick
+    expect(s.ids()).toEqual(range(1, 36));
+  }, 90_000);
+
+  it("resumes after a seq and then follows writes from another connection within about a second", async () => {
+    const id = await newSession();
+    await appendEvents(t.db, id, range(1, 5).map((i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })));
+    const s = open(id, 3);
+    await until(() => s.ids().includes(6));
+    const at = Date.now();
+    appendElsewhere(id, ["a", "b"]);
+    await until(() => s.ids().includes(8));
+    expect(Date.now() - at).toBeLessThan(1500);
+    expect(s.ids()).toEqual([4, 5, 6, 7, 8]);
+    expect(s.text).toContain('"text":"b"');
+  });
+
+  it("idle streams issue no queries of their own, and the watcher stops when the last one closes", async () => {
+    const prepare = vi.spyOn(Database.prototype, "prepare");
+    const idleQueries = async () => {
+      await sleep(600); // let first reads and the first full check pass
+      prepare.mockClear();
+      await sleep(2000);
+      return prepare.mock.calls.length;
+    };
+    const ids = await Promise.all(range(1, 100).map(() => newSession()));
+    const few = ids.slice(0, 3).map((id) => open(id));
+    const withFew = await idleQueries();
+    const many = ids.slice(3).map((id) => open(id));
+    const withMany = await idleQueries();
+    // About one statement per tick, however many streams are open.
+    expect(withFew).toBeGreaterThan(0);
+    expect(withFew).toBeLessThanOrEqual(6);
+    expect(withMany).toBeLessThanOrEqual(withFew + 1);
+    for (const s of [...few, ...many]) s.close();
+    await until(() => [...few, ...many].every((s) => s.done));
+    expect(await idleQueries()).toBe(0);
+    // Another connection's write still reaches a stream opened after the watcher went quiet.
+    const again = open(ids[0] as string);
+    await until(() => again.ids().includes(1));
+    appendElsewhere(ids[0] as string, ["late"]);
+    await until(() => again.ids().includes(2));
+    expect(again.ids()).toEqual([1, 2]);
+  });
+
+  it("closes on abort, even when aborted before it starts", async () => {
+    const id = await newSession();
+    const s = open(id);
+    await until(() => s.ids().includes(1));
+    s.close();
+    await until(() => s.done);
+    const controller = new AbortController();
+    controller.abort();
+    const reader = streamSessionEvents(t.db, id, 0, controller.signal).getReader();
+    const chunks: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(new TextDecoder().decode(r.value));
+    expect(chunks.join("")).not.toContain("id:");
+  });
+});

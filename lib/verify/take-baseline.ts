@@ -1,0 +1,122 @@
+import { sql, type Db } from "../db/client";
+import type { SqlRunner } from "../db/sql";
+import { newId } from "../id";
+import { acquireLease, claimLease, releaseLease, renewLease } from "../session/lease";
+import { appendEvents } from "../session/append-events";
+import { isGitWorkspace, snapshotTree } from "./git-snapshot";
+
+/*
+ * Verification diffs the workspace against the tree it was in when the plan was approved. Snapshotting a large
+ * repository takes 100+ ms, too long to sit in the approval request, yet it must be taken before the agent's
+ * first post-approval tool call. So the decision's transaction takes the session's turn lease (every drive needs
+ * it), the request answers, and the snapshot is written before the lease is let go and the session driven.
+ * A process that dies in between leaves the baseline owed (still NULL): the next kick takes it before driving,
+ * unless a tool has been called since the approval. A snapshot then would count the agent's work as approved,
+ * so the baseline is recorded as lost instead, and verification says so.
+ */
+
+/** baselineTree of an approval whose workspace was not captured in time: verification must not trust git. */
+export const BASELINE_LOST = "lost";
+/** baselineTree of an approval outside a git repository: nothing to capture, nothing owed. */
+export const BASELINE_NONE = "none";
+
+/** A lease taken in the decision's transaction, and what the snapshot needs. */
+export type HeldBaseline = { token: string; versionId: string; workspace: string };
+type Owed = { versionId: string; reviewId: string | null; workspace: string };
+
+const inFlight = new Map<string, Promise<void>>();
+/** How long a fresh approval's snapshot waits for the decision's own delivery to finish first. */
+const YIELD_MS = 25;
+
+/**
+ * In the decision's transaction: the session's lease, so nothing drives it until the baseline is written. Null
+ * when another holder has it (a drive finishing its loop): the kick after the commit then competes for it.
+ */
+export async function holdForBaseline(run: SqlRunner, sessionId: string): Promise<string | null> {
+  // On the transaction's runner: the claim commits with the decision.
+  return claimLease(run, sessionId, `baseline:${newId("lse")}`);
+}
+
+/** The latest approval's baseline when it is still owed: not yet written, in a git workspace. */
+async function owedBaseline(db: Db, sessionId: string): Promise<Owed | null> {
+  const [row] = await (await sql(db)).query<{ id: string; baselineTree: string | null; workspace: string; reviewId: string | null }>(
+    `SELECT v."id", v."baselineTree", s."workspace",
+       (SELECT r."id" FROM "Review" r WHERE r."planId" = v."planId" AND r."planVersion" = v."version" AND r."decision" = 'approve' LIMIT 1) AS "reviewId"
+     FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" JOIN "Session" s ON s."id" = p."sessionId"
+     WHERE p."sessionId" = ? AND v."status" = 'approved' ORDER BY v."decidedAt" DESC LIMIT 1`,
+    [sessionId],
+  );
+  if (!row || row.baselineTree !== null || !isGitWorkspace(row.workspace)) return null;
+  return { versionId: row.id, reviewId: row.reviewId, workspace: row.workspace };
+}
+
+/** Whether a tool was called after the approval (an approval that cannot be placed in the log counts as yes). */
+async function toolCalledSince(db: Db, sessionId: string, reviewId: string | null): Promise<boolean> {
+  if (!reviewId) return true;
+  const run = await sql(db);
+  // Payloads are stored as JSON.stringify wrote them; review ids are [a-z0-9_], so LIKE needs no escaping.
+  const [approval] = await run.query<{ seq: number }>(
+    'SELECT "seq" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "payload" LIKE ? ORDER BY "seq" DESC LIMIT 1',
+    [sessionId, "review.answered", `%"reviewId":${JSON.stringify(reviewId)}%`],
+  );
+  if (!approval) return true;
+  const [called] = await run.query('SELECT 1 AS "x" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "seq" > ? LIMIT 1', [sessionId, "tool.called", approval.seq]);
+  return called !== undefined;
+}
+
+/** Writes the baseline only while this holder still has the lease: a holder that outlived it (slow, or thought dead) writes nothing. */
+async function record(db: Db, sessionId: string, token: string, versionId: string, tree: string): Promise<boolean> {
+  const changed = await (await sql(db)).execute(
+    'UPDATE "PlanVersion" SET "baselineTree" = ? WHERE "id" = ? AND "baselineTree" IS NULL AND EXISTS (SELECT 1 FROM "Session" WHERE "id" = ? AND "leaseOwner" = ?)',
+    [tree, versionId, sessionId, token],
+  );
+  return changed === 1;
+}
+
+async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh: boolean): Promise<void> {
+  const renew = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), 10_000);
+  renew.unref();
+  try {
+    // Right after a decision: its events go out to the open pages before the snapshot's set-up, spawn and CPU
+    // burst compete with them (on a small machine that shows in the decision's latency); the agent waits anyway.
+    if (fresh) await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
+    // A lease held since the decision's commit rules out tools in between; one taken later must check.
+    const late = !fresh && (await toolCalledSince(db, sessionId, owed.reviewId));
+    const tree = late ? null : await snapshotTree(owed.workspace).catch(() => null);
+    if (await record(db, sessionId, token, owed.versionId, tree ?? BASELINE_LOST)) {
+      if (!tree) {
+        const why = late ? "a tool ran before it could be taken" : "the snapshot failed";
+        const text = `The workspace was not captured when the plan was approved (${why}): verification will not see changes made outside the tools.`;
+        await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "warning", text } }]);
+      }
+    }
+  } finally {
+    clearInterval(renew);
+    await releaseLease(db, sessionId, token);
+  }
+}
+
+/**
+ * Before a session is driven: takes the baseline its latest approval still owes. With `held` (the decision's own
+ * lease) it goes straight to the snapshot; otherwise it looks, and leaves it to whoever holds the lease.
+ */
+export async function takeOwedBaseline(db: Db, sessionId: string, held?: HeldBaseline): Promise<void> {
+  const owed = held ? { versionId: held.versionId, reviewId: null, workspace: held.workspace } : await owedBaseline(db, sessionId);
+  if (!owed) return;
+  const token = held?.token ?? (await acquireLease(db, sessionId));
+  // Held elsewhere: by another baseline (it drives when done) or by a drive already under way.
+  if (!token) return;
+  const work = take(db, sessionId, token, owed, held !== undefined);
+  const settled = work.catch(() => undefined);
+  inFlight.set(sessionId, settled);
+  try {
+    await work;
+  } finally {
+    if (inFlight.get(sessionId) === settled) inFlight.delete(sessionId);
+  }
+}
+
+/** Lets a verification started during the snapshot see its result rather than a baseline not yet written. */
+export async function baselineSettled(sessionId: string): Promise<void> {
+  await inFlight.get(sessionId);
+}
