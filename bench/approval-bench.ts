@@ -24,7 +24,7 @@ import { median, quantile, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 
 const FILES = 10_000;
-const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 5);
 // Over 100 samples a round's p99 is not simply its slowest sample.
 const SAMPLES = Number(process.env.BENCH_APPROVAL_SAMPLES ?? 100);
 const PLAN = "# Plan: greeting\n\n1. Write the greeting in src/hello.ts\n";

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { judgeCall } from "../lib/agent/judge-call";
 import { evaluate, fromConfig, merge, nativeAgents, type Action, type Ruleset } from "../lib/permission/index";
 import { grantRuleset, type GrantView } from "../lib/session/grant-store";
+import type { PermissionAsk } from "../lib/tools/types";
 
 export type PermissionBenchResult = {
   name: string;
@@ -129,12 +130,19 @@ const GRANT_ROWS: Pick<GrantView, "permission" | "pattern" | "exact">[] = [
 const GATES = { autoGateOpen: false, bypassEnabled: false };
 const NOT_ONCE: ReadonlySet<string> = new Set();
 
-/** The gate as run-tool-call.ts drives it: no grants first; the session's grants (fresh rows) only if it would ask. */
+function judge(asks: PermissionAsk[], ruleset: Ruleset, grants: Ruleset) {
+  return judgeCall({ asks, agentRules: ruleset, grantRules: grants, mode: "default", gates: GATES, allowedOnce: NOT_ONCE });
+}
+
+/**
+ * The gate as run-tool-call.ts drives it: no grants first; the session's grants (fresh rows) only if it would
+ * ask. No closure per call: under tsx every function expression made at run time also gets its name set, a
+ * cost the production build does not have.
+ */
 function gateCall(call: Call, ruleset: Ruleset): number {
   const asks = [{ permission: call.permission, patterns: call.patterns, always: call.patterns, readOnly: false }];
-  const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: ruleset, grantRules: grants, mode: "default", gates: GATES, allowedOnce: NOT_ONCE });
-  let judgement = judge(grantRuleset([]));
-  if (judgement.kind === "ask") judgement = judge(grantRuleset(GRANT_ROWS.map((g) => ({ ...g }))));
+  let judgement = judge(asks, ruleset, grantRuleset([]));
+  if (judgement.kind === "ask") judgement = judge(asks, ruleset, grantRuleset(GRANT_ROWS.map((g) => ({ ...g }))));
   return judgement.kind === "allow" ? 1 : 0;
 }
 
@@ -188,7 +196,7 @@ function p99Micros(side: Side, calls: Call[], ruleset: Ruleset, ns: bigint): { p
 }
 
 export async function benchPermission(opts: { seconds?: number } = {}): Promise<PermissionBenchResult> {
-  const seconds = opts.seconds ?? 6;
+  const seconds = opts.seconds ?? 10;
   const ruleset = benchRuleset();
   const calls = makeCalls(Number(process.env.BENCH_CALLS ?? POOL_CALLS));
   let sink = 0;

@@ -28,10 +28,18 @@ const suites: Record<string, () => Promise<unknown>> = {
 };
 
 const results: Record<string, unknown> = {};
+const failed: string[] = [];
 for (const [name, run] of Object.entries(suites)) {
   if (only.length > 0 && !only.includes(name)) continue;
   process.stderr.write(`bench: ${name}…\n`);
-  results[name] = await run();
+  // A suite that fails is reported as failed (and the run exits non-zero), without losing the others' figures.
+  try {
+    results[name] = await run();
+  } catch (error) {
+    failed.push(name);
+    results[name] = { failed: error instanceof Error ? error.message : String(error) };
+    process.stderr.write(`bench: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
 }
 
 const report = {
@@ -45,3 +53,7 @@ fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, `bench-${report.at.replace(/[:.]/g, "-")}.json`), json);
 fs.writeFileSync(path.join(dir, "latest.json"), json);
 console.log(json);
+if (failed.length > 0) {
+  process.stderr.write(`bench: failed: ${failed.join(", ")}\n`);
+  process.exitCode = 1;
+}

@@ -12,7 +12,7 @@ import { median, quantile, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
-const ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
 // As long as the heartbeat period, so every window with streams holds exactly one heartbeat burst.
 const WINDOW_MS = Number(process.env.BENCH_STREAM_WINDOW_MS ?? 15_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_STREAM_SAMPLES ?? 40);

@@ -51,3 +51,17 @@ test("the decision card is usable at 390 px: no sideways scrolling, every button
   await card.getByTestId("approve-accept-edits").click();
   await expect(page.getByTestId("timeline")).toContainText("Approved from a phone.", { timeout: 15_000 });
 });
+
+test("an unknown address gets a not-found page whose scripts run under the CSP (it hydrates, shortcuts work)", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/.test(m.text())) errors.push(m.text());
+  });
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByTestId("not-found")).toBeVisible();
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.keyboard.press("?");
+  await expect(page.getByTestId("shortcuts-help")).toBeVisible();
+  expect(errors).toEqual([]);
+});
