@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NewEvent, SessionEvent } from "../session/events";
 import { foldEvents } from "../session/fold";
+import { openCalls } from "../session/open-calls";
 import { issuedModes, startedUnfinished } from "./issued-modes";
 import { emptyView, extendView, previousCalls, rebuildFrom, seedView, steps, viewMessages, type ConversationView } from "./conversation-view";
 
@@ -159,6 +160,8 @@ function expectMatchesLog(view: ConversationView, events: readonly SessionEvent[
   const ref = reference(events, "PLAN REF");
   const got = viewMessages(view, "PLAN REF");
   expect(got).toEqual(ref);
+  // compaction asks the session layer's own reading of the same thing
+  expect(openCalls(events)).toEqual(got.pending.map((p) => p.callId));
   expect(view.state).toEqual(foldEvents(events));
   expect(view.contextChars).toBe(contextReference(events));
   const { inPlan, described, causeSince, modelCalls } = steps(view);

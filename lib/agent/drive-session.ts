@@ -10,7 +10,7 @@ import { extendView, previousCalls, steps, viewMessages, type ConversationView }
 import { releaseView, takeView } from "./conversation-cache";
 import { callModel } from "./call-model";
 import { acquireLease, releaseLease, renewLease } from "../session/lease";
-import { readGates } from "./mode-gates";
+import { readGates } from "../session/mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
 import { reportInterrupted, runToolCall } from "./run-tool-call";

@@ -4,7 +4,7 @@ import { resumeMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../session/events";
 import { kick } from "./kick";
-import { readGates } from "./mode-gates";
+import { readGates } from "../session/mode-gates";
 import { recoverPlanFile } from "../plan/recover-plan-file";
 
 /**

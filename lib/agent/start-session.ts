@@ -6,7 +6,7 @@ import { isModeAllowed, type PermissionMode } from "../permission";
 import { createSession } from "../session/create-session";
 import { getSession } from "../session/get-session";
 import { ensureSampleWorkspace } from "../workspace/ensure-sample-workspace";
-import { readGates } from "./mode-gates";
+import { readGates } from "../session/mode-gates";
 import { checkSessionInput } from "./check-session-input";
 import { appendEvents } from "../session/append-events";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";

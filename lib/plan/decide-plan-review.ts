@@ -12,9 +12,9 @@ import { writePlanFile } from "./plan-file";
 import { commentInput, formatComments, insertComments, quoteLines } from "./plan-comments";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
-import { readGates } from "../agent/mode-gates";
+import { readGates } from "../session/mode-gates";
 import { kick } from "../agent/kick";
-import { listReviews, type ReviewView } from "../agent/answer-review";
+import { listReviews, type ReviewView } from "./list-reviews";
 
 export const planDecisionBody = z
   .object({

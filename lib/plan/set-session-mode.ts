@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import type { ModeChangeCause } from "../permission";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../session/events";
-import { readGates } from "../agent/mode-gates";
+import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "./ensure-plan";
 

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
-import { buildMessages } from "../agent/build-messages";
 import { appendEvents } from "./append-events";
 import type { SessionEvent } from "./events";
 import type { SessionState } from "./fold";
+import { openCalls } from "./open-calls";
 import { readEvents } from "./read-events";
 import { summarizeLog } from "./summarize-log";
 
@@ -47,7 +47,7 @@ export async function compactSession(db: Db, sessionId: string, opts: { duringTu
   const { previous, from } = sinceLastCompaction(events);
   const slice = events.filter((e) => e.seq >= from && e.type !== "compaction");
   if (slice.length === 0) return { compacted: false, toSeq: from - 1 };
-  if (buildMessages(events).pending.length > 0) throw new AppError("conflict", "Tool calls are waiting for their results; compact after they finish.");
+  if (openCalls(events).length > 0) throw new AppError("conflict", "Tool calls are waiting for their results; compact after they finish.");
   const toSeq = events.at(-1)?.seq ?? 0;
   const summary = [previous ? `Earlier:\n${previous}\n` : "", summarizeLog(slice)].join("\n").trim();
   await appendEvents(db, sessionId, [{ type: "compaction", payload: { summary, fromSeq: from, toSeq } }], {

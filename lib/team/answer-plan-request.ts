@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import type { PermissionMode } from "../permission";
 import type { CommentInput } from "../plan/plan-comments";
 import { AppError } from "../errors";
-import { listReviews } from "../agent/answer-review";
+import { listReviews } from "../plan/list-reviews";
 import { decidePlanReview } from "../plan/decide-plan-review";
 import { getTeam } from "./get-team";
 import { insertMail, listMail, type MailView } from "./mailbox";

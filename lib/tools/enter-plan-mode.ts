@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { z } from "zod";
-import { readGates } from "../agent/mode-gates";
+import { readGates } from "../session/mode-gates";
 import { appendEvents } from "../session/append-events";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
-import { setAutoGate } from "../../lib/agent/mode-gates";
+import { setAutoGate } from "../../lib/session/mode-gates";
 import { readEvents } from "../../lib/session/read-events";
 import { enter, exitWith, PLAN_V1, PLAN_V2, ofType, resultOf, planKit, type Mode } from "../helpers/plan-kit";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
-import { listReviews } from "@/lib/agent/answer-review";
+import { listReviews } from "@/lib/plan/list-reviews";
 import { listReviewsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
-import { listReviews } from "@/lib/agent/answer-review";
+import { listReviews } from "@/lib/plan/list-reviews";
 import { planDetails } from "@/lib/plan/review-details";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { json, parseBody, route } from "@/lib/http/route";
 import { checkSessionInput } from "@/lib/agent/check-session-input";
-import { readGates } from "@/lib/agent/mode-gates";
+import { readGates } from "@/lib/session/mode-gates";
 import { plansDirFor } from "@/lib/plan/ensure-plan";
 import { planFilePath } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";

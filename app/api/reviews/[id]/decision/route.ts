@@ -2,7 +2,8 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
-import { answerQuestion, listReviews, questionDecisionBody } from "@/lib/agent/answer-review";
+import { answerQuestion, questionDecisionBody } from "@/lib/agent/answer-review";
+import { listReviews } from "@/lib/plan/list-reviews";
 import { isLeadReview } from "@/lib/team/get-team";
 import { decidePlanReview, planDecisionBody } from "@/lib/plan/decide-plan-review";
 
