@@ -7,13 +7,12 @@ import { exitPlan, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { indexDocs } from "../session/search-index";
 import { isGitWorkspace } from "../verify/git-snapshot";
-import { BASELINE_NONE, holdForBaseline, type HeldBaseline } from "../verify/take-baseline";
+import { BASELINE_NONE, holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
 import { commentInput, formatComments, insertComments, quoteLines } from "./plan-comments";
 import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../session/mode-gates";
-import { kick } from "../agent/kick";
 import { listReviews, type ReviewView } from "./list-reviews";
 
 export const planDecisionBody = z
@@ -61,10 +60,15 @@ export async function decidePlanReview(
   db: Db,
   review: ReviewView,
   body: PlanDecision,
-  decidedBy = "user",
-  /** More rows written in the decision's transaction (a team lead's mailbox reply). */
-  alsoWrite?: (run: SqlRunner) => Promise<void>,
+  opts: {
+    /** Runs the session's turn: the caller's (a route's kick, a tool's runtime); plan/ never calls the driver. */
+    drive: (sessionId: string) => Promise<void>;
+    decidedBy?: string;
+    /** More rows written in the decision's transaction (a team lead's mailbox reply). */
+    alsoWrite?: (run: SqlRunner) => Promise<void>;
+  },
 ): Promise<ReviewView> {
+  const { drive, decidedBy = "user", alsoWrite } = opts;
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
   const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string }>(
@@ -139,7 +143,13 @@ export async function decidePlanReview(
       console.error(`plangate: the edited plan of ${review.sessionId} was not written to its file`, error);
     }
   }
-  if (body.decision !== "abandon") kick(db, review.sessionId, held);
+  if (body.decision !== "abandon") {
+    // The approval's baseline first (the lease it holds keeps every drive out until it is written), then the turn.
+    void takeOwedBaseline(db, review.sessionId, held)
+      .catch((error: unknown) => console.error(`plangate: the approval baseline of ${review.sessionId} failed`, error))
+      .then(() => drive(review.sessionId))
+      .catch((error: unknown) => console.error(`plangate: drive ${review.sessionId} failed`, error));
+  }
   const [after] = await listReviews(db, { id: review.id });
   return after ?? review;
 }

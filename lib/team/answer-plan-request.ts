@@ -34,7 +34,7 @@ export function approvedMode(answerer: Answerer, personApproval: boolean): { mod
  */
 export async function answerPlanRequest(
   db: Db,
-  input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply; answerer?: Answerer },
+  input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply; answerer?: Answerer; drive: (sessionId: string) => Promise<void> },
 ): Promise<{ request: MailView }> {
   const { request, reply } = input;
   if (!request || request.teamId !== input.teamId || request.type !== "plan_approval_request") throw new AppError("not_found", "This team has no such plan approval request.");
@@ -55,12 +55,13 @@ export async function answerPlanRequest(
   const decision = reply.approve
     ? ({ decision: "approve", mode, ...(reply.plan !== undefined ? { plan: reply.plan } : {}), ...extra } as const)
     : ({ decision: "reject", ...(feedback ? { feedback } : {}), ...extra } as const);
-  await decidePlanReview(db, review, decision, answerer.by === "person" ? "lead" : "lead-model", async (run) => {
+  const decidedBy = answerer.by === "person" ? "lead" : "lead-model";
+  await decidePlanReview(db, review, decision, { drive: input.drive, decidedBy, alsoWrite: async (run) => {
     const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
     if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
     // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
     await insertMail(run, { teamId: input.teamId, from: input.responder, to: request.from, type: "plan_approval_response", requestId: request.requestId, payload: { approve: reply.approve, ...(feedback ? { feedback } : {}) }, status: "read" });
-  });
+  } });
   const [after] = await listMail(db, { id: request.id });
   return { request: after ?? request };
 }

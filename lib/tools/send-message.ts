@@ -41,7 +41,7 @@ export const sendMessageTool: ToolDef<Input> = {
       const request = args.requestId ? requests[0] : requests.filter((r) => r.from === to && r.status !== "answered").at(-1);
       if (request && request.from !== to) throw new ToolError(`Request ${args.requestId} is not from ${args.to}.`);
       const answerer = { by: "lead-model" as const, mode: ctx.mode, readOnly: ctx.readOnly };
-      await answerPlanRequest(rt.db, { teamId: team.id, responder: ctx.sessionId, request, answerer, reply: { approve: args.approve, ...(args.feedback ? { feedback: args.feedback } : {}) } });
+      await answerPlanRequest(rt.db, { teamId: team.id, responder: ctx.sessionId, request, answerer, drive: rt.drive, reply: { approve: args.approve, ...(args.feedback ? { feedback: args.feedback } : {}) } });
       return { output: `Plan of ${args.to} ${args.approve ? "approved" : "sent back with your feedback"}.` };
     } catch (error) {
       if (error instanceof AppError) throw new ToolError(`Refused: ${error.message}`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
+import { kick } from "@/lib/agent/kick";
 import { answerPlanRequest } from "@/lib/team/answer-plan-request";
 import { getTeam } from "@/lib/team/get-team";
 import { listMail } from "@/lib/team/mailbox";
@@ -16,5 +17,6 @@ export const POST = route(async (req, ctx: { params: Promise<{ id: string; messa
   const team = await getTeam(getDb(), id);
   const [request] = await listMail(getDb(), { id: messageId });
   const { from: _from, ...reply } = body;
-  return json(await answerPlanRequest(getDb(), { teamId: team.id, responder: body.from ?? team.leadSessionId, request, reply }));
+  const drive = async (sessionId: string) => kick(getDb(), sessionId);
+  return json(await answerPlanRequest(getDb(), { teamId: team.id, responder: body.from ?? team.leadSessionId, request, reply, drive }));
 });
