@@ -3,14 +3,10 @@
  * JSON, replay at the last event and the timeline's page of events, in sessions with 1k, 10k and 100k events
  * of history. Turns on the three sessions are interleaved round by round, so noise hits them alike.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { clearViews } from "../lib/agent/conversation-cache";
 import { driveSession } from "../lib/agent/drive-session";
 import { startSession } from "../lib/agent/start-session";
 import type { Db } from "../lib/db/client";
-import { resetEnvCache } from "../lib/env";
 import { appendEvents } from "../lib/session/append-events";
 import { subscribeEvents } from "../lib/session/bus";
 import type { NewEvent } from "../lib/session/events";
@@ -21,7 +17,7 @@ import { TIMELINE_PAGE } from "../lib/session/timeline-items";
 import { stateAt } from "../lib/session/state-at";
 import { GET as getSessionRoute } from "../app/api/sessions/[id]/route";
 import { median, round } from "./lib/stats";
-import { tempDb } from "./lib/temp-db";
+import { scriptedWorkspace } from "./lib/scripted-workspace";
 
 const SIZES = [1_000, 10_000, 100_000];
 /** Turns per session: the first steps are 50 samples, the others 150. */
@@ -86,15 +82,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function benchHistory() {
-  const t = tempDb("history");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-history-"));
-  // A workspace is a folder inside an allowed root, never the root itself.
-  const root = path.join(dir, "ws");
-  fs.mkdirSync(root);
-  fs.writeFileSync(path.join(root, "small.txt"), "hello\n".repeat(20));
-  Object.assign(process.env, { DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: dir, PLANGATE_DATA_DIR: dir, PLANGATE_CONTEXT_CHARS: String(CONTEXT_CHARS) });
-  resetEnvCache();
-  (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
+  const { t, root, dispose } = scriptedWorkspace("history", { env: { PLANGATE_CONTEXT_CHARS: String(CONTEXT_CHARS) } });
 
   const sessions: { size: number; id: string; events: number; compactions: number }[] = [];
   const measured: Record<string, unknown>[] = [];
@@ -132,8 +120,7 @@ export async function benchHistory() {
       }
     }
   }
-  await t.dispose();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await dispose();
 
   const m = (xs: number[]) => round(median(xs), 2);
   const base = samples.get(SIZES[0]!)!;

@@ -3,17 +3,14 @@
  * memory cost of sessions waiting on a permission reply (they should hold nothing: durable asks live in the log).
  */
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { driveSession, stepMetrics } from "../lib/agent/drive-session";
 import { startSession } from "../lib/agent/start-session";
-import { resetEnvCache } from "../lib/env";
 import { appendEvents } from "../lib/session/append-events";
 import { subscribeEvents } from "../lib/session/bus";
 import { streamSessionEvents } from "../lib/session/stream-events";
 import { median, quantile, round } from "./lib/stats";
-import { tempDb } from "./lib/temp-db";
+import { scriptedWorkspace } from "./lib/scripted-workspace";
 
 // A typical turn (the default limit is 50 steps), and a long one to show how per-step cost grows with history.
 const STEPS = 20;
@@ -22,25 +19,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const WAITING = Number(process.env.BENCH_WAITING ?? 1000);
 
 function setup(configFile?: string) {
-  const t = tempDb("turn");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-ws-"));
-  // A workspace is a folder inside an allowed root, never the root itself.
-  const root = path.join(dir, "ws");
-  fs.mkdirSync(root);
-  fs.writeFileSync(path.join(root, "small.txt"), "hello\n".repeat(20));
-  if (configFile) {
-    fs.mkdirSync(path.join(root, ".plangate"));
-    fs.writeFileSync(path.join(root, ".plangate/config.json"), configFile);
-  }
-  Object.assign(process.env, { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10), DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: dir, PLANGATE_DATA_DIR: dir });
-  resetEnvCache();
-  (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
-  return { t, root, dir };
+  return scriptedWorkspace("turn", { env: { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10) }, ...(configFile ? { config: configFile } : {}) });
 }
 
 async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[] }> {
   stepMetrics.modelMs.length = 0;
-  const { t, root, dir } = setup();
+  const { t, root, dispose } = setup();
   const script = Array.from({ length: steps }, (_, i) => ({ toolCalls: [{ name: "read", input: { path: "small.txt", offset: 1 + (i % 5) } }] }));
   const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
   const controller = new AbortController();
@@ -57,15 +41,14 @@ async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[
   await driveSession(t.db, session.id);
   unsubscribe();
   controller.abort();
-  await t.dispose();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await dispose();
   if (stamps.length !== steps + 1) throw new Error(`expected ${steps} steps, saw ${stamps.length - 1}`);
   return { steps: stamps.slice(1).map((s, i) => s - (stamps[i] as number)), model: [...stepMetrics.modelMs] };
 }
 
 export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: number; deltaMb: number; heapUsedDeltaMb: number; waiting: number; pendingAsks: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const { t, root, dir } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
+  const { t, root, dispose } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
   // A command that writes: it asks a person in default mode (a read-only one like `echo hi` runs unasked in
   // the read-only sandbox, and nothing would wait). The count is checked below.
   const script = [{ toolCalls: [{ name: "bash", input: { command: "touch made-by-the-agent.txt" } }] }, { text: "done" }];
@@ -96,8 +79,7 @@ export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: numb
   const after = await settle();
   const waiting = await t.db.session.count({ where: { status: "awaiting_permission" } });
   const asks = await t.db.permissionRequest.count({ where: { status: "pending" } });
-  await t.dispose();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await dispose();
   if (waiting !== WAITING + 50 || asks !== WAITING + 50) throw new Error(`memory bench: ${waiting} sessions waiting with ${asks} pending asks, expected ${WAITING + 50}: the figure would measure nothing`);
   const mb = (n: number) => round(n / 1024 / 1024, 1);
   // RSS is what the target names; V8 keeps freed pages, so the heap in use is reported beside it.

@@ -63,13 +63,12 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
 
     if (pending.length > 0) {
       const lineage = await ancestorsNow(db, session);
-      const base = { db, session, gates, turnId, ancestors: lineage, askedCalls: new Set(view.asked), previous: previousCalls(view, pending) };
-      const issued = new Map(view.issued);
-      const cut = new Set(view.started);
+      // The view is not extended while this step's calls run: its sets are read as they stand.
+      const base = { db, session, gates, turnId, ancestors: lineage, askedCalls: view.asked, previous: previousCalls(view, pending) };
       for (const call of pending) {
         // Judged by the stricter of the mode the call was issued in and the one in force; an ancestor in plan
         // mode binds the whole line below it.
-        const issuedMode = issued.get(call.callId) ?? state.mode;
+        const issuedMode = view.issued.get(call.callId) ?? state.mode;
         const mode = lineage.some((a) => a.mode === "plan") ? "plan" : stricter(issuedMode, state.mode);
         const run = {
           ...base, mode, issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
@@ -79,7 +78,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
             runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
           },
         };
-        const outcome = cut.has(call.callId) ? await reportInterrupted(run, call) : await runToolCall(run, call);
+        const outcome = view.started.has(call.callId) ? await reportInterrupted(run, call) : await runToolCall(run, call);
         if (outcome === "suspended") return;
         base.previous.push(call);
         // A call that switched the mode (enter_plan_mode) changes how the rest of this step is judged: re-read.

@@ -1,9 +1,10 @@
 import fs from "node:fs";
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { appendEvents } from "./append-events";
 import type { SessionEvent } from "./events";
 import type { SessionState } from "./fold";
+import { getSession } from "./get-session";
 import { openCalls } from "./open-calls";
 import { readEvents } from "./read-events";
 import { summarizeLog } from "./summarize-log";
@@ -38,12 +39,10 @@ function sinceLastCompaction(events: readonly SessionEvent[]): { previous: strin
  */
 export async function compactSession(db: Db, sessionId: string, opts: { duringTurn?: string } = {}): Promise<{ compacted: boolean; toSeq: number }> {
   // Only the log from the last compaction on matters (its summary, then what came after): the cost of a
-  // compaction follows what it summarises, not the session's age.
-  const [last] = await (await sql(db)).query<{ seq: number }>(
-    'SELECT "seq" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = \'compaction\' ORDER BY "seq" DESC LIMIT 1',
-    [sessionId],
-  );
-  const events = await readEvents(db, sessionId, { after: last ? Number(last.seq) - 1 : 0 });
+  // compaction follows what it summarises, not the session's age. The state knows where that is (a state
+  // written before it kept step facts says 0: the whole log, still right).
+  const { state } = await getSession(db, sessionId);
+  const events = await readEvents(db, sessionId, { after: Math.max(0, (state.steps?.compactedAt ?? 0) - 1) });
   const { previous, from } = sinceLastCompaction(events);
   const slice = events.filter((e) => e.seq >= from && e.type !== "compaction");
   if (slice.length === 0) return { compacted: false, toSeq: from - 1 };

@@ -2,7 +2,7 @@ import { sqlTransaction, type Db } from "../db/client";
 import { subscribeDrafts, subscribeEvents } from "./bus";
 import type { SessionEvent } from "./events";
 import { watchLog } from "./log-watch";
-import { eventFromRow } from "./read-events";
+import { readEventsWith } from "./read-events";
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
@@ -25,19 +25,10 @@ function onHeartbeat(beat: () => void): () => void {
   };
 }
 
-type EventRow = { seq: number; type: string; payload: string; createdAt: Date | string };
-
 // Under the connection's transaction lock: the app shares one connection, and a read interleaved with another
 // caller's open transaction would see (and send) events that may still roll back.
-async function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
-  const rows = await sqlTransaction(db, (run) =>
-    run.query<EventRow>('SELECT "seq", "type", "payload", "createdAt" FROM "SessionEvent" WHERE "sessionId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?', [
-      sessionId,
-      after,
-      PAGE,
-    ]),
-  );
-  return rows.map(eventFromRow);
+function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
+  return sqlTransaction(db, (run) => readEventsWith(run, sessionId, { after, limit: PAGE }));
 }
 
 /**
