@@ -15,7 +15,11 @@ const flag = z
 
 export const envSchema = z
   .object({
-    DATABASE_URL: z.string().min(1).default("file:./data/plangate.db"),
+    DATABASE_URL: z
+      .string()
+      .min(1)
+      .default("file:./data/plangate.db")
+      .refine((v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v), "DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)"),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     PLANGATE_TOKEN: z

@@ -26,7 +26,7 @@ try {
 fs.mkdirSync(env.dataDir, { recursive: true });
 for (const dir of env.workspaceRoots) fs.mkdirSync(dir, { recursive: true });
 if (env.workspaceRoots[0]) ensureSampleWorkspace(env.workspaceRoots[0]);
-migrateDatabase(env.DATABASE_URL, { quiet: true });
+await migrateDatabase(env.DATABASE_URL, { quiet: true });
 console.log(`plangate: database ready (${env.DATABASE_URL})`);
 
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };

@@ -2,19 +2,48 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import pg from "pg";
 import { migrateDatabase } from "../lib/db/migrate";
+import { startLocalPostgres } from "../scripts/local-postgres";
 
-// Migrate one template database per run; each test copies it instead of running migrations again.
-export default function setup(project: TestProject) {
+// Migrate one template database per run; each test copies it instead of running migrations again. The
+// "postgres" project starts a private PostgreSQL cluster (or uses PLANGATE_TEST_PG_URL) and migrates a template
+// database there, which tests clone.
+export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-test-"));
   const template = path.join(dir, "template.db");
-  migrateDatabase(`file:${template}`, { quiet: true });
+  await migrateDatabase(`file:${template}`, { quiet: true });
   project.provide("templateDb", template);
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  let stop = () => undefined as void;
+  if (project.config.env?.PLANGATE_TEST_DB === "postgres") {
+    let base = process.env.PLANGATE_TEST_PG_URL;
+    if (!base) {
+      const cluster = await startLocalPostgres({ dir: path.join(dir, "pg") });
+      base = cluster.url();
+      stop = cluster.stop;
+    }
+    const name = `plangate_template_${process.pid}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    await migrateDatabase(url.toString(), { quiet: true });
+    project.provide("pgUrl", base);
+    project.provide("pgTemplate", name);
+  }
+  return () => {
+    stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     templateDb: string;
+    pgUrl: string;
+    pgTemplate: string;
   }
 }

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
+import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
 import { getEnv } from "../env";
-import { isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
+import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
 import { inTransaction, prismaRunner, runner, type SqlRunner } from "./sql";
 import type { Prisma } from "./generated/client";
 
@@ -17,9 +19,16 @@ const registry = globalThis as unknown as { plangateAdapters?: WeakMap<Db, Promi
 const adapters = (registry.plangateAdapters ??= new WeakMap());
 const providers = (registry.plangateProviders ??= new WeakMap());
 
+/** Connections per process on PostgreSQL (PLANGATE_PG_POOL): instances × this must stay under max_connections. */
+function poolSize(): number {
+  const n = Number(process.env.PLANGATE_PG_POOL);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
+
 function adapterFactory(url: string): SqlDriverAdapterFactory {
+  if (isPostgresUrl(url)) return new PrismaPg({ connectionString: url, max: poolSize() });
   if (!isSqliteUrl(url)) {
-    throw new Error(`DATABASE_URL ${url.split(":")[0]}: only SQLite (file:) is supported by this build`);
+    throw new Error(`DATABASE_URL ${url.split(":")[0]}: use file:… (SQLite) or postgresql://… (PostgreSQL)`);
   }
   const file = sqlitePathFromUrl(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -37,7 +46,8 @@ export function createDb(url: string): Db {
     adapterName: factory.adapterName,
     connect: () => connected,
   };
-  const db = new PrismaClient({ adapter: shared });
+  // The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma): one API, two compilers.
+  const db = factory.provider === "postgres" ? (new PgPrismaClient({ adapter: shared }) as unknown as Db) : new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
   providers.set(db, factory.provider);
   return db;
@@ -58,6 +68,11 @@ export async function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<
 }
 
 /** A Prisma interactive transaction, with a SqlRunner on the same transaction for the hand-written SQL. */
+/** "postgres" or "sqlite": for the few statements whose SQL differs (full-text search, change watching). */
+export function providerOf(db: Db): "postgres" | "sqlite" {
+  return providers.get(db) === "postgres" ? "postgres" : "sqlite";
+}
+
 export function ormTransaction<T>(db: Db, fn: (tx: Tx, run: SqlRunner) => Promise<T>): Promise<T> {
   const provider = providers.get(db) ?? "sqlite";
   return db.$transaction((tx) => fn(tx, prismaRunner(tx, provider)));

@@ -10,6 +10,8 @@ export type SqlArg = string | number | boolean | Date | null;
 export type Row = Record<string, unknown>;
 
 export interface SqlRunner {
+  /** The few statements whose SQL differs by database (full-text search, change notification) branch on this. */
+  readonly provider: "postgres" | "sqlite";
   execute(sql: string, args?: SqlArg[]): Promise<number>;
   query<T extends Row = Row>(sql: string, args?: SqlArg[]): Promise<T[]>;
 }
@@ -39,6 +41,7 @@ function toDialect(sql: string, provider: string): string {
 export function runner(q: SqlQueryable): SqlRunner {
   const build = (sql: string, args: SqlArg[]) => ({ sql: toDialect(sql, q.provider), args, argTypes: args.map(argType) });
   return {
+    provider: q.provider === "postgres" ? "postgres" : "sqlite",
     execute: (sql, args = []) => q.executeRaw(build(sql, args)),
     async query<T extends Row>(sql: string, args: SqlArg[] = []) {
       const result = await q.queryRaw(build(sql, args));
@@ -80,6 +83,7 @@ type RawCapable = {
 /** The same SqlRunner over a Prisma interactive transaction, for writes that must join one. */
 export function prismaRunner(tx: RawCapable, provider: string): SqlRunner {
   return {
+    provider: provider === "postgres" ? "postgres" : "sqlite",
     execute: (sql, args = []) => tx.$executeRawUnsafe(toDialect(sql, provider), ...args),
     async query<T extends Row>(sql: string, args: SqlArg[] = []) {
       const rows = await tx.$queryRawUnsafe<Row[]>(toDialect(sql, provider), ...args);

@@ -9,3 +9,7 @@ export function sqlitePathFromUrl(url: string, cwd = process.cwd()): string {
 export function isSqliteUrl(url: string): boolean {
   return url.startsWith("file:");
 }
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}

@@ -24,6 +24,7 @@ export async function assignSearchKey(run: SqlRunner, sessionId: string): Promis
 /** Adds documents to the full-text index (SQLite FTS5) inside the caller's transaction. */
 export async function indexDocs(run: SqlRunner, sessionId: string, docs: readonly SearchDoc[]): Promise<void> {
   if (docs.length === 0) return;
+  if (run.provider === "postgres") return; // TEMPORARY until the PostgreSQL search index lands
   const [row] = await run.query<{ searchKey: number | null; searchDocs: number }>(
     'UPDATE "Session" SET "searchDocs" = "searchDocs" + ? WHERE "id" = ? RETURNING "searchKey", "searchDocs"',
     [docs.length, sessionId],

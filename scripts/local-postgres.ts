@@ -1,0 +1,68 @@
+// A private PostgreSQL cluster for tests and benchmarks: Debian's binaries, a temporary data folder, loopback
+// only, a port of its own. As root the server runs as the `postgres` user (initdb refuses root).
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export type LocalPostgres = { url: (database?: string) => string; port: number; dir: string; stop: () => void };
+
+/** The folder holding initdb and pg_ctl (the newest Debian version), or null when PostgreSQL is not installed. */
+export function postgresBinDir(): string | null {
+  const fromEnv = process.env.PLANGATE_PG_BIN;
+  if (fromEnv && fs.existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
+  const base = "/usr/lib/postgresql";
+  if (!fs.existsSync(base)) return null;
+  const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(base, versions[0], "bin") : null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startLocalPostgres(opts: { port?: number; dir?: string } = {}): Promise<LocalPostgres> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("PostgreSQL is not installed (apt-get install -y postgresql)");
+  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "plangate-pg-"));
+  fs.mkdirSync(dir, { recursive: true });
+  const data = path.join(dir, "data");
+  const port = opts.port ?? (await freePort());
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dir]);
+  const run = (cmd: string, args: string[]) => {
+    const full = path.join(bin, cmd);
+    const r = asRoot ? spawnSync("runuser", ["-u", "postgres", "--", full, ...args], { encoding: "utf8" }) : spawnSync(full, args, { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
+  };
+  if (!fs.existsSync(path.join(data, "PG_VERSION"))) run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+  // Durable enough for tests (a crash of the cluster itself is not what they test), and fast on a small VM.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "start"]);
+  return {
+    port,
+    dir,
+    url: (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    stop: () => {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
+    },
+  };
+}
+
+// `tsx scripts/local-postgres.ts [port] [dir]`: start one and print its URL (for .ci/run and by hand).
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const pg = await startLocalPostgres({ port: process.argv[2] ? Number(process.argv[2]) : undefined, dir: process.argv[3] });
+  console.log(pg.url());
+}

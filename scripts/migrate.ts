@@ -1,0 +1,7 @@
+// `npm run db:migrate`: apply the committed migrations to DATABASE_URL (SQLite or PostgreSQL) and stop.
+import { migrateDatabase } from "../lib/db/migrate";
+import { parseEnv } from "../lib/env";
+
+const env = parseEnv(process.env, process.cwd());
+await migrateDatabase(env.DATABASE_URL);
+console.log(`plangate: database ready (${env.DATABASE_URL.replace(/\/\/[^@/]*@/, "//")})`);
