@@ -1,10 +1,10 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ getDb }, { startRecovery }, { getEnv }] = await Promise.all([
+  const [{ getDb }, { startScheduler }, { getEnv }] = await Promise.all([
     import("./lib/db/client"),
-    import("./lib/agent/recover-interrupted"),
+    import("./lib/agent/scheduler"),
     import("./lib/env"),
   ]);
   getEnv();
-  startRecovery(getDb());
+  startScheduler(getDb());
 }

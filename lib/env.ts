@@ -38,6 +38,11 @@ export const envSchema = z
     OPENAI_API_KEY: z.string().optional(),
     PLANGATE_BASE_URL: z.url().optional(),
     PLANGATE_API_KEY: z.string().optional(),
+    // How long a dead instance's session stays claimed; its holder renews every third of it.
+    PLANGATE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+    // After an instance dies: "takeover" (another instance goes on with its turns) or "interrupt" (they wait for
+    // a person to resume them). Default: takeover on PostgreSQL (a pool of instances), interrupt on SQLite.
+    PLANGATE_FAILOVER: z.enum(["takeover", "interrupt"]).optional(),
     PLANGATE_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(50),
     // Compaction starts when the conversation sent to the model grows past this many characters (~4 per token).
     PLANGATE_CONTEXT_CHARS: z.coerce.number().int().min(2_000).default(400_000),

@@ -9,7 +9,7 @@ import { detectSandbox } from "../sandbox/detect-sandbox";
 import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";
 import { releaseView, takeView } from "./conversation-cache";
 import { callModel } from "./call-model";
-import { acquireLease, releaseLease, renewLease } from "../session/lease";
+import { acquireLease, keepLease, releaseLease } from "../session/lease";
 import { readGates } from "../session/mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
@@ -19,7 +19,8 @@ import { ancestorsNow } from "./ancestors";
 import { loadSessionContext } from "./session-context";
 import { systemPrompt } from "./system-prompt";
 import { modelTools } from "./tool-registry";
-import { abortSignalFor, clearAbort } from "./turn-signals";
+import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-signals";
+import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
@@ -160,8 +161,9 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     await takeOwedBaseline(db, sessionId);
     const token = await acquireLease(db, sessionId);
     if (!token) return;
-    const renew = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), 10_000);
-    renew.unref();
+    const stopRenewing = keepLease(db, sessionId, token);
+    // An abort taken by another instance closes the turn in the log: cancel what runs here for it right away.
+    const unwatch = watchLog(db, sessionId, () => void cancelIfEnded(db, sessionId).catch(() => undefined));
     let view: ConversationView | null = null;
     try {
       view = await takeView(db, sessionId);
@@ -173,7 +175,8 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
         await failTurn(db, sessionId, error);
       }
     } finally {
-      clearInterval(renew);
+      stopRenewing();
+      unwatch();
       if (view) releaseView(sessionId, view);
       await releaseLease(db, sessionId, token);
     }
@@ -219,6 +222,11 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
     { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
     { type: "turn.ended", payload: { turnId, reason: "error" } },
   ], { guard: (s) => s.openTurnId === turnId }).catch(() => undefined);
+}
+
+async function cancelIfEnded(db: Db, sessionId: string): Promise<void> {
+  const turn = runningTurn(sessionId);
+  if (turn !== null && (await stateNow(db, sessionId)).openTurnId !== turn) abortLocal(sessionId);
 }
 
 async function runnable(db: Db, sessionId: string): Promise<boolean> {

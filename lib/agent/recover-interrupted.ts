@@ -1,13 +1,13 @@
 import { sql, type Db } from "../db/client";
 import { appendEvents } from "../session/append-events";
-import { LEASE_TTL_MS } from "../session/lease";
+import { leaseTtlMs } from "../session/lease";
 
 /**
  * A turn whose process died leaves a running session with an expired lease. Such turns are marked interrupted
  * (resumable), never silently continued: nothing the user has not seen runs after a crash.
  */
 export async function recoverInterrupted(db: Db, now = new Date()): Promise<string[]> {
-  const stale = new Date(now.getTime() - LEASE_TTL_MS);
+  const stale = new Date(now.getTime() - leaseTtlMs());
   const rows = await (await sql(db)).query<{ id: string }>(
     'SELECT "id" FROM "Session" WHERE "status" = ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?) AND "lastActivityAt" < ?',
     ["running", now, stale],
@@ -20,14 +20,4 @@ export async function recoverInterrupted(db: Db, now = new Date()): Promise<stri
     marked.push(id);
   }
   return marked;
-}
-
-let timer: NodeJS.Timeout | undefined;
-
-export function startRecovery(db: Db, everyMs = 10_000): void {
-  if (timer) return;
-  const tick = () => void recoverInterrupted(db).catch((error: unknown) => console.error("plangate: recovery sweep failed", error));
-  tick();
-  timer = setInterval(tick, everyMs);
-  timer.unref();
 }

@@ -18,3 +18,9 @@ export function abortLocal(sessionId: string): void {
 export function clearAbort(sessionId: string): void {
   controllers.delete(sessionId);
 }
+
+/** The turn whose model call or command may be running here for this session, if any. */
+export function runningTurn(sessionId: string): string | null {
+  const current = controllers.get(sessionId);
+  return current && !current.controller.signal.aborted ? current.turnId : null;
+}

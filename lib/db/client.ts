@@ -15,9 +15,14 @@ export type Tx = Prisma.TransactionClient;
 
 // On globalThis because Next may load this module more than once (route and instrumentation bundles) while the
 // client itself is shared through globalThis below.
-const registry = globalThis as unknown as { plangateAdapters?: WeakMap<Db, Promise<SqlDriverAdapter>>; plangateProviders?: WeakMap<Db, string> };
+const registry = globalThis as unknown as {
+  plangateAdapters?: WeakMap<Db, Promise<SqlDriverAdapter>>;
+  plangateProviders?: WeakMap<Db, string>;
+  plangateUrls?: WeakMap<Db, string>;
+};
 const adapters = (registry.plangateAdapters ??= new WeakMap());
 const providers = (registry.plangateProviders ??= new WeakMap());
+const urls = (registry.plangateUrls ??= new WeakMap());
 
 /** Connections per process on PostgreSQL (PLANGATE_PG_POOL): instances × this must stay under max_connections. */
 function poolSize(): number {
@@ -50,6 +55,7 @@ export function createDb(url: string): Db {
   const db = factory.provider === "postgres" ? (new PgPrismaClient({ adapter: shared }) as unknown as Db) : new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
   providers.set(db, factory.provider);
+  urls.set(db, url);
   return db;
 }
 
@@ -73,9 +79,17 @@ export function providerOf(db: Db): "postgres" | "sqlite" {
   return providers.get(db) === "postgres" ? "postgres" : "sqlite";
 }
 
+/** The URL a client was created with (a PostgreSQL listener opens its own connection to it). */
+export function urlOf(db: Db): string {
+  const url = urls.get(db);
+  if (url === undefined) throw new Error("This Prisma client was not created by createDb()");
+  return url;
+}
+
 export function ormTransaction<T>(db: Db, fn: (tx: Tx, run: SqlRunner) => Promise<T>): Promise<T> {
   const provider = providers.get(db) ?? "sqlite";
-  return db.$transaction((tx) => fn(tx, prismaRunner(tx, provider)));
+  // Waits for a connection rather than failing after Prisma's 2 s default: a PostgreSQL pool is finite, bursts queue.
+  return db.$transaction((tx) => fn(tx, prismaRunner(tx, provider)), { maxWait: 15_000, timeout: 30_000 });
 }
 
 const globalForDb = globalThis as unknown as { plangateDb?: Db };

@@ -1,18 +1,23 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
+import { getEnv } from "../env";
 import { newId } from "../id";
 
 // Which server process runs a session's turn is decided by this row lock-free lease in the database, never by
 // process memory, so two processes (or a restarted one) never run the same turn at once.
-const INSTANCE = newId("srv");
-export const LEASE_TTL_MS = 30_000;
+export const INSTANCE = newId("srv");
 
-export async function acquireLease(db: Db, sessionId: string, ttlMs = LEASE_TTL_MS): Promise<string | null> {
+/** The lease's lifetime (PLANGATE_LEASE_TTL_MS); holders renew every third of it, so two missed renewals are tolerated. */
+export function leaseTtlMs(): number {
+  return getEnv().PLANGATE_LEASE_TTL_MS;
+}
+
+export async function acquireLease(db: Db, sessionId: string, ttlMs = leaseTtlMs()): Promise<string | null> {
   return claimLease(await sql(db), sessionId, `${INSTANCE}:${newId("lse")}`, ttlMs);
 }
 
 /** The lease claim on a given runner, e.g. inside a transaction so that it commits with other writes. */
-export async function claimLease(run: SqlRunner, sessionId: string, token: string, ttlMs = LEASE_TTL_MS): Promise<string | null> {
+export async function claimLease(run: SqlRunner, sessionId: string, token: string, ttlMs = leaseTtlMs()): Promise<string | null> {
   const now = new Date();
   const changed = await run.execute(
     'UPDATE "Session" SET "leaseOwner" = ?, "leaseUntil" = ? WHERE "id" = ? AND ("leaseOwner" IS NULL OR "leaseUntil" IS NULL OR "leaseUntil" < ?)',
@@ -21,7 +26,7 @@ export async function claimLease(run: SqlRunner, sessionId: string, token: strin
   return changed === 1 ? token : null;
 }
 
-export async function renewLease(db: Db, sessionId: string, token: string, ttlMs = LEASE_TTL_MS): Promise<boolean> {
+export async function renewLease(db: Db, sessionId: string, token: string, ttlMs = leaseTtlMs()): Promise<boolean> {
   const changed = await (await sql(db)).execute('UPDATE "Session" SET "leaseUntil" = ? WHERE "id" = ? AND "leaseOwner" = ?', [
     new Date(Date.now() + ttlMs),
     sessionId,
@@ -30,6 +35,25 @@ export async function renewLease(db: Db, sessionId: string, token: string, ttlMs
   return changed === 1;
 }
 
+/** Renews the lease every third of its lifetime until the returned stop is called. */
+export function keepLease(db: Db, sessionId: string, token: string): () => void {
+  const timer = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), Math.max(250, Math.floor(leaseTtlMs() / 3)));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export async function releaseLease(db: Db, sessionId: string, token: string): Promise<void> {
   await (await sql(db)).execute('UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ?', [sessionId, token]);
+}
+
+/**
+ * Clears a lease its holder let expire (it died): exactly one caller gets true, however many instances saw
+ * the same expired lease, so one of them reports the take-over and drives.
+ */
+export async function reapLease(db: Db, sessionId: string, deadToken: string): Promise<boolean> {
+  const changed = await (await sql(db)).execute(
+    'UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "leaseUntil" < ?',
+    [sessionId, deadToken, new Date()],
+  );
+  return changed === 1;
 }

@@ -110,6 +110,18 @@ describe.each(Object.entries(BUDGETS))("search pages (%s)", (_, budget) => {
   });
 });
 
+describe("rank", () => {
+  it("is given for a search on PostgreSQL only (ts_rank), and leaves the order to activity", async () => {
+    const { sessions } = await listSessions(t.db, { q: "pag", limit: 200 });
+    expect(sessions.map((s) => s.id)).toEqual(await expected((i) => i % 3 !== 2 || i % 5 === 0));
+    for (const s of sessions) {
+      if (t.provider === "postgres") expect(s.rank).toBeGreaterThan(0);
+      else expect(s).not.toHaveProperty("rank");
+    }
+    expect((await listSessions(t.db, { limit: 5 })).sessions.every((s) => !("rank" in s))).toBe(true);
+  });
+});
+
 describe("listing without a search", () => {
   it("pages every session once, newest activity first, ties broken by id", async () => {
     const want = await expected(() => true);

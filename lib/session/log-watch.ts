@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import { providerOf, sql, type Db } from "../db/client";
+import { listen } from "../db/pg-listen";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
 export type LogFollower = (lastSeq: number) => void;
@@ -8,15 +9,18 @@ export type LogFollower = (lastSeq: number) => void;
 const TICK_MS = 500;
 const CHUNK = 500;
 
-// data_version moves only when another connection commits: this connection's own appends reach streams through
-// the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny statement.
-// SQLite only, as is this build (a PostgreSQL port would use LISTEN/NOTIFY instead).
+// SQLite: data_version moves only when another connection commits: this connection's own appends reach streams
+// through the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny
+// statement. PostgreSQL: every append notifies LOG_CHANNEL with "sessionId:lastSeq" in its transaction (see
+// append-events), so instances hear of each other's commits without polling.
 const CHANGED = "PRAGMA data_version";
+export const LOG_CHANNEL = "plangate_log";
 
 type Watch = {
   followers: Map<string, Set<LogFollower>>;
   timer: NodeJS.Timeout | null;
   seen: number | null;
+  unlisten: (() => void) | null;
 };
 
 const watches = new Map<Db, Watch>();
@@ -27,9 +31,10 @@ export function watchLog(db: Db, sessionId: string, follower: LogFollower): () =
   if (!watch) {
     // A fresh watch has no baseline, so its first tick checks every follower: a commit that landed between a
     // stream's first read and the baseline would otherwise go unnoticed.
-    watch = { followers: new Map(), timer: null, seen: null };
+    watch = { followers: new Map(), timer: null, seen: null, unlisten: null };
     watches.set(db, watch);
-    schedule(db, watch);
+    if (providerOf(db) === "postgres") follow(db, watch);
+    else schedule(db, watch);
   }
   const set = watch.followers.get(sessionId) ?? new Set();
   set.add(follower);
@@ -42,6 +47,8 @@ export function watchLog(db: Db, sessionId: string, follower: LogFollower): () =
       watches.delete(db);
       if (w.timer) clearTimeout(w.timer);
       w.timer = null;
+      w.unlisten?.();
+      w.unlisten = null;
     }
   };
 }
@@ -56,6 +63,23 @@ function schedule(db: Db, watch: Watch): void {
   }, TICK_MS);
 }
 
+function follow(db: Db, watch: Watch): void {
+  const onNotice = (payload: string | null) => {
+    if (payload === null) return void readAll(db, watch).catch(() => undefined);
+    const cut = payload.lastIndexOf(":");
+    const seq = Number(payload.slice(cut + 1));
+    for (const f of watch.followers.get(payload.slice(0, cut)) ?? []) f(seq);
+  };
+  void listen(db, LOG_CHANNEL, onNotice)
+    .then(async (unlisten) => {
+      if (watches.get(db) !== watch) return unlisten();
+      watch.unlisten = unlisten;
+      // Commits between a stream's first read and LISTEN taking effect were not notified to us: check once.
+      await readAll(db, watch);
+    })
+    .catch((error: unknown) => console.error("plangate: cannot listen for log changes", error));
+}
+
 async function tick(db: Db, watch: Watch): Promise<void> {
   const run = await sql(db);
   // Read the change marker before the lastSeqs: a commit in between is then seen again on the next tick.
@@ -63,6 +87,11 @@ async function tick(db: Db, watch: Watch): Promise<void> {
   const version = Number(row?.data_version);
   if (version === watch.seen) return;
   watch.seen = version;
+  await readAll(db, watch);
+}
+
+async function readAll(db: Db, watch: Watch): Promise<void> {
+  const run = await sql(db);
   const ids = [...watch.followers.keys()];
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK);

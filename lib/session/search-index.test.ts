@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDb, type TestDb } from "../../tests/helpers/db";
+import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
 import { sql } from "../db/client";
 import type { SqlRunner } from "../db/sql";
+import { appendEvents } from "./append-events";
+import { createSession } from "./create-session";
+import { deleteSession } from "./delete-session";
 import type { NewEvent } from "./events";
+import { listSessions } from "./list-sessions";
 import { DOCS_PER_SESSION, fewerMatches, ftsQuery, keySpans, keysMatching, searchDocs, searchWords, termQuery, termsWithPrefix, wholeTermsMatch } from "./search-index";
+import { fewerMatchesPg, PG_SESSION_AMONG_MATCHES, quoteLexeme, searchTokens, sessionsMatchingPg, tsQueryText, tsvectorRows } from "./search-index-pg";
 
 describe("ftsQuery", () => {
   it.each<[string, string | null]>([
@@ -65,7 +70,8 @@ describe("keySpans", () => {
   });
 });
 
-describe("the index, read by term", () => {
+// FTS5's rowid scheme and term table exist on SQLite only; PostgreSQL's index is tested below.
+describe.skipIf(onPostgres)("the index, read by term", () => {
   let t: TestDb;
   let run: SqlRunner;
   const key = (k: number, n = 0) => k * DOCS_PER_SESSION + n;
@@ -116,5 +122,170 @@ describe("the index, read by term", () => {
     expect(await fewerMatches(run, match, 2)).toBe(false);
     expect(await fewerMatches(run, match, 0)).toBe(false);
     expect(await fewerMatches(run, match, Infinity)).toBe(true);
+  });
+});
+
+describe("searchTokens (PostgreSQL's lexemes)", () => {
+  it.each<[string, string[]]>([
+    ["Add Pagination", ["add", "pagination"]],
+    ["the_list foo.bar.com /usr/bin", ["the", "list", "foo", "bar", "com", "usr", "bin"]],
+    ["Façade ÉCLAIR İstanbul ｐａｇｅ", ["facade", "eclair", "istanbul", "page"]],
+    ["a'b\\c & !d | e:* <-> (f)", ["a", "b", "c", "d", "e", "f"]],
+    [" -- ", []],
+  ])("%j → %j", (text, want) => {
+    expect(searchTokens(text)).toEqual(want);
+  });
+
+  it("cuts a lexeme at 200 code points (a search is at most 200 characters)", () => {
+    expect(searchTokens("ж".repeat(300))).toEqual(["ж".repeat(200)]);
+  });
+});
+
+describe("tsQueryText", () => {
+  it.each<[string, string | null]>([
+    ["pagination", "'pagination':*"],
+    ["  add   Pagination ", "'add':* & 'pagination':*"],
+    ['title:x OR "y" NEAR(a b) -c *', "'title':* & 'x':* & 'or':* & 'y':* & 'near':* & 'a':* & 'b':* & 'c':*"],
+    ["a & !b | c:*", "'a':* & 'b':* & 'c':*"],
+    ["the_list", "('the' <-> 'list':*)"],
+    ["Façade façade FACADE", "'facade':*"],
+    ["___ !!!", null],
+    ["", null],
+  ])("%j → %j", (input, want) => {
+    expect(tsQueryText(searchWords(input))).toBe(want);
+  });
+
+  it("quotes a lexeme whatever it holds", () => {
+    expect(quoteLexeme("a'b\\c")).toBe("'a''b\\\\c'");
+  });
+});
+
+describe("tsvectorRows", () => {
+  it("gives each lexeme its positions, once", () => {
+    expect(tsvectorRows("The pager, the PAGE")).toEqual(["'the':1,3 'pager':2 'page':4"]);
+    expect(tsvectorRows(" -- ")).toEqual([]);
+  });
+
+  it("keeps 256 positions a lexeme and stops counting at 16383, as PostgreSQL does", () => {
+    const [row] = tsvectorRows(`${"a ".repeat(20_000)}b c`);
+    expect(row!.split(" ")[0]!.split(",")).toHaveLength(256);
+    expect(row!.endsWith("'b':16383 'c':16383")).toBe(true);
+  });
+
+  it("spreads a document whose distinct words pass 256 KB over rows (a tsvector holds 1 MB)", () => {
+    const words = Array.from({ length: 30_000 }, (_, i) => `w${String(i).padStart(19, "0")}`);
+    const rows = tsvectorRows(words.join(" "));
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(Buffer.byteLength(row)).toBeLessThan(2 ** 20);
+    expect(rows.flatMap((r) => r.split(" ").map((l) => l.slice(1, l.indexOf("'", 1))))).toEqual(words);
+  });
+});
+
+describe.runIf(onPostgres)("the PostgreSQL index", () => {
+  let t: TestDb;
+  let run: SqlRunner;
+  const names = new Map<string, string>();
+  const session = async (name: string, title: string, messages: string[] = []): Promise<string> => {
+    const { id } = await createSession(t.db, { title, workspace: "/w", agent: "build", model: "offline", mode: "default" });
+    if (messages.length) await appendEvents(t.db, id, messages.map((text) => ({ type: "message.user" as const, payload: { text } })));
+    names.set(id, name);
+    return id;
+  };
+  const docsOf = async (id: string) => Number((await run.query<{ n: number }>('SELECT count(*) AS "n" FROM "SessionSearch" WHERE "sessionId" = ?', [id]))[0]?.n);
+  /** The sessions (by name) a search matches, through the SQL the listing uses. */
+  const matching = async (text: string): Promise<string[]> => {
+    const query = tsQueryText(searchWords(text));
+    if (query === null) return [];
+    const rows = await run.query<{ id: string }>(`SELECT s."id" FROM "Session" s WHERE ${PG_SESSION_AMONG_MATCHES}`, [query]);
+    return rows.map((r) => names.get(r.id) ?? r.id).sort();
+  };
+  beforeAll(async () => {
+    t = freshDb();
+    run = await sql(t.db);
+    await session("a", "Add Pagination", ["the Façade of foo.bar.com", "keep the_list short"]);
+    await session("b", "Pager fix");
+    await session("c", "Fruit", ["red", "apple"]);
+    await session("d", "Fruit salad", ["a red apple"]);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("matches every word as a prefix, in any case, with or without accents, whatever the punctuation", async () => {
+    expect(await matching("pag")).toEqual(["a", "b"]);
+    expect(await matching("PAGINATION")).toEqual(["a"]);
+    expect(await matching("facade")).toEqual(["a"]);
+    expect(await matching("FAÇADE")).toEqual(["a"]);
+    expect(await matching("bar")).toEqual(["a"]);
+    expect(await matching("the_list")).toEqual(["a"]);
+    expect(await matching("the_li")).toEqual(["a"]);
+    expect(await matching("list_the")).toEqual([]);
+    expect(await matching("fix pag")).toEqual(["b"]);
+    expect(await matching("nowhere")).toEqual([]);
+  });
+
+  it("needs every word in one document, not spread over a session's documents", async () => {
+    expect(await matching("red apple")).toEqual(["d"]);
+    expect(await matching("apple")).toEqual(["c", "d"]);
+    expect(await matching("fruit red")).toEqual([]);
+    expect(await matching("pagination facade")).toEqual([]);
+  });
+
+  it("tells which of a list of sessions hold a match, and whether fewer documents than a cap match", async () => {
+    const id = (name: string) => [...names].find(([, n]) => n === name)![0];
+    const redApple = tsQueryText(["red", "apple"])!;
+    const apple = tsQueryText(["apple"])!; // two documents: c's "apple" and d's "a red apple"
+    expect(await sessionsMatchingPg(run, redApple, [id("a"), id("c"), id("d")])).toEqual(new Set([id("d")]));
+    expect(await sessionsMatchingPg(run, apple, [id("b"), id("c"), id("d")])).toEqual(new Set([id("c"), id("d")]));
+    expect(await sessionsMatchingPg(run, apple, [id("a"), id("b")])).toEqual(new Set());
+    expect(await sessionsMatchingPg(run, apple, [])).toEqual(new Set());
+    expect(await fewerMatchesPg(run, apple, 3)).toBe(true);
+    expect(await fewerMatchesPg(run, apple, 2)).toBe(false);
+    expect(await fewerMatchesPg(run, apple, 0)).toBe(false);
+    expect(await fewerMatchesPg(run, apple, Infinity)).toBe(true);
+  });
+
+  it("reads nothing in a search as an operator", async () => {
+    const hit = async (terms: string, query: string) =>
+      (await run.query<{ hit: boolean }>('SELECT CAST(? AS tsvector) @@ CAST(? AS tsquery) AS "hit"', [terms, query]))[0]?.hit;
+    // Each of these would match 'b' if its operators were read as operators.
+    expect(await hit("'b':1", quoteLexeme("x | b"))).toBe(false);
+    expect(await hit("'b':1", quoteLexeme("b' | 'x"))).toBe(false);
+    expect(await hit("'b':1", quoteLexeme("!x"))).toBe(false);
+    expect(await hit("'b':1", `${quoteLexeme("b")}:*`)).toBe(true);
+    const [one] = await run.query<{ n: number }>("SELECT array_length(tsvector_to_array(CAST(? AS tsvector)), 1) AS \"n\"", [`${quoteLexeme("a' 'b:1 'c")}:1`]);
+    expect(Number(one?.n)).toBe(1);
+    // Through the listing: the words are searched for, the punctuation is not.
+    expect(await matching('title:x OR "y" NEAR(a b) -c *')).toEqual([]);
+    expect((await listSessions(t.db, { q: 'Add: OR "pag" NEAR(x) -*' })).sessions).toEqual([]);
+    expect((await listSessions(t.db, { q: "a & !red | apple:*" })).sessions.map((s) => names.get(s.id))).toEqual(["d"]);
+    expect((await listSessions(t.db, { q: "(fix) | pager" })).sessions.map((s) => names.get(s.id))).toEqual(["b"]);
+  });
+
+  it("drops a deleted session's documents", async () => {
+    const id = await session("doomed", "Doomed session", ["one message", "another"]);
+    expect(await docsOf(id)).toBe(3);
+    await deleteSession(t.db, id);
+    expect(await docsOf(id)).toBe(0);
+    expect(await matching("doomed")).toEqual([]);
+  });
+
+  it("ranks a session by its best document, the list staying newest first", async () => {
+    await session("once", "Zebra notes", ["a zebra crossing, once, among many other words about roads and traffic"]);
+    await session("often", "Stripes", ["zebra zebra zebra"]);
+    const { sessions } = await listSessions(t.db, { q: "zebra" });
+    expect(sessions.map((s) => names.get(s.id))).toEqual(["often", "once"]);
+    const [often, once] = sessions.map((s) => s.rank ?? 0);
+    expect(once).toBeGreaterThan(0);
+    expect(often).toBeGreaterThan(once!);
+    expect((await listSessions(t.db, { limit: 1 })).sessions[0]).not.toHaveProperty("rank");
+  });
+
+  it("indexes a message too large for one tsvector", async () => {
+    const words = Array.from({ length: 30_000 }, (_, i) => `w${String(i).padStart(19, "0")}`);
+    const id = await session("large", "Large", [`${words.join(" ")} needlework`]);
+    expect(await docsOf(id)).toBe(4);
+    expect(await matching("needle")).toEqual(["large"]);
+    expect(await matching(words[0]!)).toEqual(["large"]);
   });
 });

@@ -1,5 +1,6 @@
 import type { SqlRunner } from "../db/sql";
 import type { NewEvent } from "./events";
+import { dropDocsPg, indexDocsPg } from "./search-index-pg";
 
 export type SearchDoc = { kind: "title" | "message" | "plan"; body: string };
 
@@ -16,15 +17,19 @@ export function searchDocs(events: readonly NewEvent[]): SearchDoc[] {
 /** A session's documents are rowids key * 2^24 + n (see the history migration). */
 export const DOCS_PER_SESSION = 2 ** 24;
 
-/** Gives a new session its search key (inside the transaction that creates it). */
+/**
+ * Gives a new session its search key (inside the transaction that creates it). SQLite only: PostgreSQL keys
+ * its documents by session id (see search-index-pg.ts), and MAX()+1 there would race under READ COMMITTED.
+ */
 export async function assignSearchKey(run: SqlRunner, sessionId: string): Promise<void> {
+  if (run.provider === "postgres") return;
   await run.execute('UPDATE "Session" SET "searchKey" = (SELECT COALESCE(MAX("searchKey"), 0) + 1 FROM "Session") WHERE "id" = ? AND "searchKey" IS NULL', [sessionId]);
 }
 
-/** Adds documents to the full-text index (SQLite FTS5) inside the caller's transaction. */
+/** Adds documents to the full-text index (SQLite FTS5, PostgreSQL tsvector rows) inside the caller's transaction. */
 export async function indexDocs(run: SqlRunner, sessionId: string, docs: readonly SearchDoc[]): Promise<void> {
   if (docs.length === 0) return;
-  if (run.provider === "postgres") return; // TEMPORARY until the PostgreSQL search index lands
+  if (run.provider === "postgres") return indexDocsPg(run, sessionId, docs.map((d) => d.body));
   const [row] = await run.query<{ searchKey: number | null; searchDocs: number }>(
     'UPDATE "Session" SET "searchDocs" = "searchDocs" + ? WHERE "id" = ? RETURNING "searchKey", "searchDocs"',
     [docs.length, sessionId],
@@ -40,6 +45,7 @@ export async function indexDocs(run: SqlRunner, sessionId: string, docs: readonl
 
 /** Removes a session's documents (before the session row goes). */
 export async function dropDocs(run: SqlRunner, sessionId: string): Promise<void> {
+  if (run.provider === "postgres") return dropDocsPg(run, sessionId);
   const [row] = await run.query<{ searchKey: number | null }>('SELECT "searchKey" FROM "Session" WHERE "id" = ?', [sessionId]);
   if (!row || row.searchKey === null) return;
   const base = Number(row.searchKey) * DOCS_PER_SESSION;

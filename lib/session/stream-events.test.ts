@@ -2,8 +2,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
+import pg from "pg";
+import { LOG_CHANNEL } from "./log-watch";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { freshDb, type TestDb } from "../../tests/helpers/db";
+import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
 import { streamSessionEvents } from "./stream-events";
@@ -54,7 +56,28 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 }
 
 /** Appends on a connection of its own, as another server process would: no bus, only the database. */
-function appendElsewhere(sessionId: string, texts: string[]): void {
+async function appendElsewhere(sessionId: string, texts: string[]): Promise<void> {
+  if (onPostgres) {
+    // As another instance would: its own connection, and the notification its append sends at commit.
+    const client = new pg.Client({ connectionString: t.url });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ lastSeq: number }>('SELECT "lastSeq" FROM "Session" WHERE "id" = $1 FOR UPDATE', [sessionId]);
+      const lastSeq = Number(rows[0]?.lastSeq);
+      for (const [i, text] of texts.entries()) {
+        await client.query('INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ($1, $2, $3, $4, now())', [
+          sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }),
+        ]);
+      }
+      await client.query('UPDATE "Session" SET "lastSeq" = $1 WHERE "id" = $2', [lastSeq + texts.length, sessionId]);
+      await client.query("SELECT pg_notify($1, $2)", [LOG_CHANNEL, `${sessionId}:${lastSeq + texts.length}`]);
+      await client.query("COMMIT");
+    } finally {
+      await client.end();
+    }
+    return;
+  }
   const conn = new Database(t.file);
   try {
     conn.transaction(() => {
@@ -97,7 +120,7 @@ describe("session event stream", () => {
     const s = open(id, 3);
     await until(() => s.ids().includes(6));
     const at = Date.now();
-    appendElsewhere(id, ["a", "b"]);
+    await appendElsewhere(id, ["a", "b"]);
     await until(() => s.ids().includes(8));
     expect(Date.now() - at).toBeLessThan(1500);
     expect(s.ids()).toEqual([4, 5, 6, 7, 8]);
@@ -105,7 +128,8 @@ describe("session event stream", () => {
   });
 
   it("idle streams issue no queries of their own, and the watcher stops when the last one closes", async () => {
-    const prepare = vi.spyOn(Database.prototype, "prepare");
+    // SQLite: statements prepared; PostgreSQL: queries sent on any connection (pool or listener).
+    const prepare = onPostgres ? vi.spyOn(pg.Client.prototype, "query") : vi.spyOn(Database.prototype, "prepare");
     const idleQueries = async () => {
       await sleep(600); // let first reads and the first full check pass
       prepare.mockClear();
@@ -117,8 +141,9 @@ describe("session event stream", () => {
     const withFew = await idleQueries();
     const many = ids.slice(3).map((id) => open(id));
     const withMany = await idleQueries();
-    // About one statement per tick, however many streams are open.
-    expect(withFew).toBeGreaterThan(0);
+    // About one statement per tick, however many streams are open (none on PostgreSQL: notifications wake them).
+    if (onPostgres) expect(withFew).toBe(0);
+    else expect(withFew).toBeGreaterThan(0);
     expect(withFew).toBeLessThanOrEqual(6);
     expect(withMany).toBeLessThanOrEqual(withFew + 1);
     for (const s of [...few, ...many]) s.close();
@@ -127,7 +152,7 @@ describe("session event stream", () => {
     // Another connection's write still reaches a stream opened after the watcher went quiet.
     const again = open(ids[0] as string);
     await until(() => again.ids().includes(1));
-    appendElsewhere(ids[0] as string, ["late"]);
+    await appendElsewhere(ids[0] as string, ["late"]);
     await until(() => again.ids().includes(2));
     expect(again.ids()).toEqual([1, 2]);
   });

@@ -1,7 +1,7 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
-import { acquireLease, claimLease, releaseLease, renewLease } from "../session/lease";
+import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
 import { appendEvents } from "../session/append-events";
 import { isGitWorkspace, snapshotTree } from "./git-snapshot";
 
@@ -74,8 +74,7 @@ async function record(db: Db, sessionId: string, token: string, versionId: strin
 }
 
 async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh: boolean): Promise<void> {
-  const renew = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), 10_000);
-  renew.unref();
+  const stopRenewing = keepLease(db, sessionId, token);
   try {
     // Right after a decision: its events go out to the open pages before the snapshot's set-up, spawn and CPU
     // burst compete with them (on a small machine that shows in the decision's latency); the agent waits anyway.
@@ -91,7 +90,7 @@ async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh:
       }
     }
   } finally {
-    clearInterval(renew);
+    stopRenewing();
     await releaseLease(db, sessionId, token);
   }
 }

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
+import { freshDatabaseUrl } from "./db";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -83,10 +84,10 @@ export function realServerFixture(name: string, extraEnv: Record<string, string>
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace, { recursive: true });
   prepare(workspace);
-  const env = { DATABASE_URL: `file:${path.join(root, "db.sqlite")}`, PLANGATE_DATA_DIR: root, PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_ALLOW_SCRIPTED: "1", ...extraEnv };
+  const env = { DATABASE_URL: freshDatabaseUrl(root).url, PLANGATE_DATA_DIR: root, PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_ALLOW_SCRIPTED: "1", ...extraEnv };
   let running: Server | undefined;
   beforeAll(async () => {
-    migrateDatabase(env.DATABASE_URL, { quiet: true });
+    await migrateDatabase(env.DATABASE_URL, { quiet: true });
     running = await startServer(env, await freePort());
   }, 300_000);
   afterAll(async () => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
+import { freshDatabaseUrl } from "../helpers/db";
 import { freePort, http, startServer, until, type Server } from "../helpers/server";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-crash-"));
@@ -10,7 +11,7 @@ const workspace = path.join(root, "ws");
 fs.mkdirSync(path.join(workspace, ".plangate"), { recursive: true });
 fs.writeFileSync(path.join(workspace, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "*": "ask" } } }));
 const env = {
-  DATABASE_URL: `file:${path.join(root, "db.sqlite")}`,
+  DATABASE_URL: freshDatabaseUrl(root).url,
   PLANGATE_DATA_DIR: root,
   PLANGATE_WORKSPACE_ROOTS: root,
   PLANGATE_ALLOW_SCRIPTED: "1",
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe("durable asks survive kill -9", () => {
   it("keeps the ask pending across a crash and resumes the turn exactly once on one reply", async () => {
-    migrateDatabase(env.DATABASE_URL, { quiet: true });
+    await migrateDatabase(env.DATABASE_URL, { quiet: true });
     const port = await freePort();
     server = await startServer(env, port);
     const script = [{ toolCalls: [{ name: "bash", input: { command: "echo ran >> count.txt" } }] }, { text: "finished" }];

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
+import { sql } from "../../lib/db/client";
 import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents } from "../../lib/session/fold";
 import { getSession } from "../../lib/session/get-session";
@@ -59,6 +60,14 @@ describe("session history", () => {
     expect(seen).toEqual(all);
     expect(all).toHaveLength(4);
     expect(all[0]).toBe(a);
+
+    // A plan edited at approval is found by the words the person added.
+    const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${d}`)).body.reviews[0].id as string;
+    const edited = await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", plan: "# Plan\n\n1. Introduce a cursor-based paginator\n2. Measure it on quokkas\n" });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await settle(api, d);
+    expect(await ids("q=quokka")).toEqual([d]);
+    expect(await ids("q=quokka%20paginator")).toEqual([d]);
   });
 
   it("replay: folding the log up to any recorded point equals the live state at that time", async () => {
@@ -163,6 +172,9 @@ describe("session history", () => {
     const related = async (of: string) => (await api.call("GET", `/api/sessions/${of}/history`)).body.history.related.map((r: { id: string; relation: string }) => [r.id, r.relation]);
     expect(await related(forkId)).toEqual([[id, "forked from"]]);
     expect(await related(id)).toEqual([[forkId, "fork"]]);
+    // The fork is found by its own title and by the messages it copied.
+    expect((await list("q=exported%20fork")).sessions.map((s) => s.id)).toEqual([forkId]);
+    expect((await list("q=plan%20the%20export")).sessions.map((s) => s.id)).toContain(forkId);
   });
 
   it("delete asks for the id, refuses a running session, and removes the log, plans, reviews and search entries", async () => {
@@ -184,5 +196,8 @@ describe("session history", () => {
     expect(await api.t.db.plan.count({ where: { sessionId: id } })).toBe(0);
     expect(await api.t.db.review.count({ where: { sessionId: id } })).toBe(0);
     expect((await list("q=doomed")).sessions).toHaveLength(0);
+    if (api.t.provider === "postgres") {
+      expect(await (await sql(api.t.db)).query('SELECT "sessionId" FROM "SessionSearch" WHERE "sessionId" = ?', [id])).toEqual([]);
+    }
   });
 });

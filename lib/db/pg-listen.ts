@@ -1,0 +1,77 @@
+import pg from "pg";
+import { urlOf, type Db } from "./client";
+
+/** Told each notification's payload; `null` after a reconnect, when notifications may have been missed. */
+export type Listener = (payload: string | null) => void;
+
+type Channel = { listeners: Set<Listener> };
+type Connection = { client: pg.Client | null; channels: Map<string, Channel>; closed: boolean; ready: Promise<void> | null; connectedBefore: boolean };
+
+// One LISTEN connection per database per process, whatever the number of streams and channels: NOTIFY is how
+// instances on one PostgreSQL hear each other's commits (delivered at commit, in commit order, only if committed).
+const connections = new Map<string, Connection>();
+
+async function connect(url: string, conn: Connection): Promise<void> {
+  for (let attempt = 0; !conn.closed; attempt++) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      for (const name of conn.channels.keys()) await client.query(`LISTEN "${name}"`);
+      client.on("notification", (n) => {
+        for (const l of conn.channels.get(n.channel)?.listeners ?? []) l(n.payload ?? "");
+      });
+      client.on("error", () => reconnect(url, conn, client));
+      client.on("end", () => reconnect(url, conn, client));
+      conn.client = client;
+      // Anything committed while no connection listened is unknown: every listener re-checks.
+      if (conn.connectedBefore) for (const ch of conn.channels.values()) for (const l of ch.listeners) l(null);
+      conn.connectedBefore = true;
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
+    }
+  }
+}
+
+function reconnect(url: string, conn: Connection, client: pg.Client): void {
+  if (conn.client !== client || conn.closed) return;
+  conn.client = null;
+  conn.ready = connect(url, conn);
+}
+
+/** Listens on a channel of db's PostgreSQL; resolves once LISTEN is in force, and gives the unlisten. */
+export async function listen(db: Db, channel: string, listener: Listener): Promise<() => void> {
+  const url = urlOf(db);
+  let conn = connections.get(url);
+  if (!conn) {
+    conn = { client: null, channels: new Map(), closed: false, ready: null, connectedBefore: false };
+    connections.set(url, conn);
+    conn.channels.set(channel, { listeners: new Set() });
+    conn.ready = connect(url, conn);
+  }
+  const c = conn;
+  let ch = c.channels.get(channel);
+  if (!ch) {
+    ch = { listeners: new Set() };
+    c.channels.set(channel, ch);
+    await c.ready;
+    await c.client?.query(`LISTEN "${channel}"`);
+  }
+  ch.listeners.add(listener);
+  await c.ready;
+  const mine = ch;
+  return () => {
+    mine.listeners.delete(listener);
+  };
+}
+
+/** Stops every listener connection (tests, shutdown). */
+export async function closeListeners(): Promise<void> {
+  const all = [...connections.values()];
+  connections.clear();
+  for (const c of all) {
+    c.closed = true;
+    await c.client?.end().catch(() => undefined);
+  }
+}
