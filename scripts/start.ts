@@ -6,6 +6,7 @@ import { EnvError, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
 import { needsBuild } from "./needs-build";
+import { withBuildLock } from "./build-lock";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -31,9 +32,13 @@ console.log(`plangate: database ready (${env.DATABASE_URL})`);
 
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!dev && needsBuild(root)) {
-  console.log("plangate: building (sources changed since the last build)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: childEnv });
-  if (build.status !== 0) fail("next build failed");
+  // Instances started together from one checkout build once: the others wait, then find the build fresh.
+  withBuildLock(root, () => {
+    if (!needsBuild(root)) return;
+    console.log("plangate: building (sources changed since the last build)…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: childEnv });
+    if (build.status !== 0) fail("next build failed");
+  });
 }
 
 const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)];

@@ -29,11 +29,12 @@ export function route<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
 }
 
 /**
- * The path of the first string (key or value) that is not well-formed Unicode: a lone surrogate, which JSON
- * allows as "\ud800" but no database can store as text. Null when every string is well formed.
+ * The path of the first string (key or value) that no database stores as text: a lone surrogate, which JSON
+ * allows as "\ud800", or a NUL character, which PostgreSQL refuses in text (so SQLite and PostgreSQL accept the
+ * same input). Null when every string can be stored.
  */
 export function illFormedAt(value: unknown, at = "body"): string | null {
-  if (typeof value === "string") return value.isWellFormed() ? null : at;
+  if (typeof value === "string") return storable(value) ? null : at;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const bad = illFormedAt(value[i], `${at}.${i}`);
@@ -43,7 +44,7 @@ export function illFormedAt(value: unknown, at = "body"): string | null {
   }
   if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (!k.isWellFormed()) return `${at} (a key)`;
+      if (!storable(k)) return `${at} (a key)`;
       const bad = illFormedAt(v, at === "body" ? k : `${at}.${k}`);
       if (bad !== null) return bad;
     }
@@ -51,9 +52,11 @@ export function illFormedAt(value: unknown, at = "body"): string | null {
   return null;
 }
 
+const storable = (s: string) => s.isWellFormed() && !s.includes("\u0000");
+
 function assertWellFormed(value: unknown): void {
   const bad = illFormedAt(value);
-  if (bad !== null) throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate)`);
+  if (bad !== null) throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate) or a NUL character`);
 }
 
 /** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.ts). */

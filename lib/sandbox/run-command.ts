@@ -38,9 +38,18 @@ export type RunCommandResult = {
   profile: SandboxProfile;
 };
 
+// Fd 5 of every command is its lifeline: a pipe whose other end only this server holds and never writes, so it
+// reads as EOF once the server is gone, even after kill -9. bwrap's --die-with-parent is armed only after bwrap
+// has started and is never armed if the server died before that, which let a command the log reports as
+// interrupted still run. So the wrapper refuses to start when the lifeline is already at EOF, and a background
+// watch kills the command's process group when it reaches EOF later (without bwrap too).
+const LIFELINE_FD = 5;
 // The outer bash points stderr at stdout before running the command, so both share one pipe and
 // keep the order they were written in; the command still runs as its own `bash -c`, untouched.
-const MERGE_STREAMS = 'exec 2>&1; exec bash -c "$1"';
+const MERGE_STREAMS =
+  `exec 2>&1; if read -t 0 -u ${LIFELINE_FD}; then exit 137; fi; ` +
+  `{ while read -r -u ${LIFELINE_FD} _; do :; done; kill -KILL 0; } </dev/null >/dev/null 2>&1 & ` +
+  `exec bash -c "$1" ${LIFELINE_FD}<&-`;
 
 /** Keeps the first and last part of a long output, counting what falls in between. */
 class HeadTail {
@@ -125,7 +134,7 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network);
   const env = commandEnv({ write: input.profile.write, asWritten: input.asWritten === true, extraNames: getEnv().sandboxEnv });
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
-  const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe"] as const);
+  const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe", "ignore", "ignore", "pipe"] as const);
   const child = spawn(file, args, { cwd: input.cwd, env: env as NodeJS.ProcessEnv, stdio: [...stdio], detached: true }) as ChildProcess & { stdout: Readable; stderr: Readable };
   let slirp: ChildProcess | null = null;
   if (network) {
@@ -185,6 +194,7 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
     const { text, truncated } = output.result();
     return { ...result, exitCode, output: text, truncated };
   } finally {
+    (child.stdio as unknown as (Readable | null)[])[LIFELINE_FD]?.destroy();
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
     slirp?.kill("SIGTERM");

@@ -83,6 +83,10 @@ describe("the HTTP edge", () => {
     const res = await send("POST", `${server.url}/api/sessions`, json({}), `{"title":"bad \\ud800 title","workspace":${JSON.stringify(workspace)}}`);
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error.message).toContain("title: not well-formed Unicode");
+    // PostgreSQL cannot store NUL in text: refused the same way on both databases.
+    const nul = await send("POST", `${server.url}/api/sessions`, json({}), `{"title":"bad \\u0000 title","workspace":${JSON.stringify(workspace)}}`);
+    expect(nul.status).toBe(400);
+    expect(JSON.parse(nul.body).error.message).toContain("title: not well-formed Unicode (a lone surrogate) or a NUL character");
   });
 
   it("an import larger than Next's 10 MB default is read whole; past the documented 50 MB it is a 413", async () => {

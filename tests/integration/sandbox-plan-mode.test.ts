@@ -197,11 +197,13 @@ describe.skipIf(sandboxOff)("outside plan mode: only the workspace is writable",
   it("kills a command at its timeout, with its whole process tree", async () => {
     const ws = makeWorkspace();
     const started = Date.now();
-    const attempt = await run(`sleep 30 & sleep 31; echo never`, ctxFor(ws, false), 300);
+    // Durations of this run only: the same test may run at the same time in the other database's project.
+    const fraction = String(process.pid).padStart(7, "0");
+    const attempt = await run(`sleep 30.${fraction} & sleep 31.${fraction}; echo never`, ctxFor(ws, false), 300);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(attempt.output).toContain("timed out after 300 ms");
     expect(attempt.output).not.toContain("never");
-    const left = spawnSync("pgrep", ["-f", "^sleep 3[01]$"], { encoding: "utf8" });
+    const left = spawnSync("pgrep", ["-f", `^sleep 3[01]\\.${fraction}$`], { encoding: "utf8" });
     expect(left.stdout.trim()).toBe("");
   });
 
