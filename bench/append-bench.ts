@@ -20,7 +20,7 @@ import { ormTransaction } from "../lib/db/client";
 const APPENDS = 1000;
 const RUNS = 5;
 
-function eventsFor(i: number, batch: number): NewEvent[] {
+export function eventsFor(i: number, batch: number): NewEvent[] {
   return Array.from({ length: batch }, (_, k) =>
     (i + k) % 3 === 0
       ? { type: "tool.called", payload: { callId: `c${i}-${k}`, tool: "read", input: { path: "src/todo.ts" } } }

@@ -11,6 +11,8 @@ import { benchPage } from "./page-bench";
 import { benchSandbox } from "./sandbox-bench";
 import { benchHistory } from "./history-bench";
 import { benchSearch } from "./search-bench";
+// Before any suite runs: keeps the environment the servers of the `scale` suite start with.
+import "./lib/servers";
 
 const only = process.argv.slice(2);
 const suites: Record<string, () => Promise<unknown>> = {
@@ -25,6 +27,9 @@ const suites: Record<string, () => Promise<unknown>> = {
   history: benchHistory,
   search: benchSearch,
   streams: async () => (await import("./stream-bench")).benchStreams(),
+  // Issue 16: PostgreSQL (a private cluster, or PLANGATE_BENCH_PG_URL).
+  "pg-append": async () => (await import("./pg-append-bench")).benchPgAppend(),
+  scale: async () => (await import("./scale-bench")).benchScale(),
 };
 
 const results: Record<string, unknown> = {};

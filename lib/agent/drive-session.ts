@@ -161,7 +161,8 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     await takeOwedBaseline(db, sessionId);
     const token = await acquireLease(db, sessionId);
     if (!token) return;
-    const stopRenewing = keepLease(db, sessionId, token);
+    // Lost to another instance (this one stalled past the expiry): stop what runs here, the new holder goes on.
+    const stopRenewing = keepLease(db, sessionId, token, () => abortLocal(sessionId));
     // An abort taken by another instance closes the turn in the log: cancel what runs here for it right away.
     const unwatch = watchLog(db, sessionId, () => void cancelIfEnded(db, sessionId).catch(() => undefined));
     let view: ConversationView | null = null;

@@ -35,9 +35,15 @@ export async function renewLease(db: Db, sessionId: string, token: string, ttlMs
   return changed === 1;
 }
 
-/** Renews the lease every third of its lifetime until the returned stop is called. */
-export function keepLease(db: Db, sessionId: string, token: string): () => void {
-  const timer = setInterval(() => void renewLease(db, sessionId, token).catch(() => undefined), Math.max(250, Math.floor(leaseTtlMs() / 3)));
+/**
+ * Renews the lease every third of its lifetime until the returned stop is called. A renewal that finds the
+ * lease gone (this process stalled past its expiry and another instance took the session over) calls onLost.
+ */
+export function keepLease(db: Db, sessionId: string, token: string, onLost: () => void = () => undefined): () => void {
+  const renew = async () => {
+    if (!(await renewLease(db, sessionId, token))) onLost();
+  };
+  const timer = setInterval(() => void renew().catch(() => undefined), Math.max(250, Math.floor(leaseTtlMs() / 3)));
   timer.unref();
   return () => clearInterval(timer);
 }

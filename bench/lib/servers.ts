@@ -1,0 +1,131 @@
+/**
+ * Real servers for benches (the app as `npm start` runs it: scripts/start.ts in its own process group) and the
+ * HTTP clients that drive them from the bench process: JSON requests on a keep-alive agent, SSE subscribers.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { needsBuild } from "../../scripts/needs-build";
+
+const root = path.resolve(import.meta.dirname, "../..");
+// The environment the bench was started with: suites that ran earlier in the process set their own variables
+// (DATABASE_URL, PLANGATE_MAX_STEPS…), which must not reach a server (bench/run.ts imports this module first).
+const launchEnv = { ...process.env };
+
+export type AppServer = { port: number; proc: ChildProcess; log: () => string; stop: () => Promise<void> };
+
+/** One production build before any server starts, so that servers started together never build at once. */
+export function buildIfStale(): boolean {
+  if (!needsBuild(root)) return false;
+  process.stderr.write("  building (sources changed since the last build)…\n");
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...launchEnv, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) throw new Error("next build failed");
+  return true;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health. */
+export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: root,
+    env: { ...launchEnv, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-20_000));
+  proc.stdout?.on("data", keep);
+  proc.stderr?.on("data", keep);
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const status = await request(port, "GET", "/api/health").then((r) => r.status, () => 0);
+    if (status === 200) break;
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${log.slice(-3000)}`);
+    await sleep(250);
+  }
+  const stop = async () => {
+    try {
+      process.kill(-(proc.pid as number), "SIGTERM");
+    } catch {
+      return;
+    }
+    await new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r(null) : proc.once("exit", r)));
+  };
+  return { port, proc, log: () => log, stop };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Keep-alive, as a browser or a load balancer holds its connections; enough sockets for every concurrent client.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export type Answer = { status: number; body: any };
+
+export function request(port: number, method: string, urlPath: string, body?: unknown): Promise<Answer> {
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const headers: http.OutgoingHttpHeaders = data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) };
+    const req = http.request({ host: "127.0.0.1", port, path: urlPath, method, agent, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+        } catch {
+          resolve({ status: res.statusCode ?? 0, body: text });
+        }
+      });
+    });
+    req.on("socket", (s) => s.setNoDelay(true));
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+export type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
+
+/** An SSE client on its own connection: resolves `seen(marker)` with the time the chunk carrying it arrived. */
+export function subscribe(port: number, urlPath: string): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    let ready = false;
+    let waiting: { marker: string; done: (t: number) => void } | null = null;
+    const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        const now = performance.now();
+        text += chunk;
+        if (waiting && text.includes(waiting.marker)) {
+          waiting.done(now);
+          waiting = null;
+        }
+        if (ready || !text.includes(": connected")) return;
+        ready = true;
+        resolve({
+          seen: (marker) => new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
+          close: () => req.destroy(),
+        });
+      });
+    });
+    req.on("socket", (s) => s.setNoDelay(true));
+    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
+  });
+}
