@@ -1,10 +1,10 @@
 /**
  * Event append on PostgreSQL: the app's appendEvents (Prisma's pg driver adapter, lib/db/sql.ts) against raw `pg`
  * on one connection writing the same rows, one append at a time:
- * - "app": appendEvents: the event rows, the search rows, the projection UPDATE guarded by lastSeq, pg_notify,
- *   in one transaction (the state comes from the process's hint, so no read per append).
+ * - "app": appendEvents: the event rows, the search rows, the projection UPDATE guarded by lastSeq (whose trigger
+ *   notifies other instances), in one transaction (the state comes from the process's hint, so no read per append).
  * - "raw": the same statements in the same order and transaction (BEGIN, INSERT events, INSERT search rows,
- *   UPDATE the projection with the lastSeq guard, pg_notify, COMMIT), the state folded in memory with the
+ *   UPDATE the projection with the lastSeq guard (the same trigger fires), COMMIT), the state folded in memory with the
  *   app's pure planAppend, as the SQLite `append` suite's raw side does. The ratio's target (≤ 3x) is against this.
  * - "rawInsert": only BEGIN, the INSERT of the event rows, COMMIT: the floor of any append.
  * Each run appends to a fresh session per side (in one database made for the suite), the sides taking turns in
@@ -18,7 +18,6 @@ import { appendEvents, planAppend } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
 import type { NewEvent } from "../lib/session/events";
 import { getSession } from "../lib/session/get-session";
-import { LOG_CHANNEL } from "../lib/session/log-watch";
 import { projectionColumns } from "../lib/session/projection";
 import { searchDocs } from "../lib/session/search-index";
 import { tsvectorRows } from "../lib/session/search-index-pg";
@@ -75,7 +74,6 @@ async function rawAppender(db: Db, client: pg.Client, batch: number, insertOnly:
         [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, id, state.lastSeq],
       );
       if (r.rowCount !== 1) throw new Error("conflict");
-      await client.query("SELECT pg_notify($1, $2)", [LOG_CHANNEL, `${id}:${c.lastSeq}`]);
     }
     await client.query("COMMIT");
     state = planned.state;

@@ -64,7 +64,17 @@ export async function attachNetwork(slirpPath: string, sandbox: ChildProcess, in
     throw error;
   });
   slirp.removeAllListeners("exit");
-  sandbox.once("exit", () => slirp.kill("SIGTERM"));
+  sandbox.once("exit", () => endNetwork(slirp));
   block.end("go");
   return slirp;
+}
+
+/**
+ * Ends a sandbox's network a moment after its command: what the command wrote last (a fire-and-forget
+ * `echo > /dev/tcp/…`, a closing request) may still sit in the namespace's TCP stack, which slirp4netns keeps
+ * alive and forwards; killing it at once dropped those bytes on a busy machine.
+ */
+export function endNetwork(slirp: ChildProcess, graceMs = 1_000): void {
+  if (slirp.exitCode !== null || slirp.signalCode !== null) return;
+  setTimeout(() => slirp.kill("SIGTERM"), graceMs).unref();
 }

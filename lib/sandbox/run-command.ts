@@ -5,7 +5,7 @@ import { getEnv } from "../env";
 import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../tools/types";
 import { protectedMounts } from "../workspace/control-paths";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
-import { attachNetwork } from "./attach-network";
+import { attachNetwork, endNetwork } from "./attach-network";
 import { bwrapArgs, type SandboxProfile } from "./bwrap-args";
 import { commandEnv } from "./command-env";
 import { ETC_ENTRIES, filterExtraRead, hiddenRoots, hostView } from "./host-view";
@@ -197,6 +197,6 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
     (child.stdio as unknown as (Readable | null)[])[LIFELINE_FD]?.destroy();
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
-    slirp?.kill("SIGTERM");
+    if (slirp) endNetwork(slirp);
   }
 }

@@ -7,7 +7,6 @@ import { parseNewEvent, type NewEvent, type SessionEvent } from "./events";
 import { applyEvent, type SessionState } from "./fold";
 import { projectionColumns, stateFromRow } from "./projection";
 import { indexDocs, searchDocs } from "./search-index";
-import { LOG_CHANNEL } from "./log-watch";
 import { publishEvents } from "./bus";
 
 export type Appended = { events: SessionEvent[]; state: SessionState };
@@ -43,9 +42,8 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
       '"pendingAsks" = ?, "state" = ?, "lastSeq" = ?, "lastActivityAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "lastSeq" = ?',
     [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, sessionId, previous.lastSeq],
   );
+  // On PostgreSQL this UPDATE also notifies other instances' streams, at commit (the log_notify migration's trigger).
   if (changed !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
-  // Other instances' streams hear of the commit (NOTIFY is delivered at commit, and only if it commits).
-  if (run.provider === "postgres") await run.execute("SELECT pg_notify(?, ?)", [LOG_CHANNEL, `${sessionId}:${c.lastSeq}`]);
 }
 
 /**

@@ -11,8 +11,8 @@ const CHUNK = 500;
 
 // SQLite: data_version moves only when another connection commits: this connection's own appends reach streams
 // through the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny
-// statement. PostgreSQL: every append notifies LOG_CHANNEL with "sessionId:lastSeq" in its transaction (see
-// append-events), so instances hear of each other's commits without polling.
+// statement. PostgreSQL: every committed lastSeq change notifies LOG_CHANNEL with "sessionId:lastSeq" (a trigger,
+// prisma/postgres/migrations/*_log_notify), so instances hear of each other's commits without polling.
 const CHANGED = "PRAGMA data_version";
 export const LOG_CHANNEL = "plangate_log";
 

@@ -3,7 +3,6 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { LOG_CHANNEL } from "./log-watch";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
 import { appendEvents } from "./append-events";
@@ -58,7 +57,7 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 /** Appends on a connection of its own, as another server process would: no bus, only the database. */
 async function appendElsewhere(sessionId: string, texts: string[]): Promise<void> {
   if (onPostgres) {
-    // As another instance would: its own connection, and the notification its append sends at commit.
+    // As another instance would: its own connection and transaction.
     const client = new pg.Client({ connectionString: t.url });
     await client.connect();
     try {
@@ -70,8 +69,8 @@ async function appendElsewhere(sessionId: string, texts: string[]): Promise<void
           sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }),
         ]);
       }
+      // No NOTIFY of its own: the database's trigger announces the new lastSeq at commit.
       await client.query('UPDATE "Session" SET "lastSeq" = $1 WHERE "id" = $2', [lastSeq + texts.length, sessionId]);
-      await client.query("SELECT pg_notify($1, $2)", [LOG_CHANNEL, `${sessionId}:${lastSeq + texts.length}`]);
       await client.query("COMMIT");
     } finally {
       await client.end();
