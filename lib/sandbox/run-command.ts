@@ -47,7 +47,7 @@ const LIFELINE_FD = 5;
 // The outer bash points stderr at stdout before running the command, so both share one pipe and
 // keep the order they were written in; the command still runs as its own `bash -c`, untouched.
 const MERGE_STREAMS =
-  `exec 2>&1; if read -t 0 -u ${LIFELINE_FD}; then exit 137; fi; ` +
+  `exec 2>&1; if read -t 0 -u ${LIFELINE_FD}; then exit 137; fi; printf s >&${LIFELINE_FD}; ` +
   `{ while read -r -u ${LIFELINE_FD} _; do :; done; kill -KILL 0; } </dev/null >/dev/null 2>&1 & ` +
   `exec bash -c "$1" ${LIFELINE_FD}<&-`;
 
@@ -114,9 +114,17 @@ function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: bool
 
 /**
  * Runs `bash -c command` under bubblewrap (when available) with stdin from /dev/null and stdout+stderr
- * merged, in the profile the gate granted. On timeout or abort the whole process group is killed.
+ * merged, in the profile the gate granted. On timeout or abort the whole process group is killed. A sandbox
+ * that failed to set itself up (bwrap exits before the wrapper says it started, e.g. "loopback: Failed
+ * RTM_NEWADDR" on a busy host) ran nothing, so it is tried once more; a command that started never is.
  */
 export async function runCommand(input: RunCommandInput): Promise<RunCommandResult> {
+  const first = await runOnce(input);
+  if (first.started || !first.result.sandboxed || first.result.exitCode === 0 || first.result.timedOut || input.signal?.aborted) return first.result;
+  return (await runOnce(input)).result;
+}
+
+async function runOnce(input: RunCommandInput): Promise<{ result: RunCommandResult; started: boolean }> {
   const bwrapPath = input.sandbox.available ? input.sandbox.bwrapPath : null;
   const sandboxed = bwrapPath !== null;
   if (!input.profile.write && !sandboxed) {
@@ -129,13 +137,16 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
     throw new ToolError("This command was allowed the network, but slirp4netns is not installed, so the sandbox cannot give it one safely.");
   }
   const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed, profile: input.profile };
-  if (input.signal?.aborted) return result;
+  if (input.signal?.aborted) return { result, started: false };
 
   const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network);
   const env = commandEnv({ write: input.profile.write, asWritten: input.asWritten === true, extraNames: getEnv().sandboxEnv });
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
   const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe", "ignore", "ignore", "pipe"] as const);
   const child = spawn(file, args, { cwd: input.cwd, env: env as NodeJS.ProcessEnv, stdio: [...stdio], detached: true }) as ChildProcess & { stdout: Readable; stderr: Readable };
+  // The wrapper writes one byte on its lifeline once it runs inside the sandbox: from then on the command may have run.
+  let started = false;
+  (child.stdio as unknown as (Readable | null)[])[LIFELINE_FD]?.once("data", () => (started = true));
   let slirp: ChildProcess | null = null;
   if (network) {
     try {
@@ -192,7 +203,7 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
       });
     });
     const { text, truncated } = output.result();
-    return { ...result, exitCode, output: text, truncated };
+    return { result: { ...result, exitCode, output: text, truncated }, started };
   } finally {
     (child.stdio as unknown as (Readable | null)[])[LIFELINE_FD]?.destroy();
     clearTimeout(timer);

@@ -31,3 +31,24 @@ describe.each([
     for (const w of workspaces) expect(fs.existsSync(path.join(w, "out.txt")), w).toBe(false);
   }, 30_000);
 });
+
+describe.skipIf(!detectSandbox().available)("a sandbox that fails to set itself up", () => {
+  it("is tried once more (it ran nothing); a command that started and failed, whatever it prints, never is", async () => {
+    const { runCommand } = await import("../../lib/sandbox/run-command");
+    const real = detectSandbox();
+    const dir = fs.mkdtempSync(path.join(root, "flaky-"));
+    const marker = path.join(dir, "failed-once");
+    // bwrap failing before the sandbox exists, the first time only (as "loopback: Failed RTM_NEWADDR" did).
+    const flaky = path.join(dir, "bwrap");
+    fs.writeFileSync(flaky, `#!/bin/sh\nif [ ! -e ${marker} ]; then : > ${marker}; echo "bwrap: loopback: Failed RTM_NEWADDR: No buffer space available" >&2; exit 1; fi\nexec ${real.bwrapPath} "$@"\n`, { mode: 0o755 });
+    const sandbox = { ...real, bwrapPath: flaky };
+    const ws = fs.mkdtempSync(path.join(root, "ws-"));
+    const ok = await runCommand({ command: "echo ran >> count.txt", cwd: ws, workspace: ws, sandbox, profile: { write: true, network: false } });
+    expect(ok.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(ws, "count.txt"), "utf8")).toBe("ran\n");
+    // Started, printed what a setup failure prints, failed: not run again.
+    const failed = await runCommand({ command: "echo ran >> twice.txt; echo 'bwrap: loopback: Failed RTM_NEWADDR' >&2; exit 1", cwd: ws, workspace: ws, sandbox: real, profile: { write: true, network: false } });
+    expect(failed.exitCode).toBe(1);
+    expect(fs.readFileSync(path.join(ws, "twice.txt"), "utf8")).toBe("ran\n");
+  });
+});
