@@ -24,7 +24,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { ...shared, name: "sqlite", include: ["lib/**/*.test.ts", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts"] },
+        test: { ...shared, name: "sqlite", include: ["lib/**/*.test.ts", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts", "tests/agents/**/*.test.ts"] },
       },
       ...(pgAvailable
         ? [{ resolve: { alias }, test: { ...shared, name: "postgres", include: POSTGRES_SUITES, env: { PLANGATE_TEST_DB: "postgres" } } }]

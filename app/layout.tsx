@@ -18,6 +18,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/" className="font-semibold tracking-tight" data-testid="nav-home">
               Plangate
             </Link>
+            <Link href="/webhooks" className="text-sm" data-testid="nav-webhooks">
+              Webhooks
+            </Link>
             <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
               Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts
             </span>

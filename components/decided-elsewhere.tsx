@@ -6,7 +6,7 @@ export const openKey = (reviewId: string) => `plangate:review-open:${reviewId}`;
 export const draftKey = (reviewId: string) => `plangate:review-draft:${reviewId}`;
 export const sentKey = (reviewId: string) => `plangate:review-sent:${reviewId}`;
 
-const WORDS: Record<string, string> = { approve: "Approved", reject: "Sent back to keep planning", abandon: "Set aside to chat" };
+const WORDS: Record<string, string> = { approve: "Approved", reject: "Sent back to keep planning", abandon: "Set aside to chat", answered_elsewhere: "Answered in the agent's terminal" };
 
 /**
  * Shown where the decision card was when the review it showed was decided elsewhere (another tab, another

@@ -8,6 +8,18 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host.trim());
 }
 
+/** A comma-separated variable as its non-empty items. */
+export function listOf(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+/** An absolute http(s) URL short enough to key a delivery on. */
+export function isWebhookUrl(value: string): boolean {
+  if (value.length > 2000 || !URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
 const flag = z
   .enum(["0", "1", "true", "false", "open", "closed", ""])
   .optional()
@@ -56,8 +68,26 @@ export const envSchema = z
       .string()
       .optional()
       .refine((v) => v === undefined || v.split(",").every((n) => n.trim() === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(n.trim())), "a comma-separated list of variable names"),
+    // Webhooks (docs/webhooks.md). The server's own hooks: trusted operator config, called for every plan event.
+    PLANGATE_WEBHOOKS: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || listOf(v).every(isWebhookUrl), "a comma-separated list of http(s) URLs (at most 2000 characters each)"),
+    PLANGATE_WEBHOOK_SECRET: z
+      .string()
+      .min(16, "PLANGATE_WEBHOOK_SECRET must be at least 16 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    // The only hosts a workspace's own hooks may call: its config is untrusted, so it must not reach anything else.
+    PLANGATE_WEBHOOK_HOSTS: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || listOf(v).every((h) => /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(h)), "a comma-separated list of host names (host or host:port)"),
   })
   .superRefine((env, ctx) => {
+    if (listOf(env.PLANGATE_WEBHOOKS ?? "").length > 0 && !env.PLANGATE_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["PLANGATE_WEBHOOK_SECRET"], message: "PLANGATE_WEBHOOKS needs a secret to sign with (16+ characters)" });
+    }
     const modelError = modelConfigError(env.PLANGATE_MODEL, env);
     if (modelError) ctx.addIssue({ code: "custom", path: ["PLANGATE_MODEL"], message: modelError });
     if (env.PLANGATE_MODEL === "scripted" && !env.PLANGATE_ALLOW_SCRIPTED) {
@@ -72,7 +102,14 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; workspaceRoots: string[]; sandboxRead: string[]; sandboxEnv: string[] };
+export type Env = z.infer<typeof envSchema> & {
+  dataDir: string;
+  workspaceRoots: string[];
+  sandboxRead: string[];
+  sandboxEnv: string[];
+  webhooks: string[];
+  webhookHosts: string[];
+};
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -93,7 +130,9 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     .map((p) => path.resolve(cwd, p));
   const sandboxRead = (env.PLANGATE_SANDBOX_READ ?? "").split(path.delimiter).filter(Boolean);
   const sandboxEnv = (env.PLANGATE_SANDBOX_ENV ?? "").split(",").map((n) => n.trim()).filter(Boolean);
-  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv };
+  const webhooks = listOf(env.PLANGATE_WEBHOOKS ?? "");
+  const webhookHosts = listOf(env.PLANGATE_WEBHOOK_HOSTS ?? "").map((h) => h.toLowerCase());
+  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts };
 }
 
 let cached: Env | undefined;

@@ -24,6 +24,7 @@ export const PLAN_STATUS_LABEL: Record<string, string> = {
   approved: "plan approved",
   rejected: "plan sent back",
   abandoned: "plan set aside",
+  answered_elsewhere: "plan answered in the terminal",
 };
 
 export const MAIL_STATUS_LABEL: Record<string, string> = {

@@ -28,6 +28,7 @@ import { compactSession, planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
 import { verifyIfDue } from "../verify/verify-session";
 import { takeOwedBaseline } from "../verify/take-baseline";
+import { isExternalModel } from "../external/external-agents";
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
 
@@ -156,6 +157,7 @@ function verifyAfterTurn(db: Db, sessionId: string): void {
  * an answer or a child's end calls this again, in whatever process receives it.
  */
 export async function driveSession(db: Db, sessionId: string): Promise<void> {
+  if (await endOutsideTurn(db, sessionId)) return;
   for (let round = 0; round < 10; round++) {
     // A plan approval's workspace baseline still owed (its snapshot was cut short) is taken before any tool can run.
     await takeOwedBaseline(db, sessionId);
@@ -223,6 +225,22 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
     { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
     { type: "turn.ended", payload: { turnId, reason: "error" } },
   ], { guard: (s) => s.openTurnId === turnId }).catch(() => undefined);
+}
+
+/**
+ * An outside agent (Claude Code, OpenCode) runs its own turns: a decision on its plan closes the turn Plangate
+ * opened for the review, and no model is called here. True when the session is such a session.
+ */
+async function endOutsideTurn(db: Db, sessionId: string): Promise<boolean> {
+  const { session, state } = await getSession(db, sessionId);
+  if (!isExternalModel(session.model)) return false;
+  const turnId = state.openTurnId;
+  if (turnId && !state.pendingReview && state.pendingPermissions.length === 0) {
+    await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], { guard: (s) => s.openTurnId === turnId && !s.pendingReview }).catch((error: unknown) => {
+      if (!(error instanceof StaleAppend)) throw error;
+    });
+  }
+  return true;
 }
 
 async function cancelIfEnded(db: Db, sessionId: string): Promise<void> {

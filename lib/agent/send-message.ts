@@ -4,6 +4,7 @@ import { appendEvents } from "../session/append-events";
 import { setSessionMode } from "../plan/set-session-mode";
 import type { ModeOutcome } from "../plan/mode-choice";
 import { kick } from "./kick";
+import { isExternalModel } from "../external/external-agents";
 import { AppError } from "../errors";
 import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
@@ -22,6 +23,8 @@ export function parsePlanCommand(text: string): { args: string } | null {
  * conversation is rebuilt from the log at every step, so a recorded message is a delivered one).
  */
 export async function sendMessage(db: Db, sessionId: string, text: string): Promise<SentMessage> {
+  const { session } = await getSession(db, sessionId);
+  if (isExternalModel(session.model)) throw new AppError("conflict", `This session is run by ${session.agent} in its own terminal: send it messages there.`);
   if (text.trim() === "/compact") {
     const { state } = await getSession(db, sessionId);
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: compact when it has finished.");

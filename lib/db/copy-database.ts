@@ -13,6 +13,7 @@ import { indexDocs, searchDocs, type SearchDoc } from "../session/search-index";
 export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
+  ...["EventOutbox", "WebhookDelivery", "WebhookAttempt"],
 ].map((name) => ({ name, key: name === "SessionEvent" ? ["sessionId", "seq"] : name === "Setting" ? ["key"] : ["id"] }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.

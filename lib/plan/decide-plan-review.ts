@@ -14,6 +14,7 @@ import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../session/mode-gates";
 import { listReviews, type ReviewView } from "./list-reviews";
+import { isExternalModel } from "../external/external-agents";
 
 export const planDecisionBody = z
   .object({
@@ -71,8 +72,8 @@ export async function decidePlanReview(
   const { drive, decidedBy = "user", alsoWrite } = opts;
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
-  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string }>(
-    'SELECT v."id", v."planId", v."version", v."content", v."filePath", r."toolCallId", s."workspace" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" JOIN "Session" s ON s."id" = r."sessionId" WHERE r."id" = ?',
+  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string; model: string }>(
+    'SELECT v."id", v."planId", v."version", v."content", v."filePath", r."toolCallId", s."workspace", s."model" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" JOIN "Session" s ON s."id" = r."sessionId" WHERE r."id" = ?',
     [review.id],
   );
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
@@ -135,8 +136,9 @@ export async function decidePlanReview(
       if (token) held = { token, versionId: version.id, workspace };
     },
   });
-  // The edited text is the plan now; a link planted at the path is replaced, never written through.
-  if (edited) {
+  // The edited text is the plan now; a link planted at the path is replaced, never written through. An outside
+  // agent keeps its plan file itself (outside the workspace): it gets the edited text from its hook.
+  if (edited && !isExternalModel(version.model)) {
     try {
       writePlanFile(workspace, version.filePath, finalPlan);
     } catch (error) {

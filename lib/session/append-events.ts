@@ -8,6 +8,7 @@ import { applyEvent, type SessionState } from "./fold";
 import { projectionColumns, stateFromRow } from "./projection";
 import { indexDocs, searchDocs } from "./search-index";
 import { publishEvents } from "./bus";
+import { announceOutbox, insertOutboxRows } from "./outbox";
 
 export type Appended = { events: SessionEvent[]; state: SessionState };
 
@@ -30,11 +31,13 @@ export async function readState(run: SqlRunner, sessionId: string): Promise<Sess
 }
 
 /**
- * The writes of one append: event rows, projection columns and mode history. A writer that raced us fails
- * on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
+ * The writes of one append: event rows, outbox rows, projection columns and mode history. A writer that raced
+ * us fails on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
  */
 async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionState, result: Appended, at: Date): Promise<void> {
   await insertLogRows(run, sessionId, result.events, () => at);
+  // Only new events owe outside effects (webhooks): forks and imports copy history through insertLogRows alone.
+  await insertOutboxRows(run, sessionId, result.events, at);
   await indexDocs(run, sessionId, searchDocs(result.events));
   const c = projectionColumns(result.state, at);
   const changed = await run.execute(
@@ -151,4 +154,5 @@ export function forgetHint(sessionId: string): void {
 export function afterCommit(sessionId: string, result: Appended): void {
   remember(sessionId, result.state);
   publishEvents(sessionId, result.events);
+  announceOutbox(result.events);
 }

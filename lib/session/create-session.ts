@@ -18,11 +18,15 @@ export type CreateSessionInput = {
   role?: string | null;
   parentCallId?: string;
   script?: unknown[];
+  /** A given id (an outside agent's session, derived from its own id); new otherwise. */
+  id?: string;
+  /** The outside agent's own session id. */
+  externalId?: string;
 };
 
 /** Creates the session row and its first event (session.created) in one transaction. */
 export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
-  const id = newId("ses");
+  const id = input.id ?? newId("ses");
   const at = new Date();
   const result = await ormTransaction(db, async (tx, run) => {
     await tx.session.create({
@@ -55,6 +59,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
           parentId: input.parentId ?? null,
           ...(input.parentCallId ? { parentCallId: input.parentCallId } : {}),
           ...(input.script ? { script: input.script } : {}),
+          ...(input.externalId ? { externalId: input.externalId } : {}),
         },
       },
     ]);

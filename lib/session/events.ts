@@ -26,6 +26,8 @@ export const eventSchemas = {
     script: z.array(z.unknown()).optional(),
     /** For a subagent: the parent's tool call that started it. */
     parentCallId: z.string().optional(),
+    /** For an outside agent's session (Claude Code, OpenCode): that agent's own session id. */
+    externalId: z.string().optional(),
   }),
   "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system", "team"]).optional() }),
   // mode = the permission mode this model request described (so a later user switch can be announced once).

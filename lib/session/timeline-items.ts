@@ -74,7 +74,15 @@ function outputText(output: unknown): string {
 }
 
 const REPLIES: Record<string, string> = { once: "Allowed once", always: "Allowed always", reject: "Rejected" };
-const DECISIONS: Record<string, string> = { approve: "Plan approved", reject: "Plan sent back", abandon: "Review set aside", answered: "Question answered" };
+const DECISIONS: Record<string, string> = {
+  approve: "Plan approved",
+  reject: "Plan sent back",
+  abandon: "Review set aside",
+  answered: "Question answered",
+  // An outside agent's plan answered in its own terminal first, or replaced by a newer plan of the same session.
+  answered_elsewhere: "Answered in the terminal",
+  superseded: "Replaced by a newer plan",
+};
 
 /**
  * Team mail as people read it: who sent what, without the protocol the model answers to (request ids,

@@ -6,14 +6,11 @@ import { PlanFileError, readPlanFile, writePlanFile } from "../plan/plan-file";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 import { insertMail } from "../team/mailbox";
-import { indexDocs } from "../session/search-index";
+import { insertPlanSubmission, LEAD_REVIEW_INTENT, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
 import { leadModelMayAnswer, wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
 
-export const PLAN_REVIEW_INTENT = { kind: "plan-review", approve: "Approve" } as const;
-/** A teammate's plan: decided by its team lead through the mailbox, never by the browser review route. */
-export const LEAD_REVIEW_INTENT = { ...PLAN_REVIEW_INTENT, approver: "lead" } as const;
 
 export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
   name: "exit_plan_mode",
@@ -66,18 +63,11 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
       ],
       {
         also: async (tx) => {
-          const at = new Date();
-          await tx.execute('INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-            newId("plv"), planId, version, markdown, file, "submitted", false, at,
-          ]);
-          await indexDocs(tx, ctx.sessionId, [{ kind: "plan", body: markdown }]);
-          // Every submission is a new version; the guard keeps two submissions from taking one number.
-          const bumped = await tx.execute('UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?', [version, "submitted", at, planId, version - 1]);
-          if (bumped !== 1) throw new ToolError("The plan changed while it was being submitted; try again.");
-          await tx.execute(
-            'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "planId", "planVersion", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            [reviewId, ctx.sessionId, "plan-review", "pending", ctx.sessionId, JSON.stringify(toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT), JSON.stringify({ path: file, version }), ctx.callId, planId, version, at],
-          );
+          try {
+            await insertPlanSubmission(tx, { sessionId: ctx.sessionId, planId, version, markdown, file, reviewId, callId: ctx.callId, intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT });
+          } catch (error) {
+            throw error instanceof PlanVersionTaken ? new ToolError(error.message) : error;
+          }
           // A teammate that needs approval asks its lead, in the same transaction as the review it waits on.
           if (toLead && team) {
             await insertMail(tx, { teamId: team.id, from: ctx.sessionId, to: team.leadSessionId, type: "plan_approval_request", requestId: reviewId, payload: { from: team.name, requestId: reviewId, planFilePath: file, planContent: markdown, version } });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { permissionConfigSchema } from "../permission";
+import { WEBHOOK_EVENTS } from "../webhooks/event-names";
 
 export const CONFIG_PATH = ".plangate/config.json";
 
@@ -21,6 +22,11 @@ export const workspaceConfigSchema = z
     // Extra host folders shown read-only to commands; home folders and Plangate's own data are never shown.
     sandbox: z.object({ read: z.array(z.string().min(1).max(1000)).max(50).optional() }).strict().optional(),
     verify: z.object({ command: z.string().min(1).max(2000), timeoutMs: z.number().int().min(1000).max(1_800_000).optional() }).optional(),
+    // URLs called on plan events. Untrusted like the rest of the file: only hosts in PLANGATE_WEBHOOK_HOSTS are called.
+    webhooks: z
+      .array(z.object({ url: z.string().min(1).max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional() }).strict())
+      .max(20)
+      .optional(),
   })
   .strict();
 

@@ -32,6 +32,9 @@ import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/r
 import * as teammates from "../../app/api/teams/[id]/teammates/route";
 import * as grants from "../../app/api/grants/route";
 import * as grant from "../../app/api/grants/[id]/route";
+import * as externalPlans from "../../app/api/external/plan-reviews/route";
+import * as externalPlan from "../../app/api/external/plan-reviews/[id]/route";
+import * as answeredElsewhere from "../../app/api/external/plan-reviews/[id]/answered-elsewhere/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -58,6 +61,9 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],
   ["mail reply", /^\/api\/teams\/([^/]+)\/mailbox\/([^/]+)\/reply$/, mailReply],
   ["teammates", /^\/api\/teams\/([^/]+)\/teammates$/, teammates],
+  ["external plans", /^\/api\/external\/plan-reviews$/, externalPlans],
+  ["external plan", /^\/api\/external\/plan-reviews\/([^/]+)$/, externalPlan],
+  ["answered elsewhere", /^\/api\/external\/plan-reviews\/([^/]+)\/answered-elsewhere$/, answeredElsewhere],
   ["grants", /^\/api\/grants$/, grants],
   ["grant", /^\/api\/grants\/([^/]+)$/, grant],
 ];

@@ -16,6 +16,8 @@ import { getSession } from "../../lib/session/get-session";
 import { listSessions } from "../../lib/session/list-sessions";
 import { setAutoGate } from "../../lib/session/mode-gates";
 import { readEvents } from "../../lib/session/read-events";
+import { attemptDelivery } from "../../lib/webhooks/deliver";
+import { fanOutOutbox } from "../../lib/webhooks/fan-out";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const V1 = "# Plan: cache\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";
@@ -39,6 +41,9 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
     MailboxMessage: await db.mailboxMessage.findMany(byId),
     Setting: await db.setting.findMany({ orderBy: { key: "asc" } }),
     Verification: await db.verification.findMany(byId),
+    EventOutbox: await db.eventOutbox.findMany(byId),
+    WebhookDelivery: await db.webhookDelivery.findMany(byId),
+    WebhookAttempt: await db.webhookAttempt.findMany(byId),
   };
 }
 
@@ -117,6 +122,15 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     const request = await waitFor("alice's request", async () => ((await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string }[])[0]);
     expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true })).status).toBe(200);
     await setAutoGate(source, false);
+
+    // A webhook delivery with one failed attempt (nothing listens on port 1), and outbox rows not yet fanned out.
+    Object.assign(process.env, { PLANGATE_WEBHOOKS: "http://127.0.0.1:1/hook", PLANGATE_WEBHOOK_SECRET: "copy-test-secret-0123" });
+    resetEnvCache();
+    const [delivery] = (await fanOutOutbox(source, 1)).due;
+    expect(await attemptDelivery(source, delivery!, { backoffMs: [60_000], timeoutMs: 5_000 })).toMatchObject({ status: "retry" });
+    delete process.env.PLANGATE_WEBHOOKS;
+    delete process.env.PLANGATE_WEBHOOK_SECRET;
+    resetEnvCache();
 
     for (const s of await source.session.findMany({ select: { id: true } })) await settle(api, s.id);
     await new Promise((r) => setTimeout(r, 200));

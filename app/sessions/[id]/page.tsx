@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
+import { isExternalModel } from "@/lib/external/external-agents";
 import { readEvents } from "@/lib/session/read-events";
 import type { SessionEvent } from "@/lib/session/events";
 import { planDetails } from "@/lib/plan/review-details";
@@ -95,6 +96,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   });
   if (!found) notFound();
   const { session, state } = found;
+  // Claude Code or OpenCode: its turns run in its own terminal, so there is no mode to switch or message to send here.
+  const outside = isExternalModel(session.model);
   const pending = state.pendingReview;
   const [events, review, question, gates, asks, history, verifications, grants] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
@@ -116,9 +119,13 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             {session.title}
           </h1>
           <StatusBadge status={state.status} />
-          <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} gates={gates} />
+          {outside ? null : <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} gates={gates} />}
         </div>
-        {state.team ? (
+        {outside ? (
+          <p data-testid="outside-agent" className="text-xs">
+            Run by {session.agent} in its own terminal: Plangate reviews its plans; its messages and tools stay there.
+          </p>
+        ) : state.team ? (
           <p data-testid="team-link" className="text-xs">
             Team {state.team.role === "lead" ? "lead" : `member ${state.team.name}`} ·{" "}
             <Link href={`/team/${state.team.id}`} className="underline">
@@ -131,6 +138,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400" title={session.workspace}>
           {session.agent} · {session.model} · {session.workspace}
           {state.planPath ? ` · plan: ${state.planPath}` : ""}
+        </p>
+        <p className="text-xs">
+          <Link href={`/webhooks?sessionId=${id}`} className="underline" data-testid="webhooks-link">
+            Webhook deliveries
+          </Link>
         </p>
         <SessionActions sessionId={id} title={session.title} />
       </header>
@@ -154,7 +166,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} prePlanMode={state.prePlanMode} earlier={review.earlier} />
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
-      ) : (
+      ) : outside ? null : (
         <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} since={turnStart(events, state.openTurnId)} />
       )}
     </section>

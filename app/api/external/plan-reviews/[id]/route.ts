@@ -1,0 +1,14 @@
+import { getDb } from "@/lib/db/client";
+import { awaitExternalReview } from "@/lib/external/read-external-review";
+import { idFrom, type IdParams } from "@/lib/http/params";
+import { json, route } from "@/lib/http/route";
+import { awaitExternalReviewQuery } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+/** The review's outcome for the agent's hook, waiting up to `wait` seconds for a decision. */
+export const GET = route(async (req, ctx: IdParams) => {
+  const id = await idFrom(ctx);
+  const { wait } = awaitExternalReviewQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
+  return json(await awaitExternalReview(getDb(), id, wait * 1000, req.signal));
+});

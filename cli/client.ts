@@ -1,0 +1,67 @@
+// The CLI's side of talking to a Plangate server: where it is, its token (never written into an agent's
+// settings, which may be committed: kept in ~/.config/plangate/credentials.json, mode 600), and JSON calls.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const DEFAULT_URL = "http://127.0.0.1:3000";
+
+function credentialsFile(): string {
+  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config");
+  return path.join(base, "plangate", "credentials.json");
+}
+
+function readCredentials(): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(credentialsFile(), "utf8"));
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Saves the token for a server URL (0600), so hooks find it without it appearing in any agent's config. */
+export function saveToken(url: string, token: string): string {
+  const file = credentialsFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${JSON.stringify({ ...readCredentials(), [url]: token }, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return file;
+}
+
+export function tokenFor(url: string): string | undefined {
+  return process.env.PLANGATE_TOKEN || readCredentials()[url];
+}
+
+export type Reply = { status: number; body: unknown };
+
+export async function callServer(url: string, method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<Reply> {
+  const token = tokenFor(url);
+  const res = await fetch(new URL(route, url), {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Reads `--name value` options (and bare flags) after the command's own words. */
+export function options(args: string[], flags: readonly string[] = []): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith("--")) continue;
+    const name = a.slice(2);
+    if (flags.includes(name)) out[name] = true;
+    else out[name] = args[++i] ?? "";
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// `plangate connect opencode [--url URL] [--token TOKEN] [--remove]`: writes (or takes out)
+// <cwd>/.opencode/plugin/plangate.js, the plugin that sends OpenCode's plans (plan_exit) to Plangate's desk, and
+// prints what changed. The token is never written into the project (it may be committed): it is saved for the
+// URL in ~/.config/plangate/credentials.json, where the plugin reads it (or PLANGATE_TOKEN).
+import fs from "node:fs";
+import path from "node:path";
+import { OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "../lib/external/opencode-plugin-source";
+import { callServer, DEFAULT_URL, options, saveToken } from "./client";
+
+export async function run(args: string[]): Promise<number> {
+  const opts = options(args, ["remove"]);
+  if (opts.url === "" || opts.token === "") {
+    console.error("usage: plangate connect opencode [--url URL] [--token TOKEN] [--remove]");
+    return 2;
+  }
+  const url = String(opts.url ?? DEFAULT_URL).replace(/\/+$/, "");
+  try {
+    new URL(url);
+  } catch {
+    console.error(`plangate: --url ${url} is not a URL`);
+    return 2;
+  }
+  const file = path.join(process.cwd(), ".opencode", "plugin", "plangate.js");
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+  if (existing !== undefined && !existing.startsWith(OPENCODE_PLUGIN_MARKER)) {
+    console.error(`plangate: ${file} exists and was not written by plangate; nothing was changed`);
+    return 1;
+  }
+
+  if (opts.remove) {
+    if (existing === undefined) {
+      console.log(`plangate: ${file} does not exist; nothing changed`);
+      return 0;
+    }
+    fs.rmSync(file);
+    const dir = path.dirname(file);
+    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    console.log(`plangate: removed ${file}`);
+    return 0;
+  }
+
+  const source = opencodePluginSource({ url });
+  if (existing === source) console.log(`plangate: ${file} is already up to date; nothing changed`);
+  else {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, source);
+    console.log(`plangate: ${existing === undefined ? "wrote" : "updated"} ${file}: OpenCode's plan_exit → ${url}`);
+  }
+  if (typeof opts.token === "string") console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the project)`);
+  console.log("plangate: OpenCode's plan mode needs OPENCODE_EXPERIMENTAL_PLAN_MODE=1 in its environment (restart OpenCode to load the plugin)");
+  const health = await callServer(url, "GET", "/api/health").catch(() => null);
+  if (!health || health.status !== 200) console.log(`plangate: note: ${url} does not answer yet; start Plangate (npm start) before OpenCode finishes a plan`);
+  return 0;
+}

@@ -1,0 +1,15 @@
+// `plangate connect <agent> …`: one sub-command per coding agent.
+const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
+  "claude-code": () => import("./connect-claude-code"),
+  opencode: () => import("./connect-opencode"),
+};
+
+export async function run(args: string[]): Promise<number> {
+  const [agent, ...rest] = args;
+  const load = agent === undefined ? undefined : AGENTS[agent];
+  if (!load) {
+    console.error(`usage: plangate connect ${Object.keys(AGENTS).join("|")} [--url URL] [--token TOKEN] [--remove]`);
+    return 2;
+  }
+  return (await load()).run(rest);
+}

@@ -1,0 +1,80 @@
+// `plangate hook claude-code [--url URL]`: the command Claude Code runs on a PermissionRequest for
+// ExitPlanMode (written by `plangate connect claude-code`). It puts the plan on Plangate's desk, waits for a
+// person, and answers Claude Code; if Claude Code's own dialog answers first, it tells Plangate and stays silent.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { claudeHookInput, hookDecision, terminalAnswer, type ReviewOutcome } from "../lib/external/claude-code-hook";
+import { callServer, DEFAULT_URL, options } from "./client";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const say = (text: string) => process.stderr.write(`plangate: ${text}\n`);
+
+/**
+ * `--watch <reviewId> --transcript <file>`: a detached process that outlives the hook (Claude Code may kill a
+ * hook whose question its dialog already answered) and reports a terminal answer to Plangate, so the review
+ * never stays pending on the desk. It ends once the review is decided either way, or after a day.
+ */
+async function watchTranscript(url: string, reviewId: string, transcript: string): Promise<number> {
+  const end = Date.now() + 86_400_000;
+  while (Date.now() < end) {
+    const answered = fs.existsSync(transcript) ? terminalAnswer(fs.readFileSync(transcript, "utf8")) : null;
+    const state = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=0`).catch(() => null);
+    if (state && (state.status !== 200 || (state.body as ReviewOutcome).status !== "pending")) return 0;
+    if (answered) {
+      await callServer(url, "POST", `/api/external/plan-reviews/${reviewId}/answered-elsewhere`, { answer: answered }).catch(() => null);
+      return 0;
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return 0;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const opts = options(args);
+  const url = String(opts.url ?? DEFAULT_URL);
+  if (typeof opts.watch === "string" && typeof opts.transcript === "string") return watchTranscript(url, opts.watch, opts.transcript);
+  const parsed = claudeHookInput.safeParse(JSON.parse((await readStdin()) || "{}"));
+  // Anything Plangate cannot take is left to Claude Code's own dialog: exit 0 without a decision.
+  if (!parsed.success || parsed.data.tool_name !== "ExitPlanMode") return 0;
+  const input = parsed.data;
+  const plan = typeof input.tool_input.plan === "string" ? input.tool_input.plan : "";
+  const planFilePath = typeof input.tool_input.planFilePath === "string" ? input.tool_input.planFilePath : undefined;
+  const submitted = await callServer(url, "POST", "/api/external/plan-reviews", { agent: "claude-code", externalSessionId: input.session_id, cwd: input.cwd, plan, planFilePath }).catch(
+    (error: unknown) => ({ status: 0, body: String(error) }),
+  );
+  if (submitted.status !== 201) {
+    say(`the plan was not sent to ${url} (${submitted.status || "unreachable"}): ${JSON.stringify(submitted.body)}; answer it in the terminal`);
+    return 0;
+  }
+  const { reviewId } = submitted.body as { reviewId: string };
+  say(`plan sent for review: ${url}/reviews (review ${reviewId})`);
+  if (input.transcript_path) {
+    const watcher = spawn(process.execPath, [...process.execArgv, process.argv[1] ?? "", "hook", "claude-code", "--url", url, "--watch", reviewId, "--transcript", input.transcript_path], {
+      detached: true,
+      stdio: "ignore",
+    });
+    watcher.unref();
+  }
+  for (;;) {
+    const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=5`).catch(() => null);
+    if (reply?.status === 200) {
+      const outcome = reply.body as ReviewOutcome;
+      if (outcome.status !== "pending") {
+        const decision = hookDecision(input, outcome);
+        if (decision) process.stdout.write(`${JSON.stringify(decision)}\n`);
+        return 0;
+      }
+    } else if (reply && reply.status >= 400 && reply.status < 500) {
+      say(`the review is gone (${reply.status}); answer it in the terminal`);
+      return 0;
+    }
+    // The terminal answered first (the watcher reports it): this hook's answer would be ignored anyway.
+    if (input.transcript_path && fs.existsSync(input.transcript_path) && terminalAnswer(fs.readFileSync(input.transcript_path, "utf8"))) return 0;
+    if (!reply) await new Promise((r) => setTimeout(r, 1_000));
+  }
+}

@@ -1,0 +1,85 @@
+import { sql, type Db } from "../db/client";
+import { AppError } from "../errors";
+import { listReviews } from "../plan/list-reviews";
+import { subscribeEvents } from "../session/bus";
+import { getSession } from "../session/get-session";
+import { watchLog } from "../session/log-watch";
+import { isExternalModel } from "./external-agents";
+
+/** What an outside agent's hook needs to answer its agent, once a person decided (or the terminal did). */
+export type ExternalReviewOutcome = {
+  reviewId: string;
+  sessionId: string;
+  status: string;
+  decision: string | null;
+  /** The plan as decided: the person's edit when they edited it. */
+  plan: string;
+  edited: boolean;
+  /** The session's mode after the decision (what the agent should switch to on approval). */
+  mode: string;
+  /** The text Plangate's own agent would receive as the exit call's result: feedback and line comments included. */
+  message: string | null;
+};
+
+type VersionRow = { content: string; editedByUser: boolean | number; toolCallId: string | null };
+
+export async function readExternalReview(db: Db, reviewId: string): Promise<ExternalReviewOutcome> {
+  const [review] = await listReviews(db, { id: reviewId });
+  if (!review || review.kind !== "plan-review") throw new AppError("review_not_found");
+  const { session, state } = await getSession(db, review.sessionId);
+  if (!isExternalModel(session.model)) throw new AppError("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
+  const run = await sql(db);
+  const [version] = await run.query<VersionRow>(
+    'SELECT v."content", v."editedByUser", r."toolCallId" FROM "Review" r JOIN "PlanVersion" v ON v."planId" = r."planId" AND v."version" = r."planVersion" WHERE r."id" = ?',
+    [reviewId],
+  );
+  if (!version) throw new AppError("review_not_found", "That review has no plan version.");
+  let message: string | null = null;
+  if (review.status !== "pending" && version.toolCallId) {
+    const [row] = await run.query<{ payload: string }>(
+      'SELECT "payload" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "payload" LIKE ? ORDER BY "seq" DESC LIMIT 1',
+      [review.sessionId, "tool.result", `%"callId":${JSON.stringify(version.toolCallId)}%`],
+    );
+    if (row) {
+      const result = JSON.parse(row.payload) as { ok: boolean; output?: unknown; error?: string };
+      message = result.ok ? (typeof result.output === "string" ? result.output : null) : (result.error ?? null);
+    }
+  }
+  return {
+    reviewId,
+    sessionId: review.sessionId,
+    status: review.status,
+    decision: review.decision,
+    plan: version.content,
+    edited: version.editedByUser === true || version.editedByUser === 1,
+    mode: state.mode,
+    message,
+  };
+}
+
+/** Resolves when the session's log moves (this process's bus or another instance's commit), or after ms. */
+function logMoved(db: Db, sessionId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      unwatch();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = subscribeEvents(sessionId, done);
+    const unwatch = watchLog(db, sessionId, done);
+  });
+}
+
+/** Long poll: the review's outcome once it is no longer pending, or as it stands after waitMs. */
+export async function awaitExternalReview(db: Db, reviewId: string, waitMs: number, signal?: AbortSignal): Promise<ExternalReviewOutcome> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const outcome = await readExternalReview(db, reviewId);
+    const left = deadline - Date.now();
+    if (outcome.status !== "pending" || left <= 0 || signal?.aborted) return outcome;
+    // A missed wake-up costs at most 2 s.
+    await logMoved(db, outcome.sessionId, Math.min(left, 2_000));
+  }
+}

@@ -1,0 +1,88 @@
+import { sql, type Db } from "../db/client";
+import { AppError } from "../errors";
+import { newId } from "../id";
+import { planProblem } from "../plan/plan-markdown";
+import { writePlanRows } from "../plan/ensure-plan";
+import { insertPlanSubmission, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
+import { appendEvents } from "../session/append-events";
+import { createSession } from "../session/create-session";
+import type { NewEvent } from "../session/events";
+import { isWriteConflict, WriteConflict } from "../db/retry";
+import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "./external-agents";
+
+export type ExternalPlan = {
+  agent: ExternalAgent;
+  externalId: string;
+  /** The agent's working folder, already checked against the workspace roots (realpath). */
+  workspace: string;
+  plan: string;
+  /** Where the agent keeps the plan (e.g. ~/.claude/plans/<slug>.md): shown, never written by Plangate. */
+  planFilePath: string;
+};
+
+const slugOf = (file: string) => (file.split("/").pop() ?? "plan").replace(/\.md$/i, "").replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 60) || "plan";
+
+/** The outside agent's session, created in plan mode the first time one of its plans arrives. */
+async function ensureSession(db: Db, p: ExternalPlan): Promise<string> {
+  const id = externalSessionId(p.agent, p.externalId, p.workspace);
+  const [row] = await (await sql(db)).query<{ agent: string; model: string }>('SELECT "agent", "model" FROM "Session" WHERE "id" = ?', [id]);
+  if (row) return id;
+  try {
+    await createSession(db, { id, title: `${p.agent} ${p.externalId.slice(0, 8)}`, workspace: p.workspace, agent: p.agent, model: EXTERNAL_MODEL, mode: "plan", externalId: p.externalId });
+  } catch (error) {
+    // Two hooks for one new session (or two instances): the other created it.
+    if (!isWriteConflict(error)) throw error;
+  }
+  return id;
+}
+
+/**
+ * An outside agent's plan becomes a plan-review Review exactly like Plangate's own: a turn (the agent's, as
+ * it runs in its terminal) with an exit_plan_mode call whose result the decision writes, a plan version, and
+ * the pending review, so the desk, the mailbox, History and the exports show it unchanged. A review still
+ * pending from an earlier hook of the same session (its hook gave up) is closed first.
+ */
+export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ sessionId: string; reviewId: string; version: number }> {
+  const problem = planProblem(p.plan);
+  if (problem) throw new AppError("bad_request", `plan: ${problem}`);
+  const sessionId = await ensureSession(db, p);
+  const reviewId = newId("rev");
+  const callId = newId("call");
+  for (let attempt = 0; ; attempt++) {
+    const run = await sql(db);
+    const [plan] = await run.query<{ id: string; currentVersion: number }>('SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? ORDER BY "createdAt" LIMIT 1', [sessionId]);
+    const planId = plan?.id ?? newId("pln");
+    const version = (plan?.currentVersion ?? 0) + 1;
+    try {
+      await appendEvents(
+        db,
+        sessionId,
+        (s) => {
+          const out: NewEvent[] = [];
+          if (s.pendingReview) out.push({ type: "review.answered", payload: { reviewId: s.pendingReview.id, decision: "superseded" } });
+          if (!plan) out.push({ type: "plan.created", payload: { planId, slug: slugOf(p.planFilePath), path: p.planFilePath } });
+          if (!s.openTurnId) out.push({ type: "turn.started", payload: { turnId: newId("trn") } });
+          out.push({ type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } });
+          out.push({ type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: callId, planVersion: version } });
+          return out;
+        },
+        {
+          also: async (tx, result) => {
+            const superseded = result.events.find((e) => e.type === "review.answered");
+            if (superseded?.type === "review.answered") {
+              await tx.execute('UPDATE "Review" SET "status" = ?, "decision" = ?, "pendingKey" = NULL, "decidedBy" = ?, "decidedAt" = ? WHERE "id" = ? AND "status" = ?', [
+                "abandoned", "superseded", p.agent, new Date(), superseded.payload.reviewId, "pending",
+              ]);
+            }
+            await writePlanRows(tx, sessionId, result.events);
+            await insertPlanSubmission(tx, { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId, intent: PLAN_REVIEW_INTENT });
+          },
+        },
+      );
+      return { sessionId, reviewId, version };
+    } catch (error) {
+      if (attempt < 5 && (error instanceof PlanVersionTaken || error instanceof WriteConflict || isWriteConflict(error))) continue;
+      throw error;
+    }
+  }
+}

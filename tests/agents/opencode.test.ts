@@ -1,0 +1,102 @@
+// OpenCode's plans on Plangate's desk, end to end with the real CLI (`opencode serve`, pinned, installed at test
+// time), a fake OpenAI-compatible model API, a real Plangate server and the plugin `plangate connect opencode`
+// writes: the plan appears as a review, and the person's decision there reaches the model.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { realServerFixture, until } from "../helpers/server";
+import { messageText, startFakeOpenAI, toolResult, type ChatRequest, type FakeOpenAI, type Recorded } from "./fake-openai";
+import { cliForSuite, OPENCODE } from "./install-clis";
+import { startOpencode, type OpencodeServer } from "./run-opencode";
+
+const opencode = await cliForSuite(OPENCODE);
+const fixture = realServerFixture("opencode");
+const repo = path.resolve(import.meta.dirname, "../..");
+
+function planPath(req: ChatRequest): string {
+  for (const m of req.messages) {
+    const hit = /create your plan at (\S+\.md)/.exec(messageText(m)) ?? /plan file already exists at (\S+\.md)/i.exec(messageText(m));
+    if (hit?.[1]) return hit[1];
+  }
+  throw new Error("the prompt names no plan file");
+}
+const answersCall = (callId: string) => (r: Recorded) => toolResult(r.body, callId) !== undefined;
+const api = async (method: string, route: string, body?: unknown) => {
+  const res = await fetch(`${fixture.server().url}${route}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (real CLI, fake model API)`, () => {
+  let fake: FakeOpenAI;
+  let oc: OpencodeServer;
+  let ws: string;
+
+  beforeAll(async () => {
+    ws = path.join(fixture.workspace, "project");
+    fs.mkdirSync(ws, { recursive: true });
+    const connected = spawnSync(process.execPath, [path.join(repo, "bin/plangate.mjs"), "connect", "opencode", "--url", fixture.server().url], { cwd: ws, encoding: "utf8" });
+    expect(connected.status, connected.stderr).toBe(0);
+    expect(fs.existsSync(path.join(ws, ".opencode/plugin/plangate.js"))).toBe(true);
+    fake = await startFakeOpenAI();
+    oc = await startOpencode({ bin: opencode as string, modelBaseUrl: fake.url, workspace: ws });
+  }, 180_000);
+  afterAll(async () => {
+    await oc?.stop();
+    await fake?.close();
+  });
+
+  const pendingReview = (externalId: string) =>
+    until(() => api("GET", "/api/reviews?status=pending"), (r) => r.body.reviews.length > 0, 60_000).then(async (r) => {
+      const review = r.body.reviews[0] as { id: string; sessionId: string };
+      const session = (await api("GET", `/api/sessions/${review.sessionId}`)).body;
+      expect(session.session).toMatchObject({ agent: "opencode", workspace: fs.realpathSync(ws) });
+      expect(session.state.status).toBe("awaiting_review");
+      expect(externalId).toBeTruthy();
+      return review;
+    });
+
+  it("approved on the desk with an edit: OpenCode switches to build, the model reads the edited plan and writes", async () => {
+    const original = "# Plan\n\n1. Create hello.txt saying hi.\n";
+    const edited = "# Plan\n\n1. Create hello.txt saying hello.\n2. Reviewer: keep it short.\n";
+    let file = "";
+    fake.push(
+      (req) => {
+        file = planPath(req);
+        return { toolCalls: [{ name: "write", args: { filePath: file, content: original } }] };
+      },
+      { toolCalls: [{ name: "plan_exit", args: {}, id: "call_exit_approve" }] },
+      () => ({ toolCalls: [{ name: "read", args: { filePath: file }, id: "call_read_plan" }] }),
+      { toolCalls: [{ name: "write", args: { filePath: "hello.txt", content: "hello\n" } }] },
+      { text: "Done." },
+    );
+    const session = await oc.createSession();
+    const from = oc.events.length;
+    await oc.prompt(session.id, "Plan: add hello.txt");
+    const review = await pendingReview(session.id);
+    expect((await api("POST", `/api/reviews/${review.id}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" })).status).toBe(200);
+    await oc.waitIdle(session.id, from, 90_000);
+    const afterRead = fake.main().find(answersCall("call_read_plan")) as Recorded;
+    expect(toolResult(afterRead.body, "call_read_plan")).toContain("Reviewer: keep it short.");
+    expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
+    expect((await api("GET", `/api/sessions/${review.sessionId}`)).body.state.status).toBe("idle");
+  }, 180_000);
+
+  it("rejected with a line comment: plan_exit's result carries the feedback and the comment; nothing is written", async () => {
+    fake.push(
+      (req) => ({ toolCalls: [{ name: "write", args: { filePath: planPath(req), content: "# Plan\n\n1. Create rejected.txt.\n" } }] }),
+      { toolCalls: [{ name: "plan_exit", args: {}, id: "call_exit_reject" }] },
+      { text: "I will revise the plan." },
+    );
+    const session = await oc.createSession();
+    const from = oc.events.length;
+    await oc.prompt(session.id, "Plan: add rejected.txt");
+    const review = await pendingReview(session.id);
+    await api("POST", `/api/reviews/${review.id}/decision`, { decision: "reject", feedback: "Not this file.", comments: [{ lineStart: 3, lineEnd: 3, body: "Why rejected.txt?" }] });
+    await oc.waitIdle(session.id, from, 90_000);
+    const result = toolResult((fake.main().find(answersCall("call_exit_reject")) as Recorded).body, "call_exit_reject") ?? "";
+    expect(result).toContain("Not this file.");
+    expect(result).toContain("Why rejected.txt?");
+    expect(fs.existsSync(path.join(ws, "rejected.txt"))).toBe(false);
+  }, 180_000);
+});

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readEvents } from "../../lib/session/read-events";
+import { awaitReview, call, startScripted, testApi, type Api } from "../helpers/api";
+
+// An outside agent's plan (Claude Code's hook, OpenCode's plugin) on Plangate's desk, through the real routes.
+let api: Api;
+afterEach(async () => {
+  await api?.close();
+});
+
+const PLAN = "# Add a todo filter\n\n1. Add `filter` to src/todo.ts\n2. Test it\n";
+const submit = (extra: Record<string, unknown> = {}) =>
+  api.call("POST", "/api/external/plan-reviews", { agent: "claude-code", externalSessionId: "cc-1234", cwd: api.workspace, plan: PLAN, planFilePath: "~/.claude/plans/todo-filter.md", ...extra });
+const outcome = (id: string, wait = 0) => api.call("GET", `/api/external/plan-reviews/${id}?wait=${wait}`);
+
+describe("an outside agent's plan review", () => {
+  it("appears on the desk like Plangate's own; an edited approval gives the hook the edited plan, the mode and the model's text; the turn closes", async () => {
+    api = testApi();
+    const created = await submit();
+    expect(created.status).toBe(201);
+    const { reviewId, sessionId } = created.body as { reviewId: string; sessionId: string };
+    const pending = (await api.call("GET", "/api/reviews?status=pending")).body.reviews as { id: string; sessionId: string; kind: string }[];
+    expect(pending.map((r) => [r.id, r.kind])).toEqual([[reviewId, "plan-review"]]);
+    const session = (await api.call("GET", `/api/sessions/${sessionId}`)).body;
+    expect(session.session).toMatchObject({ agent: "claude-code", workspace: api.workspace });
+    expect(session.state.status).toBe("awaiting_review");
+    expect((await api.call("GET", "/api/sessions")).body.sessions.map((s: { id: string }) => s.id)).toContain(sessionId);
+    expect((await outcome(reviewId)).body).toMatchObject({ status: "pending", plan: PLAN, message: null });
+
+    // The hook waits while a person decides: the long poll answers as soon as the decision commits.
+    const waiting = outcome(reviewId, 20);
+    const edited = `${PLAN}3. Document it in the README\n`;
+    const decided = await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" });
+    expect(decided.status).toBe(200);
+    const answer = (await waiting).body;
+    expect(answer).toMatchObject({ status: "approved", decision: "approve", plan: edited, edited: true, mode: "acceptEdits" });
+    expect(answer.message).toContain("## Approved Plan (edited by user)");
+    expect(answer.message).toContain("Document it in the README");
+    // No Plangate model runs for it: the decision closes the turn it opened, and nothing else is logged.
+    await expect.poll(async () => (await api.call("GET", `/api/sessions/${sessionId}`)).body.state.status).toBe("idle");
+    const types = (await readEvents(api.t.db, sessionId)).map((e) => e.type);
+    expect(types.filter((t) => t === "message.assistant")).toHaveLength(0);
+    expect(types.slice(-4)).toEqual(["review.answered", "mode.changed", "tool.result", "turn.ended"]);
+    // It cannot be sent messages here (its agent runs in its own terminal): refused, nothing logged.
+    const said = await api.call("POST", `/api/sessions/${sessionId}/messages`, { text: "hello" });
+    expect(said.status).toBe(409);
+    expect(said.body.error.message).toContain("claude-code");
+    expect((await readEvents(api.t.db, sessionId)).length).toBe(types.length);
+    // Plangate never writes an outside agent's plan file.
+    expect(fs.existsSync(path.join(os.homedir(), ".claude/plans/todo-filter.md"))).toBe(false);
+  });
+
+  it("a rejection with a line comment gives the hook the feedback and the comment; the next plan of the same session is version 2", async () => {
+    api = testApi();
+    const { reviewId, sessionId } = (await submit()).body as { reviewId: string; sessionId: string };
+    await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "Too vague", comments: [{ lineStart: 3, lineEnd: 3, body: "Which file?" }] });
+    const answer = (await outcome(reviewId)).body;
+    expect(answer).toMatchObject({ status: "rejected", decision: "reject", edited: false, mode: "plan" });
+    expect(answer.message).toContain("Too vague");
+    expect(answer.message).toContain("Which file?");
+    const again = (await submit({ plan: `${PLAN}3. Say which file\n` })).body as { reviewId: string; sessionId: string; version: number };
+    expect(again).toMatchObject({ sessionId, version: 2 });
+  });
+
+  it("a review answered in the terminal first shows as such, never pending; a newer plan replaces a pending one", async () => {
+    api = testApi();
+    const first = (await submit()).body as { reviewId: string; sessionId: string };
+    const second = (await submit({ plan: `${PLAN}3. More\n` })).body as { reviewId: string; sessionId: string };
+    expect(second.sessionId).toBe(first.sessionId);
+    expect((await outcome(first.reviewId)).body.status).toBe("abandoned");
+    const marked = await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, { answer: "approved" });
+    expect(marked.status).toBe(200);
+    expect((await outcome(second.reviewId)).body.status).toBe("answered_elsewhere");
+    expect((await api.call("GET", "/api/reviews?status=pending")).body.reviews).toHaveLength(0);
+    expect((await api.call("GET", `/api/sessions/${first.sessionId}`)).body.state.status).toBe("idle");
+    // The desk can no longer decide it, and a second terminal report changes nothing.
+    expect((await api.call("POST", `/api/reviews/${second.reviewId}/decision`, { decision: "approve" })).status).toBe(409);
+    expect((await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, { answer: "rejected" })).status).toBe(409);
+  });
+
+  it("refuses a folder outside the workspace roots, an unknown agent and a review of Plangate's own agent, changing nothing", async () => {
+    api = testApi();
+    const outside = await submit({ cwd: os.tmpdir() });
+    expect(outside.status).toBe(400);
+    expect(outside.body.error.message).toContain("outside the allowed roots");
+    expect((await submit({ agent: "cursor" })).status).toBe(400);
+    expect((await api.call("GET", "/api/sessions")).body.sessions).toHaveLength(0);
+    expect((await outcome("rev_nope")).status).toBe(404);
+    // Plangate's own agent's review is not an outside agent's to read or to close.
+    const own = await startScripted(api, [call("exit_plan_mode", { plan: PLAN })], { mode: "plan" });
+    await api.call("POST", `/api/sessions/${own}/messages`, { text: "plan" });
+    const ownReview = await awaitReview(api, own);
+    expect((await outcome(ownReview)).status).toBe(403);
+    expect((await api.call("POST", `/api/external/plan-reviews/${ownReview}/answered-elsewhere`, {})).status).toBe(403);
+    expect((await api.call("GET", `/api/sessions/${own}`)).body.state.status).toBe("awaiting_review");
+  });
+});
