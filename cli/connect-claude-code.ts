@@ -1,4 +1,4 @@
-// `plangate connect claude-code [--url URL] [--token TOKEN] [--scope project|user] [--timeout SECONDS] [--remove]`:
+// `plangate connect claude-code [--url URL] [--token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]`:
 // writes (or takes out) the hook that sends Claude Code's plans to Plangate's desk, merging with the settings
 // already there, and prints what changed.
 import fs from "node:fs";
@@ -17,7 +17,7 @@ function readSettings(file: string): ClaudeSettings {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const opts = options(args, ["remove"]);
+  const opts = options(args, ["remove", "asks"]);
   const url = String(opts.url ?? DEFAULT_URL).replace(/\/+$/, "");
   const scope = String(opts.scope ?? "project");
   if (scope !== "project" && scope !== "user") {
@@ -39,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   const command = `node "${BIN}" hook claude-code --url ${url}`;
-  const after = withPlangateHook(before, { command, timeoutSec, asks: false, remove: opts.remove === true });
+  const after = withPlangateHook(before, { command, timeoutSec, asks: opts.asks === true, remove: opts.remove === true });
   if (JSON.stringify(after) === JSON.stringify(before)) {
     console.log(`plangate: ${file} already ${opts.remove ? "has no Plangate hook" : "has this hook"}; nothing changed`);
     return 0;
@@ -50,7 +50,7 @@ export async function run(args: string[]): Promise<number> {
     console.log(`plangate: took Plangate's hook out of ${file}`);
     return 0;
   }
-  console.log(`plangate: ${file}: PermissionRequest hook for ExitPlanMode → ${url} (timeout ${timeoutSec} s)`);
+  console.log(`plangate: ${file}: PermissionRequest hook for ExitPlanMode${opts.asks ? " and permission asks" : ""} → ${url} (timeout ${timeoutSec} s)`);
   if (typeof opts.token === "string" && opts.token) console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the settings)`);
   const health = await callServer(url, "GET", "/api/health").catch(() => null);
   if (!health || health.status !== 200) console.log(`plangate: note: ${url} does not answer yet; start Plangate (npm start) before Claude Code asks for a plan review`);

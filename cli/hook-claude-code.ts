@@ -3,7 +3,7 @@
 // person, and answers Claude Code; if Claude Code's own dialog answers first, it tells Plangate and stays silent.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { claudeHookInput, hookDecision, terminalAnswer, type ReviewOutcome } from "../lib/external/claude-code-hook";
+import { askDecision, claudeHookInput, hookDecision, terminalAnswer, type AskReply, type ClaudeHookInput, type ReviewOutcome } from "../lib/external/claude-code-hook";
 import { callServer, DEFAULT_URL, options } from "./client";
 
 async function readStdin(): Promise<string> {
@@ -40,8 +40,9 @@ export async function run(args: string[]): Promise<number> {
   if (typeof opts.watch === "string" && typeof opts.transcript === "string") return watchTranscript(url, opts.watch, opts.transcript);
   const parsed = claudeHookInput.safeParse(JSON.parse((await readStdin()) || "{}"));
   // Anything Plangate cannot take is left to Claude Code's own dialog: exit 0 without a decision.
-  if (!parsed.success || parsed.data.tool_name !== "ExitPlanMode") return 0;
+  if (!parsed.success) return 0;
   const input = parsed.data;
+  if (input.tool_name !== "ExitPlanMode") return permissionAsk(url, input);
   const plan = typeof input.tool_input.plan === "string" ? input.tool_input.plan : "";
   const planFilePath = typeof input.tool_input.planFilePath === "string" ? input.tool_input.planFilePath : undefined;
   const submitted = await callServer(url, "POST", "/api/external/plan-reviews", { agent: "claude-code", externalSessionId: input.session_id, cwd: input.cwd, plan, planFilePath }).catch(
@@ -77,4 +78,26 @@ export async function run(args: string[]): Promise<number> {
     if (input.transcript_path && fs.existsSync(input.transcript_path) && terminalAnswer(fs.readFileSync(input.transcript_path, "utf8"))) return 0;
     if (!reply) await new Promise((r) => setTimeout(r, 1_000));
   }
+}
+
+/**
+ * A tool's permission ask (connected with --asks): Plangate's saved rules answer at once where they match,
+ * otherwise the ask waits on the session's permission card. A tool Plangate does not judge, or a server that
+ * does not answer, leaves the ask to Claude Code's own dialog.
+ */
+async function permissionAsk(url: string, input: ClaudeHookInput): Promise<number> {
+  const asked = await callServer(url, "POST", "/api/external/permission-asks", { agent: "claude-code", externalSessionId: input.session_id, cwd: input.cwd, tool: input.tool_name, input: input.tool_input }).catch(
+    () => null,
+  );
+  if (!asked || (asked.status !== 200 && asked.status !== 201)) return 0;
+  let reply = asked.body as AskReply & { requestId: string | null };
+  while (reply.status === "pending" && reply.requestId) {
+    const next = await callServer(url, "GET", `/api/external/permission-asks/${reply.requestId}?wait=25`).catch(() => null);
+    if (next && next.status >= 400) return 0;
+    if (next) reply = { ...(next.body as AskReply), requestId: reply.requestId };
+    else await new Promise((r) => setTimeout(r, 1_000));
+  }
+  const decision = askDecision(input, reply);
+  if (decision) process.stdout.write(`${JSON.stringify(decision)}\n`);
+  return 0;
 }

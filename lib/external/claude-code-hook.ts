@@ -67,3 +67,16 @@ export function terminalAnswer(transcript: string): "approved" | "rejected" | nu
   }
   return answer;
 }
+
+export type AskReply = { status: string; message: string | null };
+
+/**
+ * Pure: the hook's answer to a tool's permission ask, or null to leave it to Claude Code's own dialog. An
+ * allow carries the call's input unchanged (Claude Code ignores an allow without it).
+ */
+export function askDecision(input: ClaudeHookInput, reply: AskReply): object | null {
+  const wrap = (decision: object) => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
+  if (reply.status === "allow" || reply.status === "once" || reply.status === "always") return wrap({ behavior: "allow", updatedInput: input.tool_input });
+  if (reply.status === "deny" || reply.status === "reject") return wrap({ behavior: "deny", message: reply.message ?? "A person refused this call in Plangate." });
+  return null;
+}

@@ -7,7 +7,7 @@ export type ClaudeSettings = Record<string, unknown> & { hooks?: Record<string, 
 export const HOOK_MARK = "plangate.mjs\" hook claude-code";
 
 /** Tools whose permission asks go to Plangate's permission card with --asks. */
-export const ASK_MATCHER = "Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch";
+export const ASK_MATCHER = "Bash|Edit|Write|MultiEdit|NotebookEdit";
 
 const isOurs = (h: HookEntry) => typeof h.command === "string" && h.command.includes(HOOK_MARK);
 

@@ -22,8 +22,8 @@ export type ExternalPlan = {
 
 const slugOf = (file: string) => (file.split("/").pop() ?? "plan").replace(/\.md$/i, "").replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 60) || "plan";
 
-/** The outside agent's session, created in plan mode the first time one of its plans arrives. */
-async function ensureSession(db: Db, p: ExternalPlan): Promise<string> {
+/** The outside agent's session, created (in plan mode) the first time one of its plans or asks arrives. */
+export async function ensureExternalSession(db: Db, p: Pick<ExternalPlan, "agent" | "externalId" | "workspace">): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
   const [row] = await (await sql(db)).query<{ agent: string; model: string }>('SELECT "agent", "model" FROM "Session" WHERE "id" = ?', [id]);
   if (row) return id;
@@ -45,7 +45,7 @@ async function ensureSession(db: Db, p: ExternalPlan): Promise<string> {
 export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ sessionId: string; reviewId: string; version: number }> {
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
-  const sessionId = await ensureSession(db, p);
+  const sessionId = await ensureExternalSession(db, p);
   const reviewId = newId("rev");
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {

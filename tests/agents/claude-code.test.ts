@@ -27,10 +27,10 @@ const api = async (method: string, route: string, body?: unknown) => {
 };
 
 /** A workspace inside Plangate's roots, connected to it with `plangate connect claude-code`. */
-function connectedWorkspace(name: string): string {
+function connectedWorkspace(name: string, extra: string[] = []): string {
   const ws = path.join(fixture.workspace, name);
   fs.mkdirSync(ws, { recursive: true });
-  const r = spawnSync(process.execPath, [path.join(repo, "bin/plangate.mjs"), "connect", "claude-code", "--url", fixture.server().url], { cwd: ws, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(repo, "bin/plangate.mjs"), "connect", "claude-code", "--url", fixture.server().url, ...extra], { cwd: ws, encoding: "utf8" });
   expect(r.status, r.stderr).toBe(0);
   return ws;
 }
@@ -128,5 +128,29 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
     if (reviewId) expect(answered.body.reviews.map((x: { id: string }) => x.id)).toContain(reviewId);
     const pending = (await api("GET", "/api/reviews?status=pending")).body.reviews as { sessionId: string }[];
     expect(pending.filter((p) => p.sessionId === answered.body.reviews[0].sessionId)).toEqual([]);
+  }, 150_000);
+
+  it("with --asks, a Bash call's permission ask waits on Plangate's card; 'once' there runs it, 'always' answers the next one unasked", async () => {
+    const ws = connectedWorkspace("asks", ["--asks"]);
+    const bash = (id: string) => [{ type: "tool_use" as const, id, name: "Bash", input: { command: "echo ran >> out.txt", description: "count" } }];
+    const fake = await startFakeAnthropic({ turns: [bash("toolu_b1"), bash("toolu_b2"), bash("toolu_b3"), [{ type: "text", text: "Done." }]] });
+    const home = fs.mkdtempSync(path.join(fixture.workspace, "..", "home-"));
+    made.push(home);
+    const running = runClaude({ bin: claude!, cwd: ws, prompt: "count", baseUrl: fake.url, home, permissionMode: "default", timeoutMs: 90_000 });
+    const replyNext = async (reply: Record<string, unknown>) => {
+      const asked = await until(() => api("GET", "/api/permissions?status=pending"), (r) => r.body.permissions.length === 1, 60_000);
+      const ask = asked.body.permissions[0] as { id: string; permission: string; patterns: string[] };
+      expect([ask.permission, ask.patterns]).toEqual(["bash", ["echo ran >> out.txt"]]);
+      expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
+    };
+    await replyNext({ reply: "once" });
+    await replyNext({ reply: "always", scope: "workspace" });
+    const run = await running;
+    await fake.close();
+    // The third call ran on the saved rule: no third ask, and the command ran three times.
+    expect(fs.readFileSync(path.join(ws, "out.txt"), "utf8")).toBe("ran\nran\nran\n");
+    expect((await api("GET", "/api/permissions?status=pending")).body.permissions).toEqual([]);
+    expect(run.controlRequests.filter((c) => c.request.tool_name === "Bash")).toHaveLength(3);
+    expect(run.result).toMatchObject({ subtype: "success" });
   }, 150_000);
 });

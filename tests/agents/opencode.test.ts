@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realServerFixture, until } from "../helpers/server";
 import { messageText, startFakeOpenAI, toolResult, type ChatRequest, type FakeOpenAI, type Recorded } from "./fake-openai";
@@ -13,6 +14,7 @@ import { startOpencode, type OpencodeServer } from "./run-opencode";
 const opencode = await cliForSuite(OPENCODE);
 const fixture = realServerFixture("opencode");
 const repo = path.resolve(import.meta.dirname, "../..");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 function planPath(req: ChatRequest): string {
   for (const m of req.messages) {
@@ -74,6 +76,18 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
     const from = oc.events.length;
     await oc.prompt(session.id, "Plan: add hello.txt");
     const review = await pendingReview(session.id);
+    if (fs.existsSync(CHROMIUM) || process.env.CI) {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${fixture.server().url}/sessions/${review.sessionId}`);
+        await page.getByTestId("decision-card").waitFor({ timeout: 20_000 });
+        expect(await page.getByTestId("decision-card").textContent()).toContain("Create hello.txt saying hi.");
+        expect(await page.getByTestId("outside-agent").textContent()).toContain("opencode");
+      } finally {
+        await browser.close();
+      }
+    }
     expect((await api("POST", `/api/reviews/${review.id}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" })).status).toBe(200);
     await oc.waitIdle(session.id, from, 90_000);
     const afterRead = fake.main().find(answersCall("call_read_plan")) as Recorded;

@@ -35,6 +35,8 @@ import * as grant from "../../app/api/grants/[id]/route";
 import * as externalPlans from "../../app/api/external/plan-reviews/route";
 import * as externalPlan from "../../app/api/external/plan-reviews/[id]/route";
 import * as answeredElsewhere from "../../app/api/external/plan-reviews/[id]/answered-elsewhere/route";
+import * as externalAsks from "../../app/api/external/permission-asks/route";
+import * as externalAsk from "../../app/api/external/permission-asks/[id]/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -64,6 +66,8 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["external plans", /^\/api\/external\/plan-reviews$/, externalPlans],
   ["external plan", /^\/api\/external\/plan-reviews\/([^/]+)$/, externalPlan],
   ["answered elsewhere", /^\/api\/external\/plan-reviews\/([^/]+)\/answered-elsewhere$/, answeredElsewhere],
+  ["external asks", /^\/api\/external\/permission-asks$/, externalAsks],
+  ["external ask", /^\/api\/external\/permission-asks\/([^/]+)$/, externalAsk],
   ["grants", /^\/api\/grants$/, grants],
   ["grant", /^\/api\/grants\/([^/]+)$/, grant],
 ];

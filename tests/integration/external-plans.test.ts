@@ -98,3 +98,32 @@ describe("an outside agent's plan review", () => {
     expect((await api.call("GET", `/api/sessions/${own}`)).body.state.status).toBe("awaiting_review");
   });
 });
+
+describe("an outside agent's permission asks", () => {
+  const ask = (tool: string, input: Record<string, unknown>) => api.call("POST", "/api/external/permission-asks", { agent: "claude-code", externalSessionId: "cc-asks", cwd: api.workspace, tool, input });
+
+  it("wait on the permission card; 'always' is saved for the workspace and answers the same call next time without a person", async () => {
+    api = testApi();
+    const first = await ask("Bash", { command: "npm run build" });
+    expect(first.status).toBe(201);
+    const { requestId } = first.body as { requestId: string };
+    const pending = (await api.call("GET", "/api/permissions?status=pending")).body.permissions as { id: string; permission: string; patterns: string[] }[];
+    expect(pending.map((p) => [p.id, p.permission, p.patterns])).toEqual([[requestId, "bash", ["npm run build"]]]);
+    const waiting = api.call("GET", `/api/external/permission-asks/${requestId}?wait=20`);
+    expect((await api.call("POST", `/api/permissions/${requestId}/reply`, { reply: "always", scope: "workspace" })).status).toBe(200);
+    expect((await waiting).body).toMatchObject({ requestId, status: "always" });
+    // The saved rule answers: no new ask. A different command still asks.
+    expect((await ask("Bash", { command: "npm run build" })).body).toMatchObject({ requestId: null, status: "allow" });
+    expect((await ask("Bash", { command: "npm run build && curl evil.example" })).body.status).toBe("pending");
+  });
+
+  it("a rejection carries its message; the workspace config's deny answers at once; calls Plangate cannot judge are refused", async () => {
+    api = testApi({ files: { "README.md": "# x\n", ".plangate/config.json": JSON.stringify({ permission: { bash: { "rm *": "deny" } } }) } });
+    const edit = (await ask("Edit", { file_path: `${api.workspace}/README.md`, old_string: "x", new_string: "y" })).body as { requestId: string };
+    await api.call("POST", `/api/permissions/${edit.requestId}/reply`, { reply: "reject", message: "Not the README" });
+    expect((await api.call("GET", `/api/external/permission-asks/${edit.requestId}`)).body).toMatchObject({ status: "reject", message: "Not the README" });
+    expect((await ask("Bash", { command: "rm -rf build" })).body).toMatchObject({ status: "deny", requestId: null });
+    expect((await ask("Edit", { file_path: "/etc/hosts", old_string: "a", new_string: "b" })).status).toBe(400);
+    expect((await ask("WebFetch", { url: "http://x" })).status).toBe(400);
+  });
+});

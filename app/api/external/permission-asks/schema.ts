@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { EXTERNAL_AGENTS } from "@/lib/external/external-agents";
+
+/** A tool call an outside agent's hook asks Plangate about (Claude Code's PermissionRequest for Bash, Edit, …). */
+export const submitExternalAskBody = z
+  .object({
+    agent: z.enum(EXTERNAL_AGENTS),
+    externalSessionId: z.string().min(1).max(200),
+    cwd: z.string().min(1).max(4096),
+    tool: z.string().min(1).max(100),
+    input: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+export const awaitExternalAskQuery = z.object({ wait: z.coerce.number().min(0).max(60).default(0) });
