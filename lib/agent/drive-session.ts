@@ -28,7 +28,7 @@ import { compactSession, planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
 import { verifyIfDue } from "../verify/verify-session";
 import { takeOwedBaseline } from "../verify/take-baseline";
-import { isExternalModel } from "../external/external-agents";
+import { isExternalModel } from "../session/external-agents";
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
 

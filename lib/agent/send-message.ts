@@ -4,7 +4,7 @@ import { appendEvents } from "../session/append-events";
 import { setSessionMode } from "../plan/set-session-mode";
 import type { ModeOutcome } from "../plan/mode-choice";
 import { kick } from "./kick";
-import { isExternalModel } from "../external/external-agents";
+import { isExternalModel } from "../session/external-agents";
 import { AppError } from "../errors";
 import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";

@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { listReviews, type ReviewView } from "../plan/list-reviews";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../session/events";
-import { isExternalModel } from "./external-agents";
+import { isExternalModel } from "../session/external-agents";
 
 /**
  * The agent's own dialog answered the plan before the desk did (Claude Code shows both; the first answer

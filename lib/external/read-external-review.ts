@@ -4,7 +4,7 @@ import { listReviews } from "../plan/list-reviews";
 import { subscribeEvents } from "../session/bus";
 import { getSession } from "../session/get-session";
 import { watchLog } from "../session/log-watch";
-import { isExternalModel } from "./external-agents";
+import { isExternalModel } from "../session/external-agents";
 
 /** What an outside agent's hook needs to answer its agent, once a person decided (or the terminal did). */
 export type ExternalReviewOutcome = {

@@ -9,7 +9,7 @@ import { listRequests, planRequests } from "../session/permission-store";
 import { subscribeEvents } from "../session/bus";
 import { watchLog } from "../session/log-watch";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
-import type { ExternalAgent } from "./external-agents";
+import { isExternalModel, type ExternalAgent } from "../session/external-agents";
 import { ensureExternalSession } from "./submit-external-plan";
 
 /** Claude Code's tools that Plangate can judge, as Plangate's permission and pattern (null: left to the agent). */
@@ -56,7 +56,7 @@ export async function awaitExternalAsk(db: Db, requestId: string, waitMs: number
     const [req] = await listRequests(db, { id: requestId });
     if (!req) throw new AppError("not_found", "No permission ask has that id.");
     const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [req.sessionId]);
-    if (owner?.model !== "external") throw new AppError("forbidden", "That ask belongs to a Plangate agent's session, not an outside agent's.");
+    if (!owner || !isExternalModel(owner.model)) throw new AppError("forbidden", "That ask belongs to a Plangate agent's session, not an outside agent's.");
     const left = deadline - Date.now();
     if (req.status !== "pending" || left <= 0 || signal?.aborted) return { requestId, status: req.status, message: req.message ?? null };
     await new Promise<void>((resolve) => {

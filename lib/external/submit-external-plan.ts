@@ -8,7 +8,7 @@ import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../session/events";
 import { isWriteConflict, WriteConflict } from "../db/retry";
-import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "./external-agents";
+import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../session/external-agents";
 
 export type ExternalPlan = {
   agent: ExternalAgent;

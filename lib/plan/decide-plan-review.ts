@@ -14,7 +14,7 @@ import type { NewEvent } from "../session/events";
 import type { SessionState } from "../session/fold";
 import { readGates } from "../session/mode-gates";
 import { listReviews, type ReviewView } from "./list-reviews";
-import { isExternalModel } from "../external/external-agents";
+import { isExternalModel } from "../session/external-agents";
 
 export const planDecisionBody = z
   .object({

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
-import { isExternalModel } from "@/lib/external/external-agents";
+import { isExternalModel } from "@/lib/session/external-agents";
 import { readEvents } from "@/lib/session/read-events";
 import type { SessionEvent } from "@/lib/session/events";
 import { planDetails } from "@/lib/plan/review-details";

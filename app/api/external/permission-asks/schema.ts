@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXTERNAL_AGENTS } from "@/lib/external/external-agents";
+import { EXTERNAL_AGENTS } from "@/lib/session/external-agents";
 
 /** A tool call an outside agent's hook asks Plangate about (Claude Code's PermissionRequest for Bash, Edit, …). */
 export const submitExternalAskBody = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXTERNAL_AGENTS } from "@/lib/external/external-agents";
+import { EXTERNAL_AGENTS } from "@/lib/session/external-agents";
 
 /** A plan an outside agent's hook or plugin submits for review. */
 export const submitExternalPlanBody = z
