@@ -28,7 +28,7 @@ export async function ensureExternalSession(db: Db, p: Pick<ExternalPlan, "agent
   const [row] = await (await sql(db)).query<{ agent: string; model: string }>('SELECT "agent", "model" FROM "Session" WHERE "id" = ?', [id]);
   if (row) return id;
   try {
-    await createSession(db, { id, title: `${p.agent} ${p.externalId.slice(0, 8)}`, workspace: p.workspace, agent: p.agent, model: EXTERNAL_MODEL, mode: "plan", externalId: p.externalId });
+    await createSession(db, { id, title: `${p.agent} session ${p.externalId}`, workspace: p.workspace, agent: p.agent, model: EXTERNAL_MODEL, mode: "plan", externalId: p.externalId });
   } catch (error) {
     // Two hooks for one new session (or two instances): the other created it.
     if (!isWriteConflict(error)) throw error;

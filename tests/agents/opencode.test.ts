@@ -54,7 +54,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
       const session = (await api("GET", `/api/sessions/${review.sessionId}`)).body;
       expect(session.session).toMatchObject({ agent: "opencode", workspace: fs.realpathSync(ws) });
       expect(session.state.status).toBe("awaiting_review");
-      expect(externalId).toBeTruthy();
+      expect(session.session.title).toBe(`opencode session ${externalId}`);
       return review;
     });
 
@@ -111,6 +111,8 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
     const result = toolResult((fake.main().find(answersCall("call_exit_reject")) as Recorded).body, "call_exit_reject") ?? "";
     expect(result).toContain("Not this file.");
     expect(result).toContain("Why rejected.txt?");
+    // Still the plan agent: the next request offers plan_exit again.
+    expect((fake.main().find(answersCall("call_exit_reject")) as Recorded).body.tools?.some((t) => t.function.name === "plan_exit")).toBe(true);
     expect(fs.existsSync(path.join(ws, "rejected.txt"))).toBe(false);
   }, 180_000);
 });

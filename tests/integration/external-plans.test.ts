@@ -25,7 +25,8 @@ describe("an outside agent's plan review", () => {
     const pending = (await api.call("GET", "/api/reviews?status=pending")).body.reviews as { id: string; sessionId: string; kind: string }[];
     expect(pending.map((r) => [r.id, r.kind])).toEqual([[reviewId, "plan-review"]]);
     const session = (await api.call("GET", `/api/sessions/${sessionId}`)).body;
-    expect(session.session).toMatchObject({ agent: "claude-code", workspace: api.workspace });
+    // Named for the agent's own session, so a person can tell which terminal it is.
+    expect(session.session).toMatchObject({ agent: "claude-code", workspace: api.workspace, title: "claude-code session cc-1234" });
     expect(session.state.status).toBe("awaiting_review");
     expect((await api.call("GET", "/api/sessions")).body.sessions.map((s: { id: string }) => s.id)).toContain(sessionId);
     expect((await outcome(reviewId)).body).toMatchObject({ status: "pending", plan: PLAN, message: null });
