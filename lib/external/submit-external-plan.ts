@@ -3,7 +3,8 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
 import { writePlanRows } from "../plan/ensure-plan";
-import { insertPlanSubmission, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
+import { insertPlanSubmission, LEAD_REVIEW_INTENT, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
+import { insertMail } from "../team/mailbox";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../session/events";
@@ -37,6 +38,31 @@ export async function ensureExternalSession(db: Db, p: Pick<ExternalPlan, "agent
 }
 
 /**
+ * When the workspace is a team's (its lead works there), the outside agent joins that team as a teammate whose
+ * plans its lead approves in the mailbox, like a spawned teammate's. Always by a person: the lead's model is not
+ * woken to approve an outside agent's plan.
+ */
+async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Promise<void> {
+  const run = await sql(db);
+  const [team] = await run.query<{ id: string; leadSessionId: string }>(
+    'SELECT t."id", t."leadSessionId" FROM "Team" t JOIN "Session" s ON s."id" = t."leadSessionId" WHERE s."workspace" = ? ORDER BY t."createdAt" DESC LIMIT 1',
+    [p.workspace],
+  );
+  if (!team) return;
+  const name = `${p.agent}-${p.externalId.slice(0, 12)}`;
+  await appendEvents(
+    db,
+    sessionId,
+    (s) => (s.team ? [] : [{ type: "team.joined", payload: { teamId: team.id, role: "teammate", name, leadSessionId: team.leadSessionId, requirePlanApproval: true } }]),
+    {
+      also: async (tx, result) => {
+        if (result.events.length > 0) await tx.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [team.id, "teammate", sessionId]);
+      },
+    },
+  );
+}
+
+/**
  * An outside agent's plan becomes a plan-review Review exactly like Plangate's own: a turn (the agent's, as
  * it runs in its terminal) with an exit_plan_mode call whose result the decision writes, a plan version, and
  * the pending review, so the desk, the mailbox, History and the exports show it unchanged. A review still
@@ -46,6 +72,7 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
   const sessionId = await ensureExternalSession(db, p);
+  await joinWorkspaceTeam(db, sessionId, p);
   const reviewId = newId("rev");
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {
@@ -64,6 +91,7 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
           if (!s.openTurnId) out.push({ type: "turn.started", payload: { turnId: newId("trn") } });
           out.push({ type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } });
           out.push({ type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: callId, planVersion: version } });
+          if (s.team?.requirePlanApproval) out.push({ type: "notice", payload: { level: "info", text: `Plan version ${version} sent to the team lead's mailbox for approval.` } });
           return out;
         },
         {
@@ -75,7 +103,15 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
               ]);
             }
             await writePlanRows(tx, sessionId, result.events);
-            await insertPlanSubmission(tx, { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId, intent: PLAN_REVIEW_INTENT });
+            const team = result.state.team;
+            const toLead = team?.role === "teammate" && team.requirePlanApproval;
+            await insertPlanSubmission(tx, { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId, intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT });
+            if (toLead && team) {
+              await insertMail(tx, {
+                teamId: team.id, from: sessionId, to: team.leadSessionId, type: "plan_approval_request", requestId: reviewId,
+                payload: { from: team.name, requestId: reviewId, planFilePath: p.planFilePath, planContent: p.plan, version },
+              });
+            }
           },
         },
       );

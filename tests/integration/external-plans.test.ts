@@ -128,3 +128,21 @@ describe("an outside agent's permission asks", () => {
     expect((await ask("WebFetch", { url: "http://x" })).status).toBe(400);
   });
 });
+
+describe("an outside agent in a team's workspace", () => {
+  it("joins the team; its plan waits in the lead's mailbox (not the desk's route), and the lead's answer reaches its hook", async () => {
+    api = testApi();
+    const lead = (await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script: [] })).body.session.id as string;
+    const teamId = (await api.call("POST", "/api/teams", { sessionId: lead })).body.team.id as string;
+    const { reviewId, sessionId } = (await submit()).body as { reviewId: string; sessionId: string };
+    const mail = (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string; type: string; requestId: string; from: string }[];
+    expect(mail.map((m) => [m.type, m.requestId, m.from])).toEqual([["plan_approval_request", reviewId, sessionId]]);
+    const team = (await api.call("GET", `/api/teams/${teamId}`)).body.team as { teammates: { sessionId: string; name: string }[] };
+    expect(team.teammates.map((t) => t.sessionId)).toEqual([sessionId]);
+    // Only the lead answers a teammate's plan, from the mailbox.
+    expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" })).status).toBe(403);
+    expect((await outcome(reviewId)).body.status).toBe("pending");
+    expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${mail[0]?.id}/reply`, { approve: true })).status).toBe(200);
+    expect((await outcome(reviewId, 10)).body).toMatchObject({ status: "approved", plan: PLAN });
+  });
+});

@@ -93,6 +93,8 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
     const other = await newTeam();
     await awaiting(alice);
     const request = (await pendingFrom(teamId, alice))!;
+    // The lead was woken to read its mail (its drive marks the request read): let it finish before the "before".
+    await settle(api, lead);
     const snapshot = async () => ({
       mail: (await api.t.db.mailboxMessage.findMany({ orderBy: [{ teamId: "asc" }, { seq: "asc" }] })).map((m) => [m.id, m.status]),
       events: await api.t.db.sessionEvent.count({ where: { sessionId: alice } }),
