@@ -50,6 +50,12 @@ describe("an outside agent's plan review", () => {
     expect(said.status).toBe(409);
     expect(said.body.error.message).toContain("claude-code");
     expect((await readEvents(api.t.db, sessionId)).length).toBe(types.length);
+    // History and the exports carry it like any session.
+    const { history } = (await api.call("GET", `/api/sessions/${sessionId}/history`)).body;
+    expect(history.plans.map((p: { version: number; status: string; editedByUser: boolean }) => [p.version, p.status, p.editedByUser])).toEqual([[1, "approved", true]]);
+    const exported = await api.call("GET", `/api/sessions/${sessionId}/export?format=md`);
+    expect(exported.status).toBe(200);
+    expect(String(exported.body)).toContain("Document it in the README");
     // Plangate never writes an outside agent's plan file.
     expect(fs.existsSync(path.join(os.homedir(), ".claude/plans/todo-filter.md"))).toBe(false);
   });
