@@ -26,20 +26,24 @@ async function unclaimed(db: Db, now: Date): Promise<Candidate[]> {
  * One whose holder died is reported once (the instance that reaps the dead lease says so), and the drive
  * goes on from the log: a tool call that had started is reported to the model as interrupted, never re-run.
  */
-export async function takeOverSessions(db: Db, now = new Date()): Promise<string[]> {
-  const taken: string[] = [];
+export async function takeOverSessions(db: Db, now = new Date()): Promise<{ tookOver: string[]; woke: string[] }> {
+  const out = { tookOver: [] as string[], woke: [] as string[] };
   for (const c of await unclaimed(db, now)) {
     if ((await getSession(db, c.id)).state.waitingOn) continue;
     if (c.leaseOwner !== null) {
+      // Of every instance that saw the dead lease, only the one that reaps it reports the take-over.
       if (!(await reapLease(db, c.id, c.leaseOwner))) continue;
       await appendEvents(db, c.id, (s) =>
         s.openTurnId ? [{ type: "notice", payload: { level: "info", text: "The server running this turn stopped; another instance took the turn over." } }] : [],
       );
+      out.tookOver.push(c.id);
+    } else {
+      // Runnable and held by nobody (also just after another instance reaped it): whoever takes the lease drives.
+      out.woke.push(c.id);
     }
-    taken.push(c.id);
     void driveSession(db, c.id).catch((error: unknown) => console.error(`plangate: drive ${c.id} failed`, error));
   }
-  return taken;
+  return out;
 }
 
 /** A woken session is driven here unless it is not runnable or another instance already holds it (usually the waker). */
