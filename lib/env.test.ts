@@ -37,6 +37,8 @@ describe("parseEnv", () => {
     [{ PLANGATE_MODEL: "acme:x" }, /unknown model provider "acme"/],
     [{ PLANGATE_MODEL: "scripted" }, /PLANGATE_ALLOW_SCRIPTED=1/],
     [{ PLANGATE_MODEL: "openai-compatible:llama3", PLANGATE_BASE_URL: "not a url" }, /PLANGATE_BASE_URL/],
+    [{ ANTHROPIC_BASE_URL: "not a url" }, /ANTHROPIC_BASE_URL must be an http\(s\) URL/],
+    [{ OPENAI_BASE_URL: "ftp://127.0.0.1/v1" }, /OPENAI_BASE_URL must be an http\(s\) URL/],
   ])("refuses %j", (raw, message) => {
     expect(() => parseEnv(raw)).toThrow(message);
   });
@@ -45,6 +47,8 @@ describe("parseEnv", () => {
     [{ PLANGATE_MODEL: "offline" }],
     [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4", ANTHROPIC_API_KEY: "k" }],
     [{ PLANGATE_MODEL: "openai:gpt-5", OPENAI_API_KEY: "k" }],
+    [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4", ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://gateway.example/anthropic" }],
+    [{ PLANGATE_MODEL: "openai:gpt-5", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", ANTHROPIC_BASE_URL: "" }],
     [{ PLANGATE_MODEL: "openai-compatible:deepseek-chat", PLANGATE_BASE_URL: "http://127.0.0.1:11434/v1" }],
     [{ PLANGATE_MODEL: "scripted", PLANGATE_ALLOW_SCRIPTED: "1" }],
   ])("accepts model settings %j", (raw) => {

@@ -25,6 +25,13 @@ const flag = z
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "open");
 
+/** An optional http(s) URL; an empty value counts as unset. */
+const httpUrl = (name: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` })
+    .optional()
+    .or(z.literal("").transform(() => undefined));
+
 export const envSchema = z
   .object({
     DATABASE_URL: z
@@ -47,7 +54,11 @@ export const envSchema = z
     PLANGATE_AUTO_GATE: z.enum(["open", "closed"]).default("open"),
     PLANGATE_ENABLE_BYPASS: flag,
     ANTHROPIC_API_KEY: z.string().optional(),
+    // Without /v1, as for the Anthropic SDK and Claude Code (one ending in /v1 is accepted too).
+    ANTHROPIC_BASE_URL: httpUrl("ANTHROPIC_BASE_URL"),
     OPENAI_API_KEY: z.string().optional(),
+    // With /v1, as for the OpenAI SDK.
+    OPENAI_BASE_URL: httpUrl("OPENAI_BASE_URL"),
     PLANGATE_BASE_URL: z.url().optional(),
     PLANGATE_API_KEY: z.string().optional(),
     // How long a dead instance's session stays claimed; its holder renews every third of it.

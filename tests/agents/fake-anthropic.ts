@@ -62,6 +62,9 @@ export interface RecordedRequest {
   /** Index of the script turn it consumed (main requests only; -1 when the script was exhausted). */
   turn?: number;
   body: MessagesRequest | null;
+  /** The request's headers and raw body, as sent (to check nothing leaks into them). */
+  headers: http.IncomingHttpHeaders;
+  raw: string;
 }
 
 export interface FakeAnthropic {
@@ -111,7 +114,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
         body = null;
       }
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      const rec: RecordedRequest = { seq: requests.length, method: req.method ?? "GET", path, kind: "other", body };
+      const rec: RecordedRequest = { seq: requests.length, method: req.method ?? "GET", path, kind: "other", body, headers: req.headers, raw };
       requests.push(rec);
       try {
         handle(rec, res);

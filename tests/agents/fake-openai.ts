@@ -20,7 +20,8 @@ export type ToolCall = { name: string; args: Record<string, unknown>; id?: strin
 export type Turn = { text?: string; toolCalls?: ToolCall[] };
 /** A turn, or a function choosing it from the request (e.g. to read the plan file's path from the prompt). */
 export type ScriptStep = Turn | ((req: ChatRequest) => Turn);
-export type Recorded = { at: number; path: string; body: ChatRequest; side: boolean; turn?: Turn };
+/** headers and raw: the request as sent (to check nothing leaks into it). */
+export type Recorded = { at: number; path: string; body: ChatRequest; side: boolean; turn?: Turn; headers: http.IncomingHttpHeaders; raw: string };
 
 export type FakeOpenAI = {
   /** Base URL including `/v1`. */
@@ -71,8 +72,9 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
         return;
       }
       let body: ChatRequest;
+      const raw = Buffer.concat(chunks).toString("utf8");
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest;
+        body = JSON.parse(raw) as ChatRequest;
       } catch {
         res.writeHead(400).end();
         return;
@@ -84,7 +86,7 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
         const step = queue.shift();
         turn = step === undefined ? { text: opts.fallbackText ?? "Done." } : typeof step === "function" ? step(body) : step;
       }
-      requests.push({ at: Date.now(), path: url, body, side, turn });
+      requests.push({ at: Date.now(), path: url, body, side, turn, headers: req.headers, raw });
       for (const w of [...waiters]) w();
       respond(res, body, turn, `chatcmpl-${++seq}`);
     });

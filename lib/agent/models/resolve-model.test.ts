@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveModel } from "./resolve-model";
+import { anthropicBaseUrl, openaiBaseUrl, resolveModel } from "./resolve-model";
 
 describe("resolveModel", () => {
   it.each([
@@ -16,5 +16,19 @@ describe("resolveModel", () => {
 
   it("refuses a provider without its key with a 400 naming it", () => {
     expect(() => resolveModel("anthropic:x", { env: {}, stepIndex: 0 })).toThrow(/ANTHROPIC_API_KEY/);
+  });
+
+  it.each([
+    [undefined, "https://api.anthropic.com/v1"],
+    ["http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"],
+    ["http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1"],
+    ["https://gw.example/anthropic/v1/", "https://gw.example/anthropic/v1"],
+  ])("ANTHROPIC_BASE_URL %s: the provider posts to <%s>/messages", (value, base) => {
+    expect(anthropicBaseUrl(value)).toBe(base);
+  });
+
+  it("OPENAI_BASE_URL is taken with its /v1, defaulting to api.openai.com", () => {
+    expect(openaiBaseUrl(undefined)).toBe("https://api.openai.com/v1");
+    expect(openaiBaseUrl("http://127.0.0.1:9000/v1/")).toBe("http://127.0.0.1:9000/v1");
   });
 });
