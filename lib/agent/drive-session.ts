@@ -13,6 +13,7 @@ import { acquireLease, keepLease, releaseLease } from "../session/lease";
 import { readGates } from "../session/mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
 import { resolveModel } from "./models/resolve-model";
+import { describeModelError } from "./models/model-errors";
 import { reportInterrupted, runToolCall } from "./run-tool-call";
 import { stricter } from "./issued-modes";
 import { ancestorsNow } from "./ancestors";
@@ -220,7 +221,8 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
   const state = await stateNow(db, sessionId);
   const turnId = state.openTurnId;
   if (!turnId) return;
-  const message = error instanceof Error ? error.message : String(error);
+  const { session } = await getSession(db, sessionId);
+  const message = describeModelError(error, session.model);
   await appendEvents(db, sessionId, [
     { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
     { type: "turn.ended", payload: { turnId, reason: "error" } },
