@@ -2,9 +2,9 @@
 // only, a port of its own. As root the server runs as the `postgres` user (initdb refuses root).
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 export type LocalPostgres = { url: (database?: string) => string; port: number; dir: string; stop: () => void };
 
@@ -16,17 +16,6 @@ export function postgresBinDir(): string | null {
   if (!fs.existsSync(base)) return null;
   const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(base, versions[0], "bin") : null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export async function startLocalPostgres(opts: { port?: number; dir?: string } = {}): Promise<LocalPostgres> {

@@ -4,9 +4,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { needsBuild } from "../../scripts/needs-build";
+import { freePort } from "../../scripts/free-port";
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
 // The environment the bench was started with: suites that ran earlier in the process set their own variables
@@ -26,17 +27,6 @@ export function buildIfStale(): boolean {
   });
   if (r.status !== 0) throw new Error("next build failed");
   return true;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health. */

@@ -163,3 +163,15 @@ function splitInto(text: string, n: number): string[] {
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
 }
+
+/** OpenCode tells the plan agent where to write its plan; a scripted model reads the path from the prompt. */
+export function planPath(req: ChatRequest): string {
+  for (const m of req.messages) {
+    const hit = /create your plan at (\S+\.md)/.exec(messageText(m)) ?? /plan file already exists at (\S+\.md)/i.exec(messageText(m));
+    if (hit?.[1]) return hit[1];
+  }
+  throw new Error("the prompt names no plan file");
+}
+
+/** The recorded request answers this tool call (it carries the call's result). */
+export const answersCall = (callId: string) => (r: Recorded) => toolResult(r.body, callId) !== undefined;

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { opencodePluginSource } from "../../lib/external/opencode-plugin-source";
-import { messageText, startFakeOpenAI, toolResult, type ChatRequest, type FakeOpenAI, type Recorded } from "./fake-openai";
+import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
 import { startStandinPlangate, type StandinPlangate } from "./standin-plangate";
@@ -15,16 +15,7 @@ import { startStandinPlangate, type StandinPlangate } from "./standin-plangate";
 const opencode = await cliForSuite(OPENCODE);
 const TOKEN = "opencode-protocol-test-token";
 
-/** OpenCode tells the plan agent where to write its plan; the scripted model reads it from the prompt. */
-function planPath(req: ChatRequest): string {
-  for (const m of req.messages) {
-    const hit = /create your plan at (\S+\.md)/.exec(messageText(m)) ?? /plan file already exists at (\S+\.md)/i.exec(messageText(m));
-    if (hit?.[1]) return hit[1];
-  }
-  throw new Error("the prompt names no plan file");
-}
 const offers = (r: Recorded, tool: string) => (r.body.tools ?? []).some((t) => t.function.name === tool);
-const answersCall = (callId: string) => (r: Recorded) => toolResult(r.body, callId) !== undefined;
 const timings: string[] = [];
 
 describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version}: plan_exit reviewed through the Plangate plugin (real CLI, fake API)`, () => {

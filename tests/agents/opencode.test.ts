@@ -7,7 +7,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realServerFixture, until } from "../helpers/server";
-import { messageText, startFakeOpenAI, toolResult, type ChatRequest, type FakeOpenAI, type Recorded } from "./fake-openai";
+import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
 
@@ -16,14 +16,6 @@ const fixture = realServerFixture("opencode");
 const repo = path.resolve(import.meta.dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-function planPath(req: ChatRequest): string {
-  for (const m of req.messages) {
-    const hit = /create your plan at (\S+\.md)/.exec(messageText(m)) ?? /plan file already exists at (\S+\.md)/i.exec(messageText(m));
-    if (hit?.[1]) return hit[1];
-  }
-  throw new Error("the prompt names no plan file");
-}
-const answersCall = (callId: string) => (r: Recorded) => toolResult(r.body, callId) !== undefined;
 const api = async (method: string, route: string, body?: unknown) => {
   const res = await fetch(`${fixture.server().url}${route}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as any };

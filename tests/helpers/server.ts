@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { freshDatabaseUrl } from "./db";
+import { freePort } from "../../scripts/free-port";
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -43,19 +44,6 @@ export async function startServer(env: Record<string, string>, port: number): Pr
     await new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r(null) : proc.once("exit", r)));
   };
   return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM") };
-}
-
-/** A port nothing listens on now, so parallel runs (two checkouts, CI and a developer) never share a server. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
