@@ -4,7 +4,8 @@
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { driveSession, stepMetrics } from "../lib/agent/drive-session";
+import { driveSession } from "../lib/agent/drive-session";
+import { stepMetrics } from "../lib/agent/run-model-step";
 import { startSession } from "../lib/agent/start-session";
 import { appendEvents } from "../lib/session/append-events";
 import { subscribeEvents } from "../lib/session/bus";

@@ -21,13 +21,14 @@ export function commandMatches(text: string) {
   return COMMANDS.filter((c) => c.insert.startsWith(text) && c.insert !== text);
 }
 
-type Props = { sessionId: string; mode: PermissionMode; gates: ModeGates; running: boolean; interrupted: boolean; since?: string | null };
+/** stoppedOnError: the interrupted turn ended on an error (the notice in the timeline says which); Resume reads Retry. */
+type Props = { sessionId: string; mode: PermissionMode; gates: ModeGates; running: boolean; interrupted: boolean; stoppedOnError?: boolean; since?: string | null };
 
 /**
  * Sends a message or a command (`/plan`, `/plan <message>`, `/plan off`, `/compact`, with completion);
  * Shift+Tab cycles modes; while a turn runs, a message is queued for the next step.
  */
-export function Composer({ sessionId, mode, gates, running, interrupted, since }: Props) {
+export function Composer({ sessionId, mode, gates, running, interrupted, stoppedOnError = false, since }: Props) {
   const router = useRouter();
   const [text, setText] = useState("");
   const [status, setStatus] = useState<string | null>(null);
@@ -113,6 +114,8 @@ export function Composer({ sessionId, mode, gates, running, interrupted, since }
             <span data-testid="working">
               The agent is working{since ? <>… <Elapsed since={since} /></> : "…"}
             </span>
+          ) : interrupted && stoppedOnError ? (
+            <span data-testid="stopped-on-error">The turn stopped on an error (see the timeline); Retry runs it again.</span>
           ) : "")}
         </span>
         <span className="flex gap-2">
@@ -122,8 +125,8 @@ export function Composer({ sessionId, mode, gates, running, interrupted, since }
             </button>
           ) : null}
           {interrupted ? (
-            <button type="button" data-testid="resume" onClick={() => void post("resume", "Resumed")} className="rounded border px-3 py-1.5 text-sm">
-              Resume
+            <button type="button" data-testid="resume" data-retry={stoppedOnError ? "true" : undefined} onClick={() => void post("resume", stoppedOnError ? "Retrying" : "Resumed")} className="rounded border px-3 py-1.5 text-sm">
+              {stoppedOnError ? "Retry" : "Resume"}
             </button>
           ) : null}
           <button type="submit" data-testid="send" className="rounded bg-zinc-800 px-3 py-1.5 text-sm text-white dark:bg-zinc-200 dark:text-zinc-900">

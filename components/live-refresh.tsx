@@ -35,7 +35,8 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
     source.addEventListener("session-event", (message) => {
       try {
         const event = JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof waitingFor>[0];
-        if (event.type === "message.assistant" || event.type === "turn.ended") setDraft(null);
+        // The step's own event replaces the streamed text; a failed attempt's text is dropped before its retry.
+        if (event.type === "message.assistant" || event.type === "turn.ended" || event.type === "model.retrying") setDraft(null);
         const text = waitingFor(event);
         if (text) notifyIfHidden(text, title);
       } catch {

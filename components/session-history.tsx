@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { SessionHistory as History } from "@/lib/session/session-history";
 import type { SideRow } from "@/lib/plan/side-by-side";
+import { UsageLine } from "./usage-line";
 
 const TONE: Record<SideRow["kind"], [string, string]> = {
   same: ["", ""],
@@ -48,14 +49,15 @@ function HistoryList({ title, testId, rows }: { title: string; testId: string; r
   );
 }
 
-/** Why things happened: plan versions and who decided them, mode switches and their causes, permission replies, linked sessions. */
+/** Why things happened: plan versions and who decided them, mode switches and their causes, permission replies, linked sessions, tokens used. */
 export function SessionHistory({ history }: { history: History }) {
-  const { plans, modes, permissions, related, totals } = history;
+  const { plans, modes, permissions, related, totals, usage } = history;
   return (
     <details data-testid="session-history" className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
       <summary className="cursor-pointer font-semibold">
         History: {plans.length} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks, {related.length} linked sessions
       </summary>
+      <UsageLine usage={usage} testId="history-usage" className="mt-2" />
       {totals.modes > modes.length || totals.permissions > permissions.length ? (
         <p data-testid="history-latest-only" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           Showing the latest {modes.length} mode changes and {permissions.length} permission asks; the export and GET /api/sessions/…/history have them all.

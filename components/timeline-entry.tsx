@@ -10,6 +10,7 @@ const TONE: Record<string, string> = {
   mode: "border-violet-200 text-violet-900 dark:border-violet-900 dark:text-violet-200",
   plan: "border-amber-200 text-amber-950 dark:border-amber-900 dark:text-amber-100",
   decision: "border-amber-300 font-medium text-amber-950 dark:border-amber-800 dark:text-amber-100",
+  retry: "border-amber-200 bg-amber-50/50 text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100",
 };
 
 const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
@@ -37,6 +38,16 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
         {select}
         <span className="sr-only">{item.kind === "user" ? "You:" : "Agent:"}</span>
         {rendered ?? <LazyMarkdown markdown={item.text} testId="message-markdown" />}
+        {item.kind === "assistant" && (item.partial || item.tokens) ? (
+          <p className="mt-1 flex flex-wrap gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+            {item.partial ? (
+              <span data-testid="partial-label" className="rounded border border-zinc-300 px-1 dark:border-zinc-700">
+                partial — stopped
+              </span>
+            ) : null}
+            {item.tokens ? <span data-testid="step-usage">{item.tokens}</span> : null}
+          </p>
+        ) : null}
       </li>
     );
   }
@@ -98,7 +109,15 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   return (
     <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
       {select}
-      <p className="whitespace-pre-wrap break-words">{item.text}</p>
+      <p className="whitespace-pre-wrap break-words">
+        {item.text}
+        {item.kind === "turn" && item.tokens ? (
+          <>
+            {" · "}
+            <span data-testid="turn-usage">{item.tokens}</span>
+          </>
+        ) : null}
+      </p>
     </li>
   );
 }

@@ -67,6 +67,12 @@ export const envSchema = z
     // a person to resume them). Default: takeover on PostgreSQL (a pool of instances), interrupt on SQLite.
     PLANGATE_FAILOVER: z.enum(["takeover", "interrupt"]).optional(),
     PLANGATE_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(50),
+    // A turn ends (cleanly, between steps) once its model requests have used this many tokens, input and output.
+    PLANGATE_MAX_TURN_TOKENS: z.coerce.number().int().min(1).optional(),
+    // Tries per model request when the provider fails in a way worth retrying (rate limit, overload, a cut
+    // stream), and the first wait between them (doubled each time; a provider's retry-after wins).
+    PLANGATE_MODEL_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(5),
+    PLANGATE_RETRY_BASE_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
     // Compaction starts when the conversation sent to the model grows past this many characters (~4 per token).
     PLANGATE_CONTEXT_CHARS: z.coerce.number().int().min(2_000).default(400_000),
     // Host folders every sandboxed command may read (toolchains outside /usr, e.g. ~/.cargo): the operator's choice.

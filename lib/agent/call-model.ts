@@ -1,8 +1,36 @@
-import { APICallError, type LanguageModelV3, type LanguageModelV3FunctionTool, type LanguageModelV3Message } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type { Usage } from "../session/events";
+import { classifyModelError, messageOf, StreamCut } from "./models/model-errors";
 
-export type ModelStep = { text: string; toolCalls: { toolCallId: string; toolName: string; input: unknown }[] };
+export type ModelStep = {
+  text: string;
+  toolCalls: { toolCallId: string; toolName: string; input: unknown }[];
+  /** Tokens the request used, when the provider reported any. */
+  usage?: Usage;
+};
 
-const RETRIES = 2;
+/** A failed request about to be tried again: attempt `attempt` of `of` starts after delayMs. */
+export type RetryNotice = { attempt: number; of: number; delayMs: number; reason: string };
+
+/** The person stopped the turn while the answer streamed: the text received so far, which is all there is. */
+export class StoppedMidStream extends Error {
+  constructor(readonly text: string) {
+    super("The request was aborted while the answer streamed.");
+    this.name = "AbortError";
+  }
+}
+
+/** The request failed for good after its retries (or the provider asked for a longer wait than we keep a turn). */
+export class ModelGaveUp extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = "ModelGaveUp";
+  }
+}
+
+// Longest wait between attempts: a provider's retry-after beyond it ends the turn instead (retry from the page).
+const MAX_WAIT_MS = 60_000;
+const MAX_BACKOFF_MS = 30_000;
 
 function parseInput(raw: string): unknown {
   try {
@@ -13,11 +41,38 @@ function parseInput(raw: string): unknown {
   }
 }
 
+function toUsage(u: LanguageModelV3Usage | undefined): Usage | undefined {
+  const input = u?.inputTokens.total ?? 0;
+  const output = u?.outputTokens.total ?? 0;
+  if (!u || (input === 0 && output === 0)) return undefined;
+  const out: Usage = { input, output };
+  if (u.inputTokens.cacheRead !== undefined) out.cacheRead = u.inputTokens.cacheRead;
+  if (u.inputTokens.cacheWrite !== undefined) out.cacheWrite = u.inputTokens.cacheWrite;
+  return out;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error("The wait for the next attempt was aborted."), { name: "AbortError" }));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    if (signal.aborted) aborted();
+    else signal.addEventListener("abort", aborted, { once: true });
+  });
+}
+
 /**
  * One model request through the AI SDK provider interface. The turn's loop is ours (durable, rebuilt from the
  * log at every step), so this calls the provider directly instead of generateText, which re-validates the whole
- * typed history with zod on every call (its cost grew with every step of a turn). Retries follow the SDK's rule:
- * only errors the provider marks retryable, with backoff.
+ * typed history with zod on every call. A step counts only once the provider said it is complete: a failure
+ * worth another try (rate limit, overload, a cut connection or stream) is retried with backoff, and nothing of
+ * the failed attempt is kept, so a half-received tool call never runs. A context overflow is thrown for the
+ * caller to compact.
  */
 export async function callModel(input: {
   model: LanguageModelV3;
@@ -27,46 +82,77 @@ export async function callModel(input: {
   abortSignal: AbortSignal;
   /** The text so far, as it streams (the step is streamed only when this is given). */
   onText?: (text: string) => void;
+  /** Tries in all, and the first wait (doubled each time) when the provider gives no retry-after. */
+  attempts?: number;
+  retryBaseMs?: number;
+  /** Called before each wait (to log it: a person sees the turn is retrying, not stuck). */
+  onRetry?: (notice: RetryNotice) => Promise<void>;
 }): Promise<ModelStep> {
   const prompt: LanguageModelV3Message[] = [{ role: "system", content: input.system }, ...input.messages];
-  for (let attempt = 0; ; attempt++) {
+  const attempts = input.attempts ?? 1;
+  for (let attempt = 1; ; attempt++) {
     try {
       if (input.onText) return await streamStep(input.model, prompt, input.tools, input.abortSignal, input.onText);
-      const result = await input.model.doGenerate({
-        prompt,
-        tools: input.tools,
-        toolChoice: { type: "auto" },
-        abortSignal: input.abortSignal,
-      });
+      const result = await input.model.doGenerate({ prompt, tools: input.tools, toolChoice: { type: "auto" }, abortSignal: input.abortSignal });
       const text = result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
       const toolCalls = result.content.flatMap((c) =>
         c.type === "tool-call" && !c.providerExecuted ? [{ toolCallId: c.toolCallId, toolName: c.toolName, input: parseInput(c.input) }] : [],
       );
-      return { text, toolCalls };
+      return { text, toolCalls, usage: toUsage(result.usage) };
     } catch (error) {
-      if (attempt >= RETRIES || !APICallError.isInstance(error) || !error.isRetryable || input.abortSignal.aborted) throw error;
-      await new Promise((r) => setTimeout(r, 2000 * 2 ** attempt));
+      if (input.abortSignal.aborted) throw error;
+      const fault = classifyModelError(error);
+      if (fault.kind !== "retry") throw error;
+      if (attempt >= attempts) {
+        throw new ModelGaveUp(`the model provider failed ${attempts} time${attempts === 1 ? "" : "s"} (last: ${fault.reason}: ${messageOf(error)})`, { cause: error });
+      }
+      const delayMs = fault.waitMs ?? Math.min(MAX_BACKOFF_MS, (input.retryBaseMs ?? 2_000) * 2 ** (attempt - 1));
+      if (delayMs > MAX_WAIT_MS) {
+        throw new ModelGaveUp(`the model provider asked to wait ${Math.ceil(delayMs / 1000)} s before trying again (${fault.reason}); retry later`, { cause: error });
+      }
+      await input.onRetry?.({ attempt: attempt + 1, of: attempts, delayMs, reason: fault.reason });
+      await sleep(delayMs, input.abortSignal);
     }
   }
 }
 
-/** One streamed request: text deltas go to onText as they come; tool calls count only once complete. */
+/** One streamed request: text deltas go to onText as they come; tool calls count only once the stream finished. */
 async function streamStep(model: LanguageModelV3, prompt: LanguageModelV3Message[], tools: LanguageModelV3FunctionTool[], abortSignal: AbortSignal, onText: (text: string) => void): Promise<ModelStep> {
-  const { stream } = await model.doStream({ prompt, tools, toolChoice: { type: "auto" }, abortSignal });
   let text = "";
-  const toolCalls: ModelStep["toolCalls"] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (value.type === "text-delta") {
-      text += value.delta;
-      onText(text);
-    } else if (value.type === "tool-call" && !value.providerExecuted) {
-      toolCalls.push({ toolCallId: value.toolCallId, toolName: value.toolName, input: parseInput(value.input) });
-    } else if (value.type === "error") {
-      throw value.error instanceof Error ? value.error : new Error(String(value.error));
+  try {
+    const { stream } = await model.doStream({ prompt, tools, toolChoice: { type: "auto" }, abortSignal });
+    const toolCalls: ModelStep["toolCalls"] = [];
+    const reader = stream.getReader();
+    let finished: { usage: Usage | undefined } | null = null;
+    // Tool inputs that began streaming: each must end in a whole tool call, or the answer was cut.
+    const begun = new Set<string>();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        if (!finished) throw new StreamCut("no finish");
+        return { text, toolCalls, usage: finished.usage };
+      }
+      if (value.type === "text-delta") {
+        text += value.delta;
+        onText(text);
+      } else if (value.type === "tool-input-start") {
+        begun.add(value.id);
+      } else if (value.type === "tool-call") {
+        begun.delete(value.toolCallId);
+        if (!value.providerExecuted) toolCalls.push({ toolCallId: value.toolCallId, toolName: value.toolName, input: parseInput(value.input) });
+      } else if (value.type === "error") {
+        throw value.error;
+      } else if (value.type === "finish") {
+        // A provider that ends the stream on an error says so in the finish reason: the step is not complete.
+        if (value.finishReason.unified === "error") throw new StreamCut(`finish reason ${value.finishReason.raw ?? "error"}`);
+        if (begun.size > 0) throw new StreamCut("a tool call's input never completed");
+        // The Responses API's stream that ended without response.completed finishes as "other" with no raw reason.
+        if (value.finishReason.unified === "other" && value.finishReason.raw === undefined) throw new StreamCut("no completion");
+        finished = { usage: toUsage(value.usage) };
+      }
     }
+  } catch (error) {
+    if (abortSignal.aborted && text !== "") throw new StoppedMidStream(text);
+    throw error;
   }
-  return { text, toolCalls };
 }

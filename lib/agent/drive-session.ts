@@ -1,31 +1,26 @@
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
 import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
-import { publishDraft } from "../session/bus";
-import type { NewEvent, SessionEvent } from "../session/events";
+import type { SessionEvent } from "../session/events";
 import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";
 import { releaseView, takeView } from "./conversation-cache";
-import { callModel } from "./call-model";
+import { runModelStep, turnEnded } from "./run-model-step";
 import { acquireLease, keepLease, releaseLease } from "../session/lease";
 import { readGates } from "../session/mode-gates";
 import { isScriptExhausted } from "./models/scripted-model";
-import { resolveModel } from "./models/resolve-model";
 import { describeModelError } from "./models/model-errors";
 import { reportInterrupted, runToolCall } from "./run-tool-call";
 import { stricter } from "./issued-modes";
 import { ancestorsNow } from "./ancestors";
 import { loadSessionContext } from "./session-context";
-import { systemPrompt } from "./system-prompt";
-import { modelTools } from "./tool-registry";
 import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-signals";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
-import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
-import { compactSession, planReference } from "../session/compact-session";
+import { planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
 import { verifyIfDue } from "../verify/verify-session";
 import { takeOwedBaseline } from "../verify/take-baseline";
@@ -33,13 +28,7 @@ import { isExternalModel } from "../session/external-agents";
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
 
-/** Tool calls taken from one model step. */
-export const MAX_CALLS_PER_STEP = 100;
-
 const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false });
-
-/** Time spent in the model call (the provider's doGenerate), for the harness benchmark. */
-export const stepMetrics = { modelMs: [] as number[] };
 
 /**
  * One pass: run pending calls, then model steps, until the turn ends or waits. Returns when nothing more can
@@ -50,6 +39,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
   const env = getEnv();
   const sandbox = detectSandbox();
   let known: SessionEvent[] | null = null;
+  const overflow = { compacted: false };
   for (;;) {
     // After our own model step nothing can sit between it and its tool calls, so its events are taken as
     // appended; every other boundary reads what others (messages, replies, aborts) appended meanwhile.
@@ -98,7 +88,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
     // Team mail waiting for this session is read before the next request.
     if (state.team && (await deliverMail(db, sessionId, state.team.id, turnId))) continue;
     if (steps(view).inTurn >= env.PLANGATE_MAX_STEPS) {
-      await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "max_steps" } }], { guard: (s) => s.openTurnId === turnId });
+      await appendEvents(db, sessionId, [turnEnded(turnId, "max_steps", state.turnUsage)], { guard: (s) => s.openTurnId === turnId });
       return;
     }
     if (session.model === "scripted" && isScriptExhausted(session.script, modelCalls)) {
@@ -106,46 +96,10 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
       verifyAfterTurn(db, sessionId);
       return;
     }
-    const model = resolveModel(session.model, { env, script: session.script, stepIndex: modelCalls });
-    if (view.contextChars > env.PLANGATE_CONTEXT_CHARS) {
-      const { compacted } = await compactSession(db, sessionId, { duringTurn: turnId });
-      if (compacted) continue;
-    }
-    const notice = modeSwitchNotice(state);
-    const planSection = planModeSection(state);
-    const started = performance.now();
-    const result = await callModel({
-      model,
-      system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox, isSubagent: session.parentId !== null }) + (planSection ? `\n\n${planSection}` : ""),
-      messages: notice ? [...messages, { role: "user", content: [{ type: "text", text: notice }] }] : messages,
-      tools: modelTools(session.rules, state.team !== null),
-      abortSignal: signal,
-      onText: draftPublisher(sessionId),
-    });
-    if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
-    const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: modelCalls, model: session.model, mode: state.mode } }];
-    // A model may not flood a step: calls past the limit are dropped (and said so), never logged or run.
-    const calls = result.toolCalls.slice(0, MAX_CALLS_PER_STEP);
-    for (const c of calls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
-    if (calls.length < result.toolCalls.length) {
-      step.push({ type: "notice", payload: { level: "warning", text: `The model asked for ${result.toolCalls.length} tool calls in one step; only the first ${MAX_CALLS_PER_STEP} were taken.` } });
-    }
-    if (result.toolCalls.length === 0) step.push({ type: "turn.ended", payload: { turnId, reason: "done" } });
-    const appended = await appendEvents(db, sessionId, step, { guard: (s) => s.openTurnId === turnId });
-    if (result.toolCalls.length === 0) verifyAfterTurn(db, sessionId);
-    if (appended.events[0]?.seq === view.lastSeq + 1) known = appended.events;
+    const appended = await runModelStep(db, { sessionId, session, state, turnId, messages, modelCalls, contextChars: view.contextChars, sandbox, signal, overflow });
+    if (appended?.[0]?.seq === view.lastSeq + 1) known = appended;
+    if (appended?.some((e) => e.type === "turn.ended")) verifyAfterTurn(db, sessionId);
   }
-}
-
-/** Streams a step's text to open pages, at most every 100 ms (the last draft is always sent with the step's event). */
-function draftPublisher(sessionId: string): (text: string) => void {
-  let last = 0;
-  return (text) => {
-    const now = Date.now();
-    if (now - last < 100) return;
-    last = now;
-    publishDraft(sessionId, text);
-  };
 }
 
 /** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */
@@ -225,7 +179,7 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
   const message = describeModelError(error, session.model);
   await appendEvents(db, sessionId, [
     { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
-    { type: "turn.ended", payload: { turnId, reason: "error" } },
+    turnEnded(turnId, "error", state.turnUsage),
   ], { guard: (s) => s.openTurnId === turnId }).catch(() => undefined);
 }
 

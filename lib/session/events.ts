@@ -11,6 +11,11 @@ export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
 
 const id = z.string().min(1);
 
+const tokens = z.number().int().nonnegative();
+/** Tokens a model request (or a turn, summed) used, as the provider reported them. */
+export const usageSchema = z.object({ input: tokens, output: tokens, cacheRead: tokens.optional(), cacheWrite: tokens.optional() });
+export type Usage = z.infer<typeof usageSchema>;
+
 // Every state change of a session is one of these; the payload schemas guard what gets appended.
 export const eventSchemas = {
   "session.created": z.object({
@@ -31,7 +36,18 @@ export const eventSchemas = {
   }),
   "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system", "team"]).optional() }),
   // mode = the permission mode this model request described (so a later user switch can be announced once).
-  "message.assistant": z.object({ text: z.string(), step: z.number().int().optional(), model: z.string().optional(), mode: permissionModeSchema.optional() }),
+  // partial: the text streamed before the request was stopped (an abort); the step took no tool calls.
+  "message.assistant": z.object({
+    text: z.string(),
+    step: z.number().int().optional(),
+    model: z.string().optional(),
+    mode: permissionModeSchema.optional(),
+    usage: usageSchema.optional(),
+    partial: z.boolean().optional(),
+  }),
+  // A model request failed in a way worth another try (rate limit, overload, a cut connection): the next
+  // attempt starts at retryAt. Nothing of the failed attempt was logged.
+  "model.retrying": z.object({ turnId: id, attempt: z.number().int().min(2), of: z.number().int().min(2), retryAt: z.string(), reason: z.string() }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
   // Logged just before a call with effects runs: a call started but never finished was cut by a crash or an
   // abort, and is reported as interrupted instead of being run a second time.
@@ -49,7 +65,8 @@ export const eventSchemas = {
   // A user's choice made while a turn is open; applied at the next step boundary. null clears it.
   "mode.queued": z.object({ target: permissionModeSchema.nullable(), cause: modeCauseSchema }),
   "turn.started": z.object({ turnId: id, resumed: z.boolean().optional() }),
-  "turn.ended": z.object({ turnId: id, reason: z.enum(["done", "aborted", "error", "max_steps", "abandoned"]) }),
+  // usage: the turn's tokens, summed over its model requests. error: the turn can be retried from the page.
+  "turn.ended": z.object({ turnId: id, reason: z.enum(["done", "aborted", "error", "max_steps", "max_tokens", "abandoned"]), usage: usageSchema.optional() }),
   "turn.interrupted": z.object({ turnId: id }),
   "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),
   "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),

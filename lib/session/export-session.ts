@@ -1,9 +1,10 @@
 import type { Db } from "../db/client";
 import { sql } from "../db/client";
-import type { SessionEvent } from "./events";
+import type { SessionEvent, Usage } from "./events";
 import { getSession, type SessionView } from "./get-session";
 import { readEvents } from "./read-events";
 import { timelineItems } from "./timeline-items";
+import { hasUsage, usageText } from "./usage-text";
 import { listVerifications, type VerificationView } from "../verify/verify-session";
 
 export const EXPORT_FORMAT = "plangate.session.v1";
@@ -18,6 +19,8 @@ export type SessionExport = {
   verifications: VerificationView[];
   /** Reviewers' comments on lines of plan versions. */
   comments: CommentRow[];
+  /** The session's tokens in all (as its events report them); null when its model reported none. */
+  usage: Usage | null;
 };
 
 async function sessionComments(db: Db, sessionId: string): Promise<CommentRow[]> {
@@ -29,10 +32,11 @@ async function sessionComments(db: Db, sessionId: string): Promise<CommentRow[]>
 }
 
 export async function exportJson(db: Db, sessionId: string): Promise<SessionExport> {
-  const { session } = await getSession(db, sessionId);
+  const { session, state } = await getSession(db, sessionId);
   return {
     format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId),
     verifications: await listVerifications(db, sessionId), comments: await sessionComments(db, sessionId),
+    usage: hasUsage(state.usage) ? state.usage : null,
   };
 }
 
@@ -43,7 +47,6 @@ const fence = (text: string) => {
   return "`".repeat(longest + 1);
 };
 
-/** A readable transcript: messages, one line per tool call and decision, and every plan version with its verdict. */
 /** A time in the reader's zone, with the zone named (UTC when none is given). */
 export function localTime(at: string | Date, tz = "UTC"): string {
   const d = new Date(at);
@@ -58,19 +61,42 @@ export function exportFileName(title: string, ext: "md" | "json", at = new Date(
   return `${base}-${at.toISOString().slice(0, 10)}.${ext}`;
 }
 
+/** The Markdown export's header: what the session is, and its tokens when its model reported any. */
+export function markdownHeader(session: Pick<SessionView, "id" | "title" | "workspace" | "agent" | "model" | "createdAt">, eventCount: number, usage: Usage | null, tz = "UTC"): string[] {
+  const tokens = usageText(usage, { unit: false });
+  return [
+    `# ${session.title}`,
+    "",
+    `- Session: ${session.id}`,
+    `- Workspace: ${session.workspace}`,
+    `- Agent: ${session.agent}, model: ${session.model}`,
+    `- Created: ${localTime(session.createdAt, tz)}; events: ${eventCount}`,
+    ...(tokens ? [`- Tokens: ${tokens}`] : []),
+  ];
+}
+
+/** The transcript as Markdown: messages (a stopped one marked partial), one line per tool call, notice and decision. */
+export function transcriptLines(events: readonly SessionEvent[]): string[] {
+  const out: string[] = [];
+  for (const item of timelineItems(events)) {
+    if (item.kind === "user") out.push(`**User** (#${item.seq}):`, "", item.text, "");
+    else if (item.kind === "assistant") out.push(`**Agent** (#${item.seq}${item.partial ? ", partial — stopped" : ""}${item.tokens ? `; ${item.tokens}` : ""}):`, "", item.text, "");
+    else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
+    else if (item.kind === "turn") out.push(`- #${item.seq} ${item.text}${item.tokens ? ` · ${item.tokens}` : ""}`);
+    else out.push(`- #${item.seq} ${item.text.replaceAll("\n", " · ")}`);
+  }
+  return out;
+}
+
+/** A readable transcript: messages, one line per tool call and decision, and every plan version with its verdict. */
 export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Promise<string> {
-  const { session } = await getSession(db, sessionId);
+  const { session, state } = await getSession(db, sessionId);
   const events = await readEvents(db, sessionId);
   const versions = await (await sql(db)).query<VersionRow>(
     'SELECT v."planId", v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
     [sessionId],
   );
-  const out = [`# ${session.title}`, "", `- Session: ${session.id}`, `- Workspace: ${session.workspace}`, `- Agent: ${session.agent}, model: ${session.model}`, `- Created: ${localTime(session.createdAt, tz)}; events: ${events.length}`, "", "## Transcript", ""];
-  for (const item of timelineItems(events)) {
-    if (item.kind === "user" || item.kind === "assistant") out.push(`**${item.kind === "user" ? "User" : "Agent"}** (#${item.seq}):`, "", item.text, "");
-    else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
-    else out.push(`- #${item.seq} ${item.text.replaceAll("\n", " · ")}`);
-  }
+  const out = [...markdownHeader(session, events.length, state.usage, tz), "", "## Transcript", "", ...transcriptLines(events)];
   const comments = await sessionComments(db, sessionId);
   if (versions.length > 0) {
     out.push("", "## Plans", "");

@@ -18,7 +18,19 @@ const queue = (target: "plan" | "default" | null): NewEvent => ({ type: "mode.qu
 
 type Case = [string, NewEvent[], Partial<SessionState>];
 
+const retrying = (turnId: string, attempt: number): NewEvent => ({ type: "model.retrying", payload: { turnId, attempt, of: 5, retryAt: "2026-12-01T10:00:04Z", reason: "503 Service Unavailable" } });
+const said = (usage?: { input: number; output: number; cacheRead?: number }): NewEvent => ({ type: "message.assistant", payload: { text: "x", ...(usage ? { usage } : {}) } });
+
 const cases: Case[] = [
+  ["a retry pending", [created, turn("a"), retrying("a", 2)], { status: "running", retry: { attempt: 2, of: 5, retryAt: "2026-12-01T10:00:04Z", reason: "503 Service Unavailable" } }],
+  ["a retry for another turn ignored", [created, turn("a"), retrying("b", 2)], { retry: null }],
+  ["a step clears the retry", [created, turn("a"), retrying("a", 2), said()], { retry: null }],
+  ["the turn's end clears the retry", [created, turn("a"), retrying("a", 3), end("a")], { retry: null, status: "idle" }],
+  ["an error after the last retry is resumable", [created, turn("a"), retrying("a", 5), { type: "turn.ended", payload: { turnId: "a", reason: "error" } }], { retry: null, status: "interrupted", interrupted: true }],
+  ["an abort is not", [created, turn("a"), { type: "turn.ended", payload: { turnId: "a", reason: "aborted" } }], { status: "idle", interrupted: false }],
+  ["usage sums per turn and session", [created, turn("a"), said({ input: 10, output: 2 }), said({ input: 20, output: 3, cacheRead: 15 }), end("a")], { turnUsage: { input: 30, output: 5, cacheRead: 15 }, usage: { input: 30, output: 5, cacheRead: 15 } }],
+  ["a new turn starts its usage at zero", [created, turn("a"), said({ input: 10, output: 2 }), end("a"), turn("b"), said({ input: 7, output: 1 })], { turnUsage: { input: 7, output: 1 }, usage: { input: 17, output: 3 } }],
+  ["steps without usage add nothing", [created, turn("a"), said(), said()], { turnUsage: { input: 0, output: 0 }, usage: { input: 0, output: 0 } }],
   ["empty log", [], { mode: "default", status: "idle", lastSeq: 0, plan: { active: false, pending: false } }],
   ["created", [created], { title: "t", workspace: "/w", status: "idle", lastSeq: 1 }],
   ["created in plan", [{ ...created, payload: { ...created.payload, mode: "plan", prePlanMode: "acceptEdits" } } as NewEvent], { mode: "plan", prePlanMode: "acceptEdits", plan: { active: true, pending: false } }],

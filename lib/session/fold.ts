@@ -1,7 +1,10 @@
-import type { Mode, SessionEvent, NewEvent, SessionStatus } from "./events";
+import type { Mode, SessionEvent, NewEvent, SessionStatus, Usage } from "./events";
 import type { ModeChangeCause as ModeCause } from "../permission/modes";
 
 export type PendingReview = { id: string; kind: string };
+
+/** The next attempt of a failed model request, while the turn waits for it. */
+export type PendingRetry = { attempt: number; of: number; retryAt: string; reason: string };
 
 export type TeamMembership = { id: string; role: "lead" | "teammate"; name: string; leadSessionId: string; requirePlanApproval: boolean };
 
@@ -35,7 +38,13 @@ export type SessionState = {
   openTurnId: string | null;
   /** A tool call of the open turn waiting on a child session. */
   waitingOn: { callId: string; on: string } | null;
+  /** The turn stopped (a crash, or an error after the last retry) and can be resumed from the log. */
   interrupted: boolean;
+  /** The open turn is waiting to try its model request again. */
+  retry: PendingRetry | null;
+  /** Tokens the open turn (or the last one) used, and the session in all. */
+  turnUsage: Usage;
+  usage: Usage;
   pendingReview: PendingReview | null;
   pendingPermissions: string[];
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
@@ -65,6 +74,9 @@ export const emptyState: SessionState = Object.freeze({
   openTurnId: null,
   waitingOn: null,
   interrupted: false,
+  retry: null,
+  turnUsage: Object.freeze({ input: 0, output: 0 }) as Usage,
+  usage: Object.freeze({ input: 0, output: 0 }) as Usage,
   pendingReview: null,
   pendingPermissions: Object.freeze([]) as unknown as string[],
   pendingChecks: Object.freeze([]) as unknown as string[],
@@ -126,6 +138,11 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       s.queuedCause = event.payload.target ? event.payload.cause : null;
       return;
     case "message.assistant":
+      s.retry = null;
+      if (event.payload.usage) {
+        s.turnUsage = addUsage(s.turnUsage, event.payload.usage);
+        s.usage = addUsage(s.usage, event.payload.usage);
+      }
       if (s.steps) {
         const n = s.steps;
         s.steps = { ...n, modelCalls: n.modelCalls + 1, inTurn: n.inTurn + 1, inPlan: n.inPlan + 1, described: event.payload.mode ?? "", causeSince: null };
@@ -138,12 +155,19 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       if (s.steps) s.steps = { ...s.steps, inTurn: 0 };
       s.openTurnId = event.payload.turnId;
       s.interrupted = false;
+      s.retry = null;
+      s.turnUsage = emptyState.turnUsage;
       return;
     case "turn.ended":
     case "turn.interrupted":
       s.openTurnId = null;
       s.waitingOn = null;
-      s.interrupted = event.type === "turn.interrupted";
+      s.retry = null;
+      // A turn that failed after its last retry is resumable, like one a crash cut.
+      s.interrupted = event.type === "turn.interrupted" || event.payload.reason === "error";
+      return;
+    case "model.retrying":
+      if (s.openTurnId === event.payload.turnId) s.retry = { attempt: event.payload.attempt, of: event.payload.of, retryAt: event.payload.retryAt, reason: event.payload.reason };
       return;
     case "tool.waiting":
       s.waitingOn = { callId: event.payload.callId, on: event.payload.on };
@@ -172,11 +196,19 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
     }
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      Object.assign(s, { openTurnId: null, waitingOn: null, pendingReview: null, pendingPermissions: [], pendingChecks: [], queuedMode: null, queuedCause: null, team: null });
+      Object.assign(s, { openTurnId: null, waitingOn: null, retry: null, pendingReview: null, pendingPermissions: [], pendingChecks: [], queuedMode: null, queuedCause: null, team: null });
       return;
     default:
       return;
   }
+}
+
+/** Two usages summed; cache counts are kept only once a provider reported them. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  const out: Usage = { input: a.input + b.input, output: a.output + b.output };
+  if (a.cacheRead !== undefined || b.cacheRead !== undefined) out.cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
+  if (a.cacheWrite !== undefined || b.cacheWrite !== undefined) out.cacheWrite = (a.cacheWrite ?? 0) + (b.cacheWrite ?? 0);
+  return out;
 }
 
 /** Applies one event, returning a new state. */

@@ -1,5 +1,7 @@
 import { sql, type Db } from "../db/client";
 import { sideBySide, type SideRow } from "../plan/side-by-side";
+import type { Usage } from "./events";
+import { usageFromStateJson } from "./projection";
 
 export type PlanVersionView = {
   planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null;
@@ -19,6 +21,8 @@ export type SessionHistory = {
   related: RelatedSession[];
   /** How many there are in all: with `recent`, only the latest of them are listed. */
   totals: { modes: number; permissions: number };
+  /** The session's tokens in all; null when its model reported none (offline, scripted). */
+  usage: Usage | null;
 };
 
 const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOString());
@@ -56,9 +60,10 @@ export async function sessionHistory(db: Db, sessionId: string, opts: { recent?:
       'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
       [sessionId],
     ),
-    run.query<{ modes: number; permissions: number }>(
-      'SELECT (SELECT COUNT(*) FROM "ModeChange" WHERE "sessionId" = ?) AS "modes", (SELECT COUNT(*) FROM "PermissionRequest" WHERE "sessionId" = ?) AS "permissions"',
-      [sessionId, sessionId],
+    run.query<{ modes: number; permissions: number; state: string | null }>(
+      'SELECT (SELECT COUNT(*) FROM "ModeChange" WHERE "sessionId" = ?) AS "modes", (SELECT COUNT(*) FROM "PermissionRequest" WHERE "sessionId" = ?) AS "permissions", ' +
+        '(SELECT "state" FROM "Session" WHERE "id" = ?) AS "state"',
+      [sessionId, sessionId, sessionId],
     ),
   ]);
   const modes = desc ? [...modesDesc].reverse() : modesDesc;
@@ -81,5 +86,6 @@ export async function sessionHistory(db: Db, sessionId: string, opts: { recent?:
     permissions: asks.map((a) => ({ id: a.id, tool: a.tool, permission: a.permission, patterns: JSON.parse(a.patterns) as string[], status: a.status, scope: a.scope, message: a.message, at: iso(a.repliedAt ?? a.createdAt) ?? "" })),
     related,
     totals: { modes: Number(counts?.modes ?? 0), permissions: Number(counts?.permissions ?? 0) },
+    usage: usageFromStateJson(counts?.state),
   };
 }

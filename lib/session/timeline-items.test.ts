@@ -51,7 +51,7 @@ describe("timelineItems", () => {
     ]);
   });
 
-  type Row = [string, NewEvent, { kind: string; text?: string } | null];
+  type Row = [string, NewEvent, { kind: string; text?: string; partial?: true; tokens?: string } | null];
   const rows: Row[] = [
     ["user message", { type: "message.user", payload: { text: "hi" } }, { kind: "user", text: "hi" }],
     ["system message hidden", { type: "message.user", payload: { text: "internal", source: "system" } }, null],
@@ -69,6 +69,16 @@ describe("timelineItems", () => {
     ["turn done hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done" } }, null],
     ["turn aborted", { type: "turn.ended", payload: { turnId: "t", reason: "aborted" } }, { kind: "turn", text: "Turn ended: aborted" }],
     ["max steps", { type: "turn.ended", payload: { turnId: "t", reason: "max_steps" } }, { kind: "turn", text: "Turn ended: max steps" }],
+    ["token limit", { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens" } }, { kind: "turn", text: "Turn ended: token limit reached" }],
+    ["turn error", { type: "turn.ended", payload: { turnId: "t", reason: "error" } }, { kind: "turn", text: "Turn ended: error" }],
+    ["turn done with tokens", { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } } }, { kind: "turn", text: "Turn ended: done", tokens: "1,234 in / 56 out tokens (900 cached)" }],
+    ["turn done with zero tokens hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 0, output: 0 } } }, null],
+    ["token limit with tokens", { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens", usage: { input: 200000, output: 3000 } } }, { kind: "turn", text: "Turn ended: token limit reached", tokens: "200,000 in / 3,000 out tokens" }],
+    ["abandoned hidden", { type: "turn.ended", payload: { turnId: "t", reason: "abandoned" } }, null],
+    ["model retrying", { type: "model.retrying", payload: { turnId: "t", attempt: 2, of: 5, retryAt: "2026-01-01T00:00:04.000Z", reason: "503 Service Unavailable" } }, { kind: "retry", text: "Retrying the model request (attempt 2 of 5): 503 Service Unavailable" }],
+    ["partial assistant", { type: "message.assistant", payload: { text: "Half a", partial: true } }, { kind: "assistant", text: "Half a", partial: true }],
+    ["assistant with tokens", { type: "message.assistant", payload: { text: "ok", usage: { input: 10, output: 2 } } }, { kind: "assistant", text: "ok", tokens: "10 in / 2 out tokens" }],
+    ["blank partial assistant hidden", { type: "message.assistant", payload: { text: "", partial: true } }, null],
     ["todos", { type: "todo.updated", payload: { todos: [{ content: "a", status: "completed" }, { content: "b", status: "pending" }] } }, { kind: "todo", text: "[x] a\n[ ] b" }],
     ["turn started hidden", { type: "turn.started", payload: { turnId: "t" } }, null],
     ["verification", { type: "verification.completed", payload: { verificationId: "ver_1", planVersion: 1, status: "fail", method: "deterministic", summary: "Fail: 1/2 plan items done" } }, { kind: "verification", text: "Fail: 1/2 plan items done" }],
@@ -76,7 +86,12 @@ describe("timelineItems", () => {
   it.each(rows)("%s", (_name, event, expected) => {
     const items = timelineItems(log([event]));
     if (expected === null) expect(items).toEqual([]);
-    else expect(items).toEqual([expect.objectContaining(expected)]);
+    else {
+      expect(items).toEqual([expect.objectContaining(expected)]);
+      // Marks and tokens only where the event has them.
+      expect("partial" in items[0]!).toBe("partial" in expected);
+      expect("tokens" in items[0]!).toBe("tokens" in expected);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { describeModeChange, modeLabel } from "../vocabulary";
 import type { SessionEvent } from "./events";
+import { usageText } from "./usage-text";
 
 export type ToolItem = {
   kind: "tool";
@@ -17,11 +18,15 @@ export type ToolItem = {
 
 /** One line of the session as people read it; tool calls carry their result (shown on demand). */
 export type TimelineItem =
-  | { kind: "user" | "assistant"; seq: number; text: string }
+  | { kind: "user"; seq: number; text: string }
+  /** partial: the text streamed before the person stopped the turn. tokens: that model request's, in words. */
+  | { kind: "assistant"; seq: number; text: string; partial?: true; tokens?: string }
   | ToolItem
   | { kind: "mode"; seq: number; text: string; to: string }
   | { kind: "plan"; seq: number; text: string; planVersion?: number }
-  | { kind: "decision" | "permission" | "notice" | "turn" | "todo"; seq: number; text: string }
+  /** tokens: the turn's, summed over its model requests, in words. */
+  | { kind: "turn"; seq: number; text: string; tokens?: string }
+  | { kind: "decision" | "permission" | "notice" | "retry" | "todo"; seq: number; text: string }
   | { kind: "verification"; seq: number; text: string; status: "pass" | "fail"; verificationId: string };
 
 const MAX_OUTPUT = 20_000;
@@ -73,6 +78,9 @@ function outputText(output: unknown): string {
   return text.length > MAX_OUTPUT ? `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)` : text;
 }
 
+/** Why a turn ended, in words ("max_tokens": it passed PLANGATE_MAX_TURN_TOKENS). */
+const TURN_ENDS: Record<string, string> = { max_steps: "max steps", max_tokens: "token limit reached" };
+
 const REPLIES: Record<string, string> = { once: "Allowed once", always: "Allowed always", reject: "Rejected" };
 const DECISIONS: Record<string, string> = {
   approve: "Plan approved",
@@ -111,8 +119,14 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         if (e.payload.source === "team") items.push({ kind: "notice", seq: e.seq, text: teamMailSummary(e.payload.text) });
         else if (e.payload.source !== "system") items.push({ kind: "user", seq: e.seq, text: e.payload.text });
         break;
-      case "message.assistant":
-        if (e.payload.text.trim()) items.push({ kind: "assistant", seq: e.seq, text: e.payload.text });
+      case "message.assistant": {
+        if (!e.payload.text.trim()) break;
+        const tokens = usageText(e.payload.usage);
+        items.push({ kind: "assistant", seq: e.seq, text: e.payload.text, ...(e.payload.partial ? { partial: true as const } : {}), ...(tokens ? { tokens } : {}) });
+        break;
+      }
+      case "model.retrying":
+        items.push({ kind: "retry", seq: e.seq, text: `Retrying the model request (attempt ${e.payload.attempt} of ${e.payload.of}): ${e.payload.reason}` });
         break;
       case "tool.called": {
         const item: ToolItem = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: summarizeCall(e.payload.tool, e.payload.input), status: "running", output: null, diff: null, ...(e.at ? { at: e.at } : {}) };
@@ -164,9 +178,13 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
       case "compaction":
         items.push({ kind: "notice", seq: e.seq, text: "Earlier conversation summarised to save context" });
         break;
-      case "turn.ended":
-        if (e.payload.reason !== "done" && e.payload.reason !== "abandoned") items.push({ kind: "turn", seq: e.seq, text: `Turn ended: ${e.payload.reason.replace("_", " ")}` });
+      case "turn.ended": {
+        // A turn that simply finished says so only to give its tokens.
+        const tokens = usageText(e.payload.usage);
+        if ((e.payload.reason === "done" || e.payload.reason === "abandoned") && !tokens) break;
+        items.push({ kind: "turn", seq: e.seq, text: `Turn ended: ${TURN_ENDS[e.payload.reason] ?? e.payload.reason}`, ...(tokens ? { tokens } : {}) });
         break;
+      }
       case "turn.interrupted":
         items.push({ kind: "turn", seq: e.seq, text: "Turn interrupted (server stopped); resume to continue" });
         break;

@@ -114,6 +114,9 @@ async function gradeWithModel(modelName: string, items: PlanItem[], changes: Cha
       messages: [{ role: "user", content: [{ type: "text", text: prompt.user }] }],
       tools: [],
       abortSignal: AbortSignal.timeout(120_000),
+      // Runs in the background, outside any turn: a few quiet tries, then the deterministic verdicts stand.
+      attempts: Math.min(3, getEnv().PLANGATE_MODEL_ATTEMPTS),
+      retryBaseMs: getEnv().PLANGATE_RETRY_BASE_MS,
     });
     return applyModelGrades(report, step.text);
   } catch (error) {

@@ -14,14 +14,29 @@ export type ChatRequest = {
   model: string;
   messages: ChatMessage[];
   stream?: boolean;
+  stream_options?: { include_usage?: boolean };
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
 };
 export type ToolCall = { name: string; args: Record<string, unknown>; id?: string };
 export type Turn = { text?: string; toolCalls?: ToolCall[] };
-/** A turn, or a function choosing it from the request (e.g. to read the plan file's path from the prompt). */
-export type ScriptStep = Turn | ((req: ChatRequest) => Turn);
-/** headers and raw: the request as sent (to check nothing leaks into it). */
-export type Recorded = { at: number; path: string; body: ChatRequest; side: boolean; turn?: Turn; headers: http.IncomingHttpHeaders; raw: string };
+/**
+ * A provider fault served in place of a turn (it consumes one main request, so an SDK retry takes the next step).
+ * - status: an HTTP error; the default body is OpenAI's {error: {message, type, param, code}}; a string goes verbatim.
+ * - reset: the socket is destroyed before any byte of the response.
+ * - cut: the text streams, then the first tool call's id/name chunk and its arguments up to atJsonChar characters
+ *   of JSON.stringify(args); no finish_reason, usage or [DONE]; clean ends the HTTP response, otherwise the socket dies.
+ * - hold: 200, the role chunk and the text as content deltas, then silence until the client hangs up.
+ * cut and hold answer in SSE even to a non-streaming request.
+ */
+export type OpenAIFault =
+  | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown }
+  | { kind: "reset" }
+  | { kind: "cut"; toolCalls: ToolCall[]; text?: string; atJsonChar: number; clean?: boolean }
+  | { kind: "hold"; text: string };
+/** A turn, a function choosing it from the request (e.g. to read the plan file's path from the prompt), or a fault. */
+export type ScriptStep = Turn | ((req: ChatRequest) => Turn) | { fault: OpenAIFault };
+/** headers and raw: the request as sent (to check nothing leaks into it). fault: the fault served instead of a turn. */
+export type Recorded = { at: number; path: string; body: ChatRequest; side: boolean; turn?: Turn; headers: http.IncomingHttpHeaders; raw: string; fault?: OpenAIFault["kind"] };
 
 export type FakeOpenAI = {
   /** Base URL including `/v1`. */
@@ -32,6 +47,10 @@ export type FakeOpenAI = {
   push: (...steps: ScriptStep[]) => void;
   /** Resolves with the first recorded main request (from index `from`) satisfying `pred`. */
   waitFor: (pred: (r: Recorded) => boolean, timeoutMs?: number) => Promise<Recorded>;
+  /** Indexes into `requests` of every request whose connection the client closed before the response was complete. */
+  closedEarly: number[];
+  /** Resolves once request `index`'s connection was closed early by the client (rejects after timeoutMs, default 5000). */
+  waitClosed: (index: number, timeoutMs?: number) => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -52,8 +71,13 @@ const isSide = (req: ChatRequest) => !req.tools || req.tools.length === 0;
 
 export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbackText?: string } = {}): Promise<FakeOpenAI> {
   const queue = [...script];
+  script.forEach(validateStep);
   const requests: Recorded[] = [];
   const waiters = new Set<() => void>();
+  const closedEarly: number[] = [];
+  const closeWaiters = new Set<() => void>();
+  const destroyed = new WeakSet<http.ServerResponse>();
+  let closing = false;
   let seq = 0;
 
   const server = http.createServer((req, res) => {
@@ -80,15 +104,24 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
         return;
       }
       const side = isSide(body);
-      let turn: Turn;
+      let turn: Turn | undefined;
+      let fault: OpenAIFault | undefined;
       if (side) turn = { text: "Plan review" };
       else {
         const step = queue.shift();
-        turn = step === undefined ? { text: opts.fallbackText ?? "Done." } : typeof step === "function" ? step(body) : step;
+        if (step !== undefined && "fault" in step) fault = step.fault;
+        else turn = step === undefined ? { text: opts.fallbackText ?? "Done." } : typeof step === "function" ? step(body) : step;
       }
-      requests.push({ at: Date.now(), path: url, body, side, turn, headers: req.headers, raw });
+      const index = requests.push({ at: Date.now(), path: url, body, side, turn, headers: req.headers, raw, ...(fault ? { fault: fault.kind } : {}) }) - 1;
+      res.on("close", () => {
+        // The fake destroying a socket (a fault, or close()) is not the client hanging up.
+        if (res.writableEnded || destroyed.has(res) || closing) return;
+        closedEarly.push(index);
+        for (const w of [...closeWaiters]) w();
+      });
       for (const w of [...waiters]) w();
-      respond(res, body, turn, `chatcmpl-${++seq}`);
+      if (fault) sendFault(res, body, fault, `chatcmpl-${++seq}`, destroyed);
+      else respond(res, body, turn ?? {}, `chatcmpl-${++seq}`);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -116,10 +149,30 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     main,
-    push: (...steps) => queue.push(...steps),
+    push: (...steps) => {
+      steps.forEach(validateStep);
+      queue.push(...steps);
+    },
     waitFor,
+    closedEarly,
+    waitClosed: (index, timeoutMs = 5000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!closedEarly.includes(index)) return false;
+          closeWaiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+          return true;
+        };
+        const timer = setTimeout(() => {
+          closeWaiters.delete(check);
+          reject(new Error(`fake-openai: request ${index} was not closed early within ${timeoutMs} ms (closedEarly: [${closedEarly.join(", ")}])`));
+        }, timeoutMs);
+        if (!check()) closeWaiters.add(check);
+      }),
     close: () =>
       new Promise((r) => {
+        closing = true;
         server.closeAllConnections();
         server.close(() => r());
       }),
@@ -130,7 +183,7 @@ function respond(res: http.ServerResponse, body: ChatRequest, turn: Turn, id: st
   const created = Math.floor(Date.now() / 1000);
   const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${id}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
   const finish = calls.length > 0 ? "tool_calls" : "stop";
-  const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+  const usage = estimateUsage(body, (turn.text ?? "") + calls.map((c) => c.name + c.args).join(""));
   if (!body.stream) {
     res.writeHead(200, { "content-type": "application/json" });
     const message = {
@@ -141,11 +194,7 @@ function respond(res: http.ServerResponse, body: ChatRequest, turn: Turn, id: st
     res.end(JSON.stringify({ id, object: "chat.completion", created, model: body.model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
     return;
   }
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra })}\n\n`);
-  const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => chunk([{ index: 0, delta: d, finish_reason }]);
-  delta({ role: "assistant", content: "" });
+  const { chunk, delta } = openStream(res, body, id);
   if (turn.text) for (const piece of splitInto(turn.text, 3)) delta({ content: piece });
   calls.forEach((c, index) => {
     delta({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] });
@@ -154,6 +203,67 @@ function respond(res: http.ServerResponse, body: ChatRequest, turn: Turn, id: st
   delta({}, finish);
   chunk([], { usage });
   res.end("data: [DONE]\n\n");
+}
+
+/** Writes the SSE head and the role chunk; returns the chunk writers. */
+function openStream(res: http.ServerResponse, body: ChatRequest, id: string) {
+  const created = Math.floor(Date.now() / 1000);
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra })}\n\n`);
+  const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => chunk([{ index: 0, delta: d, finish_reason }]);
+  delta({ role: "assistant", content: "" });
+  return { chunk, delta };
+}
+
+/** Token counts estimated like fake-anthropic's (a quarter of the characters), so they grow with the conversation. */
+function estimateUsage(body: ChatRequest, completion: string) {
+  const prompt_tokens = Math.max(1, Math.ceil(JSON.stringify(body).length / 4));
+  const completion_tokens = Math.max(1, Math.ceil(completion.length / 4));
+  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_details: { cached_tokens: 0 } };
+}
+
+// ---- faults ----
+
+function validateStep(step: ScriptStep) {
+  if (typeof step !== "object" || !("fault" in step) || step.fault.kind !== "cut") return;
+  const first = step.fault.toolCalls[0];
+  if (!first) throw new Error("fake-openai: a cut fault needs a tool call to cut");
+  const length = JSON.stringify(first.args).length;
+  if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length)) throw new Error(`fake-openai: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`);
+}
+
+const errorKinds: Record<number, { type: string; code: string | null }> = {
+  401: { type: "invalid_request_error", code: "invalid_api_key" },
+  404: { type: "invalid_request_error", code: "model_not_found" },
+  429: { type: "rate_limit_exceeded", code: "rate_limit_exceeded" },
+};
+
+function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFault, id: string, destroyed: WeakSet<http.ServerResponse>) {
+  if (fault.kind === "status") {
+    const kind = errorKinds[fault.status] ?? { type: fault.status >= 500 ? "server_error" : "invalid_request_error", code: null };
+    const payload = fault.body ?? { error: { message: `fake-openai: injected ${fault.status} ${kind.type}`, ...kind, param: null } };
+    const raw = typeof payload === "string";
+    res.writeHead(fault.status, { "content-type": raw ? "text/plain" : "application/json", ...fault.headers });
+    return void res.end(raw ? payload : JSON.stringify(payload));
+  }
+  if (fault.kind === "reset") {
+    destroyed.add(res);
+    return void res.socket?.destroy();
+  }
+  const { delta } = openStream(res, body, id);
+  if (fault.text) for (const piece of splitInto(fault.text, 3)) delta({ content: piece });
+  if (fault.kind === "hold") return;
+  const call = fault.toolCalls[0]!;
+  const callId = call.id ?? `call_${id}_0`;
+  delta({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: call.name, arguments: "" } }] });
+  const args = JSON.stringify(call.args).slice(0, fault.atJsonChar);
+  if (args) for (const piece of splitInto(args, 3)) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+  if (fault.clean) return void res.end();
+  // Destroy only once the written bytes reached the kernel (an empty res.write would not wait), so the client sees them.
+  destroyed.add(res);
+  const socket = res.socket;
+  socket?.write("", () => socket.destroy());
 }
 
 /** Splits text into up to n pieces, so clients must concatenate deltas. */

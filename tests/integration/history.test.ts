@@ -117,6 +117,30 @@ describe("session history", () => {
     expect(latest.permissions).toEqual(history.permissions.slice(-1));
   });
 
+  it("tokens: a scripted session reports none; reported tokens are summed into History and both exports", async () => {
+    api = testApi();
+    const id = await startScripted(api, [], { title: "Tokens" });
+    const exports = async () => [(await api.call("GET", `/api/sessions/${id}/export?format=json`)).body, (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string] as const;
+    expect((await sessionHistory(api.t.db, id)).usage).toBeNull();
+    const [noneJson, noneMd] = await exports();
+    expect(noneJson.usage).toBeNull();
+    expect(noneMd).not.toContain("- Tokens:");
+
+    await appendEvents(api.t.db, id, [
+      { type: "turn.started", payload: { turnId: "t1" } },
+      { type: "message.assistant", payload: { text: "one", usage: { input: 1000, output: 50, cacheRead: 900 } } },
+      { type: "message.assistant", payload: { text: "two", usage: { input: 234, output: 6 } } },
+      { type: "turn.ended", payload: { turnId: "t1", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } } },
+    ]);
+    const want = { input: 1234, output: 56, cacheRead: 900 };
+    expect((await api.call("GET", `/api/sessions/${id}/history`)).body.history.usage).toEqual(want);
+    expect((await sessionHistory(api.t.db, id, { recent: 1 })).usage).toEqual(want);
+    const [json, md] = await exports();
+    expect(json.usage).toEqual(want);
+    expect(md).toContain("- Tokens: 1,234 in / 56 out (900 cached)");
+    expect(md).toContain("Turn ended: done · 1,234 in / 56 out tokens (900 cached)");
+  });
+
   it("export as JSON re-imports to the same fold; Markdown reads as a transcript with plans and decisions; fork links both ways", async () => {
     api = testApi();
     const id = await startScripted(api, [exitWith(PLAN_V1), call("read", { path: "README.md" }), { text: "All **done**." }], { mode: "plan", title: "Exported session" });

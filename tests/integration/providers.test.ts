@@ -186,4 +186,18 @@ describe.each(PROVIDERS)("the plan flow through the real AI SDK provider: $name 
       expect(String(s.headers[p.keyHeader])).toContain(ownKey);
     }
   });
+
+  it("leaves out of every request the tools the workspace's rules disable outright", async () => {
+    fake = await p.start([{ text: "Nothing to change." }]);
+    const config = { permission: { bash: { "*": "deny" }, task: { "*": "deny" } } };
+    api = testApi({ env: { ...KEYS, ...fake.env }, files: { "README.md": "# Demo\n", ".plangate/config.json": JSON.stringify(config) } });
+    const created = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: p.model, mode: "plan" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await say(created.body.session.id as string, "look around");
+    expect((await settle(api, created.body.session.id as string)).status).toBe("idle");
+    const [first] = fake.sent().filter((s) => s.tools.length > 0);
+    expect(first!.tools).toEqual(expect.arrayContaining(["read", "grep", "exit_plan_mode"]));
+    expect(first!.tools).not.toContain("bash");
+    expect(first!.tools).not.toContain("task");
+  });
 });

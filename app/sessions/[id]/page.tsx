@@ -30,6 +30,8 @@ import { sessionHistory } from "@/lib/session/session-history";
 import { listVerifications, type VerificationView } from "@/lib/verify/verify-session";
 import { VerificationReport } from "@/components/verification-report";
 import { DecidedElsewhere } from "@/components/decided-elsewhere";
+import { RetryBanner } from "@/components/retry-banner";
+import { UsageLine } from "@/components/usage-line";
 import type { Metadata } from "next";
 
 // The page lists the latest mode switches and permission replies; a long session reads no more than a short one.
@@ -56,6 +58,12 @@ function turnStart(events: SessionEvent[], turnId: string | null): string | null
   if (!turnId) return null;
   const started = events.findLast((e) => e.type === "turn.started" && e.payload.turnId === turnId);
   return started?.at ?? null;
+}
+
+/** Whether the session's last turn stopped on an error (after its last retry): Resume then reads Retry. */
+function stoppedOnError(events: SessionEvent[]): boolean {
+  const last = events.findLast((e) => e.type === "turn.ended" || e.type === "turn.interrupted");
+  return last?.type === "turn.ended" && last.payload.reason === "error";
 }
 
 /** The latest answered review on the page (another tab's decision is shown where its card was). */
@@ -139,6 +147,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           {session.agent} · {session.model} · {session.workspace}
           {state.planPath ? ` · plan: ${state.planPath}` : ""}
         </p>
+        <UsageLine usage={state.usage} testId="session-usage" />
         <p className="text-xs">
           <Link href={`/webhooks?sessionId=${id}`} className="underline" data-testid="webhooks-link">
             Webhook deliveries
@@ -150,6 +159,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       <SavedPermissions grants={grants} />
       <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications, history.plans.filter((p) => !state.planId || p.planId === state.planId))} />
       <LiveRefresh sessionId={id} after={state.lastSeq} title={session.title} />
+      {state.retry ? <RetryBanner key={`${state.retry.attempt}-${state.retry.retryAt}`} retry={state.retry} /> : null}
       {answered ? <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} /> : null}
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
@@ -167,7 +177,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       ) : question ? (
         <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
       ) : outside ? null : (
-        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} since={turnStart(events, state.openTurnId)} />
+        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} stoppedOnError={state.interrupted && stoppedOnError(events)} since={turnStart(events, state.openTurnId)} />
       )}
     </section>
   );

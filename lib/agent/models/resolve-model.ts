@@ -66,6 +66,6 @@ export function resolveModel(name: string, ctx: { env: ModelEnv; script?: Script
       // The Responses API (POST <base>/responses), the provider's default for createOpenAI()(id).
       return createOpenAI({ apiKey: ctx.env.OPENAI_API_KEY, baseURL: openaiBaseUrl(ctx.env.OPENAI_BASE_URL) })(id);
     default:
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: ctx.env.PLANGATE_BASE_URL ?? "", apiKey: ctx.env.PLANGATE_API_KEY })(id);
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: ctx.env.PLANGATE_BASE_URL ?? "", apiKey: ctx.env.PLANGATE_API_KEY, includeUsage: true })(id);
   }
 }
