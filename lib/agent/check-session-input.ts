@@ -1,7 +1,7 @@
 import type { Env } from "../env";
 import { AppError } from "../errors";
-import { scriptSchema } from "./models/scripted-model";
-import { modelConfigError } from "./models/resolve-model";
+import { scriptSchema } from "../model/scripted-model";
+import { modelConfigError } from "../model/resolve-model";
 import { agentDef } from "./session-context";
 import { checkWorkspace } from "../workspace/check-workspace";
 

@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { fromConfig, merge, resolveAgent, type AgentDef, type Ruleset } from "../permission";
 import { loadWorkspaceConfig, type WorkspaceConfig } from "../workspace/workspace-config";
 import { plansDirFor } from "../plan/ensure-plan";
-import { scriptSchema, type ScriptStep } from "./models/scripted-model";
+import { scriptSchema, type ScriptStep } from "../model/scripted-model";
 
 export type SessionContext = {
   id: string;

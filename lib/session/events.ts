@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MODE_CHANGE_CAUSES, PERMISSION_MODES } from "../permission/modes";
+import { usageSchema } from "../model/usage";
 
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
 export type Mode = z.infer<typeof permissionModeSchema>;
@@ -11,10 +12,7 @@ export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
 
 const id = z.string().min(1);
 
-const tokens = z.number().int().nonnegative();
-/** Tokens a model request (or a turn, summed) used, as the provider reported them. */
-export const usageSchema = z.object({ input: tokens, output: tokens, cacheRead: tokens.optional(), cacheWrite: tokens.optional() });
-export type Usage = z.infer<typeof usageSchema>;
+export { usageSchema, type Usage } from "../model/usage";
 
 // Every state change of a session is one of these; the payload schemas guard what gets appended.
 export const eventSchemas = {

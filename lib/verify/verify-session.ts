@@ -12,8 +12,8 @@ import { diffTrees, isGitWorkspace, isTreeId, snapshotTree } from "./git-snapsho
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
 import { planItems, type PlanItem } from "./plan-items";
 import { applyModelGrades, graderPrompt } from "./model-grades";
-import { callModel } from "../agent/call-model";
-import { parseModelName, resolveModel } from "../agent/models/resolve-model";
+import { callModel } from "../model/call-model";
+import { parseModelName, resolveModel } from "../model/resolve-model";
 import { getEnv } from "../env";
 import { mergeChanges, toolChanges } from "./tool-changes";
 import { BASELINE_NONE, baselineSettled } from "./take-baseline";

@@ -18,6 +18,8 @@ export type Step = { text?: string; calls?: Call[] } | { fault: Fault };
 export type Rig = {
   name: string;
   model: string;
+  /** The settings a person is told to check when the provider refuses the key. */
+  keyAdvice: string;
   start: (steps: Step[]) => Promise<{
     env: Record<string, string>;
     /** Requests made, in order: everything the model saw in each, as text. */
@@ -55,6 +57,7 @@ export const RIGS: Rig[] = [
   {
     name: "Anthropic Messages",
     model: "anthropic:claude-fake",
+    keyAdvice: "Check ANTHROPIC_API_KEY.",
     async start(steps) {
       const turns: ScriptTurn[] = steps.map((s) => {
         if (!("fault" in s)) return blocks(s);
@@ -71,6 +74,7 @@ export const RIGS: Rig[] = [
   {
     name: "OpenAI-compatible chat completions",
     model: "openai-compatible:llama-fake",
+    keyAdvice: "Check PLANGATE_API_KEY and PLANGATE_BASE_URL.",
     async start(steps) {
       const script: ScriptStep[] = steps.map((s) => ("fault" in s ? { fault: openAiFault(s.fault) } : { text: s.text, toolCalls: toolCalls(s.calls) }));
       const fake = await startFakeOpenAI(script);
@@ -85,6 +89,7 @@ export const RIGS: Rig[] = [
   {
     name: "OpenAI Responses",
     model: "openai:gpt-fake",
+    keyAdvice: "Check OPENAI_API_KEY.",
     async start(steps) {
       const script: ResponsesScriptStep[] = steps.map((s) => ("fault" in s ? { fault: openAiFault(s.fault) } : { text: s.text, toolCalls: toolCalls(s.calls) }));
       const fake = await startFakeOpenAIResponses(script);

@@ -67,20 +67,35 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
     for (const seen of fake.seen().slice(4)) expect(seen).not.toContain("call_cut");
   });
 
-  it("a stream that ends cleanly inside a tool call's arguments, then a 503: retried; the half call never runs", async () => {
+  it("a stream that ends cleanly inside a tool call's arguments, then a 503 and a 500: retried; the half call never runs", async () => {
     const { fake, id } = await start(rig, [
       { fault: { kind: "cut", clean: true, call: write("call_cut", "cut.txt", "half"), atJsonChar: 14 } },
       { fault: { kind: "status", status: 503 } },
+      { fault: { kind: "status", status: 500 } },
       { calls: [write("call_ok", "ok.txt", "whole")] },
       { text: "Done." },
     ]);
     const { status, events } = await run(id);
     expect(status, JSON.stringify(ofType(events, "notice"))).toBe("idle");
-    expect(ofType(events, "model.retrying").map((r) => r.payload.reason)).toEqual([expect.stringMatching(/stream ended early|connection was cut/), "503 Service Unavailable"]);
+    expect(ofType(events, "model.retrying").map((r) => r.payload.reason)).toEqual([expect.stringMatching(/stream ended early/), "503 Service Unavailable", "500 Internal Server Error"]);
     expect(ofType(events, "tool.called").map((e) => e.payload.callId)).toEqual(["call_ok"]);
     expect(fs.existsSync(file("cut.txt"))).toBe(false);
     expect(ofType(events, "message.assistant")).toHaveLength(2);
     for (const seen of fake.seen().slice(1)) expect(seen).not.toContain("call_cut");
+  });
+
+  it.each([401, 404])("a %s stops at once: one request, no retry, a message naming what to fix, and the turn retryable", async (status) => {
+    const { fake, id } = await start(rig, [{ fault: { kind: "status", status } }, { text: "Fixed now." }]);
+    const failed = await run(id);
+    expect(failed.status).toBe("interrupted");
+    expect(fake.seen()).toHaveLength(1);
+    expect(ofType(failed.events, "model.retrying")).toHaveLength(0);
+    const notice = ofType(failed.events, "notice").at(-1)?.payload.text ?? "";
+    if (status === 401) expect(notice).toContain(rig.keyAdvice);
+    else expect(notice).toMatch(/does not know the model ".+" or the address \(404/);
+    expect((await api!.call("POST", `/api/sessions/${id}/resume`)).status).toBe(202);
+    const after = await settle(api!, id);
+    expect(ofType(after.events, "message.assistant").map((e) => e.payload.text)).toEqual(["Fixed now."]);
   });
 
   it("a context overflow compacts once and asks again, keeping the plan and its file", async () => {

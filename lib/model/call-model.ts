@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Usage } from "@ai-sdk/provider";
-import type { Usage } from "../session/events";
-import { classifyModelError, messageOf, StreamCut } from "./models/model-errors";
+import type { Usage } from "./usage";
+import { classifyModelError, messageOf, StreamCut } from "./model-errors";
 
 export type ModelStep = {
   text: string;

@@ -2,7 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { AppError } from "../../errors";
+import { AppError } from "../errors";
 import { offlineModel } from "./offline-model";
 import { scriptedModel, type ScriptStep } from "./scripted-model";
 
