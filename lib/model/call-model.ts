@@ -145,6 +145,8 @@ async function streamStep(model: LanguageModelV3, prompt: LanguageModelV3Message
       } else if (value.type === "finish") {
         // A provider that ends the stream on an error says so in the finish reason: the step is not complete.
         if (value.finishReason.unified === "error") throw new StreamCut(`finish reason ${value.finishReason.raw ?? "error"}`);
+        // Out of output tokens inside a tool call: asking again would end the same way.
+        if (begun.size > 0 && value.finishReason.unified === "length") throw new Error("the answer reached the model's output token limit in the middle of a tool call; ask for smaller steps (e.g. several edits instead of one large write)");
         if (begun.size > 0) throw new StreamCut("a tool call's input never completed");
         // The Responses API's stream that ended without response.completed finishes as "other" with no raw reason.
         if (value.finishReason.unified === "other" && value.finishReason.raw === undefined) throw new StreamCut("no completion");

@@ -35,7 +35,8 @@ export type ResponsesTurn = { text?: string; toolCalls?: ResponsesToolCall[] };
  * - cut: the text streams as a complete message item, then the first tool call's response.output_item.added and
  *   its response.function_call_arguments.delta events up to atJsonChar characters of JSON.stringify(args); no
  *   arguments.done, no output_item.done for it, no response.completed; clean ends the HTTP response, otherwise
- *   the socket dies.
+ *   the socket dies. outOfTokens: the stream ends as the API does when max_output_tokens is reached inside the
+ *   call (response.incomplete, reason max_output_tokens).
  * - hold: 200, response.created/in_progress, a message item and the text as response.output_text.delta events,
  *   then silence until the client hangs up.
  * cut and hold answer in SSE even to a non-streaming request.
@@ -43,7 +44,7 @@ export type ResponsesTurn = { text?: string; toolCalls?: ResponsesToolCall[] };
 export type ResponsesFault =
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown }
   | { kind: "reset" }
-  | { kind: "cut"; toolCalls: ResponsesToolCall[]; text?: string; atJsonChar: number; clean?: boolean }
+  | { kind: "cut"; toolCalls: ResponsesToolCall[]; text?: string; atJsonChar: number; clean?: boolean; outOfTokens?: boolean }
   | { kind: "hold"; text: string };
 export type ResponsesScriptStep = ResponsesTurn | { fault: ResponsesFault };
 /** turn: the index of the script step served (-1: the fallback text). fault: the fault served instead of a turn. */
@@ -252,7 +253,7 @@ function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: Resp
     destroyed.add(res);
     return void res.socket?.destroy();
   }
-  const { event } = openStream(res, body, n);
+  const { event, response } = openStream(res, body, n);
   if (fault.kind === "hold") {
     startMessage(event, messageItem(n, fault.text), 0);
     return;
@@ -261,6 +262,10 @@ function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: Resp
   if (fault.text) writeItem(event, messageItem(n, fault.text), output_index++);
   const call = functionCallItem(n, 0, fault.toolCalls[0]!);
   startFunctionCall(event, call, output_index, call.arguments.slice(0, fault.atJsonChar));
+  if (fault.outOfTokens) {
+    event("response.incomplete", { response: response("incomplete", [], { incomplete_details: { reason: "max_output_tokens" }, usage: estimateUsage(body, []) }) });
+    return void res.end();
+  }
   if (fault.clean) return void res.end();
   // Destroy only once the written bytes reached the kernel (an empty res.write would not wait), so the client sees them.
   destroyed.add(res);

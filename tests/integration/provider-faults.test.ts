@@ -1,9 +1,10 @@
-// Anthropic-specific faults and outcomes through the real provider (the faults every provider meets are in
+// Faults and outcomes shown through one provider (the faults every provider meets are in
 // provider-fault-matrix.test.ts): a mid-stream error event, giving up and the person's retry, a retry-after too
-// long to wait, an overflow compaction cannot fix, and what a turn used.
+// long to wait, an overflow compaction cannot fix, what a turn used, and running out of output tokens mid call.
 import { afterEach, describe, expect, it } from "vitest";
 import { settle, testApi, type Api } from "../helpers/api";
 import { startFakeAnthropic, allText, type ScriptTurn } from "../agents/fake-anthropic";
+import { startFakeOpenAIResponses } from "../agents/fake-openai-responses";
 import { getSession } from "../../lib/session/get-session";
 import { ofType } from "../helpers/provider-rigs";
 
@@ -17,7 +18,7 @@ afterEach(async () => {
   await api?.close();
   api = undefined;
   for (const close of closers.splice(0)) await close();
-  for (const name of ["ANTHROPIC_BASE_URL", "PLANGATE_MODEL_ATTEMPTS", "PLANGATE_RETRY_BASE_MS", "PLANGATE_MAX_TURN_TOKENS"]) delete process.env[name];
+  for (const name of ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PLANGATE_MODEL_ATTEMPTS", "PLANGATE_RETRY_BASE_MS", "PLANGATE_MAX_TURN_TOKENS"]) delete process.env[name];
 });
 
 async function anthropic(turns: ScriptTurn[], env: Record<string, string> = {}) {
@@ -125,3 +126,19 @@ describe("faults on the Anthropic Messages API", () => {
   });
 });
 
+describe("running out of output tokens inside a tool call (OpenAI Responses, max_output_tokens)", () => {
+  it("ends the turn at once with a message saying so: asking again would end the same way, and the half call never runs", async () => {
+    const fake = await startFakeOpenAIResponses([
+      { fault: { kind: "cut", toolCalls: [{ id: "call_big", name: "write", args: { path: "big.txt", content: "x".repeat(200) } }], atJsonChar: 60, outOfTokens: true } },
+    ]);
+    closers.push(fake.close);
+    api = testApi({ env: { OPENAI_API_KEY: "sk-openai-test-0002", OPENAI_BASE_URL: fake.url, PLANGATE_RETRY_BASE_MS: "40" } });
+    const id = await session("openai:gpt-fake");
+    const { status, events } = await run(id);
+    expect(status).toBe("interrupted");
+    expect(fake.requests).toHaveLength(1);
+    expect(ofType(events, "model.retrying")).toHaveLength(0);
+    expect(ofType(events, "tool.called")).toHaveLength(0);
+    expect(ofType(events, "notice").at(-1)?.payload.text).toMatch(/output token limit in the middle of a tool call/);
+  });
+});
