@@ -38,6 +38,16 @@ function describeError(error: unknown): string[] {
   return out;
 }
 
+/** A reset fault as fetch sees it (observed: TypeError "fetch failed", cause SocketError "other side closed" [UND_ERR_SOCKET]). */
+async function expectReset(request: Promise<Response>) {
+  const error = await request.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(describeError(error)[0]).toBe("TypeError: fetch failed");
+  expect(describeError(error).join("\n")).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
+}
+
 describe("fake-anthropic faults", () => {
   let fake: FakeAnthropic;
   afterEach(() => fake?.close());
@@ -70,13 +80,7 @@ describe("fake-anthropic faults", () => {
 
   it("reset: fetch rejects before any response", async () => {
     fake = await startFakeAnthropic({ turns: [{ fault: { kind: "reset" } }] });
-    const error = await post().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    // observed: TypeError "fetch failed", cause SocketError "other side closed" [UND_ERR_SOCKET]
-    expect(describeError(error)[0]).toBe("TypeError: fetch failed");
-    expect(describeError(error).join("\n")).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
+    await expectReset(post());
     expect(fake.requests[0]!.fault).toBe("reset");
     expect(fake.closedEarly).toEqual([]);
   });
@@ -172,12 +176,7 @@ describe("fake-openai faults", () => {
 
   it("reset: fetch rejects before any response", async () => {
     fake = await startFakeOpenAI([{ fault: { kind: "reset" } }]);
-    const error = await post().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(describeError(error)[0]).toBe("TypeError: fetch failed");
-    expect(describeError(error).join("\n")).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
+    await expectReset(post());
   });
 
   for (const clean of [false, true]) {
@@ -257,12 +256,7 @@ describe("fake-openai-responses faults", () => {
 
   it("reset: fetch rejects before any response", async () => {
     fake = await startFakeOpenAIResponses([{ fault: { kind: "reset" } }]);
-    const error = await post().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(describeError(error)[0]).toBe("TypeError: fetch failed");
-    expect(describeError(error).join("\n")).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
+    await expectReset(post());
     expect(fake.requests[0]!.fault).toBe("reset");
     expect(fake.closedEarly).toEqual([]);
   });

@@ -7,6 +7,8 @@
 // place of a turn.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { watchConnections, type ConnectionWatch } from "./fake-connections";
+import { sendOpenAIError } from "./fake-openai";
 
 export type ResponsesInputItem = {
   type?: string;
@@ -78,10 +80,7 @@ export function responsesToolResults(body: ResponsesRequest | null): { callId: s
 export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opts: { fallbackText?: string } = {}): Promise<FakeOpenAIResponses> {
   turns.forEach(validateStep);
   const requests: ResponsesRecorded[] = [];
-  const closedEarly: number[] = [];
-  const closeWaiters = new Set<() => void>();
-  const destroyed = new WeakSet<http.ServerResponse>();
-  let closing = false;
+  const connections = watchConnections("fake-openai-responses");
   let next = 0;
   let seq = 0;
   const server = http.createServer((req, res) => {
@@ -98,12 +97,7 @@ export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opt
       }
       const rec: ResponsesRecorded = { path, headers: req.headers, raw, body };
       const index = requests.push(rec) - 1;
-      res.on("close", () => {
-        // The fake destroying a socket (a fault, or close()) is not the client hanging up.
-        if (res.writableEnded || destroyed.has(res) || closing) return;
-        closedEarly.push(index);
-        for (const w of [...closeWaiters]) w();
-      });
+      connections.watch(res, index);
       if (req.method !== "POST" || path !== "/v1/responses" || !body) {
         res.writeHead(404, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: `fake-openai-responses: no route ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" } }));
@@ -113,7 +107,7 @@ export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opt
       rec.turn = step ? next++ : -1;
       if (step && "fault" in step) {
         rec.fault = step.fault.kind;
-        sendFault(res, body, step.fault, ++seq, destroyed);
+        sendFault(res, body, step.fault, ++seq, connections);
       } else respond(res, body, step ?? { text: opts.fallbackText ?? "Done." }, ++seq);
     });
   });
@@ -122,25 +116,11 @@ export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opt
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    closedEarly,
-    waitClosed: (index, timeoutMs = 5000) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!closedEarly.includes(index)) return false;
-          closeWaiters.delete(check);
-          clearTimeout(timer);
-          resolve();
-          return true;
-        };
-        const timer = setTimeout(() => {
-          closeWaiters.delete(check);
-          reject(new Error(`fake-openai-responses: request ${index} was not closed early within ${timeoutMs} ms (closedEarly: [${closedEarly.join(", ")}])`));
-        }, timeoutMs);
-        if (!check()) closeWaiters.add(check);
-      }),
+    closedEarly: connections.closedEarly,
+    waitClosed: connections.waitClosed,
     close: () =>
       new Promise((r) => {
-        closing = true;
+        connections.closing();
         server.closeAllConnections();
         server.close(() => r());
       }),
@@ -235,24 +215,10 @@ function validateStep(step: ResponsesScriptStep) {
   if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length)) throw new Error(`fake-openai-responses: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`);
 }
 
-const errorKinds: Record<number, { type: string; code: string | null }> = {
-  401: { type: "invalid_request_error", code: "invalid_api_key" },
-  404: { type: "invalid_request_error", code: "model_not_found" },
-  429: { type: "rate_limit_exceeded", code: "rate_limit_exceeded" },
-};
 
-function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: ResponsesFault, n: number, destroyed: WeakSet<http.ServerResponse>) {
-  if (fault.kind === "status") {
-    const kind = errorKinds[fault.status] ?? { type: fault.status >= 500 ? "server_error" : "invalid_request_error", code: null };
-    const payload = fault.body ?? { error: { message: `fake-openai-responses: injected ${fault.status} ${kind.type}`, ...kind, param: null } };
-    const raw = typeof payload === "string";
-    res.writeHead(fault.status, { "content-type": raw ? "text/plain" : "application/json", ...fault.headers });
-    return void res.end(raw ? payload : JSON.stringify(payload));
-  }
-  if (fault.kind === "reset") {
-    destroyed.add(res);
-    return void res.socket?.destroy();
-  }
+function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: ResponsesFault, n: number, connections: ConnectionWatch) {
+  if (fault.kind === "status") return sendOpenAIError(res, fault, "fake-openai-responses");
+  if (fault.kind === "reset") return connections.drop(res);
   const { event, response } = openStream(res, body, n);
   if (fault.kind === "hold") {
     startMessage(event, messageItem(n, fault.text), 0);
@@ -267,10 +233,7 @@ function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: Resp
     return void res.end();
   }
   if (fault.clean) return void res.end();
-  // Destroy only once the written bytes reached the kernel (an empty res.write would not wait), so the client sees them.
-  destroyed.add(res);
-  const socket = res.socket;
-  socket?.write("", () => socket.destroy());
+  connections.dropAfterFlush(res);
 }
 
 /** Up to three pieces, so the client must join deltas. */

@@ -3,6 +3,7 @@
 // short text without consuming the script. Every request is recorded.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitUntil, watchConnections, type ConnectionWatch } from "./fake-connections";
 
 export type ChatMessage = {
   role: string;
@@ -74,10 +75,7 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
   script.forEach(validateStep);
   const requests: Recorded[] = [];
   const waiters = new Set<() => void>();
-  const closedEarly: number[] = [];
-  const closeWaiters = new Set<() => void>();
-  const destroyed = new WeakSet<http.ServerResponse>();
-  let closing = false;
+  const connections = watchConnections("fake-openai");
   let seq = 0;
 
   const server = http.createServer((req, res) => {
@@ -113,14 +111,9 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
         else turn = step === undefined ? { text: opts.fallbackText ?? "Done." } : typeof step === "function" ? step(body) : step;
       }
       const index = requests.push({ at: Date.now(), path: url, body, side, turn, headers: req.headers, raw, ...(fault ? { fault: fault.kind } : {}) }) - 1;
-      res.on("close", () => {
-        // The fake destroying a socket (a fault, or close()) is not the client hanging up.
-        if (res.writableEnded || destroyed.has(res) || closing) return;
-        closedEarly.push(index);
-        for (const w of [...closeWaiters]) w();
-      });
+      connections.watch(res, index);
       for (const w of [...waiters]) w();
-      if (fault) sendFault(res, body, fault, `chatcmpl-${++seq}`, destroyed);
+      if (fault) sendFault(res, body, fault, `chatcmpl-${++seq}`, connections);
       else respond(res, body, turn ?? {}, `chatcmpl-${++seq}`);
     });
   });
@@ -129,21 +122,7 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
 
   const main = () => requests.filter((r) => !r.side);
   const waitFor = (pred: (r: Recorded) => boolean, timeoutMs = 60_000) =>
-    new Promise<Recorded>((resolve, reject) => {
-      const check = () => {
-        const hit = main().find(pred);
-        if (!hit) return false;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(hit);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`fake-openai: no matching request within ${timeoutMs} ms (${main().length} main requests)`));
-      }, timeoutMs);
-      if (!check()) waiters.add(check);
-    });
+    waitUntil(waiters, () => main().find(pred), timeoutMs, () => `fake-openai: no matching request within ${timeoutMs} ms (${main().length} main requests)`);
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
@@ -154,25 +133,11 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
       queue.push(...steps);
     },
     waitFor,
-    closedEarly,
-    waitClosed: (index, timeoutMs = 5000) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!closedEarly.includes(index)) return false;
-          closeWaiters.delete(check);
-          clearTimeout(timer);
-          resolve();
-          return true;
-        };
-        const timer = setTimeout(() => {
-          closeWaiters.delete(check);
-          reject(new Error(`fake-openai: request ${index} was not closed early within ${timeoutMs} ms (closedEarly: [${closedEarly.join(", ")}])`));
-        }, timeoutMs);
-        if (!check()) closeWaiters.add(check);
-      }),
+    closedEarly: connections.closedEarly,
+    waitClosed: connections.waitClosed,
     close: () =>
       new Promise((r) => {
-        closing = true;
+        connections.closing();
         server.closeAllConnections();
         server.close(() => r());
       }),
@@ -233,24 +198,24 @@ function validateStep(step: ScriptStep) {
   if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length)) throw new Error(`fake-openai: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`);
 }
 
+/** An HTTP error as OpenAI's APIs send it ({error: {message, type, code, param}}); a string body goes verbatim. */
+export function sendOpenAIError(res: http.ServerResponse, fault: { status: number; headers?: Record<string, string>; body?: unknown }, name: string) {
+  const kind = errorKinds[fault.status] ?? { type: fault.status >= 500 ? "server_error" : "invalid_request_error", code: null };
+  const payload = fault.body ?? { error: { message: `${name}: injected ${fault.status} ${kind.type}`, ...kind, param: null } };
+  const raw = typeof payload === "string";
+  res.writeHead(fault.status, { "content-type": raw ? "text/plain" : "application/json", ...fault.headers });
+  res.end(raw ? payload : JSON.stringify(payload));
+}
+
 const errorKinds: Record<number, { type: string; code: string | null }> = {
   401: { type: "invalid_request_error", code: "invalid_api_key" },
   404: { type: "invalid_request_error", code: "model_not_found" },
   429: { type: "rate_limit_exceeded", code: "rate_limit_exceeded" },
 };
 
-function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFault, id: string, destroyed: WeakSet<http.ServerResponse>) {
-  if (fault.kind === "status") {
-    const kind = errorKinds[fault.status] ?? { type: fault.status >= 500 ? "server_error" : "invalid_request_error", code: null };
-    const payload = fault.body ?? { error: { message: `fake-openai: injected ${fault.status} ${kind.type}`, ...kind, param: null } };
-    const raw = typeof payload === "string";
-    res.writeHead(fault.status, { "content-type": raw ? "text/plain" : "application/json", ...fault.headers });
-    return void res.end(raw ? payload : JSON.stringify(payload));
-  }
-  if (fault.kind === "reset") {
-    destroyed.add(res);
-    return void res.socket?.destroy();
-  }
+function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFault, id: string, connections: ConnectionWatch) {
+  if (fault.kind === "status") return sendOpenAIError(res, fault, "fake-openai");
+  if (fault.kind === "reset") return connections.drop(res);
   const { delta } = openStream(res, body, id);
   if (fault.text) for (const piece of splitInto(fault.text, 3)) delta({ content: piece });
   if (fault.kind === "hold") return;
@@ -260,10 +225,7 @@ function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFau
   const args = JSON.stringify(call.args).slice(0, fault.atJsonChar);
   if (args) for (const piece of splitInto(args, 3)) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
   if (fault.clean) return void res.end();
-  // Destroy only once the written bytes reached the kernel (an empty res.write would not wait), so the client sees them.
-  destroyed.add(res);
-  const socket = res.socket;
-  socket?.write("", () => socket.destroy());
+  connections.dropAfterFlush(res);
 }
 
 /** Splits text into up to n pieces, so clients must concatenate deltas. */

@@ -1,8 +1,9 @@
 // The three provider protocols behind one script shape, so a fault test runs the same story through each real
 // AI SDK provider: Anthropic Messages, OpenAI-compatible chat completions, OpenAI Responses.
-import { allText, startFakeAnthropic, type ScriptBlock, type ScriptTurn } from "../agents/fake-anthropic";
+import type http from "node:http";
+import { allText, startFakeAnthropic, systemText, toolResults, type ScriptBlock, type ScriptTurn } from "../agents/fake-anthropic";
 import { messageText, startFakeOpenAI, type ScriptStep } from "../agents/fake-openai";
-import { startFakeOpenAIResponses, type ResponsesScriptStep } from "../agents/fake-openai-responses";
+import { responsesSystemText, responsesToolResults, startFakeOpenAIResponses, type ResponsesScriptStep } from "../agents/fake-openai-responses";
 import type { SessionEvent } from "../../lib/session/events";
 
 export type Call = { id: string; name: string; args: Record<string, unknown> };
@@ -15,13 +16,21 @@ export type Fault =
   | { kind: "hold"; text: string };
 export type Step = { text?: string; calls?: Call[] } | { fault: Fault };
 
+/** One request as the provider sent it, normalised: `text` is everything the model saw, as text. */
+export type Sent = { path: string; headers: http.IncomingHttpHeaders; raw: string; tools: string[]; system: string; results: Map<string, string>; text: string };
+
 export type Rig = {
   name: string;
   model: string;
+  /** The provider's key setting and the header it travels in. */
+  keyVar: "ANTHROPIC_API_KEY" | "OPENAI_API_KEY" | "PLANGATE_API_KEY";
+  keyHeader: string;
   /** The settings a person is told to check when the provider refuses the key. */
   keyAdvice: string;
   start: (steps: Step[]) => Promise<{
     env: Record<string, string>;
+    /** Every request made, in order. */
+    sent: () => Sent[];
     /** Requests made, in order: everything the model saw in each, as text. */
     seen: () => string[];
     /** Resolves once request i's connection was closed by Plangate before the answer ended. */
@@ -53,10 +62,15 @@ function openAiFault(f: Fault) {
   }
 }
 
+type Started = Awaited<ReturnType<Rig["start"]>>;
+const withSeen = (fake: Omit<Started, "seen">): Started => ({ ...fake, seen: () => fake.sent().map((s) => s.text) });
+
 export const RIGS: Rig[] = [
   {
     name: "Anthropic Messages",
     model: "anthropic:claude-fake",
+    keyVar: "ANTHROPIC_API_KEY",
+    keyHeader: "x-api-key",
     keyAdvice: "Check ANTHROPIC_API_KEY.",
     async start(steps) {
       const turns: ScriptTurn[] = steps.map((s) => {
@@ -67,33 +81,48 @@ export const RIGS: Rig[] = [
         return { fault: f };
       });
       const fake = await startFakeAnthropic({ turns });
-      const main = () => fake.mainRequests();
-      return { env: { ANTHROPIC_BASE_URL: fake.url }, seen: () => main().map((r) => allText(r.body)), waitClosed: (i) => fake.waitClosed(main()[i]!.seq), close: fake.close };
+      const sent = () =>
+        fake.requests.map((r) => ({
+          path: r.path, headers: r.headers, raw: r.raw, tools: (r.body?.tools ?? []).map((t) => t.name), system: systemText(r.body),
+          results: new Map(toolResults(r.body).map((x) => [x.toolUseId, x.text])), text: allText(r.body),
+        }));
+      return withSeen({ env: { ANTHROPIC_BASE_URL: fake.url }, sent, waitClosed: (i) => fake.waitClosed(fake.requests[i]!.seq), close: fake.close });
     },
   },
   {
     name: "OpenAI-compatible chat completions",
     model: "openai-compatible:llama-fake",
+    keyVar: "PLANGATE_API_KEY",
+    keyHeader: "authorization",
     keyAdvice: "Check PLANGATE_API_KEY and PLANGATE_BASE_URL.",
     async start(steps) {
       const script: ScriptStep[] = steps.map((s) => ("fault" in s ? { fault: openAiFault(s.fault) } : { text: s.text, toolCalls: toolCalls(s.calls) }));
       const fake = await startFakeOpenAI(script);
-      return {
-        env: { PLANGATE_BASE_URL: fake.url },
-        seen: () => fake.main().map((r) => r.body.messages.map((m) => [messageText(m), ...(m.tool_calls ?? []).map((c) => `${c.id} ${c.function.arguments}`)].join("\n")).join("\n")),
-        waitClosed: (i) => fake.waitClosed(fake.requests.indexOf(fake.main()[i]!)),
-        close: fake.close,
-      };
+      const sent = () =>
+        fake.requests.map((r) => ({
+          path: r.path, headers: r.headers, raw: r.raw, tools: (r.body.tools ?? []).map((t) => t.function.name),
+          system: r.body.messages.filter((m) => m.role === "system").map(messageText).join("\n"),
+          results: new Map(r.body.messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id ?? "", messageText(m)])),
+          text: r.body.messages.map((m) => [messageText(m), ...(m.tool_calls ?? []).map((c) => `${c.id} ${c.function.arguments}`)].join("\n")).join("\n"),
+        }));
+      return withSeen({ env: { PLANGATE_BASE_URL: fake.url }, sent, waitClosed: (i) => fake.waitClosed(i), close: fake.close });
     },
   },
   {
     name: "OpenAI Responses",
     model: "openai:gpt-fake",
+    keyVar: "OPENAI_API_KEY",
+    keyHeader: "authorization",
     keyAdvice: "Check OPENAI_API_KEY.",
     async start(steps) {
       const script: ResponsesScriptStep[] = steps.map((s) => ("fault" in s ? { fault: openAiFault(s.fault) } : { text: s.text, toolCalls: toolCalls(s.calls) }));
       const fake = await startFakeOpenAIResponses(script);
-      return { env: { OPENAI_BASE_URL: fake.url }, seen: () => fake.requests.map((r) => r.raw), waitClosed: (i) => fake.waitClosed(i), close: fake.close };
+      const sent = () =>
+        fake.requests.map((r) => ({
+          path: r.path, headers: r.headers, raw: r.raw, tools: (r.body?.tools ?? []).map((t) => t.name), system: responsesSystemText(r.body),
+          results: new Map(responsesToolResults(r.body).map((x) => [x.callId, x.text])), text: r.raw,
+        }));
+      return withSeen({ env: { OPENAI_BASE_URL: fake.url }, sent, waitClosed: (i) => fake.waitClosed(i), close: fake.close });
     },
   },
 ];

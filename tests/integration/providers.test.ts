@@ -2,25 +2,17 @@
 // servers that speak each provider's wire protocol: the whole plan flow, and what each provider actually sent.
 import fs from "node:fs";
 import path from "node:path";
-import type http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { awaitReview, settle, testApi, type Api } from "../helpers/api";
 import { PLAN_V1, PLAN_V2, ofType, planKit, waitFor } from "../helpers/plan-kit";
-import { startFakeAnthropic, systemText, toolResults } from "../agents/fake-anthropic";
-import { messageText, startFakeOpenAI } from "../agents/fake-openai";
-import { responsesSystemText, responsesToolResults, startFakeOpenAIResponses } from "../agents/fake-openai-responses";
+import { RIGS, type Rig, type Step } from "../helpers/provider-rigs";
 import { loadSessionContext } from "../../lib/agent/session-context";
 import { modelTools } from "../../lib/agent/tool-registry";
 import { planModeSection } from "../../lib/plan/plan-prompt";
 import { getSession } from "../../lib/session/get-session";
 import { listVerifications } from "../../lib/verify/verify-session";
 
-/** One model turn, in a provider-neutral form. */
-type Turn = { text?: string; calls?: { id: string; name: string; args: Record<string, unknown> }[] };
-/** One request as the provider sent it, normalised. */
-type Sent = { path: string; headers: http.IncomingHttpHeaders; raw: string; tools: string[]; system: string; results: Map<string, string> };
-type Fake = { env: Record<string, string>; sent: () => Sent[]; close: () => Promise<void> };
-type Provider = { name: string; model: string; keyVar: string; keyHeader: string; start: (turns: Turn[]) => Promise<Fake> };
+type Fake = Awaited<ReturnType<Rig["start"]>>;
 
 const SECRETS = {
   AWS_SECRET_ACCESS_KEY: "canary-aws-5f1d0c9e7b2a",
@@ -30,72 +22,9 @@ const SECRETS = {
 };
 const KEYS = { ANTHROPIC_API_KEY: "sk-ant-test-canary-0001", OPENAI_API_KEY: "sk-openai-test-canary-0002", PLANGATE_API_KEY: "sk-compat-test-canary-0003" };
 
-const PROVIDERS: Provider[] = [
-  {
-    name: "Anthropic Messages",
-    model: "anthropic:claude-fake-1",
-    keyVar: "ANTHROPIC_API_KEY",
-    keyHeader: "x-api-key",
-    async start(turns) {
-      const fake = await startFakeAnthropic({
-        turns: turns.map((t) => [
-          ...(t.text ? [{ type: "text" as const, text: t.text }] : []),
-          ...(t.calls ?? []).map((c) => ({ type: "tool_use" as const, id: c.id, name: c.name, input: c.args })),
-        ]),
-      });
-      return {
-        env: { ANTHROPIC_BASE_URL: fake.url },
-        sent: () =>
-          fake.requests.map((r) => ({
-            path: r.path, headers: r.headers, raw: r.raw, tools: (r.body?.tools ?? []).map((t) => t.name), system: systemText(r.body),
-            results: new Map(toolResults(r.body).map((x) => [x.toolUseId, x.text])),
-          })),
-        close: fake.close,
-      };
-    },
-  },
-  {
-    name: "OpenAI-compatible chat completions",
-    model: "openai-compatible:llama-fake",
-    keyVar: "PLANGATE_API_KEY",
-    keyHeader: "authorization",
-    async start(turns) {
-      const fake = await startFakeOpenAI(turns.map((t) => ({ text: t.text, toolCalls: (t.calls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args })) })));
-      return {
-        env: { PLANGATE_BASE_URL: fake.url },
-        sent: () =>
-          fake.requests.map((r) => ({
-            path: r.path, headers: r.headers, raw: r.raw, tools: (r.body.tools ?? []).map((t) => t.function.name),
-            system: r.body.messages.filter((m) => m.role === "system").map(messageText).join("\n"),
-            results: new Map(r.body.messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id ?? "", messageText(m)])),
-          })),
-        close: fake.close,
-      };
-    },
-  },
-  {
-    name: "OpenAI Responses",
-    model: "openai:gpt-fake",
-    keyVar: "OPENAI_API_KEY",
-    keyHeader: "authorization",
-    async start(turns) {
-      const fake = await startFakeOpenAIResponses(turns.map((t) => ({ text: t.text, toolCalls: (t.calls ?? []).map((c) => ({ id: c.id, name: c.name, args: c.args })) })));
-      return {
-        env: { OPENAI_BASE_URL: fake.url },
-        sent: () =>
-          fake.requests.map((r) => ({
-            path: r.path, headers: r.headers, raw: r.raw, tools: (r.body?.tools ?? []).map((t) => t.name), system: responsesSystemText(r.body),
-            results: new Map(responsesToolResults(r.body).map((x) => [x.callId, x.text])),
-          })),
-        close: fake.close,
-      };
-    },
-  },
-];
-
 const FEEDBACK = "Add a rollback step, please.";
 const DONE_TS = "export const done = true;\n";
-const TURNS: Turn[] = [
+const TURNS: Step[] = [
   { text: "Let me look first.", calls: [{ id: "call_read", name: "read", args: { path: "README.md" } }] },
   { calls: [{ id: "call_exit_1", name: "exit_plan_mode", args: { plan: PLAN_V1 } }] },
   { text: "Revised.", calls: [{ id: "call_exit_2", name: "exit_plan_mode", args: { plan: PLAN_V2 } }] },
@@ -114,7 +43,7 @@ afterEach(async () => {
 });
 const { say, decide, stateOf } = planKit(() => api!);
 
-describe.each(PROVIDERS)("the plan flow through the real AI SDK provider: $name ($model)", (p) => {
+describe.each(RIGS)("the plan flow through the real AI SDK provider: $name ($model)", (p) => {
   it("plans read-only, takes feedback, executes after approval; the provider sees the right tools, prompt and results, and no secret", async () => {
     fake = await p.start(TURNS);
     api = testApi({ env: { ...SECRETS, ...KEYS, ...fake.env } });
@@ -175,7 +104,7 @@ describe.each(PROVIDERS)("the plan flow through the real AI SDK provider: $name 
     expect(sent[4]!.results.has("call_write")).toBe(true);
 
     // Secrets: none in any body or header; the provider's own key only in its own auth header.
-    const ownKey = KEYS[p.keyVar as keyof typeof KEYS];
+    const ownKey = KEYS[p.keyVar];
     for (const s of all) {
       for (const secret of [...Object.values(SECRETS), ...Object.values(KEYS)]) expect(s.raw).not.toContain(secret);
       for (const [name, value] of Object.entries(s.headers)) {
