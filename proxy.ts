@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { AppError } from "@/lib/errors";
-import { guardRequest } from "@/lib/http/guard";
+import { guardRequest, overTls } from "@/lib/http/guard";
 import { securityHeaders } from "@/lib/http/security-headers";
 
 const COOKIE = "plangate_token";
@@ -40,7 +40,8 @@ export function proxy(request: NextRequest) {
     const clean = request.nextUrl.clone();
     clean.searchParams.delete("token");
     const redirect = NextResponse.redirect(clean, 303);
-    redirect.cookies.set(COOKIE, queryToken, { httpOnly: true, sameSite: "strict", path: "/", maxAge: COOKIE_MAX_AGE });
+    const secure = overTls(request.nextUrl.protocol, request.headers.get("x-forwarded-proto"));
+    redirect.cookies.set(COOKIE, queryToken, { httpOnly: true, sameSite: "strict", path: "/", maxAge: COOKIE_MAX_AGE, secure });
     return redirect;
   }
   const forwarded = new Headers(request.headers);

@@ -5,7 +5,7 @@
  * counts as one decision; one call has 10 patterns, as a bash call with chained commands does.
  */
 import { pathToFileURL } from "node:url";
-import { judgeCall } from "../lib/agent/judge-call";
+import { judgeCall } from "../lib/permission/judge-call";
 import { evaluate, fromConfig, merge, nativeAgents, type Action, type Ruleset } from "../lib/permission/index";
 import { grantRuleset, type GrantView } from "../lib/session/grant-store";
 import type { PermissionAsk } from "../lib/tools/types";

@@ -5,20 +5,44 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { withPlangateHook, type ClaudeSettings } from "../lib/external/claude-settings";
-import { callServer, DEFAULT_URL, options, saveToken } from "./client";
+import { callServer, options, saveToken } from "./client";
+import { CliError, readProjectFile, urlOption, shellQuote, writeProjectFile } from "./project-file";
 
 const BIN = path.resolve(import.meta.dirname, "..", "bin", "plangate.mjs");
 
-function readSettings(file: string): ClaudeSettings {
-  if (!fs.existsSync(file)) return {};
-  const parsed: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+function parseSettings(file: string, text: string | undefined): ClaudeSettings {
+  if (text === undefined) return {};
+  const parsed: unknown = JSON.parse(text);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`${file} is not a JSON object`);
   return parsed as ClaudeSettings;
 }
 
+/**
+ * The settings file and how to read and write it. In the project (a repository, untrusted) `.claude` and the
+ * file must be real, inside the project, and are written through a rename: a planted link is refused, never
+ * followed. The user's own folder is theirs (a dotfiles link there is kept and followed).
+ */
+function settingsFile(scope: "project" | "user") {
+  if (scope === "user") {
+    const file = path.join(process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), ".claude"), "settings.json");
+    return {
+      file,
+      read: () => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined),
+      write: (text: string) => {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, text);
+      },
+    };
+  }
+  const root = fs.realpathSync(process.cwd());
+  const file = path.join(root, ".claude", "settings.json");
+  return { file, read: () => readProjectFile(root, file), write: (text: string) => writeProjectFile(root, file, text) };
+}
+
 export async function run(args: string[]): Promise<number> {
   const opts = options(args, ["remove", "asks"]);
-  const url = String(opts.url ?? DEFAULT_URL).replace(/\/+$/, "");
+  const url = urlOption(opts.url);
+  if (url === null) return 2;
   const scope = String(opts.scope ?? "project");
   if (scope !== "project" && scope !== "user") {
     console.error("plangate: --scope is project or user");
@@ -29,23 +53,29 @@ export async function run(args: string[]): Promise<number> {
     console.error("plangate: --timeout is a whole number of seconds, at least 60 (a person needs time to read the plan)");
     return 2;
   }
-  const dir = scope === "user" ? (process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), ".claude")) : path.join(process.cwd(), ".claude");
-  const file = path.join(dir, "settings.json");
+  const target = settingsFile(scope);
+  const { file } = target;
   let before: ClaudeSettings;
   try {
-    before = readSettings(file);
+    before = parseSettings(file, target.read());
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
   }
-  const command = `node "${BIN}" hook claude-code --url ${url}`;
+  // Claude Code runs this through a shell: every word is quoted.
+  const command = `node ${shellQuote(BIN)} hook claude-code --url ${shellQuote(url)}`;
   const after = withPlangateHook(before, { command, timeoutSec, asks: opts.asks === true, remove: opts.remove === true });
   if (JSON.stringify(after) === JSON.stringify(before)) {
     console.log(`plangate: ${file} already ${opts.remove ? "has no Plangate hook" : "has this hook"}; nothing changed`);
     return 0;
   }
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(after, null, 2)}\n`);
+  try {
+    target.write(`${JSON.stringify(after, null, 2)}\n`);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    console.error(`plangate: ${error.message}; nothing was changed`);
+    return 1;
+  }
   if (opts.remove) {
     console.log(`plangate: took Plangate's hook out of ${file}`);
     return 0;

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "../lib/external/opencode-plugin-source";
-import { callServer, DEFAULT_URL, options, saveToken } from "./client";
+import { callServer, options, saveToken } from "./client";
+import { readProjectFile, urlOption, writeProjectFile } from "./project-file";
 
 export async function run(args: string[]): Promise<number> {
   const opts = options(args, ["remove"]);
@@ -13,15 +14,18 @@ export async function run(args: string[]): Promise<number> {
     console.error("usage: plangate connect opencode [--url URL] [--token TOKEN] [--remove]");
     return 2;
   }
-  const url = String(opts.url ?? DEFAULT_URL).replace(/\/+$/, "");
+  const url = urlOption(opts.url);
+  if (url === null) return 2;
+  // The project is a repository: a link planted at .opencode or the plugin's name is refused, never written through.
+  const root = fs.realpathSync(process.cwd());
+  const file = path.join(root, ".opencode", "plugin", "plangate.js");
+  let existing: string | undefined;
   try {
-    new URL(url);
-  } catch {
-    console.error(`plangate: --url ${url} is not a URL`);
-    return 2;
+    existing = readProjectFile(root, file);
+  } catch (error) {
+    console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
+    return 1;
   }
-  const file = path.join(process.cwd(), ".opencode", "plugin", "plangate.js");
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
   if (existing !== undefined && !existing.startsWith(OPENCODE_PLUGIN_MARKER)) {
     console.error(`plangate: ${file} exists and was not written by plangate; nothing was changed`);
     return 1;
@@ -42,8 +46,7 @@ export async function run(args: string[]): Promise<number> {
   const source = opencodePluginSource({ url });
   if (existing === source) console.log(`plangate: ${file} is already up to date; nothing changed`);
   else {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, source);
+    writeProjectFile(root, file, source);
     console.log(`plangate: ${existing === undefined ? "wrote" : "updated"} ${file}: OpenCode's plan_exit → ${url}`);
   }
   if (typeof opts.token === "string") console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the project)`);

@@ -135,7 +135,11 @@ export async function run(args: string[]): Promise<number> {
     if (parsed.json) {
       console.log(JSON.stringify({ workspace, ...result, diff, written }, null, 2));
     } else if (result.changed) {
-      console.log(written ? `Wrote ${CONFIG_PATH}.` : `Not written: run again with --write to write ${CONFIG_PATH}.`);
+      console.log(
+        written
+          ? `Wrote ${CONFIG_PATH}. Its allow rules apply only once a person trusts this content in Plangate (the session page's "Trust this config" card, or /workspace?path=${encodeURIComponent(workspace)}); its deny and ask rules apply now.`
+          : `Not written: run again with --write to write ${CONFIG_PATH}.`,
+      );
     }
     return 0;
   } catch (error) {

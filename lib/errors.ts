@@ -14,6 +14,8 @@ export const ERRORS = {
   permission_not_found: { status: 404, message: "No permission request has that id." },
   conflict: { status: 409, message: "The request conflicts with the current state." },
   already_decided: { status: 409, message: "That request was already answered." },
+  config_changed: { status: 409, message: "The workspace's config changed since it was shown: read it again before you trust it." },
+  person_required: { status: 403, message: "Only a person may decide this." },
   turn_in_progress: { status: 409, message: "A turn is already running for this session." },
   payload_too_large: { status: 413, message: "The request body is too large." },
   internal: { status: 500, message: "Something went wrong on the server." },

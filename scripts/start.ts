@@ -5,6 +5,9 @@ import path from "node:path";
 import { EnvError, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
+import { createDb } from "../lib/db/client";
+import { detectSandbox } from "../lib/sandbox/detect-sandbox";
+import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
 import { needsBuild } from "./needs-build";
 import { withBuildLock } from "./build-lock";
 
@@ -30,6 +33,26 @@ if (env.workspaceRoots[0]) ensureSampleWorkspace(env.workspaceRoots[0]);
 await migrateDatabase(env.DATABASE_URL, { quiet: true });
 console.log(`plangate: database ready (${env.DATABASE_URL})`);
 
+const origin = `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
+// Said at start, not only on the page: without bubblewrap, an approved command runs as this user, with the network.
+if (!detectSandbox().available) {
+  const why = process.env.PLANGATE_SANDBOX === "off" ? "PLANGATE_SANDBOX=off" : "bubblewrap (bwrap) is not installed or cannot create namespaces here";
+  console.warn(
+    `plangate: WARNING: shell commands will NOT be sandboxed (${why}). In plan mode only the read-only allowlist runs, and an approved command ` +
+      "runs as this user with this machine's network. Install the sandbox: apt-get install bubblewrap slirp4netns (Debian/Ubuntu).",
+  );
+}
+{
+  const db = createDb(env.DATABASE_URL);
+  try {
+    for (const u of await untrustedConfigs(db, env.workspaceRoots)) {
+      console.log(`plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`);
+    }
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!dev && needsBuild(root)) {
   // Instances started together from one checkout build once: the others wait, then find the build fresh.
@@ -43,6 +66,6 @@ if (!dev && needsBuild(root)) {
 
 const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)];
 const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
-console.log(`plangate: serving on http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`);
+console.log(`plangate: serving on ${origin}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

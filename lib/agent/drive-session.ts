@@ -67,7 +67,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
           ...base, mode, issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
           ctx: {
             sessionId, workspace: session.workspace, mode, readOnly: mode === "plan" || session.agent.readOnly,
-            planFile: state.planPath, sandbox, signal,
+            planFile: state.planPath, sandbox, signal, sandboxRead: session.config.config.sandbox?.read ?? [],
             runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
           },
         };

@@ -1,9 +1,10 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { AppError } from "../errors";
-import { evaluate, literalView } from "../permission";
+import { grantsAllow } from "../permission";
 import { appendEvents } from "../session/append-events";
-import { grantRules, insertGrants, type NewGrant } from "../session/grant-store";
+import { grantRules, insertGrants, type GrantActor, type NewGrant } from "../session/grant-store";
+import { isExternalModel } from "../session/external-agents";
 import { verifySession } from "../verify/verify-session";
 import { kick } from "./kick";
 import { listRequests, type PermissionRequestView } from "../session/permission-store";
@@ -63,12 +64,21 @@ export function grantsFor(req: PermissionRequestView, picked: string[] | undefin
   return out;
 }
 
-/** Whether saved grants now answer a pending request the way the gate would (exact-only commands, no control files). */
-async function coveredByGrants(db: Db, req: PermissionRequestView, workspace: string): Promise<boolean> {
+type Owner = { workspace: string; actor: GrantActor };
+
+/** The session's workspace, and whom its asks are for: Plangate's sandboxed agent or an outside agent (from the server's row). */
+async function ownerOf(db: Db, sessionId: string): Promise<Owner> {
+  const [row] = await (await sql(db)).query<{ workspace: string; model: string }>('SELECT "workspace", "model" FROM "Session" WHERE "id" = ?', [sessionId]);
+  return { workspace: row?.workspace ?? "", actor: row && isExternalModel(row.model) ? "outside" : "agent" };
+}
+
+/** Whether saved grants now answer a pending request the way the gate would (the same actor, exact-only commands, no control files). */
+async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<boolean> {
   if (req.metadata.control === true) return false;
-  const grants = await grantRules(db, req.sessionId, workspace);
+  const { workspace, actor } = await ownerOf(db, req.sessionId);
+  const grants = await grantRules(db, req.sessionId, workspace, actor);
   const exactOnly = Array.isArray(req.metadata.exactOnly) ? (req.metadata.exactOnly as string[]) : [];
-  return req.patterns.every((p) => evaluate(req.permission, p, exactOnly.includes(p) ? literalView(grants) : grants) === "allow");
+  return grantsAllow(actor, { permission: req.permission, patterns: req.patterns, exactOnly, readOnly: false }, grants);
 }
 
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */
@@ -93,13 +103,13 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     }
     const grants = grantsFor(current, input.rules);
     const scope = input.scope ?? "session";
-    const [session] = await (await sql(db)).query<{ workspace: string }>('SELECT "workspace" FROM "Session" WHERE "id" = ?', [current.sessionId]);
-    const workspace = session?.workspace ?? "";
-    await mark(db, current, "always", null, scope, (run) => insertGrants(run, scope, current.sessionId, workspace, grants));
+    // The grant answers for whom the ask came from: an outside agent's ask saves a grant for outside agents only.
+    const { workspace, actor } = await ownerOf(db, current.sessionId);
+    await mark(db, current, "always", null, scope, (run) => insertGrants(run, scope, current.sessionId, workspace, grants, actor));
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
     const others = await listRequests(db, scope === "session" ? { sessionId: current.sessionId, status: "pending" } : { workspace, status: "pending" });
     for (const other of others) {
-      if (await coveredByGrants(db, other, workspace)) {
+      if (await coveredByGrants(db, other)) {
         if (await mark(db, other, "always", null, scope).catch(() => false)) sessions.add(other.sessionId);
       }
     }

@@ -71,7 +71,7 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
       model: resolveModel(session.model, { env, script: session.script, stepIndex: s.modelCalls }),
       system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox: s.sandbox, isSubagent: session.parentId !== null }) + (planSection ? `\n\n${planSection}` : ""),
       messages: notice ? [...s.messages, { role: "user", content: [{ type: "text", text: notice }] }] : s.messages,
-      tools: modelTools(session.rules, state.team !== null),
+      tools: modelTools(session.toolRules, state.team !== null),
       abortSignal: s.signal,
       onText: draftPublisher(sessionId),
       attempts: env.PLANGATE_MODEL_ATTEMPTS,

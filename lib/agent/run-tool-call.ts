@@ -5,7 +5,8 @@ import type { ModeGates, PermissionMode, Ruleset } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { ToolError, ToolSuspended, type PermissionAsk, type ToolContext } from "../tools/types";
 import type { ToolCallRef } from "./build-messages";
-import { isDoomLoop, judgeCall, onceKey } from "./judge-call";
+import { judgeCall, onceKey } from "../permission";
+import { isDoomLoop } from "./doom-loop";
 import { grantRuleset, grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
@@ -81,7 +82,7 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
   if (requests.some((r) => r.status === "pending")) return "suspended";
   const allowedOnce = new Set(requests.flatMap((r) => r.patterns.map((p) => onceKey(r.permission, p))));
 
-  const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: run.session.rules, grantRules: grants, mode: run.mode, gates: run.gates, allowedOnce, ancestors: run.ancestors });
+  const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: run.session.rules, narrowing: run.session.narrowing, grantRules: grants, mode: run.mode, gates: run.gates, allowedOnce, ancestors: run.ancestors });
   // Grants can only turn an ask into an allow, so they are read only when something would ask.
   let judgement = judge(grantRuleset([]));
   if (judgement.kind === "ask") judgement = judge(await grantRules(run.db, run.session.id, run.session.workspace));

@@ -27,7 +27,7 @@ export async function startSession(db: Db, input: StartSessionInput) {
   if (!isModeAllowed(input.mode, gates)) throw new AppError("mode_not_allowed", `mode: ${input.mode} is not allowed on this server right now`);
   const defaultRoot = env.workspaceRoots[0];
   const requested = input.workspace ?? (defaultRoot ? ensureSampleWorkspace(defaultRoot) : "");
-  const { workspace, model, script } = checkSessionInput(env, { workspace: requested, agent: input.agent, model: input.model ?? env.PLANGATE_MODEL, script: input.script });
+  const { workspace, model, script } = await checkSessionInput(db, env, { workspace: requested, agent: input.agent, model: input.model ?? env.PLANGATE_MODEL, script: input.script });
   const { id } = await createSession(db, {
     title: input.title ?? `Session in ${path.basename(workspace)}`,
     workspace,

@@ -50,7 +50,7 @@ export function buildConfigImport(read: ImportSources, existing: WorkspaceConfig
     sources: [...read.claude.map((c) => c.display), ...(read.opencode ? read.opencode.display.split(" + ") : [])],
     config,
     changed: JSON.stringify(config) !== JSON.stringify(existing),
-    translated: new Set([...claude.rules, ...opencode.rules, ...opencode.agents.flatMap((a) => a.rules)].map((r) => `${r.source}\u0000${r.from}`)).size,
+    translated: new Set([...claude.rules, ...opencode.rules, ...opencode.agents.flatMap((a) => a.rules)].map((r) => `${r.file}\u0000${r.from}`)).size,
     conflicts,
     untranslated: [...read.unread, ...claude.untranslated, ...opencode.untranslated],
     notes: [...claude.notes, ...opencode.notes],

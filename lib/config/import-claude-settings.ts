@@ -135,7 +135,7 @@ export function translateClaudeSettings(sources: readonly ClaudeSource[], ctx: C
               out.untranslated.push({ source: source.display, rule, reason: "a pattern that is a bare number cannot keep its order in a JSON object" });
               continue;
             }
-            const r: ImportedRule = { permission: e.permission, pattern, action, source: source.display, from: rule };
+            const r: ImportedRule = { permission: e.permission, pattern, action, file: source.display, from: rule };
             out.rules.push(r);
           }
         }

@@ -103,7 +103,7 @@ export function translatePermissionBlock(block: OpenCodePermission, at: { source
         }
         const p = pathPattern(name, written, at.workspace);
         if (p.note !== undefined) out.notes.push({ source: at.source, rule: from, note: p.note });
-        const r: ImportedRule = { permission: OPENCODE_PERMISSIONS[name]!, pattern: p.pattern, action: act, source: at.source, from };
+        const r: ImportedRule = { permission: OPENCODE_PERMISSIONS[name]!, pattern: p.pattern, action: act, file: at.source, from };
         out.rules.push(r);
       }
     }

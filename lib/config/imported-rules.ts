@@ -3,7 +3,7 @@ import type { Action, PermissionConfig, Rule } from "../permission";
 /** A Plangate rule translated from another agent's settings, with where it came from. */
 export type ImportedRule = Rule & {
   /** The file it was read from, as shown to the person (".claude/settings.json"). */
-  readonly source: string;
+  readonly file: string;
   /** The rule as written there ("Bash(npm test:*)", `bash "git *": allow`). */
   readonly from: string;
 };

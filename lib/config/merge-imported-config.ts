@@ -55,7 +55,7 @@ function originOf(layers: readonly Layer[]): Map<string, Origin> {
 }
 
 function sourceOf(r: Rule | ImportedRule, layerName: string): Origin {
-  return "from" in r ? { from: r.source, rule: r.from } : { from: layerName, rule: describeRule(r) };
+  return "from" in r ? { from: r.file, rule: r.from } : { from: layerName, rule: describeRule(r) };
 }
 
 /**

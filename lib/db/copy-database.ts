@@ -13,8 +13,8 @@ import { indexDocs, searchDocs, type SearchDoc } from "../session/search-index";
 export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
-  ...["EventOutbox", "WebhookDelivery", "WebhookAttempt"],
-].map((name) => ({ name, key: name === "SessionEvent" ? ["sessionId", "seq"] : name === "Setting" ? ["key"] : ["id"] }));
+  ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
+].map((name) => ({ name, key: name === "SessionEvent" ? ["sessionId", "seq"] : name === "Setting" ? ["key"] : name === "WorkspaceTrust" ? ["workspace"] : ["id"] }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.
 const SELF_REFS = new Set(["parentId", "forkedFromId"]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HOOK_MARK, withPlangateHook } from "./claude-settings";
 
-const command = `node "/opt/plangate/bin/${HOOK_MARK} --url http://127.0.0.1:3000`;
+const command = `node '/opt/plangate/bin/${HOOK_MARK} --url 'http://127.0.0.1:3000'`;
 const theirs = { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] };
 
 describe("withPlangateHook", () => {
@@ -18,6 +18,13 @@ describe("withPlangateHook", () => {
     ],
   ])("%s", (_name, before, after) => {
     expect(withPlangateHook(before, { command, timeoutSec: 3600, asks: false })).toEqual(after);
+  });
+
+  it("replaces a hook written before the command was quoted word by word", () => {
+    const old = { matcher: "ExitPlanMode", hooks: [{ type: "command", command: 'node "/opt/plangate/bin/plangate.mjs" hook claude-code --url http://127.0.0.1:3000', timeout: 60 }] };
+    expect(withPlangateHook({ hooks: { PermissionRequest: [theirs, old] } }, { command, timeoutSec: 60, asks: false }).hooks).toEqual({
+      PermissionRequest: [theirs, { matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 60 }] }],
+    });
   });
 
   it("connecting twice replaces the hook (a new URL), removing takes out only Plangate's", () => {

@@ -1,50 +1,83 @@
-import path from "node:path";
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { evaluateRule, fromConfig } from "../permission";
+import { judgeCall } from "../permission";
+import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
 import { appendEvents } from "../session/append-events";
 import { grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
 import { subscribeEvents } from "../session/bus";
 import { watchLog } from "../session/log-watch";
+import type { PermissionAsk } from "../tools/types";
+import { configRules } from "../workspace/config-trust";
+import { resolvePath } from "../workspace/resolve-path";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { isExternalModel, type ExternalAgent } from "../session/external-agents";
 import { ensureExternalSession } from "./submit-external-plan";
 
-/** Claude Code's tools that Plangate can judge, as Plangate's permission and pattern (null: left to the agent). */
-export function plangateAsk(tool: string, input: Record<string, unknown>, workspace: string): { permission: string; pattern: string } | null {
-  if (tool === "Bash" && typeof input.command === "string") return { permission: "bash", pattern: input.command };
+const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+/**
+ * An outside agent's command as the gate judges it. Split with the shell parser: one simple command of literal
+ * words is its pattern (a prefix grant such as "mkdir *" may answer it); anything else (several commands, a
+ * redirection, a substitution, an expansion, a newline) is judged as its whole text, which only an exact grant
+ * answers: the agent runs it on the host, with the network, where a prefix would cover whatever follows.
+ */
+function commandAsk(command: string): PermissionAsk {
+  const shapes = commandShapes(command);
+  const only = shapes.length === 1 ? shapes[0] : undefined;
+  const single = only !== undefined && only.plain && !command.includes("\n");
+  const pattern = single ? only.text : command;
+  const options = single ? alwaysOptions(only) : [{ rule: command, exact: true, words: `exactly \`${command}\`` }];
+  return {
+    permission: "bash", patterns: [pattern], always: [options.at(-1)?.rule ?? pattern], alwaysOptions: [{ pattern, options }],
+    exactOnly: single ? [] : [pattern], readOnly: false, insideWorkspace: true, metadata: { command },
+  };
+}
+
+/**
+ * An outside agent's tool call as a Plangate ask (null: Plangate does not judge it, and the agent's own dialog
+ * asks the person). A path is resolved as the kernel would (links followed): one that leads out of the
+ * workspace is left to the agent's dialog; a control file (by the path as written or where it leads) is flagged.
+ */
+export async function plangateAsk(tool: string, input: Record<string, unknown>, workspace: string): Promise<PermissionAsk | null> {
+  if (tool === "Bash" && typeof input.command === "string" && input.command.trim() !== "") return commandAsk(input.command);
   const file = typeof input.file_path === "string" ? input.file_path : typeof input.notebook_path === "string" ? input.notebook_path : null;
-  if (["Edit", "Write", "MultiEdit", "NotebookEdit"].includes(tool) && file) {
-    const rel = path.relative(workspace, path.resolve(workspace, file));
-    // Outside the workspace Plangate's rules say nothing: the person decides in the agent's own dialog.
-    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return null;
-    return { permission: "edit", pattern: rel };
+  if (!EDIT_TOOLS.includes(tool) || file === null) return null;
+  let resolved;
+  try {
+    resolved = await resolvePath(workspace, file);
+  } catch {
+    return null;
   }
-  return null;
+  if (resolved.relative === null || resolved.relative === ".") return null;
+  const pattern = resolved.relative;
+  return {
+    permission: "edit", patterns: [pattern], always: [pattern], alwaysOptions: [{ pattern, options: [{ rule: pattern, exact: true, words: `exactly \`${pattern}\`` }] }],
+    exactOnly: [pattern], ...(resolved.control ? { control: [pattern] } : {}), readOnly: false, insideWorkspace: true, metadata: { path: pattern },
+  };
 }
 
 export type AskOutcome = { requestId: string | null; status: "allow" | "deny" | "pending" | "once" | "always" | "reject"; message: string | null };
 
+const CLOSED = { autoGateOpen: false, bypassEnabled: false };
+
 /**
- * A permission ask of an outside agent's tool: Plangate's saved rules for the workspace (its config and the
- * grants people saved with "always") answer it when they match; otherwise it becomes a pending ask on the
- * session's permission card (once / always / reject with a message), exactly as Plangate's own agent's.
+ * A permission ask of an outside agent's tool, judged by the one gate as an outside (unsandboxed) actor: only a
+ * person's grants made for outside agents may allow it; the workspace's config only narrows (its deny refuses at
+ * once); a control file always goes to a person, once. Otherwise it becomes a pending ask on the session's
+ * permission card (once / always / reject with a message).
  */
 export async function submitExternalAsk(db: Db, a: { agent: ExternalAgent; externalId: string; workspace: string; tool: string; input: Record<string, unknown> }): Promise<AskOutcome> {
-  const ask = plangateAsk(a.tool, a.input, a.workspace);
-  if (!ask) throw new AppError("bad_request", `tool: Plangate does not judge ${a.tool} calls; answer it in the agent's dialog`);
+  const ask = await plangateAsk(a.tool, a.input, a.workspace);
+  if (!ask) throw new AppError("bad_request", `tool: Plangate does not judge this ${a.tool} call (a tool it does not know, or a path outside the workspace); answer it in the agent's dialog`);
   const sessionId = await ensureExternalSession(db, a);
-  const config = loadWorkspaceConfig(a.workspace);
-  const rule = evaluateRule(ask.permission, ask.pattern, config.permission ? fromConfig(config.permission) : [], await grantRules(db, sessionId, a.workspace));
-  if (rule?.action === "allow") return { requestId: null, status: "allow", message: null };
-  if (rule?.action === "deny") return { requestId: null, status: "deny", message: `Plangate's rules for this workspace deny ${ask.permission} ${ask.pattern}.` };
-  // "Always" saves exactly this command or path: Plangate did not parse the agent's call, so it offers no prefix.
-  const shown = ask.permission === "bash" ? { command: ask.pattern } : { path: ask.pattern };
-  const { rows, events, write } = planRequests(sessionId, newId("call"), a.tool, [
-    { permission: ask.permission, patterns: [ask.pattern], always: [ask.pattern], askPatterns: [ask.pattern], exactOnly: [ask.pattern], readOnly: false, metadata: { ...shown, agent: a.agent } },
-  ]);
+  const { narrowing } = configRules(loadWorkspaceConfig(a.workspace), false);
+  const grants = await grantRules(db, sessionId, a.workspace, "outside");
+  const judged = judgeCall({ actor: "outside", asks: [ask], agentRules: [], grantRules: grants, narrowing, mode: "default", gates: CLOSED, allowedOnce: new Set() });
+  if (judged.kind === "allow") return { requestId: null, status: "allow", message: null };
+  if (judged.kind === "deny") return { requestId: null, status: "deny", message: `Plangate's rules for this workspace deny it: ${judged.reason}.` };
+  const { rows, events, write } = planRequests(sessionId, newId("call"), a.tool, judged.asks.map((x) => ({ ...x, metadata: { ...(x.metadata ?? {}), agent: a.agent } })));
   await appendEvents(db, sessionId, events, { also: write });
   return { requestId: rows[0]?.id ?? null, status: "pending", message: null };
 }

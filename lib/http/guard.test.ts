@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { guardRequest, type GuardInput } from "./guard";
+import { guardRequest, overTls, type GuardInput } from "./guard";
 
 const base: GuardInput = {
   method: "GET",
@@ -55,5 +55,19 @@ describe("guardRequest", () => {
     expect(guardRequest({ ...base, token: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: true });
     expect(guardRequest({ ...base, token: TOKEN, authorization: `Bearer ${TOKEN}` })).toEqual({ ok: true, fromQuery: false });
     expect(guardRequest({ ...base, token: TOKEN, cookieToken: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: false });
+  });
+});
+
+describe("overTls", () => {
+  it.each<[string, string | null, boolean]>([
+    ["https:", null, true],
+    ["http:", "https", true],
+    ["http:", "https, http", true],
+    ["http:", "HTTPS", true],
+    ["http:", "http", false],
+    ["http:", null, false],
+    ["http:", "http, https", false],
+  ])("%s behind %s → %s", (protocol, forwarded, tls) => {
+    expect(overTls(protocol, forwarded)).toBe(tls);
   });
 });

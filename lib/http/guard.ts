@@ -85,3 +85,11 @@ export function guardRequest(input: GuardInput): GuardVerdict {
   }
   return { ok: true, fromQuery };
 }
+
+/**
+ * Whether the browser reached us over TLS: directly, or through a reverse proxy that says so. A cookie set then
+ * is `Secure` (never sent over plain http). A client that claims https when it is not only makes its cookie stricter.
+ */
+export function overTls(protocol: string, forwardedProto: string | null): boolean {
+  return protocol === "https:" || forwardedProto?.split(",")[0]?.trim().toLowerCase() === "https";
+}

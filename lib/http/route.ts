@@ -28,25 +28,32 @@ export function route<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   };
 }
 
+/** Deeper than any request Plangate takes (an imported event's payload is a few levels): a 400, before anything recurses. */
+export const MAX_JSON_DEPTH = 64;
+
 /**
  * The path of the first string (key or value) that no database stores as text: a lone surrogate, which JSON
  * allows as "\ud800", or a NUL character, which PostgreSQL refuses in text (so SQLite and PostgreSQL accept the
- * same input). Null when every string can be stored.
+ * same input). Null when every string can be stored. Walked with an explicit stack, never recursively: a body
+ * nested 20,000 levels deep must be a 400 that names it, not a stack overflow.
  */
 export function illFormedAt(value: unknown, at = "body"): string | null {
-  if (typeof value === "string") return storable(value) ? null : at;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = illFormedAt(value[i], `${at}.${i}`);
-      if (bad !== null) return bad;
+  const stack: { v: unknown; at: string; depth: number }[] = [{ v: value, at, depth: 0 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { v, depth } = top;
+    if (typeof v === "string") {
+      if (!storable(v)) return top.at;
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      if (!storable(k)) return `${at} (a key)`;
-      const bad = illFormedAt(v, at === "body" ? k : `${at}.${k}`);
-      if (bad !== null) return bad;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) return `${top.at} (nested deeper than ${MAX_JSON_DEPTH} levels)`;
+    const array = Array.isArray(v);
+    const entries: [string, unknown][] = array ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+    if (!array && entries.some(([k]) => !storable(k))) return `${top.at} (a key)`;
+    // Pushed in reverse so the first offending string in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      stack.push({ v: x, at: top.at === "body" && !array ? k : `${top.at}.${k}`, depth: depth + 1 });
     }
   }
   return null;
@@ -56,7 +63,9 @@ const storable = (s: string) => s.isWellFormed() && !s.includes("\u0000");
 
 function assertWellFormed(value: unknown): void {
   const bad = illFormedAt(value);
-  if (bad !== null) throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate) or a NUL character`);
+  if (bad === null) return;
+  if (bad.endsWith(`(nested deeper than ${MAX_JSON_DEPTH} levels)`)) throw new AppError("bad_request", `${bad}: the JSON is nested too deeply`);
+  throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate) or a NUL character`);
 }
 
 /** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.ts). */

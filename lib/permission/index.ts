@@ -1,5 +1,5 @@
-export type { Action, Rule, Ruleset, EditTool } from "./types";
-export { ACTIONS, EDIT_TOOLS } from "./types";
+export type { Action, Rule, Ruleset, EditTool, RuleSource, CallAsk } from "./types";
+export { ACTIONS, EDIT_TOOLS, RULE_SOURCES } from "./types";
 export { matchWildcard, compileWildcard } from "./wildcard";
 export { merge, evaluate, evaluateRule, compileRuleset, type CompiledRuleset } from "./evaluate";
 export { disabled, permissionForTool } from "./disabled";
@@ -33,5 +33,7 @@ export {
   type ModeTransition,
   type SetModeResult,
 } from "./modes";
-export { decide, decideWithRule, type DecideFacts, type DecideInput, type Decision } from "./decide";
+export { decide, type DecideInput } from "./decide";
+export { gate, ruleApplies, type Actor, type CallFacts, type CallQuestion, type PlanQuestion, type GateQuestion, type Decision } from "./gate";
+export { judgeCall, grantsAllow, onceKey, type JudgeInput, type Judgement, type PatternVerdict } from "./judge-call";
 export { literalView } from "./literal-view";

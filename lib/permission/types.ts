@@ -2,6 +2,17 @@
 export type Action = "allow" | "deny" | "ask";
 
 /**
+ * Where a rule comes from, which decides whom it may answer for (see `ruleApplies` in gate.ts):
+ * - native: Plangate's built-in agents and modes;
+ * - config: a workspace's `.plangate/config.json` that a person trusted (this exact content);
+ * - untrusted-config: the same file before (or since) that: it may only narrow (deny, ask);
+ * - grant: a person's "always" for Plangate's own, sandboxed agent;
+ * - outside-grant: a person's "always" for outside agents (Claude Code, OpenCode…), which run unsandboxed.
+ */
+export type RuleSource = "native" | "config" | "untrusted-config" | "grant" | "outside-grant";
+export const RULE_SOURCES = ["native", "config", "untrusted-config", "grant", "outside-grant"] as const satisfies readonly RuleSource[];
+
+/**
  * One rule. `permission` and `pattern` are both wildcards: `permission` is
  * matched against the tool's permission name, `pattern` against the concrete
  * thing the tool touches (a path, a bash command, an agent name…).
@@ -12,6 +23,8 @@ export type Rule = {
   readonly action: Action;
   /** The pattern is literal text: `*` and `?` in it match only themselves (a saved exact command). */
   readonly exact?: boolean;
+  /** Absent: native. */
+  readonly source?: RuleSource;
 };
 
 /**
@@ -26,3 +39,21 @@ export const ACTIONS = ["allow", "deny", "ask"] as const satisfies readonly Acti
 /** Tools that share the single "edit" permission. */
 export const EDIT_TOOLS = ["edit", "write", "apply_patch"] as const;
 export type EditTool = (typeof EDIT_TOOLS)[number];
+
+/**
+ * One permission question a call raises, as the gate judges it: every pattern is judged (deny wins, then ask,
+ * then allow). Tools add what the permission card shows (PermissionAsk in lib/tools/types.ts).
+ */
+export type CallAsk = {
+  permission: string;
+  patterns: string[];
+  /** Patterns that only an exact rule may allow (commands with redirections, substitutions, expansions, several commands). */
+  exactOnly?: readonly string[];
+  /** Patterns that are control files: only a person answers, in every mode but bypassPermissions. */
+  control?: readonly string[];
+  /** This call cannot change anything (reads; sandboxed read-only bash). */
+  readOnly: boolean;
+  /** This call writes exactly the session's plan file. */
+  planFile?: boolean;
+  insideWorkspace?: boolean;
+};

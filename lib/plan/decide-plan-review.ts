@@ -3,7 +3,7 @@ import type { SqlRunner } from "../db/sql";
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { exitPlan, type PermissionMode } from "../permission";
+import { exitPlan, gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { indexDocs } from "../session/search-index";
 import { isGitWorkspace } from "../verify/git-snapshot";
@@ -28,6 +28,17 @@ export const planDecisionBody = z
   .strict()
   .refine((b) => b.decision !== "abandon" || !b.comments?.length, { message: "comments go with approve or reject, not abandon", path: ["comments"] });
 export type PlanDecision = z.infer<typeof planDecisionBody>;
+
+/**
+ * Who decides, as the route or tool that took the decision knows it: a person (on the desk, or in a team's
+ * mailbox), or a team lead's model with the rights it has now. Nothing in a request body can say "person":
+ * only a route that serves people passes it (sign-in will say which person).
+ */
+export type Decider =
+  | { by: "person"; via: "desk" | "mailbox" }
+  | { by: "lead-model"; mode: PermissionMode; readOnly: boolean; personRequired: boolean };
+
+const decidedByOf = (d: Decider) => (d.by === "lead-model" ? "lead-model" : d.via === "mailbox" ? "lead" : "user");
 
 const APPROVERS: Record<string, string> = {
   "lead-model": "Your team lead's model has approved your plan (no person reviewed it).",
@@ -64,12 +75,13 @@ export async function decidePlanReview(
   opts: {
     /** Runs the session's turn: the caller's (a route's kick, a tool's runtime); plan/ never calls the driver. */
     drive: (sessionId: string) => Promise<void>;
-    decidedBy?: string;
+    decider: Decider;
     /** More rows written in the decision's transaction (a team lead's mailbox reply). */
     alsoWrite?: (run: SqlRunner) => Promise<void>;
   },
 ): Promise<ReviewView> {
-  const { drive, decidedBy = "user", alsoWrite } = opts;
+  const { drive, decider, alsoWrite } = opts;
+  const decidedBy = decidedByOf(decider);
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
   const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string; model: string }>(
@@ -77,6 +89,12 @@ export async function decidePlanReview(
     [review.id],
   );
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
+  // The one gate says whether this decider may make this decision on this plan (an outside agent's: only a person).
+  const allowed = gate({
+    about: "plan", actor: decider.by === "person" ? "person" : "model", decision: body.decision, planOf: isExternalModel(version.model) ? "outside" : "agent",
+    ...(decider.by === "lead-model" ? { personRequired: decider.personRequired, model: { mode: decider.mode, readOnly: decider.readOnly } } : {}),
+  });
+  if (allowed.action !== "allow") throw new AppError("person_required", `${decider.by === "lead-model" ? "The lead's model may not answer this plan" : "This plan cannot be answered here"}: ${allowed.reason}.`);
   const comments = (body.comments ?? []).map((c, i) => ({ ...c, quote: quoteLines(version.content, c, i) }));
   const commentText = formatComments(comments);
   const edited = body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);

@@ -13,6 +13,7 @@ import { planFilePath, planSlug } from "./plan-paths";
 import { writePlanRows } from "./ensure-plan";
 import { cancelDangling } from "../session/close-pending";
 import { PlanFileError, preparePlanDir, readPlanFile, writePlanFile } from "./plan-file";
+import { isExternalModel } from "../session/external-agents";
 
 const FORK_CANCELLED =
   "Cancelled in this fork: the session was forked while this call waited (for a review or a permission), and its answer stays with the original session. If it is still needed, make the call again (for a plan: call exit_plan_mode to submit it for this fork's own review).";
@@ -32,7 +33,9 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
   // A call still open at the fork point (the plan waiting for review, an ask) stays the original's: the fork
   // closes it as cancelled rather than running it again, silently, at its first message.
   const extra: NewEvent[] = [{ type: "session.forked", payload: { fromSessionId: sourceId, atSeq: upto } }, ...cancelDangling(copied, FORK_CANCELLED)];
-  if (before.planPath) {
+  // An outside agent's plan path came from the agent: a fork neither writes there nor next to it.
+  const ownPlanFile = before.planPath !== null && !isExternalModel(source.model);
+  if (ownPlanFile && before.planPath) {
     const slug = planSlug(before.firstPrompt);
     extra.push({ type: "plan.created", payload: { planId: newId("pln"), slug, path: planFilePath(path.dirname(before.planPath), slug) } });
   }
@@ -55,7 +58,7 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
   // After the commit: the plan file is copied (or rebuilt from the newest version when the original is gone).
   // Neither side is followed through a link: a planted one must not copy an outside file into the fork.
   const target = result.state.planPath;
-  if (target && before.planPath) {
+  if (ownPlanFile && target && before.planPath) {
     let content: string | null = null;
     try {
       content = readPlanFile(source.workspace, before.planPath);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomInt } from "node:crypto";
+import { isControlPath } from "../workspace/control-paths";
 
 export const DEFAULT_PLANS_DIR = ".plangate/plans";
 
@@ -43,7 +44,12 @@ export function resolvePlansDir(workspace: string, configured: string | undefine
   if (!inside(root, absolute) || absolute === root) {
     return { ...fallback, warning: `plansDirectory "${configured}" resolves outside the workspace (${absolute}); using ${DEFAULT_PLANS_DIR}` };
   }
-  return { relative: path.relative(root, absolute).split(path.sep).join("/"), absolute };
+  const relative = path.relative(root, absolute).split(path.sep).join("/");
+  // Plan files are written without asking in plan mode: never into another tool's settings (.claude/commands, .git/hooks…).
+  if (isControlPath(relative) && relative !== ".plangate" && !relative.startsWith(".plangate/")) {
+    return { ...fallback, warning: `plansDirectory "${configured}" is inside a control folder (${relative}); using ${DEFAULT_PLANS_DIR}` };
+  }
+  return { relative, absolute };
 }
 
 const SUFFIX = "abcdefghijkmnpqrstuvwxyz23456789";

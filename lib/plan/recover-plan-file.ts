@@ -5,6 +5,7 @@ import { appendEvents } from "../session/append-events";
 import type { SessionEvent } from "../session/events";
 import { readEvents } from "../session/read-events";
 import { foldEvents } from "../session/fold";
+import { isExternalModel } from "../session/external-agents";
 import { writePlanFile } from "./plan-file";
 
 /** The newest plan text the log itself holds: exit_plan_mode's `plan` input, or a write to the plan file. */
@@ -24,6 +25,9 @@ export function planFromLog(events: readonly SessionEvent[], file: string): stri
  * else from the log. Returns where it came from, or null when nothing needed restoring.
  */
 export async function recoverPlanFile(db: Db, sessionId: string): Promise<"version" | "log" | null> {
+  // An outside agent keeps its own plan file: the path it sent is shown, never written (it could name any file).
+  const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [sessionId]);
+  if (!owner || isExternalModel(owner.model)) return null;
   const events = await readEvents(db, sessionId);
   const state = foldEvents(events);
   const file = state.planPath;

@@ -1,5 +1,5 @@
 import { literalWord } from "./read-only-commands";
-import { nodeType, parseShell, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
+import { nodeType, parseShell, splitCommands, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
 
 /**
  * Programs that only read or show, or create empty things, whatever their further arguments: a rule
@@ -57,6 +57,18 @@ export function plainCommands(src: string, texts: readonly string[]): Map<string
     if (out.has(joined) && /^[A-Za-z0-9_./@%+=:,-]+( [A-Za-z0-9_./@%+=:,-]+)*$/.test(joined)) out.set(joined, words);
   }
   return out;
+}
+
+/** Every simple command of a script as the gate judges it: its text, and whether it is plain (literal words only). */
+export function commandShapes(command: string): CommandShape[] {
+  const { commands } = splitCommands(command);
+  // A script of only comments has no command to judge; judge its text rather than nothing.
+  const texts = commands.length > 0 ? commands : [command.trim()];
+  const plain = plainCommands(command, texts);
+  return texts.map((text) => {
+    const words = plain.get(text) ?? null;
+    return { text, plain: words !== null, words };
+  });
 }
 
 /** The rules "Allow always" may save for one command, narrowest first; the last one is the default. */

@@ -78,6 +78,34 @@ describe("bwrapArgs", () => {
     expect(bind).toBeGreaterThan(tmpfs);
   });
 
+  it("pins .git before its read-only parts, covers missing control folders after them, and only when the workspace is writable", () => {
+    const guard = { protect: ["/work/ws/.git/config"], pin: ["/work/ws/.git"], cover: { empty: "/run/empty", paths: ["/work/ws/.claude"] } };
+    const args = bwrapArgs({ ...base, profile: { write: true, network: false }, ...guard });
+    const at = (needle: string) => joined(args).indexOf(needle);
+    expect(at("--bind /work/ws /work/ws")).toBeLessThan(at("--bind /work/ws/.git /work/ws/.git"));
+    expect(at("--bind /work/ws/.git /work/ws/.git")).toBeLessThan(at("--ro-bind /work/ws/.git/config /work/ws/.git/config"));
+    expect(at("--ro-bind /work/ws/.git/config")).toBeLessThan(at("--ro-bind /run/empty /work/ws/.claude"));
+    const readOnly = joined(bwrapArgs({ ...base, ...guard }));
+    expect(readOnly).not.toContain("/work/ws/.claude");
+    expect(readOnly).not.toContain("--bind /work/ws/.git");
+  });
+
+  it("hides the server's files last, whatever showed them; a folder holding the workspace before the workspace is bound into it", () => {
+    const hide = [
+      { path: "/srv", dir: true, beforeWorkspace: true },
+      { path: "/opt/plangate/.env", dir: false, beforeWorkspace: false },
+      { path: "/work/ws/data", dir: true, beforeWorkspace: false },
+    ];
+    const args = bwrapArgs({ ...base, workspace: "/srv/ws", cwd: "/srv/ws", extraRead: ["/opt/plangate"], hide, emptyFile: "/run/empty-file", profile: { write: true, network: false }, protect: ["/srv/ws/.git/config"] });
+    const at = (needle: string) => joined(args).indexOf(needle);
+    expect(at("--ro-bind-try /opt/plangate /opt/plangate")).toBeLessThan(at("--tmpfs /srv"));
+    expect(at("--tmpfs /srv")).toBeLessThan(at("--bind /srv/ws /srv/ws"));
+    expect(at("--ro-bind /srv/ws/.git/config")).toBeLessThan(at("--ro-bind /run/empty-file /opt/plangate/.env"));
+    expect(at("--tmpfs /work/ws/data")).toBeGreaterThan(at("--bind /srv/ws /srv/ws"));
+    expect(joined(args)).toContain("--remount-ro /srv");
+    expect(joined(args)).toContain("--remount-ro /work/ws/data");
+  });
+
   it("puts HOME's folder inside the private /tmp", () => {
     expect(SANDBOX_HOME.startsWith("/tmp/")).toBe(true);
     expect(joined(ro)).toContain(`--dir ${SANDBOX_HOME}`);

@@ -9,6 +9,9 @@ export type SandboxProfile = {
   network: boolean;
 };
 
+/** A host path the sandbox must not show (see BwrapOptions.hide). */
+export type HiddenPath = { path: string; dir: boolean; beforeWorkspace: boolean };
+
 /** How a host path appears in the sandbox's root: the same symlink, or a read-only bind of the folder. */
 export type SystemEntry = { path: string; symlink: string | null };
 
@@ -26,6 +29,17 @@ export type BwrapOptions = {
   extraRead?: readonly string[];
   /** Mounted read-only over a writable workspace: control files the command was not approved to change. */
   protect?: readonly string[];
+  /** Bound onto themselves before `protect` (`.git`): a mount point cannot be renamed away and rebuilt with a planted config. */
+  pin?: readonly string[];
+  /** Control folders that do not exist yet, covered by an empty read-only folder (`empty`) over a writable workspace. */
+  cover?: { empty: string; paths: readonly string[] };
+  /**
+   * The server's own files, never shown whatever else shows them: a folder becomes an empty private one, a file
+   * reads as empty. `beforeWorkspace`: the workspace lies inside it, so it is hidden first and the workspace bound into it.
+   */
+  hide?: readonly HiddenPath[];
+  /** An empty file a hidden file is replaced by (it then reads as empty). */
+  emptyFile?: string;
   /** The resolver file for the private network (its DNS forwarder's address). */
   resolvConf?: string;
   /** File descriptors bubblewrap reports the child's pid on and waits on before starting it (network setup). */
@@ -54,9 +68,17 @@ export function bwrapArgs(o: BwrapOptions): string[] {
   args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--dir", "/run");
   args.push("--dir", SANDBOX_HOME, "--setenv", "HOME", SANDBOX_HOME, "--setenv", "TMPDIR", "/tmp");
   for (const extra of o.extraRead ?? []) args.push("--ro-bind-try", extra, extra);
+  const hide = (h: HiddenPath) => (h.dir ? args.push("--tmpfs", h.path) : args.push("--ro-bind", o.emptyFile ?? "/dev/null", h.path));
+  for (const h of o.hide ?? []) if (h.beforeWorkspace) hide(h);
   // Bound after the tmpfs mounts, or a workspace under /tmp (mkdtemp) would be hidden by them.
   args.push(o.profile.write ? "--bind" : "--ro-bind", o.workspace, o.workspace);
-  if (o.profile.write) for (const p of o.protect ?? []) args.push("--ro-bind", p, p);
+  if (o.profile.write) {
+    for (const p of o.pin ?? []) args.push("--bind", p, p);
+    for (const p of o.protect ?? []) args.push("--ro-bind", p, p);
+    for (const p of o.cover?.paths ?? []) args.push("--ro-bind", o.cover?.empty ?? "/nonexistent", p);
+  }
+  for (const h of o.hide ?? []) if (!h.beforeWorkspace) hide(h);
+  for (const h of o.hide ?? []) if (h.dir) args.push("--remount-ro", h.path);
   // The synthetic root itself (/etc, the folders above the workspace) is read-only too; only /tmp stays writable.
   args.push("--remount-ro", "/");
   args.push("--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox");

@@ -30,6 +30,10 @@ export type HostView = {
   /** Read-only extras every command sees: the server's own Node.js when it is installed outside /usr. */
   extraRead: string[];
   resolvConf: string;
+  /** An empty folder no command can write: what covers a control folder that does not exist yet. */
+  emptyDir: string;
+  /** An empty file: what a hidden file of the server's reads as. */
+  emptyFile: string;
 };
 
 let cached: HostView | null = null;
@@ -66,7 +70,11 @@ export function hostView(): HostView {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-sandbox-"));
   const resolvConf = path.join(dir, "resolv.conf");
   fs.writeFileSync(resolvConf, `nameserver ${SLIRP_DNS}\n`);
-  cached = { system, extraRead: nodePrefix(system), resolvConf };
+  const emptyDir = path.join(dir, "empty");
+  fs.mkdirSync(emptyDir, { mode: 0o555 });
+  const emptyFile = path.join(dir, "empty-file");
+  fs.writeFileSync(emptyFile, "", { mode: 0o444 });
+  cached = { system, extraRead: nodePrefix(system), resolvConf, emptyDir, emptyFile };
   return cached;
 }
 

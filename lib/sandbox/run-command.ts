@@ -3,10 +3,11 @@ import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { getEnv } from "../env";
 import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../tools/types";
-import { protectedMounts } from "../workspace/control-paths";
-import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import path from "node:path";
 import { attachNetwork, endNetwork } from "./attach-network";
 import { bwrapArgs, type SandboxProfile } from "./bwrap-args";
+import { holdControlGuard, type HeldGuard } from "./guard-controls";
+import { hiddenServerFiles } from "./server-files";
 import { commandEnv } from "./command-env";
 import { ETC_ENTRIES, filterExtraRead, hiddenRoots, hostView } from "./host-view";
 import { isReadOnlyCommand } from "./read-only-commands";
@@ -27,6 +28,8 @@ export type RunCommandInput = {
   timeoutMs?: number;
   signal?: AbortSignal;
   sandbox: SandboxInfo;
+  /** Host folders a trusted workspace config asks commands to see (filtered here: never home folders or Plangate's data). */
+  extraRead?: readonly string[];
 };
 
 export type RunCommandResult = {
@@ -36,6 +39,8 @@ export type RunCommandResult = {
   truncated: boolean;
   sandboxed: boolean;
   profile: SandboxProfile;
+  /** Control files the command created where none existed (workspace-relative): removed, and the call refused. */
+  planted: string[];
 };
 
 // Fd 5 of every command is its lifeline: a pipe whose other end only this server holds and never writes, so it
@@ -88,25 +93,31 @@ function clampTimeout(ms: number | undefined): number {
   return Math.min(Math.max(Math.floor(ms), 1), MAX_TIMEOUT_MS);
 }
 
-/** Read-only extras from the server's settings (trusted) and from the workspace's config (filtered). */
-function extraReads(workspace: string): string[] {
+/** Read-only extras from the server's settings (trusted) and from a trusted workspace config (filtered). */
+function extraReads(requested: readonly string[]): string[] {
   const env = getEnv();
-  const fromConfig = loadWorkspaceConfig(workspace).sandbox?.read ?? [];
-  const { kept } = filterExtraRead(fromConfig, hiddenRoots(env.dataDir, env.workspaceRoots));
+  const { kept } = filterExtraRead(requested, hiddenRoots(env.dataDir, env.workspaceRoots));
   return [...hostView().extraRead, ...env.sandboxRead, ...kept];
 }
 
-function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: boolean): [string, string[]] {
+function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: boolean, held: HeldGuard | null): [string, string[]] {
   const view = hostView();
-  const protect = input.profile.write && input.asWritten !== true ? protectedMounts(input.workspace) : [];
+  const env = getEnv();
+  const extraRead = extraReads(input.extraRead ?? []);
+  const shown = [...view.system.filter((e) => e.symlink === null).map((e) => e.path), ...extraRead, input.workspace];
+  const guard = held?.guard;
   const args = bwrapArgs({
     workspace: input.workspace,
     cwd: input.cwd,
     profile: input.profile,
     system: view.system,
     etc: ETC_ENTRIES,
-    extraRead: extraReads(input.workspace),
-    protect,
+    extraRead,
+    protect: guard?.readOnly ?? [],
+    pin: guard?.pin ?? [],
+    cover: { empty: view.emptyDir, paths: guard?.cover ?? [] },
+    emptyFile: view.emptyFile,
+    hide: hiddenServerFiles({ dataDir: env.dataDir, databaseUrl: env.DATABASE_URL, checkout: process.cwd() }, input.workspace, shown),
     ...(network ? { resolvConf: view.resolvConf, infoFd: 3, blockFd: 4 } : {}),
   });
   return [bwrapPath, [...args, "--", "bash", "-c", MERGE_STREAMS, "bash", input.command]];
@@ -119,12 +130,25 @@ function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: bool
  * RTM_NEWADDR" on a busy host) ran nothing, so it is tried once more; a command that started never is.
  */
 export async function runCommand(input: RunCommandInput): Promise<RunCommandResult> {
-  const first = await runOnce(input);
-  if (first.started || !first.result.sandboxed || first.result.exitCode === 0 || first.result.timedOut || input.signal?.aborted) return first.result;
-  return (await runOnce(input)).result;
+  // A command that may write, without a person's approval of its exact text, may not plant control files: what
+  // exists is read-only, missing folders are covered, and missing files are checked once it has ended.
+  const guarded = input.profile.write && input.asWritten !== true;
+  const held = guarded ? holdControlGuard(input.workspace, path.join(getEnv().dataDir, "quarantine")) : null;
+  try {
+    const first = await runOnce(input, held);
+    if (first.started || !first.result.sandboxed || first.result.exitCode === 0 || first.result.timedOut || input.signal?.aborted) return withPlanted(first.result, held);
+    return withPlanted((await runOnce(input, held)).result, held);
+  } finally {
+    held?.release();
+  }
 }
 
-async function runOnce(input: RunCommandInput): Promise<{ result: RunCommandResult; started: boolean }> {
+function withPlanted(result: RunCommandResult, held: HeldGuard | null): RunCommandResult {
+  const planted = held?.release() ?? [];
+  return planted.length > 0 ? { ...result, planted } : result;
+}
+
+async function runOnce(input: RunCommandInput, held: HeldGuard | null): Promise<{ result: RunCommandResult; started: boolean }> {
   const bwrapPath = input.sandbox.available ? input.sandbox.bwrapPath : null;
   const sandboxed = bwrapPath !== null;
   if (!input.profile.write && !sandboxed) {
@@ -136,10 +160,10 @@ async function runOnce(input: RunCommandInput): Promise<{ result: RunCommandResu
   if (network && !input.sandbox.slirpPath) {
     throw new ToolError("This command was allowed the network, but slirp4netns is not installed, so the sandbox cannot give it one safely.");
   }
-  const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed, profile: input.profile };
+  const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed, profile: input.profile, planted: [] };
   if (input.signal?.aborted) return { result, started: false };
 
-  const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network);
+  const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network, held);
   const env = commandEnv({ write: input.profile.write, asWritten: input.asWritten === true, extraNames: getEnv().sandboxEnv });
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
   const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe", "ignore", "ignore", "pipe"] as const);

@@ -4,7 +4,7 @@ import type { PermissionMode } from "../permission";
 import type { CommentInput } from "../plan/plan-comments";
 import { AppError } from "../errors";
 import { listReviews } from "../plan/list-reviews";
-import { decidePlanReview } from "../plan/decide-plan-review";
+import { decidePlanReview, type Decider } from "../plan/decide-plan-review";
 import { getTeam } from "./get-team";
 import { insertMail, listMail, type MailView } from "./mailbox";
 
@@ -20,11 +20,9 @@ export type PlanReply = z.infer<typeof replyBody> & { mode?: "acceptEdits" | "de
 export type Answerer = { by: "person" } | { by: "lead-model"; mode: PermissionMode; readOnly: boolean };
 
 /** The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. */
-export function approvedMode(answerer: Answerer, personApproval: boolean): { mode: "acceptEdits" | "default" } | { refused: string } {
-  if (answerer.by === "person") return { mode: "acceptEdits" };
-  if (personApproval) return { refused: "this team requires a person to approve teammate plans in the mailbox" };
-  if (answerer.mode === "plan" || answerer.readOnly) return { refused: "the lead is in plan mode (or read-only) and cannot approve changes it may not make itself" };
-  return { mode: answerer.mode === "default" ? "default" : "acceptEdits" };
+export function approvedMode(answerer: Answerer, chosen?: "acceptEdits" | "default"): "acceptEdits" | "default" {
+  if (answerer.by === "person") return chosen ?? "acceptEdits";
+  return answerer.mode === "default" ? "default" : "acceptEdits";
 }
 
 /**
@@ -45,18 +43,16 @@ export async function answerPlanRequest(
   if (!review || review.status !== "pending") throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
   const feedback = reply.feedback?.trim() || undefined;
   const answerer = input.answerer ?? { by: "person" };
-  const allowed = approvedMode(answerer, team.personApproval);
-  if (reply.approve && "refused" in allowed) throw new AppError("forbidden", `The lead's model may not approve this plan: ${allowed.refused}.`);
-  // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with
-  // edits asked when it was the lead's model, in default mode, that approved.
-  // A person may choose the teammate's mode (edits accepted by default); the lead's model gets what it may give.
-  const mode = answerer.by === "person" ? (reply.mode ?? "acceptEdits") : "mode" in allowed ? allowed.mode : "acceptEdits";
+  // Whether this answerer may decide is the gate's (in decidePlanReview): an outside agent's plan only by a person.
+  const decider: Decider = answerer.by === "person" ? { by: "person", via: "mailbox" } : { by: "lead-model", mode: answerer.mode, readOnly: answerer.readOnly, personRequired: team.personApproval };
+  // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
+  // asked when it was the lead's model, in default mode, that approved; a person may choose.
+  const mode = approvedMode(answerer, reply.mode);
   const extra = { ...(reply.comments?.length ? { comments: reply.comments } : {}) };
   const decision = reply.approve
     ? ({ decision: "approve", mode, ...(reply.plan !== undefined ? { plan: reply.plan } : {}), ...extra } as const)
     : ({ decision: "reject", ...(feedback ? { feedback } : {}), ...extra } as const);
-  const decidedBy = answerer.by === "person" ? "lead" : "lead-model";
-  await decidePlanReview(db, review, decision, { drive: input.drive, decidedBy, alsoWrite: async (run) => {
+  await decidePlanReview(db, review, decision, { drive: input.drive, decider, alsoWrite: async (run) => {
     const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
     if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
     // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { alwaysOptions, plainCommands, type CommandShape } from "../sandbox/always-rules";
+import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
 import type { SandboxProfile } from "../sandbox/bwrap-args";
 import { isReadOnlyCommand } from "../sandbox/read-only-commands";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from "../sandbox/run-command";
-import { splitCommands } from "../sandbox/split-commands";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
 const bashInput = z.object({
@@ -36,17 +35,6 @@ function readOnlyRun(command: string, ctx: ToolContext): boolean {
   return ctx.readOnly ? ctx.sandbox.available || allowlisted : allowlisted;
 }
 
-function shapes(command: string): CommandShape[] {
-  const { commands } = splitCommands(command);
-  // A script of only comments has no command to judge; judge its text rather than nothing.
-  const texts = commands.length > 0 ? commands : [command.trim()];
-  const plain = plainCommands(command, texts);
-  return texts.map((text) => {
-    const words = plain.get(text) ?? null;
-    return { text, plain: words !== null, words };
-  });
-}
-
 function describeProfile(profile: SandboxProfile, sandboxed: boolean): string {
   if (!sandboxed) return profile.write ? "(no sandbox on this machine)" : "(no sandbox: ran as an allowlisted read-only command)";
   if (!profile.write) return "(read-only sandbox: writes fail, no network)";
@@ -70,7 +58,7 @@ export const bashTool: ToolDef<BashInput> = {
   inputSchema: bashInput,
 
   async asks(input, ctx) {
-    const commands = shapes(input.command);
+    const commands = commandShapes(input.command);
     const patterns = commands.map((c) => c.text);
     const choices = commands.map((c) => ({ pattern: c.text, options: alwaysOptions(c) }));
     const always = choices.map((c) => c.options[c.options.length - 1]?.rule ?? c.pattern);
@@ -110,8 +98,20 @@ export const bashTool: ToolDef<BashInput> = {
       timeoutMs: input.timeoutMs,
       signal: ctx.signal,
       sandbox: ctx.sandbox,
+      extraRead: ctx.sandboxRead ?? [],
     });
     const lines = result.output.length > 0 ? [result.output.replace(/\n$/, "")] : ["(no output)"];
+    if (result.planted.length > 0) {
+      // Control files steer the agent, git, editors and the shell: only a person may create them, by approving this exact command.
+      throw new ToolError(
+        [
+          `Refused: the command created control files that only a person may write (${result.planted.join(", ")}); they were removed.`,
+          "Ask the person to approve the exact command if they are needed. The command's output was:",
+          ...lines,
+          `exit code ${result.exitCode ?? "none (killed)"}`,
+        ].join("\n"),
+      );
+    }
     if (result.timedOut) lines.push(`(timed out after ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; the command was killed)`);
     else if (ctx.signal.aborted) lines.push("(aborted; the command was killed)");
     lines.push(describeProfile(profile, result.sandboxed));

@@ -11,7 +11,6 @@ import {
   type ResolvedPath,
 } from "../workspace/resolve-path";
 import { PlanFileError, planFileUsable, writePlanFile } from "../plan/plan-file";
-import { isControlPath } from "../workspace/control-paths";
 import { ToolError, type PermissionAsk, type ToolContext } from "./types";
 import { looksBinary } from "./walk-files";
 
@@ -163,7 +162,7 @@ export function exactPathOptions(paths: readonly string[]): NonNullable<Permissi
 
 /** Which written paths are control files (the plan file is the agent's own and never one). */
 export function controlPatterns(paths: readonly ResolvedPath[], planFile: string | null): string[] {
-  return paths.filter((p) => p.relative !== null && p.absolute !== planFile && isControlPath(p.relative)).map(permissionPath);
+  return paths.filter((p) => p.relative !== null && p.absolute !== planFile && p.control).map(permissionPath);
 }
 
 /** The external_directory ask (when outside) followed by the tool's own ask for one path. */

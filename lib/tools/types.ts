@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { PermissionMode } from "../permission";
+import type { CallAsk, PermissionMode } from "../permission";
 import type { Db } from "../db/client";
 import type { TeamMembership } from "../session/fold";
 
@@ -21,6 +21,8 @@ export type ToolContext = {
   /** Absolute path of the session's plan file: the only file a read-only call may write. */
   planFile: string | null;
   sandbox: SandboxInfo;
+  /** Extra host folders commands may read: a trusted workspace config's sandbox.read (filtered where it runs). */
+  sandboxRead?: readonly string[];
   signal: AbortSignal;
   /** For tools that keep state in the session (question, task, todo_write); file tools ignore it. */
   runtime?: ToolRuntime;
@@ -40,23 +42,12 @@ export type ToolRuntime = {
   team?: TeamMembership | null;
 };
 
-/** One permission question a call raises; the gate judges every pattern (deny wins, then ask, then allow). */
-export type PermissionAsk = {
-  permission: string;
-  patterns: string[];
+/** One permission question a call raises, with what the permission card shows and "always" may save. */
+export type PermissionAsk = CallAsk & {
   /** Patterns that "always" saves by default: the exact command, or a prefix where that is harmless ("ls *"). */
   always: string[];
   /** Per pattern, every rule "always" may save (narrowest first) in plain words; a person may pick a narrower one. */
   alwaysOptions?: { pattern: string; options: { rule: string; exact: boolean; words: string }[] }[];
-  /** Patterns that only an exact rule may allow (commands with redirections, substitutions, expansions). */
-  exactOnly?: readonly string[];
-  /** Patterns that are control files: only a person answers, in every mode but bypassPermissions. */
-  control?: readonly string[];
-  /** This call cannot change anything (reads; sandboxed read-only bash). */
-  readOnly: boolean;
-  /** This call writes exactly the session's plan file. */
-  planFile?: boolean;
-  insideWorkspace?: boolean;
   /** Shown on the permission card: a diff for edits, the command for bash, the path for reads. */
   metadata?: Record<string, unknown>;
 };

@@ -4,17 +4,33 @@ import { runCommand } from "../sandbox/run-command";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import type { Change } from "./match-plan";
 
-// Repository config (hooks, fsmonitor, filters) is untrusted: the agent could have written it. Git runs in the
-// same sandbox as the agent's own commands, with hooks and fsmonitor off.
-const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false";
+// The repository's settings are untrusted: the agent (or whoever wrote the repository) may have put a filter,
+// a textconv, an external diff, an fsmonitor or a hook in them. So git runs in the sandbox over a private git
+// folder that shares only the repository's objects, and reads no configuration but that folder's own: not the
+// system's (GIT_CONFIG_NOSYSTEM), not the user's (GIT_CONFIG_GLOBAL=/dev/null), not the repository's config or
+// info/attributes. The object format is copied from the repository's config, read as a plain file (includes
+// off). The work tree's .gitattributes still apply, but name drivers that no configuration defines.
+const PRIVATE_GIT = [
+  'ws="$PWD"',
+  'g=$(mktemp -d /tmp/plangate-git.XXXXXX)',
+  'trap \'rm -rf "$g"\' EXIT',
+  "export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_ATTR_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0",
+  'fmt=$(cd / && git config --file "$ws/.git/config" --get extensions.objectformat 2>/dev/null || true)',
+  'mkdir -p "$g/refs" && printf "ref: refs/heads/plangate\\n" > "$g/HEAD"',
+  'if [ -n "$fmt" ]; then printf "[core]\\n\\trepositoryformatversion = 1\\n[extensions]\\n\\tobjectformat = %s\\n" "$fmt"; else printf "[core]\\n\\trepositoryformatversion = 0\\n"; fi > "$g/config"',
+  'export GIT_DIR="$g" GIT_WORK_TREE="$ws" GIT_OBJECT_DIRECTORY="$ws/.git/objects" GIT_INDEX_FILE="$g/index"',
+  'X=""; [ -f "$ws/.git/info/exclude" ] && X="-c core.excludesFile=$ws/.git/info/exclude"',
+].join("\n");
+const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false $X";
 
 async function git(workspace: string, script: string, timeoutMs = 60_000): Promise<{ ok: boolean; output: string }> {
-  const r = await runCommand({ command: script, cwd: workspace, workspace, profile: { write: true, network: false }, timeoutMs, sandbox: detectSandbox() });
+  const r = await runCommand({ command: `${PRIVATE_GIT}\n${script}`, cwd: workspace, workspace, profile: { write: true, network: false }, timeoutMs, sandbox: detectSandbox() });
   return { ok: r.exitCode === 0 && !r.timedOut, output: r.output };
 }
 
+/** A git repository's own folder at the top of the workspace (an empty `.git` is not one). */
 export function isGitWorkspace(workspace: string): boolean {
-  return fs.existsSync(path.join(workspace, ".git"));
+  return fs.existsSync(path.join(workspace, ".git", "HEAD"));
 }
 
 /**
@@ -23,11 +39,10 @@ export function isGitWorkspace(workspace: string): boolean {
  */
 export async function snapshotTree(workspace: string): Promise<string | null> {
   if (!isGitWorkspace(workspace)) return null;
-  const index = `/tmp/plangate-index-${process.pid}-${Date.now()}`;
   // Background work (hashing every file of a large repository): at low priority, it does not hold up the
   // interactive work beside it, such as the decision it follows reaching the browser.
   const low = 'N=""; command -v nice >/dev/null 2>&1 && N="nice -n 10"';
-  const r = await git(workspace, `${low}; export GIT_INDEX_FILE=${index}; $N ${GIT} add -A . >/dev/null && $N ${GIT} write-tree; status=$?; rm -f ${index}; exit $status`);
+  const r = await git(workspace, `${low}; $N ${GIT} add -A . >/dev/null && $N ${GIT} write-tree`);
   const tree = r.output.trim().split("\n").at(-1) ?? "";
   return r.ok && isTreeId(tree) ? tree : null;
 }
@@ -39,11 +54,11 @@ export function isTreeId(value: string): boolean {
 
 const STATUS: Record<string, Change["status"]> = { A: "added", M: "modified", D: "deleted", T: "modified" };
 
-/** What changed between two trees, per file, with its patch. */
+/** What changed between two trees, per file, with its patch (no textconv, no external diff: nothing configured runs). */
 export async function diffTrees(workspace: string, from: string, to: string): Promise<Omit<Change, "via">[]> {
   const names = await git(workspace, `${GIT} diff --no-renames --name-status ${from} ${to}`);
   if (!names.ok) return [];
-  const patches = await git(workspace, `${GIT} diff --no-renames --no-ext-diff -U2 ${from} ${to}`);
+  const patches = await git(workspace, `${GIT} diff --no-renames --no-ext-diff --no-textconv -U2 ${from} ${to}`);
   const byFile = new Map<string, string>();
   for (const block of patches.output.split(/^(?=diff --git )/m)) {
     const m = /^diff --git a\/(.+?) b\/(.+)$/m.exec(block);

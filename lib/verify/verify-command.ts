@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { newId } from "../id";
-import { evaluate } from "../permission";
+import { grantsAllow } from "../permission";
 import { grantRules } from "../session/grant-store";
 import { listRequests, type PermissionRequestView } from "../session/permission-store";
 import { appendEvents } from "../session/append-events";
@@ -16,7 +16,7 @@ export type CommandGate =
   | { kind: "declined"; message: string | null }
   | { kind: "waiting"; request: PermissionRequestView };
 
-type Target = { sessionId: string; workspace: string; command: string; timeoutMs: number };
+type Target = { sessionId: string; workspace: string; command: string; timeoutMs: number; extraRead: readonly string[] };
 
 /**
  * The command comes from `.plangate/config.json`, a file the agent (or a cloned repository) may have
@@ -24,9 +24,11 @@ type Target = { sessionId: string; workspace: string; command: string; timeoutMs
  * workspace, or a reply to the ask opened for this check (`key`). Without either, the ask is opened.
  */
 export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise<CommandGate> {
-  const grants = await grantRules(db, t.sessionId, t.workspace);
-  const network = evaluate("network", t.command, grants) === "allow";
-  if (evaluate("verify", t.command, grants) === "allow") return { kind: "run", network };
+  const grants = await grantRules(db, t.sessionId, t.workspace, "agent");
+  // Only a person's exact grant for this very text stands in for the question (the gate decides, as for any call).
+  const granted = (permission: string) => grantsAllow("agent", { permission, patterns: [t.command], exactOnly: [t.command], readOnly: false }, grants);
+  const network = granted("network");
+  if (granted("verify")) return { kind: "run", network };
   const [asked] = await listRequests(db, { sessionId: t.sessionId, toolCallId: key });
   if (asked?.status === "once" || asked?.status === "always") return { kind: "run", network };
   if (asked?.status === "reject") return { kind: "declined", message: asked.message };
@@ -60,6 +62,12 @@ export async function runVerifyCommand(t: Target, network: boolean): Promise<Tes
     profile: { write: true, network },
     timeoutMs: t.timeoutMs,
     sandbox: detectSandbox(),
+    extraRead: t.extraRead,
   });
+  if (r.planted.length > 0) {
+    // A test run that planted control files failed, whatever its exit code: they were removed.
+    const note = `Refused: the command created control files that only a person may write (${r.planted.join(", ")}); they were removed.`;
+    return { command: t.command, exitCode: null, timedOut: r.timedOut, outputTail: `${r.output.slice(-TAIL)}\n${note}` };
+  }
   return { command: t.command, exitCode: r.exitCode, timedOut: r.timedOut, outputTail: r.output.slice(-TAIL) };
 }

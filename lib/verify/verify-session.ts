@@ -7,7 +7,7 @@ import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
 import type { PermissionRequestView } from "../session/permission-store";
 import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
-import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { workspaceConfigFor } from "../workspace/effective-config";
 import { diffTrees, isGitWorkspace, isTreeId, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
 import { planItems, type PlanItem } from "./plan-items";
@@ -37,10 +37,13 @@ async function latestApproved(db: Db, sessionId: string): Promise<Approved | nul
 export type VerificationWaiting = { awaitingPermission: PermissionRequestView };
 
 async function runTests(db: Db, sessionId: string, workspace: string, plan: Approved): Promise<TestRun | null | VerificationWaiting> {
-  const verify = loadWorkspaceConfig(workspace).verify;
+  const config = await workspaceConfigFor(db, workspace);
+  const verify = config.raw.verify;
   if (!verify) return null;
+  // The command comes from the workspace's config: it is run (after its own ask) only once a person trusted that content.
+  if (!config.trusted) return { command: verify.command, exitCode: null, timedOut: false, outputTail: "", notRun: "the workspace's config (.plangate/config.json) is not trusted: trust it on the workspace page to run its verify command" };
   const [{ n }] = (await (await sql(db)).query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ?', [plan.planId, plan.version])) as [{ n: number }];
-  const target = { sessionId, workspace, command: verify.command, timeoutMs: verify.timeoutMs ?? 300_000 };
+  const target = { sessionId, workspace, command: verify.command, timeoutMs: verify.timeoutMs ?? 300_000, extraRead: config.config.sandbox?.read ?? [] };
   // One ask per check: "once" allows this run, not the next verification of the same plan.
   const gate = await gateVerifyCommand(db, target, `verify:${plan.planId}:${plan.version}:${Number(n)}`);
   if (gate.kind === "waiting") return { awaitingPermission: gate.request };

@@ -3,7 +3,7 @@ import type { SqlRunner } from "../db/sql";
 import { getEnv, type Env } from "../env";
 import { newId } from "../id";
 import { readEventsWith } from "../session/read-events";
-import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { workspaceConfigFor } from "../workspace/effective-config";
 import { eventBody, type WebhookBody } from "./body";
 import { webhookTargets } from "./targets";
 
@@ -26,13 +26,15 @@ type NewDelivery = {
  * The deliveries one outbox row owes: one per target URL, each with its own id in its body. Read outside any
  * transaction (the workspace config is a file), so the claiming transaction stays short.
  */
-async function owedDeliveries(run: SqlRunner, row: OutboxRow, env: Env, now: Date): Promise<NewDelivery[]> {
+async function owedDeliveries(db: Db, run: SqlRunner, row: OutboxRow, env: Env, now: Date): Promise<NewDelivery[]> {
   const [event] = await readEventsWith(run, row.sessionId, { after: row.seq - 1, upto: row.seq });
   const [session] = await run.query<SessionRow>('SELECT "id", "title", "workspace", "agent" FROM "Session" WHERE "id" = ?', [row.sessionId]);
   if (!event || !session) return [];
   const body = await eventBody(run, session, event);
   if (!body) return [];
-  return webhookTargets(body.type, env, loadWorkspaceConfig(session.workspace)).map((target) => {
+  // A workspace's own hooks are called only once a person trusted its config (the file is untrusted input).
+  const { raw, trusted } = await workspaceConfigFor(db, session.workspace);
+  return webhookTargets(body.type, env, raw, trusted).map((target) => {
     const id = newId("whd", now.getTime());
     const full: WebhookBody = { deliveryId: id, type: body.type, occurredAt: body.occurredAt, createdAt: now.toISOString(), session: body.session, review: body.review, verification: body.verification };
     return {
@@ -75,7 +77,7 @@ export async function fanOutOutbox(db: Db, limit = 100): Promise<{ due: string[]
 
 async function fanOutOne(db: Db, run: SqlRunner, row: OutboxRow, env: Env): Promise<string[]> {
   const now = new Date();
-  const deliveries = await owedDeliveries(run, row, env, now);
+  const deliveries = await owedDeliveries(db, run, row, env, now);
   const taken = await sqlTransaction(db, async (tx) => {
     if ((await tx.execute('DELETE FROM "EventOutbox" WHERE "id" = ?', [row.id])) !== 1) return false;
     for (const d of deliveries) {

@@ -8,10 +8,16 @@ const SECRET = "0123456789abcdef-secret";
 const env = (hosts: string[], secret: string | null = SECRET, webhooks: string[] = []) => ({ webhooks, webhookHosts: hosts, PLANGATE_WEBHOOK_SECRET: secret ?? undefined });
 
 describe("which URLs a plan event goes to", () => {
-  it("a workspace hook reaches only a host the server lists (by name, or name and port), never with credentials or another scheme", () => {
+  it("a workspace hook reaches only a host the server lists (a name: its default port only; name:port: that port), never with credentials or another scheme", () => {
     const e = env(["hooks.example.com", "127.0.0.1:9000"]);
     expect(workspaceUrlRefusal("https://hooks.example.com/plangate", e)).toBeNull();
-    expect(workspaceUrlRefusal("https://HOOKS.example.com:8443/x", e)).toBeNull();
+    expect(workspaceUrlRefusal("https://HOOKS.example.com:443/x", e)).toBeNull();
+    expect(workspaceUrlRefusal("http://hooks.example.com/x", e)).toBeNull();
+    // A name listed without a port is not every port of that host (an internal service on it, say).
+    expect(workspaceUrlRefusal("https://HOOKS.example.com:8443/x", e)).toMatch(/hooks.example.com:8443 is not in PLANGATE_WEBHOOK_HOSTS/);
+    expect(workspaceUrlRefusal("http://hooks.example.com:6379/", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
+    expect(workspaceUrlRefusal("https://hooks.example.com:8443/x", env(["hooks.example.com:8443"]))).toBeNull();
+    expect(workspaceUrlRefusal("http://127.0.0.1/x", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("http://127.0.0.1:9000/x", e)).toBeNull();
     expect(workspaceUrlRefusal("http://127.0.0.1:9001/x", e)).toMatch(/127.0.0.1:9001 is not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("http://169.254.169.254/latest/meta-data/", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
@@ -33,16 +39,22 @@ describe("which URLs a plan event goes to", () => {
       ],
     };
     const e = env(["a.example"], SECRET, ["https://srv.example/h"]);
-    expect(webhookTargets("review.asked", e, config)).toEqual([
+    expect(webhookTargets("review.asked", e, config, true)).toEqual([
       { url: "https://srv.example/h", source: "server" },
       { url: "http://10.0.0.1/admin", source: "workspace", refused: "host 10.0.0.1 is not in PLANGATE_WEBHOOK_HOSTS" },
     ]);
-    expect(webhookTargets("review.decided", e, config).map((t) => [t.url, t.source, t.refused ?? null])).toEqual([
+    expect(webhookTargets("review.decided", e, config, true).map((t) => [t.url, t.source, t.refused ?? null])).toEqual([
       ["https://srv.example/h", "server", null],
       ["https://a.example/h", "workspace", null],
       ["http://10.0.0.1/admin", "workspace", "host 10.0.0.1 is not in PLANGATE_WEBHOOK_HOSTS"],
     ]);
-    expect(webhookTargets("verification.completed", env([]), {})).toEqual([]);
+    expect(webhookTargets("verification.completed", env([]), {}, true)).toEqual([]);
+    // Until a person trusted the config, its hooks are logged as refused, never called; the server's still are.
+    expect(webhookTargets("review.decided", e, config, false).map((t) => [t.url, t.refused ?? null])).toEqual([
+      ["https://srv.example/h", null],
+      ["https://a.example/h", expect.stringMatching(/not trusted/)],
+      ["http://10.0.0.1/admin", expect.stringMatching(/not trusted/)],
+    ]);
   });
 });
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isControlPath, protectedMounts } from "./control-paths";
+import { controlGuard, controlLinkTargets, isControlPath } from "./control-paths";
 
 describe("isControlPath", () => {
   it.each<[string, boolean]>([
@@ -30,15 +30,34 @@ describe("isControlPath", () => {
   });
 });
 
-describe("protectedMounts", () => {
-  it("lists the control entries that exist at the top, inside .git only config, hooks and info, and never a symlink", () => {
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ctl-"));
+describe("controlGuard", () => {
+  it("mounts what exists read-only (a link where it leads, inside the workspace), covers missing folders, watches missing files and .git's inner entries, pins .git", () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ctl-")));
     try {
-      for (const d of [".plangate", ".git/hooks", ".git/objects", ".vscode"]) fs.mkdirSync(path.join(ws, d), { recursive: true });
+      for (const d of [".plangate", ".git/hooks", ".git/objects/info", ".vscode", "cfg"]) fs.mkdirSync(path.join(ws, d), { recursive: true });
       fs.writeFileSync(path.join(ws, ".git/config"), "");
       fs.writeFileSync(path.join(ws, ".npmrc"), "");
       fs.symlinkSync("/etc", path.join(ws, ".claude"));
-      expect(protectedMounts(ws).map((p) => path.relative(ws, p)).sort()).toEqual([".git/config", ".git/hooks", ".npmrc", ".plangate", ".vscode"]);
+      fs.symlinkSync("cfg", path.join(ws, ".cursor"));
+      const g = controlGuard(ws);
+      const rel = (list: string[]) => list.map((p) => path.relative(ws, p)).sort();
+      expect(rel(g.readOnly)).toEqual([".git/config", ".git/hooks", ".npmrc", ".plangate", ".vscode", "cfg"]);
+      expect(rel(g.pin)).toEqual([".git"]);
+      expect(rel(g.cover)).toEqual([".codex", ".devcontainer", ".gemini", ".husky", ".idea", ".opencode"]);
+      expect(rel(g.watch)).toEqual(expect.arrayContaining([".envrc", ".bashrc", ".mcp.json", ".git/commondir", ".git/config.worktree", ".git/info", ".git/objects/info/alternates", ".git/worktrees", ".git/modules"]));
+      expect(rel(g.watch)).not.toContain(".npmrc");
+      expect(controlLinkTargets(ws)).toEqual(["cfg"]);
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
+  it("covers a missing .git (a command cannot make the workspace a repository with a planted config)", () => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ctl-")));
+    try {
+      const g = controlGuard(ws);
+      expect(g.cover.map((p) => path.basename(p))).toContain(".git");
+      expect(g.pin).toEqual([]);
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
     }

@@ -27,33 +27,106 @@ export function isControlPath(relative: string): boolean {
 }
 
 /**
- * The control entries at the top of a workspace that exist now, as absolute paths. The write sandbox mounts
- * them read-only over the writable workspace, so a command allowed by a rule cannot rewrite them. Inside
- * `.git` only the parts that run code or hold settings are protected: commits still write objects and refs.
+ * Inside `.git`, what runs code or redirects git to other settings: the config (and a worktree's), hooks,
+ * attributes (info/), `commondir` (another common git folder), alternates (other object stores), and the
+ * folders of linked worktrees and submodules, each with configs of their own. Commits write only objects,
+ * refs, logs and the index, which stay writable.
  */
-export function protectedMounts(workspace: string): string[] {
-  // A link is skipped, never followed: binding its target would show that host path inside the sandbox.
-  const real = (p: string): fs.Stats | null => {
-    try {
-      const stat = fs.lstatSync(p);
-      return stat.isSymbolicLink() ? null : stat;
-    } catch {
-      return null;
-    }
-  };
+export const GIT_CONTROL: readonly string[] = [
+  "config", "config.worktree", "commondir", "hooks", "info", "objects/info/alternates", "objects/info/http-alternates", "worktrees", "modules",
+];
+
+/** What guards a workspace's control entries while a command allowed to write runs (without a person's exact approval). */
+export type ControlGuard = {
+  /** Entries that exist: mounted read-only (a mount point cannot be removed, renamed or replaced either). */
+  readOnly: string[];
+  /** `.git` itself, when it is a folder: bound onto itself so that it cannot be renamed away and rebuilt. */
+  pin: string[];
+  /** Control folders at the top that do not exist: covered by an empty read-only folder while the command runs. */
+  cover: string[];
+  /** Control files (and entries inside `.git`) that do not exist and cannot be covered without breaking git: checked after. */
+  watch: string[];
+};
+
+function lstat(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * A control entry that is a link is judged where it leads: a target inside the workspace is guarded like the
+ * entry (a command could otherwise write the file that `.claude/settings.json` points to); a target outside is
+ * not writable from the sandbox at all, and is never bound (that would show a host path).
+ */
+function guardEntry(workspace: string, full: string, kind: "dir" | "file", out: ControlGuard): void {
+  const stat = lstat(full);
+  if (stat === null) {
+    (kind === "dir" ? out.cover : out.watch).push(full);
+    return;
+  }
+  if (!stat.isSymbolicLink()) {
+    out.readOnly.push(full);
+    return;
+  }
+  let target: string;
+  try {
+    target = fs.realpathSync(full);
+  } catch {
+    // Dangling: whatever a command creates at its target would be read through the link.
+    const dest = path.resolve(path.dirname(full), fs.readlinkSync(full));
+    if (inside(workspace, dest)) out.watch.push(dest);
+    return;
+  }
+  if (inside(workspace, target) && target !== workspace) out.readOnly.push(target);
+}
+
+/**
+ * Where the workspace's control entries that are links lead, inside the workspace: writing there writes the
+ * control file (`.claude → cfg` makes cfg/settings.json Claude Code's settings). Workspace-relative.
+ */
+export function controlLinkTargets(workspace: string): string[] {
   const out: string[] = [];
   for (const name of [...CONTROL_DIRS, ...CONTROL_FILES]) {
     const full = path.join(workspace, name);
-    const stat = real(full);
-    if (stat === null) continue;
-    if (name === ".git" && stat.isDirectory()) {
-      for (const part of ["config", "hooks", "info"]) {
-        const inner = `${full}/${part}`;
-        if (real(inner) !== null) out.push(inner);
-      }
-    } else {
-      out.push(full);
+    if (lstat(full)?.isSymbolicLink() !== true) continue;
+    let target: string;
+    try {
+      target = fs.realpathSync(full);
+    } catch {
+      target = path.resolve(workspace, fs.readlinkSync(full));
     }
+    if (inside(workspace, target) && target !== workspace) out.push(path.relative(workspace, target).split(path.sep).join("/"));
   }
+  return out;
+}
+
+/** The guard for one command, from the workspace as it is now. */
+export function controlGuard(workspace: string): ControlGuard {
+  const out: ControlGuard = { readOnly: [], pin: [], cover: [], watch: [] };
+  for (const name of CONTROL_DIRS) {
+    const full = path.join(workspace, name);
+    const stat = lstat(full);
+    if (name === ".git" && stat?.isDirectory()) {
+      out.pin.push(full);
+      for (const part of GIT_CONTROL) {
+        const inner = path.join(full, part);
+        const innerStat = lstat(inner);
+        if (innerStat === null) out.watch.push(inner);
+        else if (!innerStat.isSymbolicLink()) out.readOnly.push(inner);
+        else guardEntry(workspace, inner, "file", out);
+      }
+      continue;
+    }
+    guardEntry(workspace, full, "dir", out);
+  }
+  for (const name of CONTROL_FILES) guardEntry(workspace, path.join(workspace, name), "file", out);
   return out;
 }

@@ -1,3 +1,4 @@
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -58,7 +59,28 @@ describe("resolvePath", () => {
 
   it.each(cases)("%s", async (_label, input, absolute, relative) => {
     const resolved = await resolvePath(fx.ws, input());
-    expect(resolved).toEqual({ absolute: absolute(), relative, inside: relative !== null });
+    expect(resolved).toEqual({ absolute: absolute(), relative, inside: relative !== null, control: false });
+  });
+
+  it("flags a control file by the path as written and by where it leads", async () => {
+    const ws = fx.ws;
+    fsSync.mkdirSync(path.join(ws, "cfg"), { recursive: true });
+    fsSync.symlinkSync("cfg", path.join(ws, ".claude"));
+    fsSync.symlinkSync(".git", path.join(ws, "docs-git"));
+    try {
+      // Written as .claude/settings.json, it lands in cfg/settings.json, which Claude Code then reads as its settings.
+      expect(await resolvePath(ws, ".claude/settings.json")).toMatchObject({ relative: "cfg/settings.json", control: true });
+      // Written as an ordinary path, it lands inside .git.
+      expect(await resolvePath(ws, "docs-git/config")).toMatchObject({ relative: ".git/config", control: true });
+      expect(await resolvePath(ws, "src/.git/config")).toMatchObject({ control: true });
+      // And written where the link leads: the same file.
+      expect(await resolvePath(ws, "cfg/settings.json")).toMatchObject({ relative: "cfg/settings.json", control: true });
+      expect(await resolvePath(ws, "src/app.ts")).toMatchObject({ control: false });
+    } finally {
+      fsSync.rmSync(path.join(ws, ".claude"));
+      fsSync.rmSync(path.join(ws, "docs-git"));
+      fsSync.rmSync(path.join(ws, "cfg"), { recursive: true });
+    }
   });
 
   it("resolves ~ to the home folder", async () => {

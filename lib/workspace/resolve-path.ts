@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ToolError, type PermissionAsk } from "../tools/types";
+import { controlLinkTargets, isControlPath } from "./control-paths";
 
 export type ResolvedPath = {
   /** Real location on disk: symlinks and `..` already resolved, so this is what the gate judges and execute touches. */
@@ -9,6 +10,11 @@ export type ResolvedPath = {
   /** Workspace-relative POSIX path ("." for the root) when inside, else null. */
   relative: string | null;
   inside: boolean;
+  /**
+   * A control file by the path as written or by where it leads: `.claude/settings.json` through a link
+   * `.claude → src` writes src/settings.json, which the agent then reads as its settings.
+   */
+  control: boolean;
 };
 
 // Same bound the kernel uses (MAXSYMLINKS), so a symlink loop fails here rather than spinning.
@@ -88,7 +94,10 @@ export async function resolvePath(workspace: string, input: string): Promise<Res
   const rel = path.relative(root, absolute);
   const inside = rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
   const relative = inside ? (rel === "" ? "." : rel.split(path.sep).join("/")) : null;
-  return { absolute, relative, inside };
+  const written = path.relative(root, path.resolve(root, expanded)).split(path.sep).join("/");
+  const lexical = written !== "" && !written.startsWith("..") && !path.isAbsolute(written) && isControlPath(written);
+  const viaLink = relative !== null && controlLinkTargets(root).some((t) => relative === t || relative.startsWith(`${t}/`));
+  return { absolute, relative, inside, control: (relative !== null && isControlPath(relative)) || lexical || viaLink };
 }
 
 /** The pattern the gate matches for this path: workspace-relative inside, absolute outside. */

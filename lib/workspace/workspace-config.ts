@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -32,28 +33,47 @@ export const workspaceConfigSchema = z
 
 export type WorkspaceConfig = z.infer<typeof workspaceConfigSchema> & { error?: string };
 
-const cache = new Map<string, { mtimeMs: number; config: WorkspaceConfig }>();
+/** The file as read: its validated content, and the sha-256 of its bytes (what a person trusts), null without a file. */
+export type ConfigFile = { config: WorkspaceConfig; hash: string | null };
+
+// Keyed by what any write changes: ctime cannot be set back by a program (mtime can, with touch -r), so a file
+// rewritten to the same size within the same moment is still read again and its hash recomputed.
+const stamp = (s: fs.Stats) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+const cache = new Map<string, { stamp: string; file: ConfigFile }>();
 // One shared value for "no config file", so callers can cache by identity.
 const NONE: WorkspaceConfig = Object.freeze({});
+const NO_FILE: ConfigFile = Object.freeze({ config: NONE, hash: null });
 
-/** `<workspace>/.plangate/config.json`, validated; a broken file is reported, never half-applied. */
-export function loadWorkspaceConfig(workspace: string): WorkspaceConfig {
+/** `<workspace>/.plangate/config.json` and its hash; a broken file is reported, never half-applied. */
+export function readConfigFile(workspace: string): ConfigFile {
   const file = path.join(workspace, CONFIG_PATH);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
   } catch {
-    return NONE;
+    return NO_FILE;
   }
   const hit = cache.get(file);
-  if (hit && hit.mtimeMs === stat.mtimeMs) return hit.config;
-  let config: WorkspaceConfig;
+  if (hit && hit.stamp === stamp(stat)) return hit.file;
+  let read: ConfigFile;
   try {
-    const parsed = workspaceConfigSchema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
-    config = parsed.success ? parsed.data : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+    const bytes = fs.readFileSync(file);
+    const hash = createHash("sha256").update(bytes).digest("hex");
+    const parsed = workspaceConfigSchema.safeParse(JSON.parse(bytes.toString("utf8")));
+    const config = parsed.success ? parsed.data : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+    read = { config, hash };
   } catch (error) {
-    config = { error: `${CONFIG_PATH}: ${error instanceof Error ? error.message : String(error)}` };
+    read = { config: { error: `${CONFIG_PATH}: ${error instanceof Error ? error.message : String(error)}` }, hash: null };
   }
-  cache.set(file, { mtimeMs: stat.mtimeMs, config });
-  return config;
+  if (cache.size > 1000) cache.clear();
+  cache.set(file, { stamp: stamp(stat), file: read });
+  return read;
+}
+
+/**
+ * The file's content as written, trusted or not. Only the parts that narrow may be used from it without a
+ * person's trust: see workspaceConfigFor (lib/workspace/effective-config.ts) for what applies.
+ */
+export function loadWorkspaceConfig(workspace: string): WorkspaceConfig {
+  return readConfigFile(workspace).config;
 }

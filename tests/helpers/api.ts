@@ -32,6 +32,7 @@ import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/r
 import * as teammates from "../../app/api/teams/[id]/teammates/route";
 import * as grants from "../../app/api/grants/route";
 import * as grant from "../../app/api/grants/[id]/route";
+import * as workspaceTrust from "../../app/api/workspaces/trust/route";
 import * as externalPlans from "../../app/api/external/plan-reviews/route";
 import * as externalPlan from "../../app/api/external/plan-reviews/[id]/route";
 import * as answeredElsewhere from "../../app/api/external/plan-reviews/[id]/answered-elsewhere/route";
@@ -70,6 +71,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["external ask", /^\/api\/external\/permission-asks\/([^/]+)$/, externalAsk],
   ["grants", /^\/api\/grants$/, grants],
   ["grant", /^\/api\/grants\/([^/]+)$/, grant],
+  ["workspace trust", /^\/api\/workspaces\/trust$/, workspaceTrust],
 ];
 
 export type Api = {
@@ -146,4 +148,12 @@ export async function awaitReview(api: Api, sessionId: string): Promise<string> 
   const { status } = await settle(api, sessionId);
   if (status !== "awaiting_review") throw new Error(`session ${sessionId} is ${status}, not awaiting_review`);
   return (await api.call("GET", `/api/reviews?status=pending&sessionId=${sessionId}`)).body.reviews[0].id as string;
+}
+
+/** A person trusts the workspace's `.plangate/config.json` as it is now (as the trust card's button does). */
+export async function trustWorkspaceConfig(api: Pick<Api, "call">, workspace: string): Promise<void> {
+  const shown = await api.call("GET", `/api/workspaces/trust?workspace=${encodeURIComponent(workspace)}`);
+  if (shown.status !== 200) throw new Error(`reading the config's trust failed: ${JSON.stringify(shown.body)}`);
+  const trusted = await api.call("POST", "/api/workspaces/trust", { workspace, hash: shown.body.hash });
+  if (trusted.status !== 200 || trusted.body.trusted !== true) throw new Error(`trusting the config failed: ${JSON.stringify(trusted.body)}`);
 }

@@ -1,11 +1,13 @@
-import { judgeCall } from "../../lib/agent/judge-call";
-import { fromConfig, resolveAgent, type PermissionMode } from "../../lib/permission";
+import { agentDef } from "../../lib/agent/session-context";
+import { judgeCall } from "../../lib/permission/judge-call";
+import type { PermissionMode } from "../../lib/permission";
 import { bashTool } from "../../lib/tools/bash";
 import { listTool } from "../../lib/tools/list";
 import { readTool } from "../../lib/tools/read";
 import type { ToolContext } from "../../lib/tools/types";
 import { writeTool } from "../../lib/tools/write";
-import { loadWorkspaceConfig } from "../../lib/workspace/workspace-config";
+import { effectiveConfig } from "../../lib/workspace/effective-config";
+import { readConfigFile } from "../../lib/workspace/workspace-config";
 
 let calls = 0;
 
@@ -14,15 +16,15 @@ export type GateCall = { tool: "bash"; command: string } | { tool: "read" | "wri
 
 /**
  * What Plangate's gate answers for a call in a workspace, the whole real way: the workspace's
- * `.plangate/config.json` through Plangate's own loader, the agent resolved from it, the tool's own
- * permission asks (paths resolved with realpath, commands split by the shell parser), and judgeCall.
+ * `.plangate/config.json` through Plangate's own loader, as it applies when a person trusted its content
+ * (`trusted`, the default) or not, the agent resolved from it, the tool's own permission asks (paths resolved
+ * with realpath, commands split by the shell parser), and judgeCall.
  */
-export async function gateDecision(workspace: string, call: GateCall, opts: { agent?: string; mode?: PermissionMode } = {}): Promise<"allow" | "ask" | "deny"> {
-  const config = loadWorkspaceConfig(workspace);
-  if (config.error !== undefined) throw new Error(config.error);
-  const user = config.permission ? fromConfig(config.permission) : [];
-  const agent = resolveAgent(opts.agent ?? "build", config.agents ?? {}, { plansDir: ".plangate/plans", workspace, user });
-  if (!agent) throw new Error(`no agent ${opts.agent}`);
+export async function gateDecision(workspace: string, call: GateCall, opts: { agent?: string; mode?: PermissionMode; trusted?: boolean } = {}): Promise<"allow" | "ask" | "deny"> {
+  const file = readConfigFile(workspace);
+  if (file.config.error !== undefined) throw new Error(file.config.error);
+  const trust = opts.trusted === false || file.hash === null ? null : { workspace, hash: file.hash, trustedAt: new Date(0).toISOString(), trustedBy: "person" };
+  const { def: agent, narrowing } = agentDef(opts.agent ?? "build", workspace, effectiveConfig(file, trust));
   const mode = opts.mode ?? "default";
   const ctx: ToolContext = {
     sessionId: "gate-kit",
@@ -42,6 +44,6 @@ export async function gateDecision(workspace: string, call: GateCall, opts: { ag
         : call.tool === "list"
           ? await listTool.asks({ path: call.path }, ctx)
           : await writeTool.asks({ path: call.path, content: "x" }, ctx);
-  const judged = judgeCall({ asks, agentRules: agent.permission, grantRules: [], mode, gates: { autoGateOpen: true, bypassEnabled: false }, allowedOnce: new Set() });
+  const judged = judgeCall({ asks, agentRules: agent.permission, narrowing, grantRules: [], mode, gates: { autoGateOpen: true, bypassEnabled: false }, allowedOnce: new Set() });
   return judged.kind;
 }

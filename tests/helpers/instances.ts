@@ -26,8 +26,8 @@ export type Cluster = {
   dbUrl: string;
   servers: Server[];
   query: <T extends pg.QueryResultRow>(text: string, params?: unknown[]) => Promise<T[]>;
-  /** A workspace folder under the shared root, with an optional .plangate/config.json. */
-  workspace: (name: string, config?: unknown) => string;
+  /** A workspace folder under the shared root, with an optional .plangate/config.json that a person trusted. */
+  workspace: (name: string, config?: unknown) => Promise<string>;
   stop: () => Promise<void>;
 };
 
@@ -93,10 +93,18 @@ export async function startCluster(name: string, count = 3, extraEnv: Record<str
     dbUrl,
     servers,
     query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
-    workspace: (ws, config) => {
+    workspace: async (ws, config) => {
       const dir = path.join(root, ws);
       fs.mkdirSync(path.join(dir, ".plangate"), { recursive: true });
-      if (config !== undefined) fs.writeFileSync(path.join(dir, ".plangate", "config.json"), JSON.stringify(config));
+      if (config !== undefined) {
+        fs.writeFileSync(path.join(dir, ".plangate", "config.json"), JSON.stringify(config));
+        // The test's own config, trusted as a person would on the workspace page (on one instance: all see it).
+        const base = servers[0]?.url ?? "";
+        const real = fs.realpathSync(dir);
+        const shown = await http(`${base}/api/workspaces/trust?workspace=${encodeURIComponent(real)}`, "GET");
+        const trusted = await http(`${base}/api/workspaces/trust`, "POST", { workspace: real, hash: shown.body.hash });
+        if (trusted.status !== 200) throw new Error(`trusting ${real} failed: ${JSON.stringify(trusted.body)}`);
+      }
       return dir;
     },
     stop,

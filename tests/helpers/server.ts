@@ -10,7 +10,8 @@ export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-export type Server = { url: string; proc: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void> };
+/** log: everything the server printed so far (its start log included). */
+export type Server = { url: string; proc: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void>; log: () => string };
 
 /** Starts the app the way `npm start` does (migrate, build when stale, next start) in its own process group. */
 export async function startServer(env: Record<string, string>, port: number): Promise<Server> {
@@ -43,7 +44,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
     }
     await new Promise((r) => (proc.exitCode !== null || proc.signalCode !== null ? r(null) : proc.once("exit", r)));
   };
-  return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM") };
+  return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM"), log: () => log };
 }
 
 export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { awaitReview, call, startScripted, testApi, type Api } from "../helpers/api";
+import { awaitReview, call, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { exitWith, waitFor } from "../helpers/plan-kit";
 import { kick } from "../../lib/agent/kick";
 import { driveSession } from "../../lib/agent/drive-session";
@@ -52,12 +52,14 @@ const WORK = [exitWith(PLAN), call("bash", { command: "printf 'written after app
 
 type Report = { status: string; items: { status: string; evidence: string[] }[]; summary: string; gitUnchecked?: string };
 
-function gitWorkspace(): Api {
+async function gitWorkspace(): Promise<Api> {
   const a = testApi({ files: { "README.md": "# Notes\n", ".plangate/config.json": JSON.stringify({ permission: { bash: { "*": "allow" } } }) } });
   const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: a.workspace, stdio: "pipe" });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
+  // The config is the test's own, trusted as a person would on the workspace page.
+  await trustWorkspaceConfig(a, a.workspace);
   return a;
 }
 
@@ -101,7 +103,7 @@ async function approveThenSnapshotterDies(id: string, review: string): Promise<{
 
 describe("the approval baseline: taken after the decision commits, before the agent's first tool", () => {
   it("the approval answers while the snapshot is still held; no drive runs a tool until it is written; the agent's write shows as a change", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, review } = await reviewOpen();
     const hold = held();
     releases.push(hold.release);
@@ -130,7 +132,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
   });
 
   it("a process that died between the commit and the snapshot: the resumed session takes the baseline before any tool", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, review } = await reviewOpen();
     const dead = await approveThenSnapshotterDies(id, review);
     // The recovery sweep marks the turn interrupted (as after 30 s without its process).
@@ -150,7 +152,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
   });
 
   it("a drive that held the lease when the decision committed and ran a tool first: the loss is recorded once and verification says git was not checked", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, review } = await reviewOpen();
     // Another drive holds the lease at the instant of the decision (the one window left): the decision cannot
     // hold the session for its snapshot, and that drive's next step writes before any baseline exists.
@@ -178,7 +180,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
   });
 
   it("a drive that bypasses kick still takes the owed baseline before the agent's first tool", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, review } = await reviewOpen();
     const dead = await approveThenSnapshotterDies(id, review);
     // A drive that does not go through kick comes along.

@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { awaitReview, call, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { awaitReview, call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { exitWith, waitFor } from "../helpers/plan-kit";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { createDb, type Db } from "../../lib/db/client";
@@ -122,6 +122,11 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     const request = await waitFor("alice's request", async () => ((await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string }[])[0]);
     expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true })).status).toBe(200);
     await setAutoGate(source, false);
+
+    // A person's trust in the workspace's config.
+    fs.mkdirSync(path.join(api.workspace, ".plangate"), { recursive: true });
+    fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "npm test": "allow" } } }));
+    await trustWorkspaceConfig(api, api.workspace);
 
     // A webhook delivery with one failed attempt (nothing listens on port 1), and outbox rows not yet fanned out.
     Object.assign(process.env, { PLANGATE_WEBHOOKS: "http://127.0.0.1:1/hook", PLANGATE_WEBHOOK_SECRET: "copy-test-secret-0123" });

@@ -75,6 +75,11 @@ describe("the HTTP edge", () => {
     expect(cookie).toMatch(/plangate_token=/);
     expect(cookie).toMatch(/Max-Age=\d+/i);
     expect(cookie).toMatch(/HttpOnly/i);
+    // Over plain http the cookie cannot be Secure (the browser would drop it); behind a TLS proxy it is.
+    expect(cookie).not.toMatch(/;\s*Secure/i);
+    const tls = await send("GET", `${server.url}/?token=${TOKEN}`, { "x-forwarded-proto": "https" });
+    expect(tls.status).toBe(303);
+    expect(String(tls.headers["set-cookie"])).toMatch(/;\s*Secure/i);
     // A state change never takes the token from the query.
     expect((await send("POST", `${server.url}/api/sessions?token=${TOKEN}`, { "content-type": "application/json" }, "{}")).status).toBe(401);
   });

@@ -98,6 +98,16 @@ describe("plangate import-config", () => {
       gateDecision(ws, { tool: "bash", command: "rm -rf dist" }, { agent: "review" }),
     ]);
     expect(decisions).toEqual(["allow", "ask", "allow", "ask", "deny", "deny", "allow", "ask", "deny", "deny", "allow", "allow", "deny"]);
+    // Written, the file is untrusted until a person trusts it: its allow rules wait, its denies apply now.
+    expect(r.stdout).toMatch(/Its allow rules apply only once a person trusts this content/);
+    const untrusted = await Promise.all([
+      gateDecision(ws, { tool: "bash", command: "npm test -- --watch" }, { trusted: false }),
+      gateDecision(ws, { tool: "write", path: "src/a/b.ts" }, { trusted: false }),
+      gateDecision(ws, { tool: "bash", command: "curl -s https://example.com" }, { trusted: false }),
+      gateDecision(ws, { tool: "read", path: "secrets/prod.key" }, { trusted: false }),
+    ]);
+    expect(untrusted).toEqual(["ask", "ask", "deny", "deny"]);
+    await expect(gateDecision(ws, { tool: "bash", command: "git log -5" }, { agent: "review", trusted: false })).rejects.toThrow(/no person has trusted yet/);
     // OpenCode lays an agent's own rules over the workspace's; Plangate the other way round. Where that changes
     // the answer (the review agent's edit deny under the workspace's edit rules) it is reported, not hidden.
     expect(r.stdout).toMatch(/agents\.review: edit "x": opencode\.jsonc says deny \(agent\.review\.permission\.edit "\*": deny\); workspace-wide rules of opencode\.jsonc answers ask/);

@@ -4,11 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 
 const runner = path.resolve(import.meta.dirname, "../helpers/orphan-runner.ts");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-lifeline-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const available = sandboxForSuite().available;
 
 /** Runs `command` from a process that is killed -9 `delayMs` after spawning it; resolves when that process is gone. */
 function orphan(workspace: string, command: string, delayMs: number, sandboxed: boolean): Promise<void> {
@@ -22,7 +24,7 @@ describe.each([
   ["in the sandbox", true],
   ["without the sandbox", false],
 ])("a command whose server dies %s", (_name, sandboxed) => {
-  it.skipIf(sandboxed && !detectSandbox().available)("never takes effect once the server is gone, whenever it died", async () => {
+  it.skipIf(sandboxed && !available)("never takes effect once the server is gone, whenever it died", async () => {
     const delays = [0, 1, 2, 5, 20, 200];
     const workspaces = delays.map((d) => fs.mkdtempSync(path.join(root, `d${d}-`)));
     // The write comes 0.5 s after the start: a command that outlived its server would have made it by the check.
@@ -32,7 +34,7 @@ describe.each([
   }, 30_000);
 });
 
-describe.skipIf(!detectSandbox().available)("a sandbox that fails to set itself up", () => {
+describe.skipIf(!available)("a sandbox that fails to set itself up", () => {
   it("is tried once more (it ran nothing); a command that started and failed, whatever it prints, never is", async () => {
     const { runCommand } = await import("../../lib/sandbox/run-command");
     const real = detectSandbox();

@@ -4,14 +4,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 import { bashTool } from "../../lib/tools/bash";
 import { ToolError, type ToolContext } from "../../lib/tools/types";
 import { treeHash } from "../helpers/boundary";
 
 // PLANGATE_SANDBOX=off runs the same attacks against the parsed allowlist instead of bubblewrap.
 const sandboxOff = process.env.PLANGATE_SANDBOX === "off";
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite();
 const tag = randomBytes(4).toString("hex");
 const cleanup: string[] = [];
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "../../lib/id";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 
 /*
@@ -10,7 +10,7 @@ import { call, results, settle, startScripted, testApi, type Api } from "../help
  * and is allowed always (with the rule the card proposes by default); the second command, which the old
  * rule would have covered, must ask again and, left unanswered, must not have run.
  */
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite();
 let api: Api;
 
 beforeEach(() => {

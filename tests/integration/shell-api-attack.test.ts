@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 import { http, realServerFixture, until } from "../helpers/server";
 
 /*
@@ -10,7 +10,7 @@ import { http, realServerFixture, until } from "../helpers/server";
  * asks, and even a person saying yes (once, and with the network allowed too) cannot reach the host's
  * loopback from the sandbox: the other review stays pending.
  */
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite();
 const fixture = realServerFixture("attack", {}, (ws) => fs.writeFileSync(path.join(ws, "README.md"), "# attack\n"));
 const { workspace } = fixture;
 

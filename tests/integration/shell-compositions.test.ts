@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { driveAnswering, listen, treeHash, type Listener } from "../helpers/boundary";
 
@@ -11,7 +11,7 @@ import { driveAnswering, listen, treeHash, type Listener } from "../helpers/boun
  * with nothing approved. Whatever the classifier says, nothing may reach the listener and neither the
  * workspace nor a folder outside it may change.
  */
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite();
 
 let api: Api;
 let listener: Listener;

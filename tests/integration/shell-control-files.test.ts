@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
+import { sandboxForSuite } from "../helpers/sandbox";
 import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { driveAnswering } from "../helpers/boundary";
 
@@ -13,7 +13,7 @@ import { driveAnswering } from "../helpers/boundary";
  * command as written; and git never runs the workspace's hooks, fsmonitor or pager for a command that a
  * person did not approve as written.
  */
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite();
 let api: Api;
 afterEach(async () => {
   await api?.close();

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { detectSandbox } from "../../lib/sandbox/detect-sandbox";
-import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { sandboxForSuite } from "../helpers/sandbox";
+import { call, results, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { driveAnswering, externalIPv4, listen, type Listener } from "../helpers/boundary";
 import { waitFor } from "../helpers/plan-kit";
 
@@ -13,7 +13,7 @@ import { waitFor } from "../helpers/plan-kit";
  * no /etc/shadow, no host sockets. It has no network unless a person allowed the network for that command,
  * and then never the host's loopback, where Plangate itself listens.
  */
-const sandbox = detectSandbox();
+const sandbox = sandboxForSuite({ network: true });
 const tag = Math.random().toString(36).slice(2, 8);
 let api: Api;
 let loopback: Listener;
@@ -101,6 +101,11 @@ describe.skipIf(!sandbox.available)("the host is hidden from commands", () => {
       const read = [shared, os.homedir(), path.dirname(api.workspace), "/etc", "/"];
       fs.mkdirSync(path.join(api.workspace, ".plangate"), { recursive: true });
       fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify({ sandbox: { read } }));
+      // Until a person trusted this content, the file shows commands nothing (it is the repository's).
+      const before = await runAll([{ command: `cat ${shared}/lib.txt` }], "default");
+      expect(before.outputs[0]?.text).toMatch(/No such file/);
+      expect(before.outputs[0]?.text).not.toContain("shared library");
+      await trustWorkspaceConfig(api, api.workspace);
       const { outputs } = await runAll([{ command: `cat ${shared}/lib.txt` }, { command: `cat ${homeSecret}` }, { command: `cat ${dataSecret}` }, { command: "cat /etc/shadow" }], "default");
       expect(outputs[0]?.text).toContain("shared library");
       const rest = outputs.slice(1).map((o) => o.text).join("\n");
@@ -161,6 +166,7 @@ describe.skipIf(!sandbox.available)("the workspace's verify command runs only on
   it("waits for the person; once runs it in the sandbox without network; always for the workspace runs the next check unasked", async () => {
     const command = `touch VERIFY-RAN; echo verify-${tag} > /dev/tcp/127.0.0.1/${loopback.port}; echo tests passed`;
     api = testApi({ files: { "README.md": "# Demo\n", ".plangate/config.json": JSON.stringify({ verify: { command, timeoutMs: 20_000 } }) } });
+    await trustWorkspaceConfig(api, api.workspace);
     execFileSync("git", ["init", "-q"], { cwd: api.workspace });
     const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. Add NOTES.md\n" }), call("write", { path: "NOTES.md", content: "x\n" }), { text: "done" }], { mode: "plan" });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
@@ -188,14 +194,20 @@ describe.skipIf(!sandbox.available)("the workspace's verify command runs only on
     await waitFor("the second verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications.length === 2, 20_000);
     expect((await api.call("POST", `/api/sessions/${id}/verify`)).status).toBe(201);
 
-    // A different command (the agent rewrote the config) is not covered by that grant.
+    // The agent rewrote the config: the new content is not trusted, so its command is not even asked about.
     fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify({ verify: { command: "touch EVIL-RAN" } }));
+    const untrusted = await api.call("POST", `/api/sessions/${id}/verify`);
+    expect(untrusted.status).toBe(201);
+    expect(untrusted.body.verification.report.test.notRun).toMatch(/not trusted/);
+    // Trusted again, the different command is not covered by the grant for the first one: it asks.
+    await trustWorkspaceConfig(api, api.workspace);
     expect((await api.call("POST", `/api/sessions/${id}/verify`)).status).toBe(202);
     expect(fs.existsSync(path.join(api.workspace, "EVIL-RAN"))).toBe(false);
   });
 
   it("declined: the check goes on without it and says so", async () => {
     api = testApi({ files: { "README.md": "# Demo\n", ".plangate/config.json": JSON.stringify({ verify: { command: "touch VERIFY-RAN" } }) } });
+    await trustWorkspaceConfig(api, api.workspace);
     const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. Add NOTES.md\n" }), call("write", { path: "NOTES.md", content: "x\n" }), { text: "done" }], { mode: "plan" });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
     await settle(api, id);

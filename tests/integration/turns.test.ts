@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
+import { results, settle, testApi, trustWorkspaceConfig, type Api, call, startScripted, type Step } from "../helpers/api";
 
 let api: Api;
 afterEach(async () => {
@@ -156,6 +156,8 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
   it("subagents inherit the parent's denies and cannot start subagents", async () => {
     const config = { agents: { careful: { permission: { bash: { "*": "allow", "rm *": "deny" } } } } };
     api = testApi({ files: { "README.md": "# r\n", "keep.txt": "keep", ".plangate/config.json": JSON.stringify(config) } });
+    // A custom agent exists once a person trusted the config that defines it.
+    await trustWorkspaceConfig(api, api.workspace);
     const child: Step[] = [call("bash", { command: "rm keep.txt" }), call("task", { agent: "general", prompt: "nested" }), { text: "child summary" }];
     const id = await startScripted(api, [call("task", { agent: "general", prompt: "clean up", script: child }), { text: "parent done" }], { agent: "careful" });
     await say(id);

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
+import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api, type Step } from "../helpers/api";
 import { exitWith, waitFor } from "../helpers/plan-kit";
 import { readEvents } from "../../lib/session/read-events";
 
@@ -13,16 +14,18 @@ afterEach(async () => {
 
 const PLAN = "# Plan: done flag\n\n1. Add a done flag in src/todo.ts\n2. Document it in README.md\n";
 
-type Report = { status: string; method: string; items: { text: string; status: string; evidence: string[] }[]; unplanned: string[]; test: { passed: boolean; outputTail: string } | null; summary: string };
+type Report = { status: string; method: string; items: { text: string; status: string; evidence: string[] }[]; unplanned: string[]; test: { passed: boolean; outputTail: string } | null; summary: string; gitUnchecked?: string };
 
 /** A git workspace whose config allows bash (so a command can change files behind the tools' backs). */
-function gitWorkspace(verify?: string): Api {
+async function gitWorkspace(verify?: string): Promise<Api> {
   const config = { permission: { bash: { "*": "allow" } }, ...(verify ? { verify: { command: verify, timeoutMs: 20_000 } } : {}) };
   const a = testApi({ files: { "README.md": "# Todo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) } });
   const git = (...args: string[]) => execFileSync("git", args, { cwd: a.workspace, stdio: "pipe" });
   git("init", "-q");
   git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
   git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  // The config is the test's own, trusted as a person would on the workspace page.
+  await trustWorkspaceConfig(a, a.workspace);
   return a;
 }
 
@@ -57,7 +60,7 @@ const statuses = (r: Report) => r.items.map((i) => i.status);
 
 describe("verification: the work checked against the approved plan (scripted sessions, git workspace)", () => {
   it("every item done → pass, and it runs once on its own when the execution turn ends", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos: { done: boolean }[] = [];\n" }),
       call("edit", { path: "README.md", oldString: "# Todo\n", newString: "# Todo\n\nEach todo has a done flag.\n" }),
@@ -75,7 +78,7 @@ describe("verification: the work checked against the approved plan (scripted ses
   });
 
   it("an item missing → fail, naming it; the export carries the report", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { id, report } = await planAndRun([call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" })]);
     expect(report.status).toBe("fail");
     expect(statuses(report)).toEqual(["done", "missing"]);
@@ -87,7 +90,7 @@ describe("verification: the work checked against the approved plan (scripted ses
   });
 
   it("an unplanned file changed → listed (the plan is still met)", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
@@ -98,7 +101,7 @@ describe("verification: the work checked against the approved plan (scripted ses
   });
 
   it("a change made outside the tools (by bash) is found through git", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const { report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("bash", { command: "printf 'Todos have a done flag.\\n' >> README.md" }),
@@ -108,8 +111,37 @@ describe("verification: the work checked against the approved plan (scripted ses
     expect(report.status).toBe("pass");
   });
 
+  it("the snapshot runs no git filter, textconv or external diff the repository's (or the user's) config names", async () => {
+    api = await gitWorkspace();
+    const ws = api.workspace;
+    // The repository says every file goes through the "evil" drivers; its config (as an attacker wrote it) defines them.
+    fs.writeFileSync(path.join(ws, ".gitattributes"), "* filter=evil diff=evil\n");
+    const mark = (name: string) => `touch ${ws}/${name}; cat`;
+    fs.appendFileSync(
+      path.join(ws, ".git/config"),
+      `[filter "evil"]\n\tclean = ${mark("PWNED-clean")}\n\tsmudge = cat\n\tprocess = ${mark("PWNED-process")}\n\trequired = true\n[diff "evil"]\n\ttextconv = ${mark("PWNED-textconv")}\n\tcommand = ${mark("PWNED-extdiff")}\n`,
+    );
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-home-"));
+    fs.writeFileSync(path.join(home, ".gitconfig"), `[filter "evil"]\n\tclean = ${mark("PWNED-user")}\n`);
+    const before = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { report } = await planAndRun([
+        call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+        call("bash", { command: "printf 'Todos have a done flag.\\n' >> README.md" }),
+      ]);
+      // git still saw the change made behind the tools' backs, through none of the drivers.
+      expect(report.items[1]?.evidence).toEqual(["README.md (modified, outside the tools)"]);
+      expect(report.gitUnchecked).toBeUndefined();
+    } finally {
+      process.env.HOME = before;
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+    expect(fs.readdirSync(ws).filter((f) => f.startsWith("PWNED"))).toEqual([]);
+  });
+
   it("a failing test command → fail with its output tail", async () => {
-    api = gitWorkspace("echo 'running 3 tests'; echo 'assertion failed: expected done to be true'; exit 1");
+    api = await gitWorkspace("echo 'running 3 tests'; echo 'assertion failed: expected done to be true'; exit 1");
     const { report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
@@ -122,7 +154,7 @@ describe("verification: the work checked against the approved plan (scripted ses
   });
 
   it("without an approved plan there is nothing to verify (409), and /verify says so too", async () => {
-    api = gitWorkspace();
+    api = await gitWorkspace();
     const id = await startScripted(api, [{ text: "hi" }]);
     expect((await api.call("POST", `/api/sessions/${id}/verify`)).status).toBe(409);
     const res = await api.call("POST", `/api/sessions/${id}/messages`, { text: "/verify" });

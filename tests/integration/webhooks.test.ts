@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { awaitReview, call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
+import { awaitReview, call, settle, startScripted, testApi, trustWorkspaceConfig, type Api, type Step } from "../helpers/api";
 import { onPostgres } from "../helpers/db";
 import { exitWith, PLAN_V1, waitFor } from "../helpers/plan-kit";
 import { startReceiver, type Received, type Receiver } from "../helpers/webhook-receiver";
@@ -154,6 +154,7 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
       files: { "README.md": "# Demo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) },
       env: { PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOK_HOSTS: `127.0.0.1:${allowed.port}` },
     });
+    await trustWorkspaceConfig(api, api.workspace);
     runner();
     const { id, reviewId } = await askReview();
 
@@ -176,6 +177,21 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     expect(await api.t.db.eventOutbox.count({ where: { sessionId: id } })).toBe(0);
     expect(forbidden.received).toEqual([]);
     expect(allowed.received).toHaveLength(1);
+  });
+
+  it("a workspace's hooks are not called until a person trusted its config: each is logged as refused, the receiver gets nothing", async () => {
+    const hook = await receiver();
+    const config = { webhooks: [{ url: hook.url("/ws") }] };
+    api = testApi({
+      files: { "README.md": "# Demo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) },
+      env: { PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOK_HOSTS: `127.0.0.1:${hook.port}` },
+    });
+    runner();
+    const { id } = await askReview();
+    const [refused] = await finished(id, 1);
+    expect(refused).toMatchObject({ url: hook.url("/ws"), status: "refused", source: "workspace", attempts: [] });
+    expect(refused?.error).toMatch(/not trusted/);
+    expect(hook.received).toEqual([]);
   });
 
   it("after a restart the owed deliveries go out from the database: the retry keeps its schedule and nothing is sent twice", async () => {

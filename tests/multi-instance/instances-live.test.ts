@@ -37,7 +37,7 @@ function sameAsLog(received: SseEvent[], log: LoggedEvent[], from = 1) {
 describe("live streams across instances", () => {
   it("events appended through A reach SSE subscribers on B and C in order, without gaps or duplicates; Last-Event-ID resumes on another instance", async () => {
     const [a, b, cc] = c.servers as [Server, Server, Server];
-    const ws = c.workspace("stream", ALLOW_BASH);
+    const ws = await c.workspace("stream", ALLOW_BASH);
     const work = Array.from({ length: 8 }, (_, i) => bash(`sleep 0.3; echo ${i} >> steps.txt`));
     const id = await scripted(a.url, ws, [exitPlan("# Plan\n\n1. eight steps\n"), ...work, { text: "stream done" }], { mode: "plan" });
     const onB = openStream(b.url, id);
@@ -89,7 +89,7 @@ describe("live streams across instances", () => {
 describe("a second tab on another instance", () => {
   it.skipIf(noBrowser)("sees a decision made on another instance's page", async () => {
     const [a, b] = c.servers as [Server, Server];
-    const ws = c.workspace("browser");
+    const ws = await c.workspace("browser");
     const id = await scripted(a.url, ws, [exitPlan("# Plan\n\n1. say hello\n"), { text: "Browser done." }], { mode: "plan" });
     await say(a.url, id, "plan it");
     await waitStatus(c, a.url, id, "awaiting_review");
@@ -125,7 +125,7 @@ describe("a second tab on another instance", () => {
 
 describe("failover", () => {
   it("a turn whose instance is killed with -9 mid-step finishes on another; the cut call is reported interrupted, not re-run", async () => {
-    const ws = c.workspace("failover", ALLOW_BASH);
+    const ws = await c.workspace("failover", ALLOW_BASH);
     const marker = `done-${Math.random().toString(36).slice(2, 10)}`;
     const [a] = c.servers as [Server];
     const id = await scripted(a.url, ws, [bash(`sleep 6; echo ${marker} >> out.txt`), { text: "finished after the take-over" }]);

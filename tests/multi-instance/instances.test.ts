@@ -51,7 +51,7 @@ describe("three instances started together on an empty PostgreSQL", () => {
 
 describe("exactly-once across instances", () => {
   it("20 concurrent plan decisions over three instances: one 200, nineteen 409, one review.answered, the turn continues once", async () => {
-    const ws = c.workspace("review", ALLOW_BASH);
+    const ws = await c.workspace("review", ALLOW_BASH);
     const [a, b, cc] = c.servers as [Server, Server, Server];
     const id = await scripted(a.url, ws, [exitPlan("# Plan\n\n1. append to out.txt\n"), bash("echo approved >> out.txt"), { text: "review done" }], { mode: "plan" });
     await say(a.url, id, "plan it");
@@ -79,7 +79,7 @@ describe("exactly-once across instances", () => {
   }, 60_000);
 
   it("20 concurrent permission replies over three instances: one 200, nineteen 409, the command runs once", async () => {
-    const ws = c.workspace("permission", ASK_BASH);
+    const ws = await c.workspace("permission", ASK_BASH);
     const [a, b, cc] = c.servers as [Server, Server, Server];
     const id = await scripted(b.url, ws, [bash("echo ran >> count.txt"), { text: "finished" }]);
     await say(b.url, id, "count");
@@ -102,7 +102,7 @@ describe("exactly-once across instances", () => {
   }, 60_000);
 
   it("20 concurrent mailbox replies over three instances: one 200, nineteen 409, the teammate goes on once", async () => {
-    const ws = c.workspace("team", ALLOW_BASH);
+    const ws = await c.workspace("team", ALLOW_BASH);
     const [a, b, cc] = c.servers as [Server, Server, Server];
     const lead = await scripted(cc.url, ws, []);
     const team = await http(`${cc.url}/api/teams`, "POST", { sessionId: lead });

@@ -32,6 +32,8 @@ import { VerificationReport } from "@/components/verification-report";
 import { DecidedElsewhere } from "@/components/decided-elsewhere";
 import { RetryBanner } from "@/components/retry-banner";
 import { UsageLine } from "@/components/usage-line";
+import { ConfigTrustCard } from "@/components/config-trust-card";
+import { describeConfigTrust } from "@/lib/workspace/trust-config";
 import type { Metadata } from "next";
 
 // The page lists the latest mode switches and permission replies; a long session reads no more than a short one.
@@ -107,7 +109,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   // Claude Code or OpenCode: its turns run in its own terminal, so there is no mode to switch or message to send here.
   const outside = isExternalModel(session.model);
   const pending = state.pendingReview;
-  const [events, review, question, gates, asks, history, verifications, grants] = await Promise.all([
+  const [events, review, question, gates, asks, history, verifications, grants, trust] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
@@ -116,6 +118,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     sessionHistory(db, id, { recent: HISTORY_ROWS }),
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
+    describeConfigTrust(db, session.workspace),
   ]);
   const answered = pending ? null : lastAnswered(events);
   return (
@@ -152,9 +155,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           <Link href={`/webhooks?sessionId=${id}`} className="underline" data-testid="webhooks-link">
             Webhook deliveries
           </Link>
+          {" · "}
+          <Link href={`/workspace?path=${encodeURIComponent(session.workspace)}`} className="underline" data-testid="workspace-settings-link">
+            Workspace settings
+          </Link>
         </p>
         <SessionActions sessionId={id} title={session.title} />
       </header>
+      {/* Outside agents are never answered by a workspace's config, trusted or not: the card is about Plangate's own agent. */}
+      {!outside && trust.waiting ? <ConfigTrustCard view={trust} /> : null}
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
       <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications, history.plans.filter((p) => !state.planId || p.planId === state.planId))} />

@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (req) => {
   const body = await parseBody(req, importBody, IMPORT_MAX_BYTES);
   const created = body.events[0]?.type === "session.created" ? (body.events[0].payload as { script?: unknown }) : {};
-  const checked = checkSessionInput(getEnv(), {
+  const checked = await checkSessionInput(getDb(), getEnv(), {
     workspace: body.session.workspace,
     agent: body.session.agent,
     model: body.session.model,

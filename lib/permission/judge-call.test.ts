@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { decide, evaluate, fromConfig, literalView, merge, type Rule, type Ruleset } from "../permission";
-import type { PermissionAsk } from "../tools/types";
+import { decide, evaluate, fromConfig, literalView, merge, type CallAsk, type Rule, type Ruleset } from ".";
 import { judgeCall, onceKey, type JudgeInput } from "./judge-call";
 
 const base = fromConfig({ "*": "allow", bash: "ask", edit: "ask" });
-const bash = (patterns: string[], extra: Partial<PermissionAsk> = {}): PermissionAsk => ({ permission: "bash", patterns, always: patterns, readOnly: false, ...extra });
+const bash = (patterns: string[], extra: Partial<CallAsk> = {}): CallAsk => ({ permission: "bash", patterns, readOnly: false, ...extra });
 const grant = (pattern: string, exact = false): Rule => ({ permission: "bash", pattern, action: "allow", ...(exact ? { exact: true } : {}) });
 
-function judge(asks: PermissionAsk[], over: Partial<JudgeInput> = {}) {
+function judge(asks: CallAsk[], over: Partial<JudgeInput> = {}) {
   return judgeCall({ asks, agentRules: base, grantRules: [], mode: "default", gates: { autoGateOpen: true, bypassEnabled: true }, allowedOnce: new Set(), ...over });
 }
 
 describe("judgeCall", () => {
-  it.each<[string, PermissionAsk, Rule[], "allow" | "ask"]>([
+  it.each<[string, CallAsk, Rule[], "allow" | "ask"]>([
     ["a prefix grant allows a plain command", bash(["mkdir a"]), [grant("mkdir *")], "allow"],
     ["a prefix grant does not allow a command with a redirection", bash(["mkdir a >x"], { exactOnly: ["mkdir a >x"] }), [grant("mkdir *")], "ask"],
     ["an exact grant allows exactly its text", bash(["mkdir a >x"], { exactOnly: ["mkdir a >x"] }), [grant("mkdir a >x", true)], "allow"],
@@ -42,7 +41,7 @@ describe("judgeCall", () => {
   });
 
   it("a control file asks even when a grant, acceptEdits or auto would allow it", () => {
-    const edit: PermissionAsk = { permission: "edit", patterns: [".git/config"], always: [], readOnly: false, insideWorkspace: true, control: [".git/config"] };
+    const edit: CallAsk = { permission: "edit", patterns: [".git/config"], readOnly: false, insideWorkspace: true, control: [".git/config"] };
     const grants: Rule[] = [{ permission: "edit", pattern: "*", action: "allow" }];
     for (const mode of ["default", "acceptEdits", "auto"] as const) expect(judge([edit], { mode, grantRules: grants }).kind).toBe("ask");
     expect(judge([edit], { mode: "bypassPermissions" }).kind).toBe("allow");
@@ -60,7 +59,7 @@ describe("the gate's rules and grants", () => {
     for (const pattern of patterns) {
       const permission = /\.(ts|md)$/.test(pattern) ? "edit" : "bash";
       const literal = pattern.includes(">");
-      const ask: PermissionAsk = { permission, patterns: [pattern], always: [pattern], readOnly: false, insideWorkspace: true, ...(literal ? { exactOnly: [pattern] } : {}) };
+      const ask: CallAsk = { permission, patterns: [pattern], readOnly: false, insideWorkspace: true, ...(literal ? { exactOnly: [pattern] } : {}) };
       const split = judge([ask], { agentRules: agent, grantRules: grants, mode });
       // The reference: an agent deny stands (grants never lift one), else decide on the merged rules.
       const view = (r: Ruleset) => (literal ? literalView(r) : r);
@@ -68,18 +67,5 @@ describe("the gate's rules and grants", () => {
       const reference = evaluate(permission, pattern, agent) === "deny" ? "deny" : decide({ permission, pattern, rulesets: [view(agent), view(grants)], mode, gates, readOnly: false, insideWorkspace: true }).action;
       expect([pattern, split.kind]).toEqual([pattern, reference]);
     }
-  });
-
-  it("grants read again with the same content are the same ruleset (compiled once); a change gives a new one", async () => {
-    const { grantRuleset } = await import("../session/grant-store");
-    const rows = [{ permission: "bash", pattern: "npm run *", exact: false }, { permission: "bash", pattern: "make build", exact: true }];
-    const first = grantRuleset(rows.map((r) => ({ ...r })));
-    expect(grantRuleset(rows.map((r) => ({ ...r })))).toBe(first);
-    expect(grantRuleset(rows.slice(0, 1))).not.toBe(first);
-    expect(grantRuleset([{ ...rows[0]!, exact: true }, rows[1]!])).not.toBe(first);
-    // a revoked grant stops answering at once: the new content is judged, not a cached compile of the old
-    const ask = bash(["make build"]);
-    expect(judge([ask], { grantRules: first }).kind).toBe("allow");
-    expect(judge([ask], { grantRules: grantRuleset(rows.slice(0, 1)) }).kind).toBe("ask");
   });
 });

@@ -1,0 +1,198 @@
+import type { ModeGates, PermissionMode } from "./modes";
+import type { Action, Rule } from "./types";
+
+/**
+ * Who is acting. Every answer starts here, because the same rule means different things for each:
+ * - agent: Plangate's own agent, whose commands run in Plangate's sandbox (workspace only, no network);
+ * - outside: an outside coding agent (Claude Code, OpenCode…), which runs on the host, with the network;
+ * - model: a model answering for others (a team lead's model deciding a teammate's plan);
+ * - person: a person at the browser. Only a route that took the request from a person says so; nothing a
+ *   model, a workspace file or an outside agent sends can.
+ */
+export type Actor = "agent" | "outside" | "model" | "person";
+
+/** A tool call of Plangate's agent, or an outside agent's permission ask: may it go ahead without a person? */
+export type CallFacts = {
+  actor: "agent" | "outside";
+  permission: string;
+  pattern: string;
+  mode: PermissionMode;
+  gates: ModeGates;
+  /** The call cannot change anything: read, list, glob, grep, question, todo_write, plan_exit, read-only sandboxed bash. */
+  readOnly: boolean;
+  /** The call writes exactly this session's plan file. */
+  planFile?: boolean;
+  insideWorkspace?: boolean;
+  /** The call writes a control file (.plangate, .git, agent or editor settings, shell rc files). */
+  control?: boolean;
+  /**
+   * The pattern is one simple command of literal words (no redirection, substitution, expansion or newline),
+   * or a path: only then may a prefix rule ("mkdir *") answer it. False: only an exact rule (or "*") may.
+   */
+  plain?: boolean;
+  /** A person allowed this very pattern for this very call, answering its ask. */
+  personAllowed?: boolean;
+};
+
+export type CallQuestion = CallFacts & {
+  about: "call";
+  /** The rule that answers (last match wins) among those that may widen for this actor: native, trusted config, grants. */
+  rule: Rule | undefined;
+  /** The rule that answers among the narrowing ones (a workspace config's deny and ask rules): the stricter answer wins. */
+  narrowing?: Rule | undefined;
+};
+
+/** A decision on a plan review (the desk, a team's mailbox, a lead's model): may this actor make it? */
+export type PlanQuestion = {
+  about: "plan";
+  actor: Actor;
+  decision: "approve" | "reject" | "abandon";
+  /** Whose plan: Plangate's own agent's, or an outside agent's (which would then act on the host). */
+  planOf: "agent" | "outside";
+  /** The team requires a person for every teammate plan. */
+  personRequired?: boolean;
+  /** A deciding model's own rights now: the mode it is in and whether its agent is read-only. */
+  model?: { mode: PermissionMode; readOnly: boolean };
+};
+
+export type GateQuestion = CallQuestion | PlanQuestion;
+
+/** asWritten: a person allowed this very text (once, or as an exact saved rule), or bypassPermissions did. */
+export type Decision = { action: Action; reason: string; rule?: Rule; asWritten?: true };
+
+/**
+ * Which rules may answer for whom. Plangate's agent: the native rules, a trusted workspace config and the
+ * person's grants made for it; an untrusted config only narrows. Outside agents run without our sandbox: only
+ * a person's grants made for outside agents may allow anything for them; a workspace config (trusted or not)
+ * may only narrow, and a native rule or a grant made for the sandboxed agent never applies.
+ */
+export function ruleApplies(actor: Actor, rule: Rule): boolean {
+  const source = rule.source ?? "native";
+  const narrows = rule.action !== "allow";
+  if (actor === "agent") return source === "untrusted-config" ? narrows : source !== "outside-grant";
+  if (actor === "outside") return source === "outside-grant" ? rule.action === "allow" : (source === "config" || source === "untrusted-config") && narrows;
+  return false;
+}
+
+const hasWildcard = (pattern: string) => pattern.includes("*") || pattern.includes("?");
+
+/** A wildcard allow may answer only a plain pattern; an exact rule, a literal one and the blanket "*" answer any. */
+function answersAsWritten(rule: Rule, plain: boolean): boolean {
+  return plain || rule.action !== "allow" || rule.exact === true || rule.pattern === "*" || !hasWildcard(rule.pattern);
+}
+
+function describeRule(rule: Rule): string {
+  const from = rule.source && rule.source !== "native" ? ` (${rule.source})` : "";
+  return `rule ${rule.permission} "${rule.pattern}" → ${rule.action}${from}`;
+}
+
+// Rules are long-lived and judged over and over: the decision a rule gives on its own is built once (and
+// frozen, since it is shared), so the gate's common path allocates nothing here.
+const ruleDecisions = new WeakMap<Rule, Decision>();
+const NO_RULE: Decision = Object.freeze({ action: "ask", reason: "no rule matched" });
+
+function ruleDecision(rule: Rule | undefined): Decision {
+  if (rule === undefined) return NO_RULE;
+  let d = ruleDecisions.get(rule);
+  if (d === undefined) {
+    d = Object.freeze({ action: rule.action, reason: describeRule(rule), rule });
+    ruleDecisions.set(rule, d);
+  }
+  return d;
+}
+
+function decision(rule: Rule | undefined, action: Action, reason: string, asWritten = false): Decision {
+  const d: Decision = rule ? { action, reason, rule } : { action, reason };
+  if (asWritten) d.asWritten = true;
+  return d;
+}
+
+/** Modes that turn "ask" into "allow" still ask about a looping agent: that is a question about the agent, not the call. */
+const ALWAYS_ASK = "doom_loop";
+const RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Plangate's sandboxed agent: the rule first, then the session's permission mode on top. */
+function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
+  const base = ruleDecision(rule);
+  if (base.action === "deny") return base;
+  if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
+  // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
+  if (base.action === "ask" && q.readOnly && q.permission === "bash") return decision(rule, "allow", "read-only command");
+  // Control files steer the agent's own rights and what runs later: only a person answers, whatever a rule,
+  // an "always" grant, acceptEdits or auto says. Plan mode keeps its own stricter answer below.
+  if (q.control === true && q.mode !== "plan") {
+    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
+    return { action: "ask", reason: "a control file: only a person may allow this write" };
+  }
+  const d = withMode(rule, base, q);
+  // A person's exact "always" allowed this very text; bypassPermissions allows everything as written.
+  const asWritten = d.action === "allow" && d.asWritten !== true && (q.mode === "bypassPermissions" || (rule?.exact === true && rule.action === "allow" && (rule.source ?? "grant") === "grant"));
+  return asWritten ? { ...d, asWritten: true } : d;
+}
+
+/** What the session's mode makes of the rule's answer. A mode can only tighten (plan) or answer an ask. */
+function withMode(rule: Rule | undefined, base: Decision, q: CallFacts): Decision {
+  switch (q.mode) {
+    case "plan":
+      if (q.readOnly) return base;
+      if (q.planFile === true) return decision(rule, "allow", "plan mode: writing the plan file");
+      return decision(rule, "deny", "plan mode: only the plan file may be written");
+    case "acceptEdits":
+      if (base.action === "ask" && q.permission === "edit" && q.insideWorkspace === true) return decision(rule, "allow", "acceptEdits mode: edit inside the workspace");
+      return base;
+    case "auto":
+      if (base.action !== "ask" || q.permission === ALWAYS_ASK) return base;
+      return q.gates.autoGateOpen ? decision(rule, "allow", "auto mode") : decision(rule, "ask", `${base.reason}; auto mode gate closed`);
+    case "bypassPermissions":
+      if (base.action !== "ask" || q.permission === ALWAYS_ASK) return base;
+      return q.gates.bypassEnabled ? decision(rule, "allow", "bypassPermissions mode") : decision(rule, "ask", `${base.reason}; bypassPermissions not enabled`);
+    case "default":
+      return base;
+  }
+}
+
+/**
+ * An outside agent's ask. Plangate's sandbox does not hold its commands, and its own mode is its own: the
+ * workspace's rules may refuse, a person's grant for outside agents may allow a plain command or a path, a
+ * control file always goes to a person, and everything else asks.
+ */
+function outsideCall(rule: Rule | undefined, narrowing: Rule | undefined, q: CallFacts): Decision {
+  if (narrowing?.action === "deny") return ruleDecision(narrowing);
+  if (rule?.action === "deny") return ruleDecision(rule);
+  if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
+  if (q.control === true) return { action: "ask", reason: "a control file: only a person may allow this, once" };
+  if (rule?.action === "allow") return decision(rule, "allow", `a person's grant for outside agents: ${describeRule(rule)}`, rule.exact === true);
+  return decision(narrowing, "ask", "outside agents run without Plangate's sandbox: a person decides");
+}
+
+function planDecision(q: PlanQuestion): Decision {
+  if (q.actor === "person") return { action: "allow", reason: "a person decided" };
+  if (q.planOf === "outside") return { action: "deny", reason: "only a person may answer an outside agent's plan: it would then act on the host, outside Plangate's sandbox" };
+  if (q.actor !== "model") return { action: "deny", reason: "only a person or the team lead's model may answer a plan" };
+  // Sending a plan back or setting it aside changes nothing in the workspace.
+  if (q.decision !== "approve") return { action: "allow", reason: "a model may send a plan back" };
+  if (q.personRequired === true) return { action: "deny", reason: "this team requires a person to approve teammate plans in the mailbox" };
+  if (q.model === undefined || q.model.mode === "plan" || q.model.readOnly) {
+    return { action: "deny", reason: "the lead is in plan mode (or read-only) and cannot approve changes it may not make itself" };
+  }
+  return { action: "allow", reason: "the lead's model approved with the rights it has itself" };
+}
+
+/**
+ * The one decision function: may this happen without asking a person? Every surface asks it — a tool call
+ * of Plangate's agent, an outside agent's ask, a plan or mailbox decision — with the facts the server
+ * checked: who acts, the parsed pattern, the control flag, the mode, and the rules that matched with their
+ * sources. Rules that may not answer for the actor are ignored here as well as where they are looked up.
+ */
+export function gate(q: GateQuestion): Decision {
+  if (q.about === "plan") return planDecision(q);
+  const plain = q.plain !== false;
+  const usable = (r: Rule | undefined) => (r !== undefined && ruleApplies(q.actor, r) && answersAsWritten(r, plain) ? r : undefined);
+  const rule = usable(q.rule);
+  const narrowing = q.narrowing !== undefined && q.narrowing.action !== "allow" ? usable(q.narrowing) : undefined;
+  if (q.actor === "outside") return outsideCall(rule, narrowing, q);
+  const base = agentCall(rule, q);
+  if (narrowing === undefined || base.action === "deny") return base;
+  const narrowed = agentCall(narrowing, q);
+  return RANK[narrowed.action] > RANK[base.action] ? { ...narrowed, reason: `the workspace's config: ${narrowed.reason}` } : base;
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { controlGuard, type ControlGuard } from "../workspace/control-paths";
+
+/** Covers in use by commands of this process: a cover's folder is removed only once no command holds it. */
+const covering = new Map<string, number>();
+
+export type HeldGuard = { guard: ControlGuard; release: () => string[] };
+
+function exists(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Moves what a command planted out of the workspace, kept for a person to look at; removed if it cannot be moved. */
+function quarantine(workspace: string, planted: string, into: string): void {
+  const dest = path.join(into, path.relative(workspace, planted));
+  try {
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.renameSync(planted, dest);
+  } catch {
+    fs.rmSync(planted, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Takes the guard for one command that may write. `release`, called once the command has ended (whatever its
+ * outcome), removes anything it planted where a control file was missing (a file, a folder inside `.git`, or
+ * something inside a cover, which another instance may have removed meanwhile) and returns those paths,
+ * workspace-relative: the call is then reported as refused, before a later command or the person's git reads them.
+ */
+export function holdControlGuard(workspace: string, quarantineRoot: string): HeldGuard {
+  const guard = controlGuard(workspace);
+  for (const c of guard.cover) covering.set(c, (covering.get(c) ?? 0) + 1);
+  let released = false;
+  const release = (): string[] => {
+    if (released) return [];
+    released = true;
+    const planted: string[] = [];
+    for (const p of guard.watch) if (exists(p) !== null) planted.push(p);
+    for (const c of guard.cover) {
+      const left = (covering.get(c) ?? 1) - 1;
+      if (left > 0) covering.set(c, left);
+      else covering.delete(c);
+      const stat = exists(c);
+      if (stat === null) continue;
+      if (!stat.isDirectory() || fs.readdirSync(c).length > 0) planted.push(c);
+      else if (left === 0) {
+        try {
+          fs.rmdirSync(c);
+        } catch {
+          // Another command (of another instance) holds it now; it removes it after.
+        }
+      }
+    }
+    if (planted.length > 0) {
+      const into = path.join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`);
+      for (const p of planted) quarantine(workspace, p, into);
+    }
+    return planted.map((p) => path.relative(workspace, p));
+  };
+  return { guard, release };
+}

@@ -1,0 +1,43 @@
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { waitsForTrust, workspaceConfigFor } from "./effective-config";
+import { deleteTrust, saveTrust, type TrustView } from "./trust-store";
+
+/** What a person sees before trusting a workspace's config, and after. */
+export type ConfigTrustView = {
+  workspace: string;
+  /** sha-256 of the file as it is now (what "Trust" trusts); null without a config file. */
+  hash: string | null;
+  trusted: boolean;
+  /** What the file would widen; empty when nothing in it waits for a person. */
+  widening: string[];
+  waiting: boolean;
+  /** The file is broken: nothing of it applies, trusted or not. */
+  error: string | null;
+  /** The trust on record, possibly for an earlier content of the file (then `trusted` is false). */
+  trust: TrustView | null;
+};
+
+export async function describeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
+  const c = await workspaceConfigFor(db, workspace);
+  return { workspace, hash: c.hash, trusted: c.trusted, widening: c.widening, waiting: waitsForTrust(c), error: c.raw.error ?? null, trust: c.trust };
+}
+
+/**
+ * A person trusts the config they were shown: `hash` must be the file's content now, or the file changed
+ * between reading and trusting and nothing is trusted. Trust lasts until the file changes.
+ */
+export async function trustConfig(db: Db, workspace: string, hash: string, by: string): Promise<ConfigTrustView> {
+  const now = await workspaceConfigFor(db, workspace);
+  if (now.hash === null) throw new AppError("not_found", `${workspace} has no .plangate/config.json to trust.`);
+  if (now.raw.error !== undefined) throw new AppError("bad_request", `The config cannot be trusted as it is: ${now.raw.error}`);
+  if (now.hash !== hash) throw new AppError("config_changed", undefined, { hash: now.hash });
+  await saveTrust(db, workspace, hash, by);
+  return describeConfigTrust(db, workspace);
+}
+
+/** Takes trust back: the config's widening parts stop applying at the next step of every session there. */
+export async function revokeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
+  if ((await deleteTrust(db, workspace)) === null) throw new AppError("not_found", `Nothing is trusted for ${workspace}.`);
+  return describeConfigTrust(db, workspace);
+}
