@@ -76,6 +76,11 @@ export function ruleApplies(actor: Actor, rule: Rule): boolean {
 
 const hasWildcard = (pattern: string) => pattern.includes("*") || pattern.includes("?");
 
+/** The rule, when it may answer for this actor and this pattern (a hot path: no closure per call). */
+function usable(actor: Actor, r: Rule | undefined, plain: boolean): Rule | undefined {
+  return r !== undefined && ruleApplies(actor, r) && answersAsWritten(r, plain) ? r : undefined;
+}
+
 /** A wildcard allow may answer only a plain pattern; an exact rule, a literal one and the blanket "*" answer any. */
 function answersAsWritten(rule: Rule, plain: boolean): boolean {
   return plain || rule.action !== "allow" || rule.exact === true || rule.pattern === "*" || !hasWildcard(rule.pattern);
@@ -187,9 +192,8 @@ function planDecision(q: PlanQuestion): Decision {
 export function gate(q: GateQuestion): Decision {
   if (q.about === "plan") return planDecision(q);
   const plain = q.plain !== false;
-  const usable = (r: Rule | undefined) => (r !== undefined && ruleApplies(q.actor, r) && answersAsWritten(r, plain) ? r : undefined);
-  const rule = usable(q.rule);
-  const narrowing = q.narrowing !== undefined && q.narrowing.action !== "allow" ? usable(q.narrowing) : undefined;
+  const rule = usable(q.actor, q.rule, plain);
+  const narrowing = q.narrowing !== undefined && q.narrowing.action !== "allow" ? usable(q.actor, q.narrowing, plain) : undefined;
   if (q.actor === "outside") return outsideCall(rule, narrowing, q);
   const base = agentCall(rule, q);
   if (narrowing === undefined || base.action === "deny") return base;

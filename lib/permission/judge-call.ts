@@ -53,9 +53,11 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
   for (const ask of input.asks) {
     let askPatterns: string[] | null = null;
     // One question per ask, its pattern fields set per pattern: the gate's hot loop allocates little.
+    // Every field set up front: one object shape for the whole loop.
     const q: CallQuestion = {
       about: "call", actor: input.actor ?? "agent", permission: ask.permission, pattern: "", mode: input.mode, gates: input.gates,
-      readOnly: ask.readOnly, planFile: ask.planFile, insideWorkspace: ask.insideWorkspace, rule: undefined,
+      readOnly: ask.readOnly, planFile: ask.planFile, insideWorkspace: ask.insideWorkspace, control: false, plain: true, personAllowed: false,
+      rule: undefined, narrowing: undefined,
     };
     for (const pattern of ask.patterns) {
       const literal = ask.exactOnly !== undefined && ask.exactOnly.includes(pattern);

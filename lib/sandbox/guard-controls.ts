@@ -10,7 +10,7 @@ export type HeldGuard = { guard: ControlGuard; release: () => string[] };
 
 function exists(p: string): fs.Stats | null {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -34,14 +34,21 @@ function quarantine(workspace: string, planted: string, into: string): void {
  * workspace-relative: the call is then reported as refused, before a later command or the person's git reads them.
  */
 export function holdControlGuard(workspace: string, quarantineRoot: string): HeldGuard {
-  const guard = controlGuard(workspace);
+  const found = controlGuard(workspace);
+  // An empty folder that is another running command's cover is this command's cover too: it stays until both end.
+  const shared = found.readOnly.filter((p) => covering.has(p));
+  const guard = { ...found, readOnly: found.readOnly.filter((p) => !covering.has(p)), cover: [...found.cover, ...shared] };
   for (const c of guard.cover) covering.set(c, (covering.get(c) ?? 0) + 1);
+  // An empty control folder could be another instance's cover, removed while this command runs (which detaches
+  // this command's read-only mount of it): it must still be empty afterwards.
+  const empty = guard.readOnly.filter((p) => exists(p)?.isDirectory() === true && fs.readdirSync(p).length === 0);
   let released = false;
   const release = (): string[] => {
     if (released) return [];
     released = true;
     const planted: string[] = [];
     for (const p of guard.watch) if (exists(p) !== null) planted.push(p);
+    for (const p of empty) if (exists(p)?.isDirectory() === true && fs.readdirSync(p).length > 0) for (const name of fs.readdirSync(p)) planted.push(path.join(p, name));
     for (const c of guard.cover) {
       const left = (covering.get(c) ?? 1) - 1;
       if (left > 0) covering.set(c, left);

@@ -19,7 +19,7 @@ function inside(root: string, p: string): boolean {
 
 function real(p: string): string | null {
   try {
-    return fs.realpathSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }) === undefined ? null : fs.realpathSync(p);
   } catch {
     return null;
   }

@@ -48,9 +48,10 @@ export type ControlGuard = {
   watch: string[];
 };
 
+// Most control entries are missing: no exception (and its stack trace) per miss.
 function lstat(p: string): fs.Stats | null {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
