@@ -1,7 +1,10 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { AppError } from "../errors";
-import { grantsAllow } from "../permission";
+import { grantsAllow, type Ruleset } from "../permission";
+import { configRules } from "../workspace/config-trust";
+import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { loadSessionContext } from "./session-context";
 import { appendEvents } from "../session/append-events";
 import { grantRules, insertGrants, type GrantActor, type NewGrant } from "../session/grant-store";
 import { isExternalModel } from "../session/external-agents";
@@ -72,13 +75,25 @@ async function ownerOf(db: Db, sessionId: string): Promise<Owner> {
   return { workspace: row?.workspace ?? "", actor: row && isExternalModel(row.model) ? "outside" : "agent" };
 }
 
-/** Whether saved grants now answer a pending request the way the gate would (the same actor, exact-only commands, no control files). */
+/** The rules that only narrow for this session: its workspace config's deny and ask rules (for Plangate's agent, as its context has them). */
+async function narrowingOf(db: Db, sessionId: string, owner: Owner): Promise<Ruleset | null> {
+  if (owner.actor === "outside") return configRules(loadWorkspaceConfig(owner.workspace), false).narrowing;
+  // A session whose agent cannot be built now (its config changed) is not answered by a grant: it waits for a person.
+  return loadSessionContext(db, sessionId).then((c) => c.narrowing, () => null);
+}
+
+/**
+ * Whether saved grants now answer a pending request the way the gate would: the same actor, exact-only
+ * commands, no control files, the workspace's narrowing rules, and never a command that would run unsandboxed.
+ */
 async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<boolean> {
   if (req.metadata.control === true) return false;
-  const { workspace, actor } = await ownerOf(db, req.sessionId);
-  const grants = await grantRules(db, req.sessionId, workspace, actor);
+  const owner = await ownerOf(db, req.sessionId);
+  const grants = await grantRules(db, req.sessionId, owner.workspace, owner.actor);
   const exactOnly = Array.isArray(req.metadata.exactOnly) ? (req.metadata.exactOnly as string[]) : [];
-  return grantsAllow(actor, { permission: req.permission, patterns: req.patterns, exactOnly, readOnly: false }, grants);
+  const unsandboxed = req.metadata.sandboxed === false;
+  const narrowing = await narrowingOf(db, req.sessionId, owner);
+  return narrowing !== null && grantsAllow(owner.actor, { permission: req.permission, patterns: req.patterns, exactOnly, readOnly: false, unsandboxed }, grants, narrowing);
 }
 
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */

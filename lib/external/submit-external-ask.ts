@@ -3,6 +3,7 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { judgeCall } from "../permission";
 import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
+import { reachesOutside } from "../sandbox/read-only-commands";
 import { appendEvents } from "../session/append-events";
 import { grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
@@ -21,12 +22,14 @@ const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
  * An outside agent's command as the gate judges it. Split with the shell parser: one simple command of literal
  * words is its pattern (a prefix grant such as "mkdir *" may answer it); anything else (several commands, a
  * redirection, a substitution, an expansion, a newline) is judged as its whole text, which only an exact grant
- * answers: the agent runs it on the host, with the network, where a prefix would cover whatever follows.
+ * answers: the agent runs it on the host, with the network, where a prefix would cover whatever follows. A
+ * plain command whose arguments reach outside the workspace (`cat ~/.ssh/id_ed25519`) is judged exactly too.
  */
 function commandAsk(command: string): PermissionAsk {
   const shapes = commandShapes(command);
   const only = shapes.length === 1 ? shapes[0] : undefined;
-  const single = only !== undefined && only.plain && !command.includes("\n");
+  const confined = only?.words?.slice(1).every((w) => !reachesOutside(w)) === true;
+  const single = only !== undefined && only.plain && confined && !command.includes("\n");
   const pattern = single ? only.text : command;
   const options = single ? alwaysOptions(only) : [{ rule: command, exact: true, words: `exactly \`${command}\`` }];
   return {
@@ -75,8 +78,15 @@ export async function submitExternalAsk(db: Db, a: { agent: ExternalAgent; exter
   const { narrowing } = configRules(loadWorkspaceConfig(a.workspace), false);
   const grants = await grantRules(db, sessionId, a.workspace, "outside");
   const judged = judgeCall({ actor: "outside", asks: [ask], agentRules: [], grantRules: grants, narrowing, mode: "default", gates: CLOSED, allowedOnce: new Set() });
+  // A composed command is judged whole (only an exact grant answers it), and each of its commands by the
+  // workspace's denies: `true && git push --force` is refused where `git push *` is.
+  const parts = ask.permission === "bash" && ask.exactOnly?.length ? commandShapes(String(a.input.command)).map((c) => c.text) : [];
+  const partDenied = parts.length > 0 ? judgeCall({ actor: "outside", asks: [{ permission: "bash", patterns: parts, readOnly: false }], agentRules: [], grantRules: [], narrowing, mode: "default", gates: CLOSED, allowedOnce: new Set() }) : null;
+  if (judged.kind === "deny" || partDenied?.kind === "deny") {
+    const reason = judged.kind === "deny" ? judged.reason : partDenied?.kind === "deny" ? partDenied.reason : "";
+    return { requestId: null, status: "deny", message: `Plangate's rules for this workspace deny it: ${reason}.` };
+  }
   if (judged.kind === "allow") return { requestId: null, status: "allow", message: null };
-  if (judged.kind === "deny") return { requestId: null, status: "deny", message: `Plangate's rules for this workspace deny it: ${judged.reason}.` };
   const { rows, events, write } = planRequests(sessionId, newId("call"), a.tool, judged.asks.map((x) => ({ ...x, metadata: { ...(x.metadata ?? {}), agent: a.agent } })));
   await appendEvents(db, sessionId, events, { also: write });
   return { requestId: rows[0]?.id ?? null, status: "pending", message: null };

@@ -32,6 +32,8 @@ export type CallFacts = {
   plain?: boolean;
   /** A person allowed this very pattern for this very call, answering its ask. */
   personAllowed?: boolean;
+  /** The command would run on the host: no sandbox of Plangate's holds it (bubblewrap missing or off). */
+  unsandboxed?: boolean;
 };
 
 export type CallQuestion = CallFacts & {
@@ -57,7 +59,11 @@ export type PlanQuestion = {
 
 export type GateQuestion = CallQuestion | PlanQuestion;
 
-/** asWritten: a person allowed this very text (once, or as an exact saved rule), or bypassPermissions did. */
+/**
+ * asWritten: a person allowed this very call's text, or bypassPermissions did (a command may then write control
+ * files and git uses the repository's settings). A saved grant never is: an exact "always npm test" runs again
+ * after the agent edited what `npm test` runs.
+ */
 export type Decision = { action: Action; reason: string; rule?: Rule; asWritten?: true };
 
 /**
@@ -115,6 +121,8 @@ function decision(rule: Rule | undefined, action: Action, reason: string, asWrit
 /** Modes that turn "ask" into "allow" still ask about a looping agent: that is a question about the agent, not the call. */
 const ALWAYS_ASK = "doom_loop";
 const RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
+/** Permissions whose pattern is a command that runs: the agent's shell, its network, the workspace's verify command. */
+const COMMANDS = new Set(["bash", "network", "verify"]);
 
 /** Plangate's sandboxed agent: the rule first, then the session's permission mode on top. */
 function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
@@ -129,10 +137,14 @@ function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
     if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
     return { action: "ask", reason: "a control file: only a person may allow this write" };
   }
+  // Where no sandbox of ours holds the command, nothing but a person (or the operator's bypass) answers it.
+  if (q.unsandboxed === true && !q.readOnly && COMMANDS.has(q.permission)) {
+    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
+    return decision(rule, "ask", "no sandbox on this machine: the command would run on the host, so a person decides");
+  }
   const d = withMode(rule, base, q);
-  // A person's exact "always" allowed this very text; bypassPermissions allows everything as written.
-  const asWritten = d.action === "allow" && d.asWritten !== true && (q.mode === "bypassPermissions" || (rule?.exact === true && rule.action === "allow" && (rule.source ?? "grant") === "grant"));
-  return asWritten ? { ...d, asWritten: true } : d;
+  // bypassPermissions allows everything as written.
+  return d.action === "allow" && q.mode === "bypassPermissions" && d.asWritten !== true ? { ...d, asWritten: true } : d;
 }
 
 /** What the session's mode makes of the rule's answer. A mode can only tighten (plan) or answer an ask. */
@@ -166,7 +178,9 @@ function outsideCall(rule: Rule | undefined, narrowing: Rule | undefined, q: Cal
   if (rule?.action === "deny") return ruleDecision(rule);
   if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
   if (q.control === true) return { action: "ask", reason: "a control file: only a person may allow this, once" };
-  if (rule?.action === "allow") return decision(rule, "allow", `a person's grant for outside agents: ${describeRule(rule)}`, rule.exact === true);
+  // The workspace asks a person about this every time: a saved grant does not answer it.
+  if (narrowing?.action === "ask") return decision(narrowing, "ask", `the workspace's config: ${describeRule(narrowing)}`);
+  if (rule?.action === "allow") return decision(rule, "allow", `a person's grant for outside agents: ${describeRule(rule)}`);
   return decision(narrowing, "ask", "outside agents run without Plangate's sandbox: a person decides");
 }
 

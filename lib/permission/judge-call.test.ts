@@ -29,7 +29,7 @@ describe("judgeCall", () => {
 
   it.each<[string, Partial<JudgeInput>, boolean]>([
     ["allowed once by the person", { allowedOnce: new Set([onceKey("bash", "make")]) }, true],
-    ["allowed by an exact saved rule", { grantRules: [grant("make", true)] }, true],
+    ["allowed by an exact saved rule (what it runs may have changed since)", { grantRules: [grant("make", true)] }, false],
     ["allowed by bypassPermissions", { mode: "bypassPermissions" }, true],
     ["allowed by a prefix rule", { grantRules: [grant("make *")] }, false],
     ["allowed by a config rule", { agentRules: merge(base, fromConfig({ bash: { make: "allow" } })) }, false],

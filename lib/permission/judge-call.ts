@@ -56,7 +56,7 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
     // Every field set up front: one object shape for the whole loop.
     const q: CallQuestion = {
       about: "call", actor: input.actor ?? "agent", permission: ask.permission, pattern: "", mode: input.mode, gates: input.gates,
-      readOnly: ask.readOnly, planFile: ask.planFile, insideWorkspace: ask.insideWorkspace, control: false, plain: true, personAllowed: false,
+      readOnly: ask.readOnly, planFile: ask.planFile, insideWorkspace: ask.insideWorkspace, unsandboxed: ask.unsandboxed === true, control: false, plain: true, personAllowed: false,
       rule: undefined, narrowing: undefined,
     };
     for (const pattern of ask.patterns) {
@@ -97,9 +97,10 @@ const CLOSED: ModeGates = { autoGateOpen: false, bypassEnabled: false };
 
 /**
  * Whether a person's saved grants alone answer an ask for this actor, as the gate would: no native rule, no
- * mode, no control file (those need a person each time). Used where a grant may stand in for a new question.
+ * mode, no control file (those need a person each time), and the workspace's narrowing rules still bind. Used
+ * where a grant may stand in for a new question.
  */
-export function grantsAllow(actor: "agent" | "outside", ask: CallAsk, grants: Ruleset): boolean {
+export function grantsAllow(actor: "agent" | "outside", ask: CallAsk, grants: Ruleset, narrowing: Ruleset = NO_RULES): boolean {
   if (ask.control !== undefined && ask.control.length > 0) return false;
-  return judgeCall({ actor, asks: [ask], agentRules: NO_RULES, grantRules: grants, mode: "default", gates: CLOSED, allowedOnce: NO_ONE }).kind === "allow";
+  return judgeCall({ actor, asks: [ask], agentRules: NO_RULES, grantRules: grants, narrowing, mode: "default", gates: CLOSED, allowedOnce: NO_ONE }).kind === "allow";
 }

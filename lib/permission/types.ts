@@ -56,4 +56,6 @@ export type CallAsk = {
   /** This call writes exactly the session's plan file. */
   planFile?: boolean;
   insideWorkspace?: boolean;
+  /** The command would run on the host: no sandbox of Plangate's holds it. */
+  unsandboxed?: boolean;
 };

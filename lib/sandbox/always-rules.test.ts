@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alwaysOptions, isSafePrefixRule, plainCommands } from "./always-rules";
+import { alwaysOptions, commandShapes, isSafePrefixRule, plainCommands } from "./always-rules";
 import { splitCommands } from "./split-commands";
 
 /** The rules "Allow always" would offer for every command of a script, as the gate splits it. */
@@ -49,6 +49,14 @@ describe("Allow always never saves more than was approved", () => {
     ["echo 'a b'", [["=echo 'a b'"]]],
   ])("%s", (src, expected) => {
     expect(offered(src)).toEqual(expected);
+  });
+});
+
+describe("a command the shell reads otherwise than the parser", () => {
+  it("with a carriage return is never plain: only its exact text may be saved", () => {
+    const [shape] = commandShapes("cat\rx/y");
+    expect(shape?.plain).toBe(false);
+    expect(alwaysOptions(shape!).map((o) => o.exact)).toEqual([true]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { literalWord } from "./read-only-commands";
-import { nodeType, parseShell, splitCommands, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
+import { hasStrayControl, nodeType, parseShell, splitCommands, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
 
 /**
  * Programs that only read or show, or create empty things, whatever their further arguments: a rule
@@ -42,6 +42,7 @@ function plainWords(stmt: ShStmt): string[] | null {
 /** Whether each command text the gate judges is plain, keyed by text (the same texts splitCommands gives). */
 export function plainCommands(src: string, texts: readonly string[]): Map<string, string[] | null> {
   const out = new Map<string, string[] | null>(texts.map((t) => [t, null]));
+  if (hasStrayControl(src)) return out;
   const parsed: ParsedShell | { error: string } = parseShell(src);
   if ("error" in parsed) return out;
   const stmts: ShStmt[] = [];

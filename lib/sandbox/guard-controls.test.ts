@@ -56,4 +56,14 @@ describe("holdControlGuard", () => {
     expect(held.release()).toEqual([".vscode/tasks.json"]);
     expect(fs.readdirSync(path.join(ws, ".vscode"))).toEqual([]);
   });
+
+  it("an empty control folder replaced by a link meanwhile is taken away", () => {
+    const { ws, quarantine } = place();
+    fs.mkdirSync(path.join(ws, ".vscode"));
+    const held = holdControlGuard(ws, quarantine);
+    fs.rmdirSync(path.join(ws, ".vscode"));
+    fs.symlinkSync("/etc", path.join(ws, ".vscode"));
+    expect(held.release()).toEqual([".vscode"]);
+    expect(fs.lstatSync(path.join(ws, ".vscode"), { throwIfNoEntry: false })).toBeUndefined();
+  });
 });

@@ -48,7 +48,12 @@ export function holdControlGuard(workspace: string, quarantineRoot: string): Hel
     released = true;
     const planted: string[] = [];
     for (const p of guard.watch) if (exists(p) !== null) planted.push(p);
-    for (const p of empty) if (exists(p)?.isDirectory() === true && fs.readdirSync(p).length > 0) for (const name of fs.readdirSync(p)) planted.push(path.join(p, name));
+    for (const p of empty) {
+      const stat = exists(p);
+      if (stat === null) continue;
+      if (!stat.isDirectory()) planted.push(p);
+      else for (const name of fs.readdirSync(p)) planted.push(path.join(p, name));
+    }
     for (const c of guard.cover) {
       const left = (covering.get(c) ?? 1) - 1;
       if (left > 0) covering.set(c, left);

@@ -62,6 +62,9 @@ describe("isReadOnlyCommand accepts", () => {
 describe("isReadOnlyCommand refuses", () => {
   it.each([
     ["rm -rf build", '"rm" is not a read-only command'],
+    // The parser splits at a carriage return, bash does not: bash would run the program `./cat\rx/y`.
+    ["cat\rx/y", "control character"],
+    ["ls\u0000x", "control character"],
     ["touch x", '"touch" is not a read-only command'],
     ["/bin/ls", '"/bin/ls" is not a read-only command'],
     ["less README.md", '"less" is not a read-only command'],

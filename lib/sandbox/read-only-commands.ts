@@ -1,4 +1,5 @@
 import {
+  hasStrayControl,
   nodeType,
   parseShell,
   REDIR,
@@ -161,14 +162,15 @@ export type ReadOnlyOptions = {
 // bash opens these as sockets in a redirection; anywhere else they are suspicious enough to ask.
 const NETWORK_PATH = /\/dev\/(tcp|udp)\//;
 
-function escapes(word: string): boolean {
+/** A word that names a place outside the workspace: an absolute path, `~`, or a `..` step (also after `=`, `:`, `,`). */
+export function reachesOutside(word: string): boolean {
   if (word.startsWith("/") || word.startsWith("~")) return true;
   return word.split(/[=/:,]/).includes("..") || /[=:,][/~]/.test(word);
 }
 
 function checkWord(value: string, shown: string, opts: ReadOnlyOptions): string | null {
   if (NETWORK_PATH.test(value)) return `${shown} names a network socket`;
-  if (opts.confined && escapes(value)) return `${shown} reaches outside the workspace`;
+  if (opts.confined && reachesOutside(value)) return `${shown} reaches outside the workspace`;
   return null;
 }
 
@@ -267,6 +269,7 @@ function checkNode(node: ShNode, type: string, text: (node: ShNode) => string, o
  * so a mistake here costs nothing. Without bubblewrap it is all there is, and runs `confined`.
  */
 export function isReadOnlyCommand(src: string, opts: ReadOnlyOptions = {}): ReadOnlyVerdict {
+  if (hasStrayControl(src)) return { ok: false, reason: "the command holds a control character (such as a carriage return) that the shell reads otherwise than Plangate's parser" };
   const parsed = parseShell(src);
   if ("error" in parsed) return { ok: false, reason: `the command could not be parsed: ${parsed.error}` };
   let reason: string | null = null;

@@ -61,6 +61,15 @@ export function nodeType(node: ShNode): string {
   return sh().NodeType(node);
 }
 
+/**
+ * A control character other than tab and newline: the parser and bash read it differently (the parser splits
+ * words at a carriage return, bash keeps it inside the word, so `cat\rx/y` parses as `cat x/y` and bash runs
+ * the program `./cat\rx/y`). A command holding one is never plain and never read-only.
+ */
+export function hasStrayControl(src: string): boolean {
+  return /[\u0000-\u0008\u000b-\u001f\u007f]/.test(src);
+}
+
 /** Parsed source plus ways to cut text out of it (mvdan positions are UTF-8 byte offsets). */
 export type ParsedShell = { file: ShFile; slice(start: number, end: number): string; text(node: ShNode): string };
 

@@ -68,12 +68,14 @@ export const bashTool: ToolDef<BashInput> = {
     if (network && ctx.sandbox.available && !ctx.sandbox.slirpPath) {
       throw new ToolError("Network access is not available here: slirp4netns is not installed, so a sandboxed command cannot get a network safely.");
     }
+    // Without bubblewrap a command that is not read-only runs on the host: only a person answers it (the gate).
+    const unsandboxed = !ctx.sandbox.available;
     const metadata = { command: input.command, sandboxed: ctx.sandbox.available, network, runs: readOnly ? "read-only" : "workspace" };
     const asks: PermissionAsk[] = [
-      { permission: "bash", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly, insideWorkspace: true, metadata },
+      { permission: "bash", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly, insideWorkspace: true, unsandboxed, metadata },
     ];
     if (network) {
-      asks.push({ permission: "network", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly: false, metadata });
+      asks.push({ permission: "network", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly: false, unsandboxed, metadata });
     }
     return asks;
   },

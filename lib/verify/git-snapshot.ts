@@ -19,9 +19,10 @@ const PRIVATE_GIT = [
   'mkdir -p "$g/refs" && printf "ref: refs/heads/plangate\\n" > "$g/HEAD"',
   'if [ -n "$fmt" ]; then printf "[core]\\n\\trepositoryformatversion = 1\\n[extensions]\\n\\tobjectformat = %s\\n" "$fmt"; else printf "[core]\\n\\trepositoryformatversion = 0\\n"; fi > "$g/config"',
   'export GIT_DIR="$g" GIT_WORK_TREE="$ws" GIT_OBJECT_DIRECTORY="$ws/.git/objects" GIT_INDEX_FILE="$g/index"',
-  'X=""; [ -f "$ws/.git/info/exclude" ] && X="-c core.excludesFile=$ws/.git/info/exclude"',
+  // The repository's own excludes (reading a list of patterns runs nothing), passed in the environment: a path with spaces stays one value.
+  'if [ -f "$ws/.git/info/exclude" ]; then export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.excludesFile GIT_CONFIG_VALUE_0="$ws/.git/info/exclude"; fi',
 ].join("\n");
-const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false $X";
+const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false";
 
 async function git(workspace: string, script: string, timeoutMs = 60_000): Promise<{ ok: boolean; output: string }> {
   const r = await runCommand({ command: `${PRIVATE_GIT}\n${script}`, cwd: workspace, workspace, profile: { write: true, network: false }, timeoutMs, sandbox: detectSandbox() });

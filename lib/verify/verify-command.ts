@@ -26,7 +26,8 @@ type Target = { sessionId: string; workspace: string; command: string; timeoutMs
 export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise<CommandGate> {
   const grants = await grantRules(db, t.sessionId, t.workspace, "agent");
   // Only a person's exact grant for this very text stands in for the question (the gate decides, as for any call).
-  const granted = (permission: string) => grantsAllow("agent", { permission, patterns: [t.command], exactOnly: [t.command], readOnly: false }, grants);
+  const unsandboxed = !detectSandbox().available;
+  const granted = (permission: string) => grantsAllow("agent", { permission, patterns: [t.command], exactOnly: [t.command], readOnly: false, unsandboxed }, grants);
   const network = granted("network");
   if (granted("verify")) return { kind: "run", network };
   const [asked] = await listRequests(db, { sessionId: t.sessionId, toolCallId: key });

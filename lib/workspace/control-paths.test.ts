@@ -18,6 +18,17 @@ describe("isControlPath", () => {
     ["pkg/.npmrc", true],
     [".envrc", true],
     [".mcp.json", true],
+    // Case-insensitive file systems (macOS, SMB): the same files.
+    [".Claude/settings.json", true],
+    [".GIT/config", true],
+    ["opencode.json", true],
+    ["sub/opencode.jsonc", true],
+    [".pre-commit-config.yaml", true],
+    ["lefthook.yml", true],
+    [".pnpmfile.cjs", true],
+    [".clinerules/rules.md", true],
+    [".kiro/steering/x.md", true],
+    ["docs/opencode.json.md", false],
     ["src/.bashrc.md", false],
     ["src/app.ts", false],
     ["docs/git/config", false],
@@ -43,7 +54,7 @@ describe("controlGuard", () => {
       const rel = (list: string[]) => list.map((p) => path.relative(ws, p)).sort();
       expect(rel(g.readOnly)).toEqual([".git/config", ".git/hooks", ".npmrc", ".plangate", ".vscode", "cfg"]);
       expect(rel(g.pin)).toEqual([".git"]);
-      expect(rel(g.cover)).toEqual([".codex", ".devcontainer", ".gemini", ".husky", ".idea", ".opencode"]);
+      expect(rel(g.cover)).toEqual([".amazonq", ".clinerules", ".codex", ".continue", ".devcontainer", ".gemini", ".husky", ".idea", ".kiro", ".opencode", ".roo", ".windsurf"]);
       expect(rel(g.watch)).toEqual(expect.arrayContaining([".envrc", ".bashrc", ".mcp.json", ".git/commondir", ".git/config.worktree", ".git/info", ".git/objects/info/alternates", ".git/worktrees", ".git/modules"]));
       expect(rel(g.watch)).not.toContain(".npmrc");
       expect(controlLinkTargets(ws)).toEqual(["cfg"]);

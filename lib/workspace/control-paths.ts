@@ -8,22 +8,34 @@ import path from "node:path";
  */
 export const CONTROL_DIRS: readonly string[] = [
   ".plangate", ".git", ".claude", ".opencode", ".vscode", ".idea", ".cursor", ".gemini", ".codex", ".husky", ".devcontainer",
+  // Other agents' rules and settings, read when the person starts them here.
+  ".clinerules", ".roo", ".windsurf", ".kiro", ".amazonq", ".continue",
 ];
 
 /** Files that a shell, a package manager or an agent reads as configuration when it starts in the workspace. */
 export const CONTROL_FILES: readonly string[] = [
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
   ".envrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmrc", ".mcp.json", ".gitmodules", ".pythonrc", ".inputrc",
+  // Settings that run programs: OpenCode's project config (MCP servers, plugins), git hook managers, package
+  // manager hooks, per-folder tool managers.
+  "opencode.json", "opencode.jsonc", ".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml",
+  ".pnpmfile.cjs", "bunfig.toml", "mise.toml", ".mise.toml",
 ];
 
 const DIRS = new Set(CONTROL_DIRS);
 const FILES = new Set(CONTROL_FILES);
 
-/** Is this workspace-relative POSIX path (or any folder above it) a control file? "." is the workspace itself. */
+/**
+ * Is this workspace-relative POSIX path (or any folder above it) a control file? "." is the workspace itself.
+ * Names are compared without case: on a case-insensitive file system `.Claude/settings.json` is Claude Code's.
+ */
 export function isControlPath(relative: string): boolean {
   const parts = relative.split("/").filter((p) => p !== "" && p !== ".");
   const last = parts.length - 1;
-  return parts.some((part, i) => DIRS.has(part) || (i === last && FILES.has(part)));
+  return parts.some((raw, i) => {
+    const part = raw.normalize("NFC").toLowerCase();
+    return DIRS.has(part) || (i === last && FILES.has(part));
+  });
 }
 
 /**

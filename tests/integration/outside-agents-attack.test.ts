@@ -28,6 +28,11 @@ const COMPOUND = [
   "mkdir x\ntouch pwned",
   "mkdir x | sh",
   "mkdir $HOME/x",
+  // bash keeps a carriage return inside the word (it runs ./mkdir\rx/y); the parser would split there.
+  "mkdir\rx/y",
+  // Plain, but reaching outside the workspace on the host.
+  "mkdir ~/.config/autostart",
+  "mkdir ../elsewhere",
 ];
 
 /** A person's "always" on an ask of Plangate's own (sandboxed) agent: `mkdir` with any arguments. */
@@ -103,10 +108,17 @@ describe("class 2: the repository never answers for the person", () => {
     expect((await api.call("GET", `/api/grants?workspace=${encodeURIComponent(api.workspace)}`)).body.grants).toEqual([]);
   });
 
-  it("the workspace config may still narrow: its deny refuses at once", async () => {
-    api = testApi({ files: { "README.md": "# x\n", ".plangate/config.json": JSON.stringify({ permission: { bash: { "rm *": "deny" }, edit: { "secrets/*": "deny" } } }) } });
+  it("the workspace config may still narrow: its deny refuses at once, inside a composed command too; its ask binds a person's grant", async () => {
+    const config = { permission: { bash: { "rm *": "deny", "git push *": "deny", "mkdir *": "ask" }, edit: { "secrets/*": "deny" } } };
+    api = testApi({ files: { "README.md": "# x\n", ".plangate/config.json": JSON.stringify(config) } });
     expect((await bash("rm -rf build")).body).toMatchObject({ status: "deny", requestId: null });
+    expect((await bash("true && git push --force")).body).toMatchObject({ status: "deny", requestId: null });
+    expect((await bash("echo $(rm -rf src)")).body).toMatchObject({ status: "deny", requestId: null });
     expect((await edit("secrets/key.pem")).body).toMatchObject({ status: "deny", requestId: null });
+    // A person's "always" for mkdir: the workspace still wants each one asked.
+    const first = (await bash("mkdir a")).body as { requestId: string };
+    expect((await api.call("POST", `/api/permissions/${first.requestId}/reply`, { reply: "always", scope: "workspace" })).status).toBe(200);
+    expect((await bash("mkdir b")).body.status).toBe("pending");
   });
 });
 

@@ -75,6 +75,24 @@ describe("what a workspace config widens waits for a person's trust", () => {
     expect(fs.existsSync(path.join(api.workspace, "y.md"))).toBe(false);
   });
 
+  it("the file's ask rules bind a person's grant too: an 'always' answers neither the next call nor another pending ask", async () => {
+    api = testApi();
+    writeConfig({ permission: { bash: { "mkdir *": "ask" } } });
+    const start = async (dir: string) => {
+      const id = await startScripted(api, [call("bash", { command: `mkdir ${dir}` }), call("bash", { command: `mkdir ${dir}-again` }), { text: "done" }]);
+      await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+      expect((await settle(api, id)).status).toBe("awaiting_permission");
+      return id;
+    };
+    const [a, b] = [await start("a"), await start("b")];
+    const [askA] = (await api.call("GET", `/api/permissions?sessionId=${a}&status=pending`)).body.permissions as { id: string }[];
+    expect((await api.call("POST", `/api/permissions/${askA?.id}/reply`, { reply: "always", scope: "workspace" })).status).toBe(200);
+    expect((await settle(api, a)).status).toBe("awaiting_permission");
+    expect((await api.call("GET", `/api/permissions?sessionId=${b}&status=pending`)).body.permissions).toHaveLength(1);
+    expect(fs.existsSync(path.join(api.workspace, "b"))).toBe(false);
+    expect(fs.existsSync(path.join(api.workspace, "a-again"))).toBe(false);
+  });
+
   it("a custom agent defined by the file does not exist until the file is trusted", async () => {
     api = testApi();
     writeConfig({ agents: { yolo: { permission: { "*": "allow" } } } });
