@@ -54,7 +54,9 @@ describe("controlGuard", () => {
       const rel = (list: string[]) => list.map((p) => path.relative(ws, p)).sort();
       expect(rel(g.readOnly)).toEqual([".git/config", ".git/hooks", ".npmrc", ".plangate", ".vscode", "cfg"]);
       expect(rel(g.pin)).toEqual([".git"]);
-      expect(rel(g.cover)).toEqual([".amazonq", ".clinerules", ".codex", ".continue", ".devcontainer", ".gemini", ".husky", ".idea", ".kiro", ".opencode", ".roo", ".windsurf"]);
+      expect(rel(g.cover)).toEqual([".codex", ".devcontainer", ".gemini", ".husky", ".idea", ".opencode"]);
+      // Other agents' rule folders run nothing: checked after the command instead of covered.
+      expect(rel(g.watch)).toEqual(expect.arrayContaining([".clinerules", ".kiro", ".roo"]));
       expect(rel(g.watch)).toEqual(expect.arrayContaining([".envrc", ".bashrc", ".mcp.json", ".git/commondir", ".git/config.worktree", ".git/info", ".git/objects/info/alternates", ".git/worktrees", ".git/modules"]));
       expect(rel(g.watch)).not.toContain(".npmrc");
       expect(controlLinkTargets(ws)).toEqual(["cfg"]);

@@ -6,10 +6,16 @@ import path from "node:path";
  * themselves rights (`.plangate/config.json`), run code on the next `git status` (`.git/config`) or on the
  * person's next editor or agent start. A write there always asks a person (bypassPermissions aside).
  */
+/**
+ * Other agents' rule folders: read when the person starts that agent here, and running nothing themselves, so a
+ * missing one is checked after a command rather than covered while it runs (each cover costs a writable command
+ * a mount point made and removed on the host).
+ */
+const AGENT_RULE_DIRS: readonly string[] = [".clinerules", ".roo", ".windsurf", ".kiro", ".amazonq", ".continue"];
+
 export const CONTROL_DIRS: readonly string[] = [
   ".plangate", ".git", ".claude", ".opencode", ".vscode", ".idea", ".cursor", ".gemini", ".codex", ".husky", ".devcontainer",
-  // Other agents' rules and settings, read when the person starts them here.
-  ".clinerules", ".roo", ".windsurf", ".kiro", ".amazonq", ".continue",
+  ...AGENT_RULE_DIRS,
 ];
 
 /** Files that a shell, a package manager or an agent reads as configuration when it starts in the workspace. */
@@ -82,7 +88,7 @@ function inside(root: string, p: string): boolean {
 function guardEntry(workspace: string, full: string, kind: "dir" | "file", out: ControlGuard): void {
   const stat = lstat(full);
   if (stat === null) {
-    (kind === "dir" ? out.cover : out.watch).push(full);
+    (kind === "dir" && !AGENT_RULE_DIRS.includes(path.basename(full)) ? out.cover : out.watch).push(full);
     return;
   }
   if (!stat.isSymbolicLink()) {
