@@ -63,6 +63,7 @@ describe("gate: calls (facts → answer)", () => {
     ["agent, unsandboxed: auto does not answer", { unsandboxed: true, mode: "auto" }, "ask", /no sandbox/],
     ["agent, unsandboxed: a trusted config allow does not answer", { unsandboxed: true, rule: rule("allow", "config") }, "ask", /no sandbox/],
     ["agent, unsandboxed: a person allowed it once", { unsandboxed: true, personAllowed: true }, "allow", /once by a person/],
+    ["agent, unsandboxed: plan mode still denies", { unsandboxed: true, mode: "plan" }, "deny", /plan mode/],
     ["agent, unsandboxed: a deny still denies", { unsandboxed: true, rule: rule("deny") }, "deny", /deny/],
     ["agent, unsandboxed: a read-only command still runs", { unsandboxed: true, readOnly: true }, "allow", /read-only/],
     ["agent, unsandboxed: edits are not commands", { unsandboxed: true, permission: "edit", mode: "acceptEdits", rule: { permission: "edit", pattern: "*", action: "ask" } }, "allow", /acceptEdits/],

@@ -137,8 +137,9 @@ function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
     if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
     return { action: "ask", reason: "a control file: only a person may allow this write" };
   }
-  // Where no sandbox of ours holds the command, nothing but a person (or the operator's bypass) answers it.
-  if (q.unsandboxed === true && !q.readOnly && COMMANDS.has(q.permission)) {
+  // Where no sandbox of ours holds the command, nothing but a person (or the operator's bypass) answers it;
+  // plan mode keeps its own answer (denied).
+  if (q.unsandboxed === true && !q.readOnly && q.mode !== "plan" && COMMANDS.has(q.permission)) {
     if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
     return decision(rule, "ask", "no sandbox on this machine: the command would run on the host, so a person decides");
   }
