@@ -88,6 +88,8 @@ describe("session history", () => {
     await record();
     await api.call("POST", `/api/reviews/${await review()}/decision`, { decision: "approve", mode: "acceptEdits" });
     await settle(api, id);
+    // The check of the work against the approved plan is appended in the background after the turn ends.
+    await waitFor("the verification", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "verification.completed"));
     await record();
     expect(live.map((l) => (l.state as { status: string }).status)).toEqual(["idle", "awaiting_review", "awaiting_review", "idle"]);
     for (const { seq, state } of live) {
