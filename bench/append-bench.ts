@@ -8,7 +8,7 @@
 import Database from "better-sqlite3";
 import { appendEvents, appendEventsInTx } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/session/events";
+import type { NewEvent } from "../lib/core/events";
 import { planAppend } from "../lib/session/append-events";
 import { projectionColumns } from "../lib/session/projection";
 import { getSession } from "../lib/session/get-session";

@@ -7,7 +7,7 @@ import { createDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { appendEvents } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/session/events";
+import type { NewEvent } from "../lib/core/events";
 import { freePort, startServer } from "../tests/helpers/server";
 import { median, quantile, round } from "./lib/stats";
 

@@ -16,7 +16,7 @@ import { createDb, type Db } from "../lib/db/client";
 import { resetEnvCache } from "../lib/env";
 import { appendEvents, planAppend } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/session/events";
+import type { NewEvent } from "../lib/core/events";
 import { getSession } from "../lib/session/get-session";
 import { projectionColumns } from "../lib/session/projection";
 import { searchDocs } from "../lib/session/search-index";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import type { SessionEvent } from "@/lib/session/events";
+import type { SessionEvent } from "@/lib/core/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import type { ReplayView } from "@/lib/session/state-at";
 import { TimelineEntry } from "./timeline-entry";

@@ -10,9 +10,11 @@ export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgres", "schema.pri
 /** Pure: the PostgreSQL twin of the SQLite schema text. */
 export function postgresSchema(sqlite: string): string {
   const out = sqlite
+    // The Kysely row types are engine-neutral and generated once, from the SQLite schema.
+    .replace(/\n\/\/ Row types for the typed queries[\s\S]*?\ngenerator kysely \{[^}]*\}\n/, "")
     .replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"')
     .replace(/output(\s*)=\s*"\.\.\/lib\/db\/generated"/, 'output$1= "../../lib/db/generated-pg"');
-  if (out.includes('"sqlite"') || !out.includes("generated-pg")) throw new Error("prisma/schema.prisma no longer has the expected provider and output lines");
+  if (out.includes('"sqlite"') || !out.includes("generated-pg") || out.includes("prisma-kysely")) throw new Error("prisma/schema.prisma no longer has the expected provider and output lines");
   return `// GENERATED from ../schema.prisma by scripts/pg-schema.ts (npm run db:schema): edit that file, not this one.\n${out}`;
 }
 

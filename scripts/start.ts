@@ -20,7 +20,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let env;
+let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv(process.env, root);
 } catch (error) {

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../session/events";
+import type { NewEvent } from "../core/events";
 import { abortLocal } from "./turn-signals";
 
 /**

@@ -3,8 +3,8 @@ import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../session/events";
-import type { SessionState } from "../session/fold";
+import type { NewEvent } from "../core/events";
+import type { SessionState } from "../core/fold";
 import { kick } from "./kick";
 import { listReviews, type ReviewView } from "../plan/list-reviews";
 

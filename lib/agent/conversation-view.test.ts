@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../session/events";
-import { foldEvents } from "../session/fold";
+import type { NewEvent, SessionEvent } from "../core/events";
+import { foldEvents } from "../core/fold";
 import { openCalls } from "../session/open-calls";
 import { issuedModes, startedUnfinished } from "./issued-modes";
 import { emptyView, extendView, previousCalls, rebuildFrom, seedView, steps, viewMessages, type ConversationView } from "./conversation-view";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../session/events";
+import type { NewEvent, SessionEvent } from "../core/events";
 import { issuedModes, startedUnfinished, stricter } from "./issued-modes";
 
 const log = (events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "" }) as SessionEvent);

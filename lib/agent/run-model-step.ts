@@ -3,8 +3,8 @@ import type { Db } from "../db/client";
 import { getEnv } from "../env";
 import { appendEvents, StaleAppend } from "../session/append-events";
 import { publishDraft } from "../session/bus";
-import type { NewEvent, SessionEvent, Usage } from "../session/events";
-import { addUsage, type SessionState } from "../session/fold";
+import type { NewEvent, SessionEvent, Usage } from "../core/events";
+import { addUsage, type SessionState } from "../core/fold";
 import type { SandboxInfo } from "../tools/types";
 import { compactSession } from "../session/compact-session";
 import { modeSwitchNotice, planModeSection } from "../plan/plan-prompt";
@@ -65,7 +65,7 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
   const notice = modeSwitchNotice(state);
   const planSection = planModeSection(state);
   const started = performance.now();
-  let result;
+  let result: Awaited<ReturnType<typeof callModel>>;
   try {
     result = await callModel({
       model: resolveModel(session.model, { env, script: session.script, stepIndex: s.modelCalls }),

@@ -3,6 +3,9 @@ import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { Kysely, PostgresAdapter, type Transaction } from "kysely";
+import { PrismaAdapterDialect } from "./dialect";
+import type { DB } from "./generated-kysely/types";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
 import { getEnv } from "../env";
@@ -19,10 +22,12 @@ const registry = globalThis as unknown as {
   plangateAdapters?: WeakMap<Db, Promise<SqlDriverAdapter>>;
   plangateProviders?: WeakMap<Db, string>;
   plangateUrls?: WeakMap<Db, string>;
+  plangateKysely?: WeakMap<Db, Kysely<DB>>;
 };
 const adapters = (registry.plangateAdapters ??= new WeakMap());
 const providers = (registry.plangateProviders ??= new WeakMap());
 const urls = (registry.plangateUrls ??= new WeakMap());
+const builders = (registry.plangateKysely ??= new WeakMap());
 
 /** Connections per process on PostgreSQL (PLANGATE_PG_POOL): instances × this must stay under max_connections. */
 function poolSize(): number {
@@ -54,6 +59,7 @@ export function createDb(url: string): Db {
   // The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma): one API, two compilers.
   const db = factory.provider === "postgres" ? (new PgPrismaClient({ adapter: shared }) as unknown as Db) : new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
+  builders.set(db, new Kysely<DB>({ dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected) }));
   providers.set(db, factory.provider);
   urls.set(db, url);
   return db;
@@ -98,4 +104,31 @@ const globalForDb = globalThis as unknown as { plangateDb?: Db };
 export function getDb(): Db {
   globalForDb.plangateDb ??= createDb(getEnv().DATABASE_URL);
   return globalForDb.plangateDb;
+}
+
+/** A write transaction of the data layer: lib/db modules take it to join their writes to the caller's. */
+export type Trx = Transaction<DB>;
+/** What a lib/db module runs a query on: the app's client or a transaction in progress. */
+export type Conn = Db | Trx;
+export type Executor = Kysely<DB>;
+
+/** The typed query builder on a client's own adapter (lib/db modules only). */
+export function kysely(conn: Conn): Executor {
+  if (conn instanceof Kysely) return conn;
+  const k = builders.get(conn);
+  if (!k) throw new Error("This Prisma client was not created by createDb()");
+  return k;
+}
+
+/** True on PostgreSQL: for the few statements whose SQL differs by engine (full-text search, change watching). */
+export function onPostgres(ex: Executor): boolean {
+  return ex.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Runs fn in one write transaction; what it writes commits together or not at all. */
+export function withTransaction<T>(conn: Conn, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  const k = kysely(conn);
+  // A module called inside a transaction joins it rather than nesting one (Kysely has no nested transactions).
+  if (k.isTransaction) return fn(k as Trx);
+  return k.transaction().execute(fn);
 }

@@ -4,7 +4,7 @@ import { createDb, sqlTransaction } from "./client";
 import { migrateDatabase } from "./migrate";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
 import type { Row, SqlArg, SqlRunner } from "./sql";
-import { emptyState, foldEvents, type SessionState } from "../session/fold";
+import { emptyState, foldEvents, type SessionState } from "../core/fold";
 import { projectionColumns, stateFromRow } from "../session/projection";
 import { readEventsWith } from "../session/read-events";
 import { indexDocs, searchDocs, type SearchDoc } from "../session/search-index";

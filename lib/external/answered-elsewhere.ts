@@ -2,7 +2,7 @@ import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { listReviews, type ReviewView } from "../plan/list-reviews";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../session/events";
+import type { NewEvent } from "../core/events";
 import { isExternalModel } from "../session/external-agents";
 
 /**

@@ -47,7 +47,7 @@ export async function plangateAsk(tool: string, input: Record<string, unknown>, 
   if (tool === "Bash" && typeof input.command === "string" && input.command.trim() !== "") return commandAsk(input.command);
   const file = typeof input.file_path === "string" ? input.file_path : typeof input.notebook_path === "string" ? input.notebook_path : null;
   if (!EDIT_TOOLS.includes(tool) || file === null) return null;
-  let resolved;
+  let resolved: Awaited<ReturnType<typeof resolvePath>>;
   try {
     resolved = await resolvePath(workspace, file);
   } catch {

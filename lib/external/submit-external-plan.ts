@@ -7,7 +7,7 @@ import { insertPlanSubmission, LEAD_REVIEW_INTENT, PLAN_REVIEW_INTENT, PlanVersi
 import { insertMail } from "../team/mailbox";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
-import type { NewEvent } from "../session/events";
+import type { NewEvent } from "../core/events";
 import { isWriteConflict, WriteConflict } from "../db/retry";
 import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../session/external-agents";
 

@@ -1,5 +1,5 @@
 import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Usage } from "@ai-sdk/provider";
-import type { Usage } from "./usage";
+import type { Usage } from "../core/usage";
 import { classifyModelError, messageOf, StreamCut } from "./model-errors";
 
 export type ModelStep = {

@@ -1,7 +1,7 @@
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
-import type { NewEvent } from "../session/events";
-import type { SessionState } from "../session/fold";
+import type { NewEvent } from "../core/events";
+import type { SessionState } from "../core/fold";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { PlanFileError, preparePlanDir } from "./plan-file";
 import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";

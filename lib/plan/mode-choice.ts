@@ -1,6 +1,6 @@
 import { enterPlan, exitPlan, isModeAllowed, setMode, type ModeChangeCause, type ModeGates, type PermissionMode } from "../permission";
-import type { NewEvent } from "../session/events";
-import type { SessionState } from "../session/fold";
+import type { NewEvent } from "../core/events";
+import type { SessionState } from "../core/fold";
 
 export type ModeOutcome = "committed" | "queued" | "cancelled" | "noop";
 export type ModeChoice = { plan: boolean } | { mode: PermissionMode };

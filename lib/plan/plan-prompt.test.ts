@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../session/events";
-import { foldEvents } from "../session/fold";
+import type { NewEvent, SessionEvent } from "../core/events";
+import { foldEvents } from "../core/fold";
 import { modeSwitchNotice, planModeSection } from "./plan-prompt";
 
 const log = (...events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "" }) as SessionEvent);

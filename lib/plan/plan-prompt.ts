@@ -1,4 +1,4 @@
-import type { SessionState } from "../session/fold";
+import type { SessionState } from "../core/fold";
 
 const FULL = (file: string) =>
   [

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql, type Db } from "../db/client";
 import { appendEvents } from "../session/append-events";
-import type { SessionEvent } from "../session/events";
+import type { SessionEvent } from "../core/events";
 import { readEvents } from "../session/read-events";
-import { foldEvents } from "../session/fold";
+import { foldEvents } from "../core/fold";
 import { isExternalModel } from "../session/external-agents";
 import { writePlanFile } from "./plan-file";
 

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { ModeChangeCause } from "../permission";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../session/events";
+import type { NewEvent } from "../core/events";
 import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "./ensure-plan";

@@ -1,10 +1,10 @@
 import { ormTransaction, type Db } from "../db/client";
 import { newId } from "../id";
-import { emptyState } from "./fold";
+import { emptyState } from "../core/fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
 import { projectionColumns } from "./projection";
 import { assignSearchKey } from "./search-index";
-import type { Mode } from "./events";
+import type { Mode } from "../core/events";
 
 export type CreateSessionInput = {
   title: string;

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { sql } from "../db/client";
-import type { SessionEvent, Usage } from "./events";
+import type { SessionEvent, Usage } from "../core/events";
 import { getSession, type SessionView } from "./get-session";
 import { readEvents } from "./read-events";
 import { timelineItems } from "./timeline-items";

@@ -1,7 +1,7 @@
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
 import { stateFromRow } from "./projection";
-import type { SessionState } from "./fold";
+import type { SessionState } from "../core/fold";
 
 export type SessionView = {
   id: string;

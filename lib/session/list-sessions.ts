@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sql, type Db } from "../db/client";
 import type { SqlArg, SqlRunner } from "../db/sql";
 import { PERMISSION_MODES } from "../permission/modes";
-import { SESSION_STATUSES } from "./events";
+import { SESSION_STATUSES } from "../core/events";
 import { sessionView, type SessionView } from "./get-session";
 import { fewerMatches, ftsQuery, searchWords, keysMatching, SESSION_AMONG_MATCHES, termQuery } from "./search-index";
 import { fewerMatchesPg, PG_SESSION_AMONG_MATCHES, PG_SESSION_RANK, sessionsMatchingPg, tsQueryText } from "./search-index-pg";

@@ -1,6 +1,6 @@
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
-import type { EventType, SessionEvent } from "./events";
+import type { EventType, SessionEvent } from "../core/events";
 
 /**
  * Events that something outside the log acts on after they commit (lib/webhooks). Each gets an "EventOutbox"

@@ -1,8 +1,8 @@
 import { sql, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
-import type { NewEvent } from "./events";
-import type { PermissionAsk } from "../tools/types";
+import type { NewEvent } from "../core/events";
+import type { PermissionAsk } from "../core/tool-types";
 
 export type RequestStatus = "pending" | "once" | "always" | "reject";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Usage } from "./events";
+import type { Usage } from "../core/events";
 import { usageFromStateJson } from "./projection";
 
 describe("usageFromStateJson", () => {

@@ -1,5 +1,5 @@
-import { usageSchema, type Usage } from "./events";
-import { emptyState, type SessionState } from "./fold";
+import { usageSchema, type Usage } from "../core/events";
+import { emptyState, type SessionState } from "../core/fold";
 import { hasUsage } from "./usage-text";
 
 /** The Session columns that mirror the folded state, so lists and filters never replay logs. */

@@ -1,6 +1,6 @@
 import { sql, type Db } from "../db/client";
 import type { SqlArg, SqlRunner } from "../db/sql";
-import type { EventType, SessionEvent } from "./events";
+import type { EventType, SessionEvent } from "../core/events";
 
 type EventRow = { seq: number; type: string; payload: string; createdAt: Date | string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PendingRetry } from "./fold";
+import type { PendingRetry } from "../core/fold";
 import { countdownText, retryText } from "./retry-text";
 
 describe("countdownText", () => {

@@ -5,7 +5,7 @@ import type { SqlRunner } from "../db/sql";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
-import type { NewEvent } from "./events";
+import type { NewEvent } from "../core/events";
 import { listSessions } from "./list-sessions";
 import { DOCS_PER_SESSION, fewerMatches, ftsQuery, keySpans, keysMatching, searchDocs, searchWords, termQuery, termsWithPrefix, wholeTermsMatch } from "./search-index";
 import { fewerMatchesPg, PG_SESSION_AMONG_MATCHES, quoteLexeme, searchTokens, sessionsMatchingPg, tsQueryText, tsvectorRows } from "./search-index-pg";

@@ -1,5 +1,5 @@
 import type { SqlRunner } from "../db/sql";
-import type { NewEvent } from "./events";
+import type { NewEvent } from "../core/events";
 import { dropDocsPg, indexDocsPg } from "./search-index-pg";
 
 export type SearchDoc = { kind: "title" | "message" | "plan"; body: string };

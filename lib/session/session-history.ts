@@ -1,6 +1,6 @@
 import { sql, type Db } from "../db/client";
 import { sideBySide, type SideRow } from "../plan/side-by-side";
-import type { Usage } from "./events";
+import type { Usage } from "../core/events";
 import { usageFromStateJson } from "./projection";
 
 export type PlanVersionView = {

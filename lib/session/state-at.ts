@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { foldEvents, type SessionState } from "./fold";
+import { foldEvents, type SessionState } from "../core/fold";
 import { getSession } from "./get-session";
 import { readEvents } from "./read-events";
 

@@ -1,6 +1,6 @@
 import { sqlTransaction, type Db } from "../db/client";
 import { subscribeDrafts, subscribeEvents } from "./bus";
-import type { SessionEvent } from "./events";
+import type { SessionEvent } from "../core/events";
 import { watchLog } from "./log-watch";
 import { readEventsWith } from "./read-events";
 

@@ -1,5 +1,5 @@
-import type { SessionEvent } from "./events";
-import { foldEvents } from "./fold";
+import type { SessionEvent } from "../core/events";
+import { foldEvents } from "../core/fold";
 
 const FILE_TOOLS = new Set(["edit", "write", "apply_patch"]);
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "./events";
+import type { NewEvent, SessionEvent } from "../core/events";
 import { summarizeCall, timelineItems } from "./timeline-items";
 
 const log = (events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);

@@ -1,5 +1,5 @@
 import { describeModeChange, modeLabel } from "../vocabulary";
-import type { SessionEvent } from "./events";
+import type { SessionEvent } from "../core/events";
 import { usageText } from "./usage-text";
 
 export type ToolItem = {

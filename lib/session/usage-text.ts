@@ -1,4 +1,4 @@
-import type { Usage } from "./events";
+import type { Usage } from "../core/events";
 
 // One fixed locale: the server's and the browser's renderings must match (hydration), whatever the machine says.
 const numbers = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });

@@ -1,6 +1,6 @@
 import { sql, type Db } from "../db/client";
 import { AppError } from "../errors";
-import type { SessionState } from "../session/fold";
+import type { SessionState } from "../core/fold";
 import { stateFromRow } from "../session/projection";
 
 export type TeammateStatus = "planning" | "awaiting_approval" | "waiting_for_permission" | "executing" | "interrupted" | "done";

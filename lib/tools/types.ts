@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import type { CallAsk, PermissionMode } from "../permission";
-import type { Db } from "../db/client";
-import type { TeamMembership } from "../session/fold";
+import type { PermissionMode } from "../permission";
+import type { PermissionAsk, SandboxInfo } from "../core/tool-types";
 
-/** What the OS sandbox can do on this machine: bubblewrap found or not, and slirp4netns for a private network. */
-export type SandboxInfo = { available: boolean; bwrapPath: string | null; slirpPath?: string | null };
+export { MAX_OUTPUT_CHARS, ToolError, type PermissionAsk, type SandboxInfo } from "../core/tool-types";
+import type { Db } from "../db/client";
+import type { TeamMembership } from "../core/fold";
+
 
 /** Everything a tool may know about the call it is running for. */
 export type ToolContext = {
@@ -42,22 +43,7 @@ export type ToolRuntime = {
   team?: TeamMembership | null;
 };
 
-/** One permission question a call raises, with what the permission card shows and "always" may save. */
-export type PermissionAsk = CallAsk & {
-  /** Patterns that "always" saves by default: the exact command, or a prefix where that is harmless ("ls *"). */
-  always: string[];
-  /** Per pattern, every rule "always" may save (narrowest first) in plain words; a person may pick a narrower one. */
-  alwaysOptions?: { pattern: string; options: { rule: string; exact: boolean; words: string }[] }[];
-  /** Shown on the permission card: a diff for edits, the command for bash, the path for reads. */
-  metadata?: Record<string, unknown>;
-};
-
 export type ToolOutput = { output: string; metadata?: Record<string, unknown> };
-
-/** A failure the model should read (bad path, no match for oldString, command refused). */
-export class ToolError extends Error {
-  override name = "ToolError";
-}
 
 /**
  * Thrown by a tool whose result waits on a person or another session (a question, a subagent). The tool has
@@ -83,6 +69,3 @@ export type ToolDef<I = unknown> = {
   asks(input: I, ctx: ToolContext): Promise<PermissionAsk[]>;
   execute(input: I, ctx: ToolContext): Promise<ToolOutput>;
 };
-
-/** Outputs longer than this are cut, with a note saying how much was left out. */
-export const MAX_OUTPUT_CHARS = 30_000;

@@ -1,5 +1,5 @@
 import type { SqlRunner } from "../db/sql";
-import type { SessionEvent } from "../session/events";
+import type { SessionEvent } from "../core/events";
 import type { WebhookEvent } from "./event-names";
 
 /** The JSON every hook receives (docs/webhooks.md). Fixed when the delivery is made: retries send the same bytes. */

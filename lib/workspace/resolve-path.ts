@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ToolError, type PermissionAsk } from "../tools/types";
+import { ToolError, type PermissionAsk } from "../core/tool-types";
 import { controlLinkTargets, isControlPath } from "./control-paths";
 
 export type ResolvedPath = {
@@ -56,7 +56,7 @@ async function walk(start: string, components: string[], budget: { links: number
       continue;
     }
     const next = path.join(current, part);
-    let stat;
+    let stat: Awaited<ReturnType<typeof fs.lstat>>;
     try {
       stat = await fs.lstat(next);
     } catch (err) {

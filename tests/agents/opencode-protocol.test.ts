@@ -80,7 +80,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version}: plan_exit reviewed thr
     expect(asked?.properties).toMatchObject({ sessionID: session.id, tool: { callID: "call_exit_approve" } });
     expect(JSON.stringify(asked?.properties.questions)).toContain("Would you like to switch to the build agent");
     const replied = oc.events.slice(from).find((e) => e.type === "question.replied");
-    expect(replied?.properties).toMatchObject({ requestID: (asked?.properties as { id: string }).id, answers: [["Yes"]] });
+    expect(replied?.properties).toMatchObject({ requestID: (asked?.properties as { id: string } | undefined)?.id, answers: [["Yes"]] });
 
     const afterExit = fake.main().find(answersCall("call_exit_approve")) as Recorded;
     expect(toolResult(afterExit.body, "call_exit_approve")).toBe("User approved switching to build agent. Wait for further instructions.");

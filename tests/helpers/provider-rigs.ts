@@ -4,7 +4,7 @@ import type http from "node:http";
 import { allText, startFakeAnthropic, systemText, toolResults, type ScriptBlock, type ScriptTurn } from "../agents/fake-anthropic";
 import { messageText, startFakeOpenAI, type ScriptStep } from "../agents/fake-openai";
 import { responsesSystemText, responsesToolResults, startFakeOpenAIResponses, type ResponsesScriptStep } from "../agents/fake-openai-responses";
-import type { SessionEvent } from "../../lib/session/events";
+import type { SessionEvent } from "../../lib/core/events";
 
 export type Call = { id: string; name: string; args: Record<string, unknown> };
 /** overflow: the provider's own "the prompt does not fit" 400. */

@@ -11,7 +11,7 @@ import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { createDb, type Db } from "../../lib/db/client";
 import { copyDatabase, TABLES } from "../../lib/db/copy-database";
 import { resetEnvCache } from "../../lib/env";
-import { foldEvents } from "../../lib/session/fold";
+import { foldEvents } from "../../lib/core/fold";
 import { getSession } from "../../lib/session/get-session";
 import { listSessions } from "../../lib/session/list-sessions";
 import { setAutoGate } from "../../lib/session/mode-gates";

@@ -5,7 +5,7 @@ import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
 import { sql } from "../../lib/db/client";
 import { appendEvents } from "../../lib/session/append-events";
-import { foldEvents } from "../../lib/session/fold";
+import { foldEvents } from "../../lib/core/fold";
 import { getSession } from "../../lib/session/get-session";
 import { sessionHistory } from "../../lib/session/session-history";
 import { readEvents } from "../../lib/session/read-events";

@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
 import { isExternalModel } from "@/lib/session/external-agents";
 import { readEvents } from "@/lib/session/read-events";
-import type { SessionEvent } from "@/lib/session/events";
+import type { SessionEvent } from "@/lib/core/events";
 import { planDetails } from "@/lib/plan/review-details";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";

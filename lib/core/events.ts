@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MODE_CHANGE_CAUSES, PERMISSION_MODES } from "../permission/modes";
-import { usageSchema } from "../model/usage";
+import { usageSchema } from "./usage";
 
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
 export type Mode = z.infer<typeof permissionModeSchema>;
@@ -12,7 +12,7 @@ export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
 
 const id = z.string().min(1);
 
-export { usageSchema, type Usage } from "../model/usage";
+export { usageSchema, type Usage } from "./usage";
 
 // Every state change of a session is one of these; the payload schemas guard what gets appended.
 export const eventSchemas = {

@@ -1,0 +1,59 @@
+// Layers point down: edge (routes, pages, components, CLI, scripts) → agent (with model) → tools and external →
+// plan/team/verify/webhooks (with sandbox, workspace, config) → session → data (lib/db) → core (pure: events,
+// the fold, shared types, permission). `npm test` runs this first (npm run check:layers).
+const CORE = "^lib/(core|permission)/|^lib/(id|errors|vocabulary|env)\\.ts$";
+const DATA = "^lib/db/";
+const SESSION = "^lib/session/";
+const DOMAIN = "^lib/(plan|team|verify|webhooks|sandbox|workspace|config)/";
+const TOOLS = "^lib/(tools|external)/";
+const AGENT = "^lib/(agent|model)/";
+const EDGE = "^(app|components|bin|scripts|lib/http)/";
+
+const above = (...layers) => ({ path: layers.join("|") });
+const down = (name, from, ...higher) => ({
+  name,
+  severity: "error",
+  comment: `${name}: a layer imports only the layers below it`,
+  from: { path: from, pathNot: "\\.test\\.tsx?$" },
+  to: above(...higher),
+});
+
+module.exports = {
+  forbidden: [
+    down("core-is-the-bottom", CORE, DATA, SESSION, DOMAIN, TOOLS, AGENT, EDGE),
+    down("data-below-session", DATA, SESSION, DOMAIN, TOOLS, AGENT, EDGE),
+    down("session-below-domain", SESSION, DOMAIN, TOOLS, AGENT, EDGE),
+    down("domain-below-tools", DOMAIN, TOOLS, AGENT, EDGE),
+    down("tools-below-agent", TOOLS, AGENT, EDGE),
+    down("agent-below-edge", AGENT, EDGE),
+    {
+      name: "permission-is-pure",
+      severity: "error",
+      comment: "the permission engine is plain functions over plain data: no other part of lib/, no I/O",
+      from: { path: "^lib/permission/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^lib/(?!permission/|core/)|^node:(fs|child_process|net|http|https)$" },
+    },
+    {
+      name: "only-lib-db-speaks-sql",
+      severity: "error",
+      comment: "the query builder and the drivers are the data layer's: domain code calls lib/db modules",
+      from: { pathNot: "^lib/db/|^scripts/|^tests/|\\.test\\.tsx?$|^bench/|^prisma" },
+      to: { path: "node_modules/(kysely|pg|better-sqlite3|@prisma/adapter-[^/]+|@prisma/driver-adapter-utils)/" },
+    },
+    {
+      name: "components-never-reach-the-database",
+      severity: "error",
+      comment: "a client component that imports (even a type from) a module reaching lib/db pulls it into the browser",
+      from: { path: "^components/" },
+      to: { path: DATA, reachable: true },
+    },
+    { name: "no-circular", severity: "error", from: { path: "^lib/" }, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "generated|node_modules|\\.next" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+  },
+};
