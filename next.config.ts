@@ -2,7 +2,13 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // better-sqlite3 is native and Prisma's generated client loads wasm at run time: keep both out of the bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@prisma/client", "mvdan-sh", "re2-wasm"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/client",
+    "mvdan-sh",
+    "re2-wasm",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // The proxy (proxy.ts) sees every request; it must pass the largest body a route accepts (the 50 MB import)

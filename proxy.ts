@@ -8,7 +8,10 @@ const COOKIE = "plangate_token";
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 
 function allowedHosts(): string[] {
-  const names = (process.env.PLANGATE_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const names = (process.env.PLANGATE_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   const host = process.env.HOST?.trim();
   return host ? [...names, host] : names;
 }
@@ -41,7 +44,13 @@ export function proxy(request: NextRequest) {
     clean.searchParams.delete("token");
     const redirect = NextResponse.redirect(clean, 303);
     const secure = overTls(request.nextUrl.protocol, request.headers.get("x-forwarded-proto"));
-    redirect.cookies.set(COOKIE, queryToken, { httpOnly: true, sameSite: "strict", path: "/", maxAge: COOKIE_MAX_AGE, secure });
+    redirect.cookies.set(COOKIE, queryToken, {
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/",
+      maxAge: COOKIE_MAX_AGE,
+      secure,
+    });
     return redirect;
   }
   const forwarded = new Headers(request.headers);

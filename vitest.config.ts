@@ -3,20 +3,37 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
-const shared = { globalSetup: ["tests/global-setup.ts"], pool: "forks" as const, testTimeout: 30_000, hookTimeout: 60_000 };
+const shared = {
+  globalSetup: ["tests/global-setup.ts"],
+  pool: "forks" as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 // The database-backed suites run twice: on SQLite and on PostgreSQL (a private cluster the global setup starts).
 // Without PostgreSQL on the machine that second run is skipped, and says so, except in CI, where it must run.
 // (scripts/local-postgres.ts looks in the same places; the config cannot import TypeScript without an extension.)
 const debianPg = "/usr/lib/postgresql";
-const pgInstalled = fs.existsSync(debianPg) && fs.readdirSync(debianPg).some((v) => fs.existsSync(path.join(debianPg, v, "bin", "initdb")));
+const pgInstalled =
+  fs.existsSync(debianPg) &&
+  fs.readdirSync(debianPg).some((v) => fs.existsSync(path.join(debianPg, v, "bin", "initdb")));
 const pgAvailable = Boolean(process.env.PLANGATE_TEST_PG_URL || process.env.PLANGATE_PG_BIN || pgInstalled);
 if (!pgAvailable) {
-  if (process.env.CI) throw new Error("CI is set but PostgreSQL is not installed: the PostgreSQL suites must run in CI (apt-get install -y postgresql)");
-  console.warn("plangate: PostgreSQL is not installed here, so the PostgreSQL suites are skipped (apt-get install -y postgresql to run them)");
+  if (process.env.CI)
+    throw new Error(
+      "CI is set but PostgreSQL is not installed: the PostgreSQL suites must run in CI (apt-get install -y postgresql)",
+    );
+  console.warn(
+    "plangate: PostgreSQL is not installed here, so the PostgreSQL suites are skipped (apt-get install -y postgresql to run them)",
+  );
 }
 
-export const POSTGRES_SUITES = ["tests/integration/**/*.test.ts", "tests/multi-instance/**/*.test.ts", "lib/session/*.test.ts", "lib/db/*.test.ts"];
+export const POSTGRES_SUITES = [
+  "tests/integration/**/*.test.ts",
+  "tests/multi-instance/**/*.test.ts",
+  "lib/session/*.test.ts",
+  "lib/db/*.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias },
@@ -24,10 +41,24 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { ...shared, name: "sqlite", include: ["lib/**/*.test.ts", "tests/integration/**/*.test.ts", "scripts/**/*.test.ts", "tests/agents/**/*.test.ts"] },
+        test: {
+          ...shared,
+          name: "sqlite",
+          include: [
+            "lib/**/*.test.ts",
+            "tests/integration/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "tests/agents/**/*.test.ts",
+          ],
+        },
       },
       ...(pgAvailable
-        ? [{ resolve: { alias }, test: { ...shared, name: "postgres", include: POSTGRES_SUITES, env: { PLANGATE_TEST_DB: "postgres" } } }]
+        ? [
+            {
+              resolve: { alias },
+              test: { ...shared, name: "postgres", include: POSTGRES_SUITES, env: { PLANGATE_TEST_DB: "postgres" } },
+            },
+          ]
         : []),
     ],
   },

@@ -13,7 +13,10 @@ export default async function NotFound() {
         Nothing here
       </h1>
       <p className="text-sm">
-        That address is not a Plangate page. <Link href="/" className="underline">Back to the sessions</Link>
+        That address is not a Plangate page.{" "}
+        <Link href="/" className="underline">
+          Back to the sessions
+        </Link>
       </p>
     </section>
   );

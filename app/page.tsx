@@ -19,20 +19,34 @@ async function waitingSessions() {
   const [reviews, asks] = await Promise.all(
     (["awaiting_review", "awaiting_permission"] as const).map((status) => listSessions(getDb(), { status, limit: 20 })),
   );
-  return [...(reviews?.sessions ?? []), ...(asks?.sessions ?? [])].sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
+  return [...(reviews?.sessions ?? []), ...(asks?.sessions ?? [])].sort((a, b) =>
+    b.lastActivityAt.localeCompare(a.lastActivityAt),
+  );
 }
 
-export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function HomePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const env = getEnv();
   const raw = await searchParams;
   // Empty form fields mean "any"; an invalid filter shows an error instead of the list.
-  const picked = Object.fromEntries(FILTER_KEYS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])));
+  const picked = Object.fromEntries(
+    FILTER_KEYS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])),
+  );
   const parsed = listSessionsQuery.safeParse(picked);
   const result = parsed.success ? await listSessions(getDb(), parsed.data) : null;
   const filters = picked as Filters;
   const workspaces = listWorkspaces(env.workspaceRoots);
-  const teams = await getDb().team.findMany({ select: { id: true, name: true }, orderBy: { createdAt: "desc" }, take: 100 });
-  const next = result?.nextCursor ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}` : null;
+  const teams = await getDb().team.findMany({
+    select: { id: true, name: true },
+    orderBy: { createdAt: "desc" },
+    take: 100,
+  });
+  const next = result?.nextCursor
+    ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}`
+    : null;
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   const filtered = Object.keys(picked).some((k) => k !== "cursor");
   // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
@@ -52,11 +66,19 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <SessionList sessions={waiting} />
         </section>
       ) : null}
-      <NewSessionForm workspaces={workspaces} agents={PRIMARY_AGENTS} models={models} defaultModel={env.PLANGATE_MODEL} />
+      <NewSessionForm
+        workspaces={workspaces}
+        agents={PRIMARY_AGENTS}
+        models={models}
+        defaultModel={env.PLANGATE_MODEL}
+      />
       <SessionFilters filters={filters} workspaces={workspaces} teams={teams} />
       {result ? (
         result.sessions.length === 0 && filtered ? (
-          <p data-testid="no-matches" className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700">
+          <p
+            data-testid="no-matches"
+            className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700"
+          >
             No session matches these filters.
           </p>
         ) : (
@@ -64,7 +86,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         )
       ) : (
         <p role="alert" className="text-sm text-rose-700 dark:text-rose-300">
-          {parsed.error instanceof ZodError ? parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : "Invalid filters"}
+          {parsed.error instanceof ZodError
+            ? parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+            : "Invalid filters"}
         </p>
       )}
       {next ? (

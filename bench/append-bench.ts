@@ -24,13 +24,22 @@ export function eventsFor(i: number, batch: number): NewEvent[] {
   return Array.from({ length: batch }, (_, k) =>
     (i + k) % 3 === 0
       ? { type: "tool.called", payload: { callId: `c${i}-${k}`, tool: "read", input: { path: "src/todo.ts" } } }
-      : { type: "message.assistant", payload: { text: `step ${i}.${k}: reading the store before planning the change` } },
+      : {
+          type: "message.assistant",
+          payload: { text: `step ${i}.${k}: reading the store before planning the change` },
+        },
   );
 }
 
 async function prismaRun(batch: number): Promise<number> {
   const t = tempDb("append-prisma");
-  const { id } = await createSession(t.db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  const { id } = await createSession(t.db, {
+    title: "bench",
+    workspace: "/tmp",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   for (let i = 0; i < 50; i++) await appendEvents(t.db, id, eventsFor(i, batch));
   const start = performance.now();
   for (let i = 0; i < APPENDS; i++) await appendEvents(t.db, id, eventsFor(i, batch));
@@ -41,7 +50,13 @@ async function prismaRun(batch: number): Promise<number> {
 
 async function clientRun(batch: number): Promise<number> {
   const t = tempDb("append-client");
-  const { id } = await createSession(t.db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  const { id } = await createSession(t.db, {
+    title: "bench",
+    workspace: "/tmp",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   const n = Math.floor(APPENDS / 5);
   for (let i = 0; i < 20; i++) await ormTransaction(t.db, (_tx, run) => appendEventsInTx(run, id, eventsFor(i, batch)));
   const start = performance.now();
@@ -53,15 +68,25 @@ async function clientRun(batch: number): Promise<number> {
 
 async function rawRun(batch: number): Promise<number> {
   const t = tempDb("append-raw");
-  const { id } = await createSession(t.db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  const { id } = await createSession(t.db, {
+    title: "bench",
+    workspace: "/tmp",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   let state = (await getSession(t.db, id)).state;
   await t.db.$disconnect();
   const sqlite = new Database(t.file);
-  const insert = sqlite.prepare('INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)');
+  const insert = sqlite.prepare(
+    'INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)',
+  );
   const update = sqlite.prepare(
     'UPDATE "Session" SET "permissionMode"=?,"prePlanMode"=?,"planActive"=?,"planPending"=?,"status"=?,"pendingReviewId"=?,"pendingAsks"=?,"state"=?,"lastSeq"=?,"lastActivityAt"=? WHERE "id"=? AND "lastSeq"=?',
   );
-  const bump = sqlite.prepare<[number, string], { searchKey: number; searchDocs: number }>('UPDATE "Session" SET "searchDocs" = "searchDocs" + ? WHERE "id" = ? RETURNING "searchKey", "searchDocs"');
+  const bump = sqlite.prepare<[number, string], { searchKey: number; searchDocs: number }>(
+    'UPDATE "Session" SET "searchDocs" = "searchDocs" + ? WHERE "id" = ? RETURNING "searchKey", "searchDocs"',
+  );
   const doc = sqlite.prepare('INSERT INTO "SessionSearch" (rowid, "body") VALUES (?, ?)');
   const append = sqlite.transaction((events: NewEvent[]) => {
     const at = new Date();
@@ -75,7 +100,20 @@ async function rawRun(batch: number): Promise<number> {
       docs.forEach((d, j) => doc.run(first + j, d.body));
     }
     const c = projectionColumns(planned.state, at);
-    const r = update.run(c.permissionMode, c.prePlanMode, c.planActive ? 1 : 0, c.planPending ? 1 : 0, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at.getTime(), id, state.lastSeq);
+    const r = update.run(
+      c.permissionMode,
+      c.prePlanMode,
+      c.planActive ? 1 : 0,
+      c.planPending ? 1 : 0,
+      c.status,
+      c.pendingReviewId,
+      c.pendingAsks,
+      c.state,
+      c.lastSeq,
+      at.getTime(),
+      id,
+      state.lastSeq,
+    );
     if (r.changes !== 1) throw new Error("conflict");
     state = planned.state;
   });
@@ -95,8 +133,8 @@ export async function benchAppend() {
     const prisma: number[] = [];
     const raw: number[] = [];
     for (let r = 0; r < RUNS; r++) {
-      if (r % 2 === 0) (prisma.push(await prismaRun(batch)), raw.push(await rawRun(batch)));
-      else (raw.push(await rawRun(batch)), prisma.push(await prismaRun(batch)));
+      if (r % 2 === 0) prisma.push(await prismaRun(batch)), raw.push(await rawRun(batch));
+      else raw.push(await rawRun(batch)), prisma.push(await prismaRun(batch));
     }
     const client = await repeat(3, () => clientRun(batch));
     const ratios = prisma.map((p, i) => p / (raw[i] as number));

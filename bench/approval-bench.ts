@@ -36,12 +36,14 @@ function gitWorkspace(root: string): string {
   const ws = path.join(root, "repo");
   for (let d = 0; d < FILES / 100; d++) {
     fs.mkdirSync(path.join(ws, "src", `m${d}`), { recursive: true });
-    for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(ws, "src", `m${d}`, `f${f}.ts`), `export const v${f} = ${d};\n`);
+    for (let f = 0; f < 100; f++)
+      fs.writeFileSync(path.join(ws, "src", `m${d}`, `f${f}.ts`), `export const v${f} = ${d};\n`);
   }
   // The agent's first step after the approval (a command) then waits for a person, so a sample's background ends there.
   fs.mkdirSync(path.join(ws, ".plangate"));
   fs.writeFileSync(path.join(ws, ".plangate", "config.json"), JSON.stringify({ permission: { bash: { "*": "ask" } } }));
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: ws, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: ws, stdio: "pipe" });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
@@ -83,10 +85,22 @@ function plangateServer(port: () => number): http.Server {
     res.on("close", () => abort.abort());
     const decision = /^\/api\/reviews\/([^/]+)\/decision$/.exec(url.pathname);
     const stream = /^\/api\/sessions\/([^/]+)\/stream$/.exec(url.pathname);
-    const [handler, id] = decision ? [decisionRoute.POST as Handler, decision[1]] : stream ? [streamRoute.GET as Handler, stream[1]] : [null, null];
+    const [handler, id] = decision
+      ? [decisionRoute.POST as Handler, decision[1]]
+      : stream
+        ? [streamRoute.GET as Handler, stream[1]]
+        : [null, null];
     if (!handler || !id) return void res.writeHead(404).end();
     const body = req.method === "POST" ? await readBody(req) : undefined;
-    const response = await handler(new Request(url, { method: req.method, headers: { "content-type": "application/json" }, body, signal: abort.signal }), { params: Promise.resolve({ id }) });
+    const response = await handler(
+      new Request(url, {
+        method: req.method,
+        headers: { "content-type": "application/json" },
+        body,
+        signal: abort.signal,
+      }),
+      { params: Promise.resolve({ id }) },
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     const reader = response.body.getReader();
@@ -134,10 +148,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 function post(port: number, urlPath: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path: urlPath, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: urlPath,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("socket", (s) => s.setNoDelay(true));
     req.on("error", reject);
     req.end(body);
@@ -148,11 +172,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One session in plan mode waiting on its plan review; returns the session and review ids. */
 async function waitingReview(db: Db, workspace: string): Promise<{ sessionId: string; reviewId: string }> {
-  const script = [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] }, { toolCalls: [{ name: "bash", input: { command: "touch notes.txt" } }] }];
+  const script = [
+    { toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch notes.txt" } }] },
+  ];
   const { session } = await startSession(db, { workspace, agent: "build", mode: "plan", model: "scripted", script });
-  await appendEvents(db, session.id, [{ type: "message.user", payload: { text: "plan it" } }, { type: "turn.started", payload: { turnId: `trn_${session.id}` } }]);
+  await appendEvents(db, session.id, [
+    { type: "message.user", payload: { text: "plan it" } },
+    { type: "turn.started", payload: { turnId: `trn_${session.id}` } },
+  ]);
   await driveSession(db, session.id);
-  const [review] = await (await sql(db)).query<{ id: string }>('SELECT "id" FROM "Review" WHERE "sessionId" = ? AND "status" = ?', [session.id, "pending"]);
+  const [review] = await (await sql(db)).query<{ id: string }>(
+    'SELECT "id" FROM "Review" WHERE "sessionId" = ? AND "status" = ?',
+    [session.id, "pending"],
+  );
   if (!review) throw new Error("no plan review opened");
   return { sessionId: session.id, reviewId: review.id };
 }
@@ -173,7 +206,9 @@ async function quiet(db: Db, sessionId: string, since: number): Promise<number> 
   throw new Error(`session ${sessionId} did not settle after its approval`);
 }
 
-type Ask = { kind: "floor"; port: number; marker: string } | { kind: "real"; port: number; sessionId: string; reviewId: string };
+type Ask =
+  | { kind: "floor"; port: number; marker: string }
+  | { kind: "real"; port: number; sessionId: string; reviewId: string };
 
 /** In the client process: two subscribers, then the POST; the time until the second subscriber has the event. */
 async function measure(ask: Ask): Promise<number> {
@@ -185,9 +220,14 @@ async function measure(ask: Ask): Promise<number> {
   const marker = ask.kind === "floor" ? ask.marker : '"type":"review.answered"';
   const seen = second.seen(marker);
   const start = performance.now();
-  const status = ask.kind === "floor"
-    ? await post(ask.port, "/post", `{${marker},"decision":"approve"}`)
-    : await post(ask.port, `/api/reviews/${ask.reviewId}/decision`, JSON.stringify({ decision: "approve", mode: "acceptEdits" }));
+  const status =
+    ask.kind === "floor"
+      ? await post(ask.port, "/post", `{${marker},"decision":"approve"}`)
+      : await post(
+          ask.port,
+          `/api/reviews/${ask.reviewId}/decision`,
+          JSON.stringify({ decision: "approve", mode: "acceptEdits" }),
+        );
   if (status !== 200) throw new Error(`the POST answered ${status}`);
   const at = await seen;
   first.close();
@@ -199,7 +239,10 @@ type Answer = { ms: number } | { error: string };
 
 /** The parent's side of the client process: one measurement per call, in order. */
 function clientProcess(): { measure: (ask: Ask) => Promise<number>; stop: () => void } {
-  const child: ChildProcess = fork(import.meta.filename, [], { execArgv: ["--import", "tsx"], env: { ...process.env, PLANGATE_BENCH_APPROVAL_CLIENT: "1" } });
+  const child: ChildProcess = fork(import.meta.filename, [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, PLANGATE_BENCH_APPROVAL_CLIENT: "1" },
+  });
   let pending: ((a: Answer) => void) | null = null;
   child.on("message", (m) => pending?.(m as Answer));
   return {
@@ -212,11 +255,16 @@ function clientProcess(): { measure: (ask: Ask) => Promise<number>; stop: () => 
   };
 }
 
-async function realSample(db: Db, port: number, workspace: string, client: ReturnType<typeof clientProcess>): Promise<{ ms: number; baselineMs: number }> {
+async function realSample(
+  db: Db,
+  port: number,
+  workspace: string,
+  client: ReturnType<typeof clientProcess>,
+): Promise<{ ms: number; baselineMs: number }> {
   const { sessionId, reviewId } = await waitingReview(db, workspace);
   const start = performance.now();
   const ms = await client.measure({ kind: "real", port, sessionId, reviewId });
-  return { ms, baselineMs: (await quiet(db, sessionId, start)) };
+  return { ms, baselineMs: await quiet(db, sessionId, start) };
 }
 
 const stats = (xs: number[]) => {
@@ -227,7 +275,12 @@ const stats = (xs: number[]) => {
 export async function benchApproval() {
   const t = tempDb("approval");
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-approval-"));
-  Object.assign(process.env, { DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_DATA_DIR: root });
+  Object.assign(process.env, {
+    DATABASE_URL: t.url,
+    PLANGATE_ALLOW_SCRIPTED: "1",
+    PLANGATE_WORKSPACE_ROOTS: root,
+    PLANGATE_DATA_DIR: root,
+  });
   resetEnvCache();
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
   const workspace = gitWorkspace(root);
@@ -254,7 +307,9 @@ export async function benchApproval() {
         one.baseline.push(s.baselineMs);
       }
       subs.push(one);
-      process.stderr.write(`  round ${r + 1}/${ROUNDS}: floor p99 ${stats(one.floor).p99} ms, real p99 ${stats(one.real).p99} ms\n`);
+      process.stderr.write(
+        `  round ${r + 1}/${ROUNDS}: floor p99 ${stats(one.floor).p99} ms, real p99 ${stats(one.real).p99} ms\n`,
+      );
     }
   } finally {
     client.stop();
@@ -266,7 +321,11 @@ export async function benchApproval() {
     await t.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   }
-  const perRound = subs.map((r) => ({ floor: stats(r.floor), real: stats(r.real), ratioP99: round(stats(r.real).p99 / stats(r.floor).p99, 2) }));
+  const perRound = subs.map((r) => ({
+    floor: stats(r.floor),
+    real: stats(r.real),
+    ratioP99: round(stats(r.real).p99 / stats(r.floor).p99, 2),
+  }));
   const ratios = perRound.map((r) => r.ratioP99);
   return {
     name: "approval-to-second-subscriber",
@@ -287,5 +346,12 @@ export async function benchApproval() {
 
 if (process.env.PLANGATE_BENCH_APPROVAL_CLIENT === "1") {
   const answer = (a: Answer) => process.send?.(a);
-  process.on("message", (ask: Ask) => void measure(ask).then((ms) => answer({ ms }), (e: unknown) => answer({ error: String(e) })));
+  process.on(
+    "message",
+    (ask: Ask) =>
+      void measure(ask).then(
+        (ms) => answer({ ms }),
+        (e: unknown) => answer({ error: String(e) }),
+      ),
+  );
 }

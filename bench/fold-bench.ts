@@ -20,16 +20,28 @@ function syntheticLog(): NewEvent[] {
     out.push({ type: "turn.started", payload: { turnId: `t${turn}` } });
     out.push({ type: "message.user", payload: { text: `please look at module ${turn}` } });
     for (let step = 0; step < 4; step++) {
-      out.push({ type: "tool.called", payload: { callId: `c${turn}-${step}`, tool: "read", input: { path: `src/m${step}.ts` } } });
-      out.push({ type: "tool.result", payload: { callId: `c${turn}-${step}`, tool: "read", ok: true, output: "export const x = 1;\n".repeat(5) } });
+      out.push({
+        type: "tool.called",
+        payload: { callId: `c${turn}-${step}`, tool: "read", input: { path: `src/m${step}.ts` } },
+      });
+      out.push({
+        type: "tool.result",
+        payload: { callId: `c${turn}-${step}`, tool: "read", ok: true, output: "export const x = 1;\n".repeat(5) },
+      });
     }
     if (turn % 5 === 0) {
-      out.push({ type: "permission.asked", payload: { requestId: `p${turn}`, tool: "bash", permission: "bash", patterns: ["npm test"] } });
+      out.push({
+        type: "permission.asked",
+        payload: { requestId: `p${turn}`, tool: "bash", permission: "bash", patterns: ["npm test"] },
+      });
       out.push({ type: "permission.replied", payload: { requestId: `p${turn}`, reply: "once" } });
     }
     if (turn % 7 === 0) {
       const to: "default" | "plan" = mode === "plan" ? "default" : "plan";
-      out.push({ type: "mode.changed", payload: { from: mode, to, prePlanMode: to === "plan" ? mode : null, cause: "user" } });
+      out.push({
+        type: "mode.changed",
+        payload: { from: mode, to, prePlanMode: to === "plan" ? mode : null, cause: "user" },
+      });
       mode = to;
     }
     out.push({ type: "message.assistant", payload: { text: `done with module ${turn}` } });
@@ -40,15 +52,25 @@ function syntheticLog(): NewEvent[] {
 
 export async function benchFold() {
   const t = tempDb("fold");
-  const { id, state: first } = await createSession(t.db, { title: "big", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  const { id, state: first } = await createSession(t.db, {
+    title: "big",
+    workspace: "/tmp",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   const planned = planAppend(first, syntheticLog(), new Date());
   await t.db.$disconnect();
   const sqlite = new Database(t.file);
-  const insert = sqlite.prepare('INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)');
+  const insert = sqlite.prepare(
+    'INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)',
+  );
   const c = projectionColumns(planned.state, new Date());
   sqlite.transaction(() => {
     for (const e of planned.events) insert.run(id, e.seq, e.type, JSON.stringify(e.payload), Date.now());
-    sqlite.prepare('UPDATE "Session" SET "state"=?, "lastSeq"=?, "status"=?, "permissionMode"=? WHERE "id"=?').run(c.state, c.lastSeq, c.status, c.permissionMode, id);
+    sqlite
+      .prepare('UPDATE "Session" SET "state"=?, "lastSeq"=?, "status"=?, "permissionMode"=? WHERE "id"=?')
+      .run(c.state, c.lastSeq, c.status, c.permissionMode, id);
   })();
   sqlite.close();
   const { createDb } = await import("../lib/db/client");

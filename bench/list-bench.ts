@@ -39,5 +39,11 @@ export async function benchList() {
   ];
   await db.$disconnect();
   await t.dispose();
-  return { sessions: SESSIONS, events: SESSIONS * EVENTS_PER_SESSION, seedSeconds: round(seedMs / 1000, 1), runsPerQuery: RUNS, results };
+  return {
+    sessions: SESSIONS,
+    events: SESSIONS * EVENTS_PER_SESSION,
+    seedSeconds: round(seedMs / 1000, 1),
+    runsPerQuery: RUNS,
+    results,
+  };
 }

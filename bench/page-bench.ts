@@ -18,26 +18,49 @@ function batch(from: number, count: number): NewEvent[] {
   const out: NewEvent[] = [];
   for (let i = from; i < from + count; i++) {
     const k = i % 5;
-    if (k === 0) out.push({ type: "message.user", payload: { text: `Step ${i}: look at **module ${i}** and report.` } });
-    else if (k === 1) out.push({ type: "tool.called", payload: { callId: `c${i}`, tool: "read", input: { path: `src/m${i}.ts` } } });
-    else if (k === 2) out.push({ type: "tool.result", payload: { callId: `c${i - 1}`, tool: "read", ok: true, output: "export const x = 1;\n".repeat(20) } });
+    if (k === 0)
+      out.push({ type: "message.user", payload: { text: `Step ${i}: look at **module ${i}** and report.` } });
+    else if (k === 1)
+      out.push({ type: "tool.called", payload: { callId: `c${i}`, tool: "read", input: { path: `src/m${i}.ts` } } });
+    else if (k === 2)
+      out.push({
+        type: "tool.result",
+        payload: { callId: `c${i - 1}`, tool: "read", ok: true, output: "export const x = 1;\n".repeat(20) },
+      });
     else if (k === 3) out.push({ type: "notice", payload: { level: "info", text: `checkpoint ${i}` } });
-    else out.push({ type: "message.assistant", payload: { text: `Module ${i} is fine.\n\n- it exports x\n- it has no tests` } });
+    else
+      out.push({
+        type: "message.assistant",
+        payload: { text: `Module ${i} is fine.\n\n- it exports x\n- it has no tests` },
+      });
   }
   return out;
 }
 
 export async function benchPage() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-bench-page-"));
-  const env = { DATABASE_URL: `file:${path.join(dir, "db.sqlite")}`, PLANGATE_DATA_DIR: dir, PLANGATE_WORKSPACE_ROOTS: dir };
+  const env = {
+    DATABASE_URL: `file:${path.join(dir, "db.sqlite")}`,
+    PLANGATE_DATA_DIR: dir,
+    PLANGATE_WORKSPACE_ROOTS: dir,
+  };
   migrateDatabase(env.DATABASE_URL, { quiet: true });
   const db = createDb(env.DATABASE_URL);
-  const { id } = await createSession(db, { title: "Long session", workspace: dir, agent: "build", model: "offline", mode: "default" });
+  const { id } = await createSession(db, {
+    title: "Long session",
+    workspace: dir,
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   for (let i = 0; i < EVENTS - 1; i += 500) await appendEvents(db, id, batch(i, Math.min(500, EVENTS - 1 - i)));
   await db.$disconnect();
 
   const server = await startServer(env, await freePort());
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   const baselineRuns: number[] = [];
   const runs: { hydratedMs: number; domInteractiveMs: number; responseStartMs: number; responseEndMs: number }[] = [];
   try {
@@ -69,8 +92,10 @@ export async function benchPage() {
   const hydrated = runs.map((r) => r.hydratedMs).sort((a, b) => a - b);
   const baseline = baselineRuns.sort((a, b) => a - b);
   return {
-    events: EVENTS, runs: RUNS,
-    hydratedMedianMs: round(median(hydrated), 1), hydratedP95Ms: round(quantile(hydrated, 0.95), 1),
+    events: EVENTS,
+    runs: RUNS,
+    hydratedMedianMs: round(median(hydrated), 1),
+    hydratedP95Ms: round(quantile(hydrated, 0.95), 1),
     responseStartMedianMs: round(median(runs.map((r) => r.responseStartMs)), 1),
     responseEndMedianMs: round(median(runs.map((r) => r.responseEndMs)), 1),
     domInteractiveMedianMs: round(median(runs.map((r) => r.domInteractiveMs)), 1),

@@ -42,8 +42,38 @@ function rng(seed: number): () => number {
   };
 }
 
-const TOOLS = ["git", "npm", "pnpm", "yarn", "docker", "kubectl", "cargo", "go", "python", "make", "ls", "cat", "rm", "curl", "gh"];
-const SUBS = ["log", "status", "diff", "run", "install", "build", "test", "push", "pull", "exec", "apply", "get", "show"];
+const TOOLS = [
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "docker",
+  "kubectl",
+  "cargo",
+  "go",
+  "python",
+  "make",
+  "ls",
+  "cat",
+  "rm",
+  "curl",
+  "gh",
+];
+const SUBS = [
+  "log",
+  "status",
+  "diff",
+  "run",
+  "install",
+  "build",
+  "test",
+  "push",
+  "pull",
+  "exec",
+  "apply",
+  "get",
+  "show",
+];
 const DIRS = ["src", "lib", "app", "test", "docs", "scripts", "packages/core", "packages/ui", "config", ".github"];
 const EXTS = ["ts", "tsx", "md", "json", "env", "yml", "css"];
 const ACTIONS: readonly Action[] = ["allow", "deny", "ask"];
@@ -70,7 +100,8 @@ function userConfig(r: () => number, count: number): Record<string, Record<strin
     } else if (kind < 0.85) {
       target = edit;
       const shape = r();
-      key = shape < 0.6 ? `${pick(r, DIRS)}/*` : shape < 0.9 ? `${pick(r, DIRS)}/*.${pick(r, EXTS)}` : `*.${pick(r, EXTS)}`;
+      key =
+        shape < 0.6 ? `${pick(r, DIRS)}/*` : shape < 0.9 ? `${pick(r, DIRS)}/*.${pick(r, EXTS)}` : `*.${pick(r, EXTS)}`;
     } else {
       target = read;
       key = r() < 0.5 ? `${pick(r, DIRS)}/*` : `*/${pick(r, ["secrets", "private", "fixtures"])}/*`;
@@ -131,7 +162,14 @@ const GATES = { autoGateOpen: false, bypassEnabled: false };
 const NOT_ONCE: ReadonlySet<string> = new Set();
 
 function judge(asks: PermissionAsk[], ruleset: Ruleset, grants: Ruleset) {
-  return judgeCall({ asks, agentRules: ruleset, grantRules: grants, mode: "default", gates: GATES, allowedOnce: NOT_ONCE });
+  return judgeCall({
+    asks,
+    agentRules: ruleset,
+    grantRules: grants,
+    mode: "default",
+    gates: GATES,
+    allowedOnce: NOT_ONCE,
+  });
 }
 
 /**
@@ -164,7 +202,13 @@ function median(xs: number[]): number {
 type Side = (call: Call, ruleset: Ruleset) => number;
 
 /** Decisions per second of one side for one round, without per-call timers (they would dominate). */
-function rate(side: Side, calls: Call[], ruleset: Ruleset, roundNs: bigint, start: number): { rate: number; next: number; sink: number } {
+function rate(
+  side: Side,
+  calls: Call[],
+  ruleset: Ruleset,
+  roundNs: bigint,
+  start: number,
+): { rate: number; next: number; sink: number } {
   let done = 0;
   let sink = 0;
   let next = start;
@@ -201,7 +245,8 @@ export async function benchPermission(opts: { seconds?: number } = {}): Promise<
   const calls = makeCalls(Number(process.env.BENCH_CALLS ?? POOL_CALLS));
   let sink = 0;
 
-  for (let i = 0; i < 200_000; i++) sink += runCall(calls[i % calls.length]!, ruleset) + gateCall(calls[i % calls.length]!, ruleset);
+  for (let i = 0; i < 200_000; i++)
+    sink += runCall(calls[i % calls.length]!, ruleset) + gateCall(calls[i % calls.length]!, ruleset);
 
   // The two sides alternate round by round, so a noisy neighbour on a shared VM hits both alike; the median
   // round and the median ratio are reported.

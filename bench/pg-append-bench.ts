@@ -34,7 +34,13 @@ const BLOCK = 50;
 type Side = "app" | "raw" | "rawInsert";
 
 async function newSession(db: Db): Promise<string> {
-  const { id } = await createSession(db, { title: "bench", workspace: "/tmp", agent: "build", model: "offline", mode: "default" });
+  const { id } = await createSession(db, {
+    title: "bench",
+    workspace: "/tmp",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   return id;
 }
 
@@ -47,7 +53,10 @@ async function appAppender(db: Db, batch: number): Promise<Appender> {
 }
 
 const placeholders = (rows: number, cols: number, from = 1) =>
-  Array.from({ length: rows }, (_, r) => `(${Array.from({ length: cols }, (_, c) => `$${from + r * cols + c}`).join(", ")})`).join(", ");
+  Array.from(
+    { length: rows },
+    (_, r) => `(${Array.from({ length: cols }, (_, c) => `$${from + r * cols + c}`).join(", ")})`,
+  ).join(", ");
 
 /** Raw `pg` on a fresh session: the full equivalent of appendEvents' writes, or the event INSERT alone. */
 async function rawAppender(db: Db, client: pg.Client, batch: number, insertOnly: boolean): Promise<Appender> {
@@ -65,13 +74,30 @@ async function rawAppender(db: Db, client: pg.Client, batch: number, insertOnly:
       const rows = searchDocs(planned.events).flatMap((d) => tsvectorRows(d.body));
       if (rows.length > 0) {
         const values = rows.map((_, j) => `($${2 * j + 1}, CAST($${2 * j + 2} AS tsvector))`).join(", ");
-        await client.query(`INSERT INTO "SessionSearch" ("sessionId", "terms") VALUES ${values}`, rows.flatMap((t) => [id, t]));
+        await client.query(
+          `INSERT INTO "SessionSearch" ("sessionId", "terms") VALUES ${values}`,
+          rows.flatMap((t) => [id, t]),
+        );
       }
       const c = projectionColumns(planned.state, at);
       const r = await client.query(
         'UPDATE "Session" SET "permissionMode" = $1, "prePlanMode" = $2, "planActive" = $3, "planPending" = $4, "status" = $5, "pendingReviewId" = $6, ' +
           '"pendingAsks" = $7, "state" = $8, "lastSeq" = $9, "lastActivityAt" = $10, "updatedAt" = $11 WHERE "id" = $12 AND "lastSeq" = $13',
-        [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, id, state.lastSeq],
+        [
+          c.permissionMode,
+          c.prePlanMode,
+          c.planActive,
+          c.planPending,
+          c.status,
+          c.pendingReviewId,
+          c.pendingAsks,
+          c.state,
+          c.lastSeq,
+          at,
+          at,
+          id,
+          state.lastSeq,
+        ],
       );
       if (r.rowCount !== 1) throw new Error("conflict");
     }
@@ -123,7 +149,9 @@ export async function benchPgAppend() {
       for (let r = 0; r < RUNS; r++) {
         const run = await oneRun(db, client, batch, r);
         for (const side of ["app", "raw", "rawInsert"] as const) us[side].push(run[side]);
-        process.stderr.write(`  ${batch} event(s), run ${r + 1}/${RUNS}: app ${round(us.app[r] as number, 0)} µs, raw ${round(us.raw[r] as number, 0)} µs, insert only ${round(us.rawInsert[r] as number, 0)} µs\n`);
+        process.stderr.write(
+          `  ${batch} event(s), run ${r + 1}/${RUNS}: app ${round(us.app[r] as number, 0)} µs, raw ${round(us.raw[r] as number, 0)} µs, insert only ${round(us.rawInsert[r] as number, 0)} µs\n`,
+        );
       }
       const ratio = us.app.map((a, i) => a / (us.raw[i] as number));
       const ratioInsert = us.app.map((a, i) => a / (us.rawInsert[i] as number));
@@ -146,5 +174,12 @@ export async function benchPgAppend() {
   }
   // Others' work on the machine (1-minute load average at the start and the end): the figures are noisier the higher.
   const loadAverage = [round(loadBefore, 2), round(os.loadavg()[0] as number, 2)];
-  return { name: "event-append-postgres-vs-raw-pg", database: server.source, loadAverage, runs: RUNS, appendsPerRun: APPENDS, results };
+  return {
+    name: "event-append-postgres-vs-raw-pg",
+    database: server.source,
+    loadAverage,
+    runs: RUNS,
+    appendsPerRun: APPENDS,
+    results,
+  };
 }

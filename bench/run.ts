@@ -43,7 +43,9 @@ for (const [name, run] of Object.entries(suites)) {
   } catch (error) {
     failed.push(name);
     results[name] = { failed: error instanceof Error ? error.message : String(error) };
-    process.stderr.write(`bench: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `bench: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
 }
 

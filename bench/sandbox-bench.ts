@@ -33,7 +33,8 @@ export async function benchSandbox(): Promise<SandboxBenchResult> {
   const sandbox = detectSandbox();
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-sandbox-bench-")));
   const none = { available: false, bwrapPath: null };
-  const run = (profile: { write: boolean; network: boolean }, box = sandbox) => runCommand({ command: "true", cwd: ws, workspace: ws, profile, sandbox: box });
+  const run = (profile: { write: boolean; network: boolean }, box = sandbox) =>
+    runCommand({ command: "true", cwd: ws, workspace: ws, profile, sandbox: box });
   const plain: number[] = [];
   const ro: number[] = [];
   const rw: number[] = [];

@@ -45,7 +45,8 @@ async function pool(workers: number, n: number, fn: (i: number) => Promise<void>
 }
 
 function expect(what: string, answer: { status: number; body: unknown }, status: number): any {
-  if (answer.status !== status) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  if (answer.status !== status)
+    throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.body;
 }
 
@@ -66,14 +67,22 @@ async function pendingReviews(setup: Setup, workspace: string, n: number): Promi
     const port = setup.ports[i % setup.ports.length] as number;
     const body = { title: `approve ${i}`, workspace, mode: "plan", model: "scripted", script: SCRIPT };
     const { session } = expect("POST /api/sessions", await request(port, "POST", "/api/sessions", body), 201);
-    expect("POST messages", await request(port, "POST", `/api/sessions/${session.id}/messages`, { text: "plan the greeting" }), 202);
+    expect(
+      "POST messages",
+      await request(port, "POST", `/api/sessions/${session.id}/messages`, { text: "plan the greeting" }),
+      202,
+    );
     ids[i] = session.id as string;
   });
   const port = setup.ports[0] as number;
   const out: Pending[] = [];
   for (const sessionId of ids) {
     const reviewId = await until(`the review of ${sessionId}`, async () => {
-      const { reviews } = expect("GET /api/reviews", await request(port, "GET", `/api/reviews?status=pending&sessionId=${sessionId}`), 200);
+      const { reviews } = expect(
+        "GET /api/reviews",
+        await request(port, "GET", `/api/reviews?status=pending&sessionId=${sessionId}`),
+        200,
+      );
       return (reviews[0]?.id as string | undefined) ?? null;
     });
     out.push({ sessionId, reviewId });
@@ -85,17 +94,29 @@ async function pendingReviews(setup: Setup, workspace: string, n: number): Promi
 async function settled(setup: Setup): Promise<void> {
   const port = setup.ports[0] as number;
   await until("the sessions to settle", async () => {
-    const { sessions } = expect("GET /api/sessions", await request(port, "GET", "/api/sessions?status=running&limit=1"), 200);
+    const { sessions } = expect(
+      "GET /api/sessions",
+      await request(port, "GET", "/api/sessions?status=running&limit=1"),
+      200,
+    );
     return sessions.length === 0 ? true : null;
   });
 }
 
-const approve = (port: number, reviewId: string) => request(port, "POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" });
+const approve = (port: number, reviewId: string) =>
+  request(port, "POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" });
 
-async function throughput(setup: Setup, reviews: Pending[]): Promise<{ approvalsPerSec: number; settledPerSec: number }> {
+async function throughput(
+  setup: Setup,
+  reviews: Pending[],
+): Promise<{ approvalsPerSec: number; settledPerSec: number }> {
   const start = performance.now();
   await pool(CLIENTS, reviews.length, async (i) => {
-    expect("the decision", await approve(setup.ports[i % setup.ports.length] as number, (reviews[i] as Pending).reviewId), 200);
+    expect(
+      "the decision",
+      await approve(setup.ports[i % setup.ports.length] as number, (reviews[i] as Pending).reviewId),
+      200,
+    );
   });
   const answered = performance.now() - start;
   await settled(setup);
@@ -129,13 +150,30 @@ const pct = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y);
   return { p50: round(quantile(s, 0.5), 2), p99: round(quantile(s, 0.99), 2) };
 };
-const spread = (xs: number[]) => ({ median: round(median(xs), 2), range: [round(Math.min(...xs), 2), round(Math.max(...xs), 2)] });
+const spread = (xs: number[]) => ({
+  median: round(median(xs), 2),
+  range: [round(Math.min(...xs), 2), round(Math.max(...xs), 2)],
+});
 
-type Round = { throughput: Record<Name, { approvalsPerSec: number; settledPerSec: number }>; latency: Record<Name, number[]>; answer: Record<Name, number[]> };
+type Round = {
+  throughput: Record<Name, { approvalsPerSec: number; settledPerSec: number }>;
+  latency: Record<Name, number[]>;
+  answer: Record<Name, number[]>;
+};
 
-async function oneRound(setups: Setup[], workspace: string, r: number, reviews: number, samples: number): Promise<Round> {
+async function oneRound(
+  setups: Setup[],
+  workspace: string,
+  r: number,
+  reviews: number,
+  samples: number,
+): Promise<Round> {
   const order = setups.map((_, k) => setups[(r + k) % setups.length] as Setup);
-  const out: Round = { throughput: {} as Round["throughput"], latency: { sqlite1: [], pg1: [], pg3: [] }, answer: { sqlite1: [], pg1: [], pg3: [] } };
+  const out: Round = {
+    throughput: {} as Round["throughput"],
+    latency: { sqlite1: [], pg1: [], pg3: [] },
+    answer: { sqlite1: [], pg1: [], pg3: [] },
+  };
   for (const s of order) {
     const pending = await pendingReviews(s, workspace, reviews);
     await settled(s);
@@ -201,7 +239,8 @@ export async function benchScale() {
   const errors = servers.flatMap((s) => s.log().split("\n")).filter((l) => /error|failed|unhandled/i.test(l));
   const names: Name[] = ["sqlite1", "pg1", "pg3"];
   const per = (name: Name, k: "approvalsPerSec" | "settledPerSec") => rounds.map((r) => r.throughput[name][k]);
-  const ratio = (a: Name, b: Name, k: "approvalsPerSec" | "settledPerSec") => spread(rounds.map((r) => r.throughput[a][k] / r.throughput[b][k]));
+  const ratio = (a: Name, b: Name, k: "approvalsPerSec" | "settledPerSec") =>
+    spread(rounds.map((r) => r.throughput[a][k] / r.throughput[b][k]));
   const latencies = (name: Name) => rounds.flatMap((r) => r.latency[name]);
   return {
     name: "scale-approvals-instances",

@@ -26,14 +26,23 @@ async function time(db: ReturnType<typeof createDb>, name: string, query: ListSe
     ms.push(performance.now() - t0);
   }
   const sorted = [...ms].sort((a, b) => a - b);
-  return { name, rows: page.sessions.length, more: page.nextCursor !== null, p50Ms: round(median(ms)), p95Ms: round(quantile(sorted, 0.95)), targetP95Ms: 50 };
+  return {
+    name,
+    rows: page.sessions.length,
+    more: page.nextCursor !== null,
+    p50Ms: round(median(ms)),
+    p95Ms: round(quantile(sorted, 0.95)),
+    targetP95Ms: 50,
+  };
 }
 
 /** The first page of `q` and, when there is one, the page after it. */
 async function firstAndNext(db: ReturnType<typeof createDb>, name: string, query: ListSessionsQuery) {
   const first = await time(db, name, { ...query, limit: LIMIT });
   const { nextCursor } = await listSessions(db, { ...query, limit: LIMIT });
-  return nextCursor ? [first, await time(db, `${name}, next page`, { ...query, limit: LIMIT, cursor: nextCursor })] : [first];
+  return nextCursor
+    ? [first, await time(db, `${name}, next page`, { ...query, limit: LIMIT, cursor: nextCursor })]
+    : [first];
 }
 
 export async function benchSearch() {

@@ -64,7 +64,17 @@ export async function benchStreams() {
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
   const ids: string[] = [];
   for (let i = 0; i < STREAMS; i++) {
-    ids.push((await createSession(t.db, { title: `s${i}`, workspace: "/tmp", agent: "build", model: "offline", mode: "default" })).id);
+    ids.push(
+      (
+        await createSession(t.db, {
+          title: `s${i}`,
+          workspace: "/tmp",
+          agent: "build",
+          model: "offline",
+          mode: "default",
+        })
+      ).id,
+    );
   }
   const openAll = async () => {
     const controller = new AbortController();
@@ -96,7 +106,9 @@ export async function benchStreams() {
   // this one only through the database), and an in-process append (the bus) for contrast.
   const open = await openAll();
   const writer = new Database(t.file, { timeout: 10_000 });
-  const insert = writer.prepare('INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)');
+  const insert = writer.prepare(
+    'INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)',
+  );
   const bump = writer.prepare('UPDATE "Session" SET "lastSeq" = ? WHERE "id" = ?');
   const lastSeq = new Map(ids.map((id) => [id, 1]));
   const elsewhere = writer.transaction((id: string, seq: number) => {
@@ -137,7 +149,11 @@ export async function benchStreams() {
     percentOfCoreForStreams: round(median(extra), 3),
     targetPercentOfCore: 1,
     perRound: withStreams.map((w, i) => ({ withStreams: round(w, 3), floor: round(floor[i] as number, 3) })),
-    crossProcessLatencyMs: { median: round(median(crossMs), 1), p95: round(quantile(sorted(crossMs), 0.95), 1), samples: crossMs.length },
+    crossProcessLatencyMs: {
+      median: round(median(crossMs), 1),
+      p95: round(quantile(sorted(crossMs), 0.95), 1),
+      samples: crossMs.length,
+    },
     busLatencyMs: { median: round(median(busMs), 2), p95: round(quantile(sorted(busMs), 0.95), 2) },
   };
 }

@@ -20,14 +20,25 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const WAITING = Number(process.env.BENCH_WAITING ?? 1000);
 
 function setup(configFile?: string) {
-  return scriptedWorkspace("turn", { env: { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10) }, ...(configFile ? { config: configFile } : {}) });
+  return scriptedWorkspace("turn", {
+    env: { PLANGATE_MAX_STEPS: String(LONG_STEPS + 10) },
+    ...(configFile ? { config: configFile } : {}),
+  });
 }
 
 async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[] }> {
   stepMetrics.modelMs.length = 0;
   const { t, root, dispose } = setup();
-  const script = Array.from({ length: steps }, (_, i) => ({ toolCalls: [{ name: "read", input: { path: "small.txt", offset: 1 + (i % 5) } }] }));
-  const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
+  const script = Array.from({ length: steps }, (_, i) => ({
+    toolCalls: [{ name: "read", input: { path: "small.txt", offset: 1 + (i % 5) } }],
+  }));
+  const { session } = await startSession(t.db, {
+    workspace: root,
+    agent: "build",
+    mode: "default",
+    model: "scripted",
+    script,
+  });
   const controller = new AbortController();
   const sse = streamSessionEvents(t.db, session.id, 0, controller.signal).getReader();
   void (async () => {
@@ -37,7 +48,10 @@ async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[
   const unsubscribe = subscribeEvents(session.id, (events) => {
     if (events.some((e) => e.type === "tool.result")) stamps.push(performance.now());
   });
-  await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: "trn_bench" } }]);
+  await appendEvents(t.db, session.id, [
+    { type: "message.user", payload: { text: "go" } },
+    { type: "turn.started", payload: { turnId: "trn_bench" } },
+  ]);
   stamps.push(performance.now());
   await driveSession(t.db, session.id);
   unsubscribe();
@@ -47,23 +61,51 @@ async function stepRun(steps = STEPS): Promise<{ steps: number[]; model: number[
   return { steps: stamps.slice(1).map((s, i) => s - (stamps[i] as number)), model: [...stepMetrics.modelMs] };
 }
 
-export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: number; deltaMb: number; heapUsedDeltaMb: number; waiting: number; pendingAsks: number }> {
+export async function memoryRun(): Promise<{
+  baselineMb: number;
+  waitingMb: number;
+  deltaMb: number;
+  heapUsedDeltaMb: number;
+  waiting: number;
+  pendingAsks: number;
+}> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const { t, root, dispose } = setup(JSON.stringify({ permission: { bash: { "*": "ask" } } }));
   // A command that writes: it asks a person in default mode (a read-only one like `echo hi` runs unasked in
   // the read-only sandbox, and nothing would wait). The count is checked below.
-  const script = [{ toolCalls: [{ name: "bash", input: { command: "touch made-by-the-agent.txt" } }] }, { text: "done" }];
+  const script = [
+    { toolCalls: [{ name: "bash", input: { command: "touch made-by-the-agent.txt" } }] },
+    { text: "done" },
+  ];
   const start = async () => {
-    const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script });
-    await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: `trn_${session.id}` } }]);
+    const { session } = await startSession(t.db, {
+      workspace: root,
+      agent: "build",
+      mode: "default",
+      model: "scripted",
+      script,
+    });
+    await appendEvents(t.db, session.id, [
+      { type: "message.user", payload: { text: "go" } },
+      { type: "turn.started", payload: { turnId: `trn_${session.id}` } },
+    ]);
     await driveSession(t.db, session.id);
     return session.id;
   };
   // Baseline: the same number of sessions, run to the end instead of left waiting, so caches that only
   // depend on the database's size (SQLite's page cache) are warm in both figures.
   const done = async () => {
-    const { session } = await startSession(t.db, { workspace: root, agent: "build", mode: "default", model: "scripted", script: [{ text: "done" }] });
-    await appendEvents(t.db, session.id, [{ type: "message.user", payload: { text: "go" } }, { type: "turn.started", payload: { turnId: `trn_${session.id}` } }]);
+    const { session } = await startSession(t.db, {
+      workspace: root,
+      agent: "build",
+      mode: "default",
+      model: "scripted",
+      script: [{ text: "done" }],
+    });
+    await appendEvents(t.db, session.id, [
+      { type: "message.user", payload: { text: "go" } },
+      { type: "turn.started", payload: { turnId: `trn_${session.id}` } },
+    ]);
     await driveSession(t.db, session.id);
   };
   const settle = async () => {
@@ -81,10 +123,20 @@ export async function memoryRun(): Promise<{ baselineMb: number; waitingMb: numb
   const waiting = await t.db.session.count({ where: { status: "awaiting_permission" } });
   const asks = await t.db.permissionRequest.count({ where: { status: "pending" } });
   await dispose();
-  if (waiting !== WAITING + 50 || asks !== WAITING + 50) throw new Error(`memory bench: ${waiting} sessions waiting with ${asks} pending asks, expected ${WAITING + 50}: the figure would measure nothing`);
+  if (waiting !== WAITING + 50 || asks !== WAITING + 50)
+    throw new Error(
+      `memory bench: ${waiting} sessions waiting with ${asks} pending asks, expected ${WAITING + 50}: the figure would measure nothing`,
+    );
   const mb = (n: number) => round(n / 1024 / 1024, 1);
   // RSS is what the target names; V8 keeps freed pages, so the heap in use is reported beside it.
-  return { baselineMb: mb(before.rss), waitingMb: mb(after.rss), deltaMb: mb(after.rss - before.rss), heapUsedDeltaMb: mb(after.heapUsed - before.heapUsed), waiting: waiting - 50, pendingAsks: asks - 50 };
+  return {
+    baselineMb: mb(before.rss),
+    waitingMb: mb(after.rss),
+    deltaMb: mb(after.rss - before.rss),
+    heapUsedDeltaMb: mb(after.heapUsed - before.heapUsed),
+    waiting: waiting - 50,
+    pendingAsks: asks - 50,
+  };
 }
 
 export async function benchTurn() {
@@ -103,7 +155,22 @@ export async function benchTurn() {
   const sorted = [...perStep].sort((a, b) => a - b);
   const long = await stepRun(LONG_STEPS);
   // Memory is measured in a fresh process, so garbage from the runs above cannot blur the difference.
-  const memoryRuns = process.env.BENCH_WAITING === "0" ? [] : [1, 2, 3].map(() => JSON.parse(execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", path.join(import.meta.dirname, "memory-child.ts")], { encoding: "utf8", maxBuffer: 1 << 20 }).trim().split("\n").at(-1) ?? "{}") as Awaited<ReturnType<typeof memoryRun>>);
+  const memoryRuns =
+    process.env.BENCH_WAITING === "0"
+      ? []
+      : [1, 2, 3].map(
+          () =>
+            JSON.parse(
+              execFileSync(
+                process.execPath,
+                ["--expose-gc", "--import", "tsx", path.join(import.meta.dirname, "memory-child.ts")],
+                { encoding: "utf8", maxBuffer: 1 << 20 },
+              )
+                .trim()
+                .split("\n")
+                .at(-1) ?? "{}",
+            ) as Awaited<ReturnType<typeof memoryRun>>,
+        );
   const memory = memoryRuns.length
     ? {
         ...memoryRuns[0],
@@ -121,7 +188,13 @@ export async function benchTurn() {
     stepMsMedianPerRun: medians.map((m) => round(m, 2)),
     modelCallMsMedian: round(median(model), 2),
     withoutModelCallMsMedian: round(median(outside), 2),
-    withoutModelCallMsP99: round(quantile([...outside].sort((a, b) => a - b), 0.99), 2),
+    withoutModelCallMsP99: round(
+      quantile(
+        [...outside].sort((a, b) => a - b),
+        0.99,
+      ),
+      2,
+    ),
     stepTargetMedianMs: 5,
     longTurn: {
       steps: LONG_STEPS,

@@ -35,7 +35,13 @@ export function tokenFor(url: string): string | undefined {
 
 export type Reply = { status: number; body: unknown };
 
-export async function callServer(url: string, method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<Reply> {
+export async function callServer(
+  url: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<Reply> {
   const token = tokenFor(url);
   const res = await fetch(new URL(route, url), {
     method,

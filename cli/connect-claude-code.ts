@@ -50,7 +50,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const timeoutSec = Number(opts.timeout ?? 3600);
   if (!Number.isInteger(timeoutSec) || timeoutSec < 60) {
-    console.error("plangate: --timeout is a whole number of seconds, at least 60 (a person needs time to read the plan)");
+    console.error(
+      "plangate: --timeout is a whole number of seconds, at least 60 (a person needs time to read the plan)",
+    );
     return 2;
   }
   const target = settingsFile(scope);
@@ -64,7 +66,12 @@ export async function run(args: string[]): Promise<number> {
   }
   // Claude Code runs this through a shell: every word is quoted.
   const command = `node ${shellQuote(BIN)} hook claude-code --url ${shellQuote(url)}`;
-  const after = withPlangateHook(before, { command, timeoutSec, asks: opts.asks === true, remove: opts.remove === true });
+  const after = withPlangateHook(before, {
+    command,
+    timeoutSec,
+    asks: opts.asks === true,
+    remove: opts.remove === true,
+  });
   if (JSON.stringify(after) === JSON.stringify(before)) {
     console.log(`plangate: ${file} already ${opts.remove ? "has no Plangate hook" : "has this hook"}; nothing changed`);
     return 0;
@@ -80,9 +87,15 @@ export async function run(args: string[]): Promise<number> {
     console.log(`plangate: took Plangate's hook out of ${file}`);
     return 0;
   }
-  console.log(`plangate: ${file}: PermissionRequest hook for ExitPlanMode${opts.asks ? " and permission asks" : ""} → ${url} (timeout ${timeoutSec} s)`);
-  if (typeof opts.token === "string" && opts.token) console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the settings)`);
+  console.log(
+    `plangate: ${file}: PermissionRequest hook for ExitPlanMode${opts.asks ? " and permission asks" : ""} → ${url} (timeout ${timeoutSec} s)`,
+  );
+  if (typeof opts.token === "string" && opts.token)
+    console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the settings)`);
   const health = await callServer(url, "GET", "/api/health").catch(() => null);
-  if (!health || health.status !== 200) console.log(`plangate: note: ${url} does not answer yet; start Plangate (npm start) before Claude Code asks for a plan review`);
+  if (!health || health.status !== 200)
+    console.log(
+      `plangate: note: ${url} does not answer yet; start Plangate (npm start) before Claude Code asks for a plan review`,
+    );
   return 0;
 }

@@ -49,9 +49,15 @@ export async function run(args: string[]): Promise<number> {
     writeProjectFile(root, file, source);
     console.log(`plangate: ${existing === undefined ? "wrote" : "updated"} ${file}: OpenCode's plan_exit → ${url}`);
   }
-  if (typeof opts.token === "string") console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the project)`);
-  console.log("plangate: OpenCode's plan mode needs OPENCODE_EXPERIMENTAL_PLAN_MODE=1 in its environment (restart OpenCode to load the plugin)");
+  if (typeof opts.token === "string")
+    console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the project)`);
+  console.log(
+    "plangate: OpenCode's plan mode needs OPENCODE_EXPERIMENTAL_PLAN_MODE=1 in its environment (restart OpenCode to load the plugin)",
+  );
   const health = await callServer(url, "GET", "/api/health").catch(() => null);
-  if (!health || health.status !== 200) console.log(`plangate: note: ${url} does not answer yet; start Plangate (npm start) before OpenCode finishes a plan`);
+  if (!health || health.status !== 200)
+    console.log(
+      `plangate: note: ${url} does not answer yet; start Plangate (npm start) before OpenCode finishes a plan`,
+    );
   return 0;
 }

@@ -3,7 +3,15 @@
 // person, and answers Claude Code; if Claude Code's own dialog answers first, it tells Plangate and stays silent.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { askDecision, claudeHookInput, hookDecision, terminalAnswer, type AskReply, type ClaudeHookInput, type ReviewOutcome } from "../lib/external/claude-code-hook";
+import {
+  askDecision,
+  claudeHookInput,
+  hookDecision,
+  terminalAnswer,
+  type AskReply,
+  type ClaudeHookInput,
+  type ReviewOutcome,
+} from "../lib/external/claude-code-hook";
 import { callServer, DEFAULT_URL, options } from "./client";
 
 async function readStdin(): Promise<string> {
@@ -26,7 +34,9 @@ async function watchTranscript(url: string, reviewId: string, transcript: string
     const state = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=0`).catch(() => null);
     if (state && (state.status !== 200 || (state.body as ReviewOutcome).status !== "pending")) return 0;
     if (answered) {
-      await callServer(url, "POST", `/api/external/plan-reviews/${reviewId}/answered-elsewhere`, { answer: answered }).catch(() => null);
+      await callServer(url, "POST", `/api/external/plan-reviews/${reviewId}/answered-elsewhere`, {
+        answer: answered,
+      }).catch(() => null);
       return 0;
     }
     await new Promise((r) => setTimeout(r, 1_000));
@@ -37,7 +47,8 @@ async function watchTranscript(url: string, reviewId: string, transcript: string
 export async function run(args: string[]): Promise<number> {
   const opts = options(args);
   const url = String(opts.url ?? DEFAULT_URL);
-  if (typeof opts.watch === "string" && typeof opts.transcript === "string") return watchTranscript(url, opts.watch, opts.transcript);
+  if (typeof opts.watch === "string" && typeof opts.transcript === "string")
+    return watchTranscript(url, opts.watch, opts.transcript);
   const parsed = claudeHookInput.safeParse(JSON.parse((await readStdin()) || "{}"));
   // Anything Plangate cannot take is left to Claude Code's own dialog: exit 0 without a decision.
   if (!parsed.success) return 0;
@@ -45,20 +56,41 @@ export async function run(args: string[]): Promise<number> {
   if (input.tool_name !== "ExitPlanMode") return permissionAsk(url, input);
   const plan = typeof input.tool_input.plan === "string" ? input.tool_input.plan : "";
   const planFilePath = typeof input.tool_input.planFilePath === "string" ? input.tool_input.planFilePath : undefined;
-  const submitted = await callServer(url, "POST", "/api/external/plan-reviews", { agent: "claude-code", externalSessionId: input.session_id, cwd: input.cwd, plan, planFilePath }).catch(
-    (error: unknown) => ({ status: 0, body: String(error) }),
-  );
+  const submitted = await callServer(url, "POST", "/api/external/plan-reviews", {
+    agent: "claude-code",
+    externalSessionId: input.session_id,
+    cwd: input.cwd,
+    plan,
+    planFilePath,
+  }).catch((error: unknown) => ({ status: 0, body: String(error) }));
   if (submitted.status !== 201) {
-    say(`the plan was not sent to ${url} (${submitted.status || "unreachable"}): ${JSON.stringify(submitted.body)}; answer it in the terminal`);
+    say(
+      `the plan was not sent to ${url} (${submitted.status || "unreachable"}): ${JSON.stringify(submitted.body)}; answer it in the terminal`,
+    );
     return 0;
   }
   const { reviewId } = submitted.body as { reviewId: string };
   say(`plan sent for review: ${url}/reviews (review ${reviewId})`);
   if (input.transcript_path) {
-    const watcher = spawn(process.execPath, [...process.execArgv, process.argv[1] ?? "", "hook", "claude-code", "--url", url, "--watch", reviewId, "--transcript", input.transcript_path], {
-      detached: true,
-      stdio: "ignore",
-    });
+    const watcher = spawn(
+      process.execPath,
+      [
+        ...process.execArgv,
+        process.argv[1] ?? "",
+        "hook",
+        "claude-code",
+        "--url",
+        url,
+        "--watch",
+        reviewId,
+        "--transcript",
+        input.transcript_path,
+      ],
+      {
+        detached: true,
+        stdio: "ignore",
+      },
+    );
     watcher.unref();
   }
   for (;;) {
@@ -75,7 +107,12 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     }
     // The terminal answered first (the watcher reports it): this hook's answer would be ignored anyway.
-    if (input.transcript_path && fs.existsSync(input.transcript_path) && terminalAnswer(fs.readFileSync(input.transcript_path, "utf8"))) return 0;
+    if (
+      input.transcript_path &&
+      fs.existsSync(input.transcript_path) &&
+      terminalAnswer(fs.readFileSync(input.transcript_path, "utf8"))
+    )
+      return 0;
     if (!reply) await new Promise((r) => setTimeout(r, 1_000));
   }
 }
@@ -86,13 +123,19 @@ export async function run(args: string[]): Promise<number> {
  * does not answer, leaves the ask to Claude Code's own dialog.
  */
 async function permissionAsk(url: string, input: ClaudeHookInput): Promise<number> {
-  const asked = await callServer(url, "POST", "/api/external/permission-asks", { agent: "claude-code", externalSessionId: input.session_id, cwd: input.cwd, tool: input.tool_name, input: input.tool_input }).catch(
-    () => null,
-  );
+  const asked = await callServer(url, "POST", "/api/external/permission-asks", {
+    agent: "claude-code",
+    externalSessionId: input.session_id,
+    cwd: input.cwd,
+    tool: input.tool_name,
+    input: input.tool_input,
+  }).catch(() => null);
   if (!asked || (asked.status !== 200 && asked.status !== 201)) return 0;
   let reply = asked.body as AskReply & { requestId: string | null };
   while (reply.status === "pending" && reply.requestId) {
-    const next = await callServer(url, "GET", `/api/external/permission-asks/${reply.requestId}?wait=25`).catch(() => null);
+    const next = await callServer(url, "GET", `/api/external/permission-asks/${reply.requestId}?wait=25`).catch(
+      () => null,
+    );
     if (next && next.status >= 400) return 0;
     if (next) reply = { ...(next.body as AskReply), requestId: reply.requestId };
     else await new Promise((r) => setTimeout(r, 1_000));

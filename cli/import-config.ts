@@ -41,17 +41,32 @@ function parseArgs(args: readonly string[]): Args | { help: true } | { error: st
 }
 
 function report(r: ConfigImport, diff: string): string[] {
-  const lines: string[] = [`Read: ${r.sources.length > 0 ? r.sources.join(", ") : "no settings file"}`, `Translated ${r.translated} rule${r.translated === 1 ? "" : "s"}.`, ""];
+  const lines: string[] = [
+    `Read: ${r.sources.length > 0 ? r.sources.join(", ") : "no settings file"}`,
+    `Translated ${r.translated} rule${r.translated === 1 ? "" : "s"}.`,
+    "",
+  ];
   if (r.changed) {
-    lines.push(`${CONFIG_PATH} after the import:`, JSON.stringify(r.config, null, 2), "", "Changes:", diff.trimEnd(), "");
+    lines.push(
+      `${CONFIG_PATH} after the import:`,
+      JSON.stringify(r.config, null, 2),
+      "",
+      "Changes:",
+      diff.trimEnd(),
+      "",
+    );
   } else {
     lines.push(`Nothing to change: ${CONFIG_PATH} already has these rules.`, "");
   }
   if (r.conflicts.length > 0) {
-    lines.push("Conflicts (the merged config answers otherwise than a source on its own; existing rules win, then Claude Code's, then OpenCode's):");
+    lines.push(
+      "Conflicts (the merged config answers otherwise than a source on its own; existing rules win, then Claude Code's, then OpenCode's):",
+    );
     for (const c of r.conflicts) {
       const scope = c.scope === "permission" ? "" : `${c.scope}: `;
-      const why = c.decided.from.startsWith("workspace-wide") ? " (Plangate lays the workspace-wide rules over an agent's own)" : "";
+      const why = c.decided.from.startsWith("workspace-wide")
+        ? " (Plangate lays the workspace-wide rules over an agent's own)"
+        : "";
       lines.push(
         `  - ${scope}${c.permission} "${c.input}": ${c.wanted.from} says ${c.wanted.action} (${c.wanted.rule}); ${c.decided.from} answers ${c.decided.action} (${c.decided.rule})${why}`,
       );
@@ -120,15 +135,31 @@ export async function run(args: string[]): Promise<number> {
     const existing = readExistingConfig(workspace);
     const result = buildConfigImport(read, existing.config, { workspace, home });
     const text = `${JSON.stringify(result.config, null, 2)}\n`;
-    const diff = result.changed ? createTwoFilesPatch(CONFIG_PATH, CONFIG_PATH, existing.text ?? "", text, existing.text === null ? "(no file yet)" : "now", "after the import") : "";
+    const diff = result.changed
+      ? createTwoFilesPatch(
+          CONFIG_PATH,
+          CONFIG_PATH,
+          existing.text ?? "",
+          text,
+          existing.text === null ? "(no file yet)" : "now",
+          "after the import",
+        )
+      : "";
     const found = result.sources.length > 0 || result.untranslated.length > 0;
     let written = false;
     if (!parsed.json) {
       console.log(`plangate import-config: ${workspace}`);
-      if (!found) console.log("No Claude Code or OpenCode settings found (.claude/settings.json, .claude/settings.local.json, opencode.json(c), .opencode/).");
+      if (!found)
+        console.log(
+          "No Claude Code or OpenCode settings found (.claude/settings.json, .claude/settings.local.json, opencode.json(c), .opencode/).",
+        );
       else console.log(report(result, diff).join("\n"));
     }
-    if (result.changed && (parsed.write || (!parsed.json && process.stdin.isTTY === true && process.stdout.isTTY === true && (await confirm())))) {
+    if (
+      result.changed &&
+      (parsed.write ||
+        (!parsed.json && process.stdin.isTTY === true && process.stdout.isTTY === true && (await confirm())))
+    ) {
       writeConfig(workspace, existing.text, text);
       written = true;
     }

@@ -2,9 +2,19 @@
 type Command = { summary: string; load: () => Promise<{ run: (args: string[]) => Promise<number> }> };
 
 const COMMANDS: Record<string, Command> = {
-  connect: { summary: "claude-code|opencode [--url URL] [--token TOKEN] [--remove]: send that agent's plans to Plangate", load: () => import("./connect") },
-  hook: { summary: "claude-code [--url URL]: the hook an agent runs (written by connect)", load: () => import("./hook") },
-  "import-config": { summary: "[--workspace DIR] [--write] [--user] [--json]: bring Claude Code and OpenCode permission rules into .plangate/config.json", load: () => import("./import-config") },
+  connect: {
+    summary: "claude-code|opencode [--url URL] [--token TOKEN] [--remove]: send that agent's plans to Plangate",
+    load: () => import("./connect"),
+  },
+  hook: {
+    summary: "claude-code [--url URL]: the hook an agent runs (written by connect)",
+    load: () => import("./hook"),
+  },
+  "import-config": {
+    summary:
+      "[--workspace DIR] [--write] [--user] [--json]: bring Claude Code and OpenCode permission rules into .plangate/config.json",
+    load: () => import("./import-config"),
+  },
 };
 
 /** The commands and what each does. */

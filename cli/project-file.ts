@@ -21,9 +21,16 @@ export function serverOrigin(raw: string): string {
   } catch {
     throw new CliError(`--url ${JSON.stringify(raw)} is not a URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError(`--url must be http:// or https://, not ${url.protocol}`);
-  if (url.username || url.password) throw new CliError("--url must not carry credentials (use --token; it is saved apart)");
-  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || !/^[A-Za-z0-9.:[\]-]+$/.test(url.host)) {
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new CliError(`--url must be http:// or https://, not ${url.protocol}`);
+  if (url.username || url.password)
+    throw new CliError("--url must not carry credentials (use --token; it is saved apart)");
+  if (
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search ||
+    url.hash ||
+    !/^[A-Za-z0-9.:[\]-]+$/.test(url.host)
+  ) {
     throw new CliError(`--url is the server's address only (e.g. http://127.0.0.1:3000), not ${JSON.stringify(raw)}`);
   }
   return url.origin;
@@ -71,7 +78,8 @@ export function readProjectFile(root: string, file: string): string | undefined 
   checkFolders(root, file, false);
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (stat === undefined) return undefined;
-  if (!stat.isFile()) throw new CliError(`${file} is a link or not a regular file; plangate does not read or write through it`);
+  if (!stat.isFile())
+    throw new CliError(`${file} is a link or not a regular file; plangate does not read or write through it`);
   return fs.readFileSync(file, "utf8");
 }
 
@@ -80,7 +88,11 @@ export function writeProjectFile(root: string, file: string, content: string): v
   checkFolders(root, file, true);
   readProjectFile(root, file);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  const fd = fs.openSync(
+    temp,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     fs.writeFileSync(fd, content);
   } finally {

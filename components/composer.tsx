@@ -22,7 +22,15 @@ export function commandMatches(text: string) {
 }
 
 /** stoppedOnError: the interrupted turn ended on an error (the notice in the timeline says which); Resume reads Retry. */
-type Props = { sessionId: string; mode: PermissionMode; gates: ModeGates; running: boolean; interrupted: boolean; stoppedOnError?: boolean; since?: string | null };
+type Props = {
+  sessionId: string;
+  mode: PermissionMode;
+  gates: ModeGates;
+  running: boolean;
+  interrupted: boolean;
+  stoppedOnError?: boolean;
+  since?: string | null;
+};
 
 /**
  * Sends a message or a command (`/plan`, `/plan <message>`, `/plan off`, `/compact`, with completion);
@@ -42,7 +50,13 @@ export function Composer({ sessionId, mode, gates, running, interrupted, stopped
     if (!r.ok) setStatus(r.message);
     else {
       const c = r.data.command;
-      setStatus(c ? describeOutcome(`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.outcome) : r.data.turn?.queued ? "Queued: the agent reads it at its next step" : null);
+      setStatus(
+        c
+          ? describeOutcome(`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.outcome)
+          : r.data.turn?.queued
+            ? "Queued: the agent reads it at its next step"
+            : null,
+      );
       setText("");
     }
     router.refresh();
@@ -83,9 +97,16 @@ export function Composer({ sessionId, mode, gates, running, interrupted, stopped
   };
 
   return (
-    <form data-testid="composer" className="relative flex flex-col gap-2" onSubmit={(e) => (e.preventDefault(), void send())}>
+    <form
+      data-testid="composer"
+      className="relative flex flex-col gap-2"
+      onSubmit={(e) => (e.preventDefault(), void send())}
+    >
       <label htmlFor="message" className="text-sm font-medium">
-        Message <span className="font-normal text-zinc-600 dark:text-zinc-400">(Enter sends, Shift+Enter new line, Shift+Tab changes mode, / for commands)</span>
+        Message{" "}
+        <span className="font-normal text-zinc-600 dark:text-zinc-400">
+          (Enter sends, Shift+Enter new line, Shift+Tab changes mode, / for commands)
+        </span>
       </label>
       <textarea
         id="message"
@@ -97,39 +118,83 @@ export function Composer({ sessionId, mode, gates, running, interrupted, stopped
         aria-controls={matches.length > 0 ? "command-list" : undefined}
         aria-activedescendant={matches.length > 0 ? `command-${active}` : undefined}
         className="w-full rounded border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-        placeholder={running ? "The agent is working: a message now is read at its next step" : "Ask, or /plan to plan first"}
+        placeholder={
+          running ? "The agent is working: a message now is read at its next step" : "Ask, or /plan to plan first"
+        }
       />
       {matches.length > 0 ? (
-        <ul id="command-list" role="listbox" aria-label="Commands" data-testid="command-list" className="rounded border border-zinc-300 bg-white text-sm shadow dark:border-zinc-700 dark:bg-zinc-900">
+        <ul
+          id="command-list"
+          role="listbox"
+          aria-label="Commands"
+          data-testid="command-list"
+          className="rounded border border-zinc-300 bg-white text-sm shadow dark:border-zinc-700 dark:bg-zinc-900"
+        >
           {matches.map((c, i) => (
-            <li key={c.insert} id={`command-${i}`} role="option" aria-selected={i === active} data-testid="command-option" onMouseDown={(e) => (e.preventDefault(), complete(i))} className={`cursor-pointer px-2 py-1 ${i === active ? "bg-zinc-200 dark:bg-zinc-700" : ""}`}>
-              <span className="font-mono">{c.insert.trim()}</span> <span className="text-xs text-zinc-600 dark:text-zinc-400">{c.hint}</span>
+            <li
+              key={c.insert}
+              id={`command-${i}`}
+              role="option"
+              aria-selected={i === active}
+              data-testid="command-option"
+              onMouseDown={(e) => (e.preventDefault(), complete(i))}
+              className={`cursor-pointer px-2 py-1 ${i === active ? "bg-zinc-200 dark:bg-zinc-700" : ""}`}
+            >
+              <span className="font-mono">{c.insert.trim()}</span>{" "}
+              <span className="text-xs text-zinc-600 dark:text-zinc-400">{c.hint}</span>
             </li>
           ))}
         </ul>
       ) : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span data-testid="composer-status" role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-          {status ?? (running ? (
-            <span data-testid="working">
-              The agent is working{since ? <>… <Elapsed since={since} /></> : "…"}
-            </span>
-          ) : interrupted && stoppedOnError ? (
-            <span data-testid="stopped-on-error">The turn stopped on an error (see the timeline); Retry runs it again.</span>
-          ) : "")}
+          {status ??
+            (running ? (
+              <span data-testid="working">
+                The agent is working
+                {since ? (
+                  <>
+                    … <Elapsed since={since} />
+                  </>
+                ) : (
+                  "…"
+                )}
+              </span>
+            ) : interrupted && stoppedOnError ? (
+              <span data-testid="stopped-on-error">
+                The turn stopped on an error (see the timeline); Retry runs it again.
+              </span>
+            ) : (
+              ""
+            ))}
         </span>
         <span className="flex gap-2">
           {running ? (
-            <button type="button" data-testid="stop" onClick={() => void post("abort", "Stopped")} className="rounded border px-3 py-1.5 text-sm">
+            <button
+              type="button"
+              data-testid="stop"
+              onClick={() => void post("abort", "Stopped")}
+              className="rounded border px-3 py-1.5 text-sm"
+            >
               Stop
             </button>
           ) : null}
           {interrupted ? (
-            <button type="button" data-testid="resume" data-retry={stoppedOnError ? "true" : undefined} onClick={() => void post("resume", stoppedOnError ? "Retrying" : "Resumed")} className="rounded border px-3 py-1.5 text-sm">
+            <button
+              type="button"
+              data-testid="resume"
+              data-retry={stoppedOnError ? "true" : undefined}
+              onClick={() => void post("resume", stoppedOnError ? "Retrying" : "Resumed")}
+              className="rounded border px-3 py-1.5 text-sm"
+            >
               {stoppedOnError ? "Retry" : "Resume"}
             </button>
           ) : null}
-          <button type="submit" data-testid="send" className="rounded bg-zinc-800 px-3 py-1.5 text-sm text-white dark:bg-zinc-200 dark:text-zinc-900">
+          <button
+            type="submit"
+            data-testid="send"
+            className="rounded bg-zinc-800 px-3 py-1.5 text-sm text-white dark:bg-zinc-200 dark:text-zinc-900"
+          >
             {running ? "Queue" : "Send"}
           </button>
         </span>

@@ -5,7 +5,13 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DiffView } from "./diff-view";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
-import { EarlierCommentView, EarlierComments, PlanLineComments, type EarlierComment, type LineComment } from "./plan-line-comments";
+import {
+  EarlierCommentView,
+  EarlierComments,
+  PlanLineComments,
+  type EarlierComment,
+  type LineComment,
+} from "./plan-line-comments";
 import { useOneShot } from "./use-one-shot";
 
 type Continuation = "acceptEdits" | "default" | "auto";
@@ -35,7 +41,11 @@ export function defaultContinuation(prePlanMode: string | null | undefined, auto
 
 const lastLine = (quote: string) => quote.split("\n").at(-1) ?? "";
 
-const isTextField = (el: Element | null) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
+const isTextField = (el: Element | null) =>
+  el instanceof HTMLTextAreaElement ||
+  el instanceof HTMLInputElement ||
+  el instanceof HTMLSelectElement ||
+  (el instanceof HTMLElement && el.isContentEditable);
 
 const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 
@@ -45,7 +55,17 @@ const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
  * feedback box and approves from the plan editor or the card; Esc only closes the open editor or feedback box.
  * "Chat about it" (setting the review aside) takes a click.
  */
-export function DecisionCard({ reviewId, version, markdown, rendered, diff, autoAllowed, prePlanMode, earlier = [], lead }: Props) {
+export function DecisionCard({
+  reviewId,
+  version,
+  markdown,
+  rendered,
+  diff,
+  autoAllowed,
+  prePlanMode,
+  earlier = [],
+  lead,
+}: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
   const [feedback, setFeedback] = useState<string | null>(null);
@@ -54,7 +74,12 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
   const [commenting, setCommenting] = useState(false);
   const withComments = comments.length > 0 ? { comments } : {};
   // Earlier comments sit beside the line they ended on when the diff shows it; the rest are listed under it.
-  const diffLines = new Set(diff.split("\n").filter((l) => /^[- ]/.test(l) && !l.startsWith("---")).map((l) => l.slice(1)));
+  const diffLines = new Set(
+    diff
+      .split("\n")
+      .filter((l) => /^[- ]/.test(l) && !l.startsWith("---"))
+      .map((l) => l.slice(1)),
+  );
   const anchored = earlier.filter((c) => diffLines.has(lastLine(c.quote)));
   const floating = earlier.filter((c) => !diffLines.has(lastLine(c.quote)));
   const fallback = defaultContinuation(prePlanMode, autoAllowed);
@@ -68,9 +93,20 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
   const url = base;
   const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
   // The lead's card is the same desk, answered through the mailbox (approve: true/false instead of a decision).
-  const approve = (mode: Continuation) => send(url, lead ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments } : { decision: "approve", mode, ...plan, ...withComments });
+  const approve = (mode: Continuation) =>
+    send(
+      url,
+      lead
+        ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments }
+        : { decision: "approve", mode, ...plan, ...withComments },
+    );
   // Keep planning sends the overall feedback and every line comment together, as one review.
-  const reject = (text: string) => send(url, { ...(lead ? { approve: false } : { decision: "reject" }), ...(text.trim() ? { feedback: text } : {}), ...withComments });
+  const reject = (text: string) =>
+    send(url, {
+      ...(lead ? { approve: false } : { decision: "reject" }),
+      ...(text.trim() ? { feedback: text } : {}),
+      ...withComments,
+    });
   const abandon = () => send(url, { decision: "abandon" });
 
   // A waiting decision is impossible to miss: it scrolls into view and takes the focus when it appears.
@@ -94,7 +130,8 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
       if (e.key === "Escape") {
         // Closes what is open; never a decision.
         if (feedback !== null && feedback.trim() === "") setFeedback(null);
-        else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor") card.current?.focus();
+        else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor")
+          card.current?.focus();
         return;
       }
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
@@ -162,14 +199,25 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           <label htmlFor="plan-editor" className="text-sm font-medium">
             Edit the plan (Markdown); Approve sends your version
           </label>
-          <textarea id="plan-editor" data-testid="plan-editor" className="mt-1 h-72 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950" value={edited} onChange={(e) => setEdited(e.target.value)} />
+          <textarea
+            id="plan-editor"
+            data-testid="plan-editor"
+            className="mt-1 h-72 w-full rounded border border-zinc-300 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+            value={edited}
+            onChange={(e) => setEdited(e.target.value)}
+          />
         </div>
       )}
       {diff ? (
         <details className="mt-3" data-testid="plan-diff" open>
           <summary className="cursor-pointer text-sm">Changes since version {version - 1}</summary>
           <div className="mt-2">
-            <DiffView diff={diff} label={`Changes from version ${version - 1} to ${version}`} testId="plan-diff-lines" notes={anchored.map((c) => ({ line: lastLine(c.quote), content: <EarlierCommentView c={c} /> }))} />
+            <DiffView
+              diff={diff}
+              label={`Changes from version ${version - 1} to ${version}`}
+              testId="plan-diff-lines"
+              notes={anchored.map((c) => ({ line: lastLine(c.quote), content: <EarlierCommentView c={c} /> }))}
+            />
             <EarlierComments comments={floating} />
           </div>
         </details>
@@ -177,11 +225,26 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
       {feedback !== null ? (
         <div className="mt-3">
           <label htmlFor={`plan-feedback-${reviewId}`} className="text-sm font-medium">
-            What should change? <span className="font-normal text-zinc-600 dark:text-zinc-400">(Ctrl/Cmd+Enter sends it)</span>
+            What should change?{" "}
+            <span className="font-normal text-zinc-600 dark:text-zinc-400">(Ctrl/Cmd+Enter sends it)</span>
           </label>
-          <textarea id={`plan-feedback-${reviewId}`} data-testid="plan-feedback" autoFocus className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
+          <textarea
+            id={`plan-feedback-${reviewId}`}
+            data-testid="plan-feedback"
+            autoFocus
+            className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+            rows={3}
+            value={feedback}
+            onChange={(e) => setFeedback(e.target.value)}
+          />
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" data-testid="send-feedback" disabled={busy || (!feedback.trim() && comments.length === 0)} className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`} onClick={() => void reject(feedback)}>
+            <button
+              type="button"
+              data-testid="send-feedback"
+              disabled={busy || (!feedback.trim() && comments.length === 0)}
+              className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`}
+              onClick={() => void reject(feedback)}
+            >
               Send feedback
             </button>
             <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setFeedback(null)}>
@@ -195,13 +258,28 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
           {error}
         </p>
       ) : null}
-      <div data-testid="decision-actions" className="sticky bottom-0 -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/95">
+      <div
+        data-testid="decision-actions"
+        className="sticky bottom-0 -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/95"
+      >
         {lead ? (
           <>
-            <button type="button" data-testid="approve" disabled={busy} onClick={() => void approve("acceptEdits")} className={`${BUTTON} bg-emerald-800 font-medium text-white`}>
+            <button
+              type="button"
+              data-testid="approve"
+              disabled={busy}
+              onClick={() => void approve("acceptEdits")}
+              className={`${BUTTON} bg-emerald-800 font-medium text-white`}
+            >
               Approve, auto-accept its edits
             </button>
-            <button type="button" data-testid="approve-review-edits" disabled={busy} onClick={() => void approve("default")} className={`${BUTTON} border border-emerald-800 font-medium text-emerald-900 dark:text-emerald-200`}>
+            <button
+              type="button"
+              data-testid="approve-review-edits"
+              disabled={busy}
+              onClick={() => void approve("default")}
+              className={`${BUTTON} border border-emerald-800 font-medium text-emerald-900 dark:text-emerald-200`}
+            >
               Approve, its edits ask
             </button>
           </>
@@ -212,18 +290,45 @@ export function DecisionCard({ reviewId, version, markdown, rendered, diff, auto
             {autoAllowed ? option(null, "Approve in auto mode", "auto", "approve-auto") : null}
           </>
         )}
-        <button type="button" data-testid="keep-planning" disabled={busy} onClick={() => setFeedback(feedback ?? "")} aria-keyshortcuts={lead ? undefined : "3"} className={`${BUTTON} border`}>
+        <button
+          type="button"
+          data-testid="keep-planning"
+          disabled={busy}
+          onClick={() => setFeedback(feedback ?? "")}
+          aria-keyshortcuts={lead ? undefined : "3"}
+          className={`${BUTTON} border`}
+        >
           {lead ? null : <kbd className="mr-1 rounded border border-current px-1 text-xs">3</kbd>}
           Keep planning
         </button>
-        <button type="button" data-testid="comment-lines" disabled={busy || edited !== null} aria-pressed={commenting} onClick={() => setCommenting(!commenting)} className={`${BUTTON} border`}>
+        <button
+          type="button"
+          data-testid="comment-lines"
+          disabled={busy || edited !== null}
+          aria-pressed={commenting}
+          onClick={() => setCommenting(!commenting)}
+          className={`${BUTTON} border`}
+        >
           {commenting ? "Show the plan" : `Comment on lines${comments.length ? ` (${comments.length})` : ""}`}
         </button>
-        <button type="button" data-testid="edit-plan" disabled={busy} aria-pressed={edited !== null} onClick={() => setEdited(edited === null ? markdown : null)} className={`${BUTTON} border`}>
+        <button
+          type="button"
+          data-testid="edit-plan"
+          disabled={busy}
+          aria-pressed={edited !== null}
+          onClick={() => setEdited(edited === null ? markdown : null)}
+          className={`${BUTTON} border`}
+        >
           {edited === null ? "Edit plan" : "Discard edits"}
         </button>
         {lead ? null : (
-          <button type="button" data-testid="chat-about-it" disabled={busy} onClick={() => void abandon()} className={`${BUTTON} border`}>
+          <button
+            type="button"
+            data-testid="chat-about-it"
+            disabled={busy}
+            onClick={() => void abandon()}
+            className={`${BUTTON} border`}
+          >
             Chat about it
           </button>
         )}

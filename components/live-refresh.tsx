@@ -8,7 +8,15 @@ import { notifyIfHidden, waitingFor } from "./notify";
  * One SSE stream per open session: each new event re-renders the page from the server. The stream starts
  * after the rendered seq; the browser reconnects with Last-Event-ID, so nothing is missed in between.
  */
-export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionId: string; after: number; title?: string }) {
+export function LiveRefresh({
+  sessionId,
+  after,
+  title = "Plangate",
+}: {
+  sessionId: string;
+  after: number;
+  title?: string;
+}) {
   const router = useRouter();
   const start = useRef(after);
   const [lost, setLost] = useState(false);
@@ -36,7 +44,8 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
       try {
         const event = JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof waitingFor>[0];
         // The step's own event replaces the streamed text; a failed attempt's text is dropped before its retry.
-        if (event.type === "message.assistant" || event.type === "turn.ended" || event.type === "model.retrying") setDraft(null);
+        if (event.type === "message.assistant" || event.type === "turn.ended" || event.type === "model.retrying")
+          setDraft(null);
         const text = waitingFor(event);
         if (text) notifyIfHidden(text, title);
       } catch {
@@ -54,15 +63,25 @@ export function LiveRefresh({ sessionId, after, title = "Plangate" }: { sessionI
   return (
     <>
       {lost ? (
-        <p data-testid="connection-lost" role="alert" className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+        <p
+          data-testid="connection-lost"
+          role="alert"
+          className="sticky top-0 z-20 rounded border border-amber-400 bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+        >
           Connection to the server lost: this page is not live. Reconnecting…
         </p>
       ) : null}
       {draft ? (
-        <div data-testid="streaming-text" aria-live="polite" className="rounded border border-dashed border-zinc-300 px-3 py-2 text-sm whitespace-pre-wrap break-words dark:border-zinc-700">
+        <div
+          data-testid="streaming-text"
+          aria-live="polite"
+          className="rounded border border-dashed border-zinc-300 px-3 py-2 text-sm whitespace-pre-wrap break-words dark:border-zinc-700"
+        >
           <span className="sr-only">The agent is writing: </span>
           {draft}
-          <span aria-hidden="true" className="animate-pulse">▍</span>
+          <span aria-hidden="true" className="animate-pulse">
+            ▍
+          </span>
         </div>
       ) : null}
     </>

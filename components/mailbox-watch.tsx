@@ -7,7 +7,15 @@ import { notifyIfHidden } from "./notify";
  * The mailbox page's notifications: it checks the pending plan requests every few seconds, also while the tab
  * is hidden, and a new one notifies (once the person allowed notifications).
  */
-export function MailboxWatch({ teamId, pending, everyMs = 3000 }: { teamId: string; pending: number; everyMs?: number }) {
+export function MailboxWatch({
+  teamId,
+  pending,
+  everyMs = 3000,
+}: {
+  teamId: string;
+  pending: number;
+  everyMs?: number;
+}) {
   const known = useRef(pending);
   useEffect(() => {
     const timer = setInterval(() => {
@@ -15,7 +23,8 @@ export function MailboxWatch({ teamId, pending, everyMs = 3000 }: { teamId: stri
         .then((r) => (r.ok ? (r.json() as Promise<{ messages: unknown[] }>) : null))
         .then((body) => {
           if (!body) return;
-          if (body.messages.length > known.current) notifyIfHidden("A teammate's plan is waiting for your approval", "Team mailbox");
+          if (body.messages.length > known.current)
+            notifyIfHidden("A teammate's plan is waiting for your approval", "Team mailbox");
           known.current = body.messages.length;
         })
         .catch(() => undefined);

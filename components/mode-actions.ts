@@ -1,7 +1,11 @@
 import type { PermissionMode } from "@/lib/permission/modes";
 import { postJson, type PostResult } from "./post-json";
 
-export type ModeReply = { outcome: "committed" | "queued" | "cancelled" | "noop"; mode: PermissionMode; pending: PermissionMode | null };
+export type ModeReply = {
+  outcome: "committed" | "queued" | "cancelled" | "noop";
+  mode: PermissionMode;
+  pending: PermissionMode | null;
+};
 
 export { MODE_LABEL } from "@/lib/vocabulary";
 
@@ -24,7 +28,10 @@ export function requestMode(sessionId: string, mode: PermissionMode): Promise<Po
   return postJson<ModeReply>(`/api/sessions/${sessionId}/mode`, { mode });
 }
 
-export type SentReply = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: string } };
+export type SentReply = {
+  turn: { id: string; queued: boolean } | null;
+  command?: { name: string; args: string; outcome: string };
+};
 
 export function sendText(sessionId: string, text: string): Promise<PostResult<SentReply>> {
   return postJson<SentReply>(`/api/sessions/${sessionId}/messages`, { text });

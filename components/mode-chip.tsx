@@ -2,7 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { isModeAllowed, nextModeInCycle, PERMISSION_MODES, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
+import {
+  isModeAllowed,
+  nextModeInCycle,
+  PERMISSION_MODES,
+  type ModeGates,
+  type PermissionMode,
+} from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 
 type Props = { sessionId: string; mode: PermissionMode; pending: PermissionMode | null; gates: ModeGates };
@@ -29,7 +35,9 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
   const leavePlan = () =>
     act(async () => {
       const r = await sendText(sessionId, "/plan off");
-      return r.ok ? { ok: true, text: r.data.command ? describeOutcome("/plan off", r.data.command.outcome) : undefined } : r;
+      return r.ok
+        ? { ok: true, text: r.data.command ? describeOutcome("/plan off", r.data.command.outcome) : undefined }
+        : r;
     });
   const choose = (target: PermissionMode) =>
     act(async () => {
@@ -40,14 +48,32 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
   return (
     <span className="flex items-center gap-2 text-xs">
       {mode === "plan" ? (
-        <span data-testid="mode-chip" data-mode={mode} className="inline-flex items-center rounded-full border border-violet-400 bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100">
+        <span
+          data-testid="mode-chip"
+          data-mode={mode}
+          className="inline-flex items-center rounded-full border border-violet-400 bg-violet-50 text-violet-900 dark:bg-violet-950 dark:text-violet-100"
+        >
           <span className="py-0.5 pl-2 pr-1 font-medium">Plan</span>
-          <button type="button" data-testid="plan-chip-exit" aria-label="Leave plan mode" title="Leave plan mode (/plan off)" onClick={() => void leavePlan()} className="rounded-full px-1.5 py-0.5 hover:bg-violet-200 dark:hover:bg-violet-800">
+          <button
+            type="button"
+            data-testid="plan-chip-exit"
+            aria-label="Leave plan mode"
+            title="Leave plan mode (/plan off)"
+            onClick={() => void leavePlan()}
+            className="rounded-full px-1.5 py-0.5 hover:bg-violet-200 dark:hover:bg-violet-800"
+          >
             ×
           </button>
         </span>
       ) : (
-        <button type="button" data-testid="mode-chip" data-mode={mode} title="Next mode (Shift+Tab in the message box)" onClick={() => void cycle()} className="rounded-full border px-2 py-0.5">
+        <button
+          type="button"
+          data-testid="mode-chip"
+          data-mode={mode}
+          title="Next mode (Shift+Tab in the message box)"
+          onClick={() => void cycle()}
+          className="rounded-full border px-2 py-0.5"
+        >
           {LABEL[mode]}
         </button>
       )}
@@ -59,13 +85,21 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
           if (e.key === "Escape") e.currentTarget.open = false;
         }}
       >
-        <summary className="min-h-11 cursor-pointer list-none rounded-full border px-2 py-2 sm:min-h-0 sm:py-0.5" aria-label="Choose a mode">
+        <summary
+          className="min-h-11 cursor-pointer list-none rounded-full border px-2 py-2 sm:min-h-0 sm:py-0.5"
+          aria-label="Choose a mode"
+        >
           ▾
         </summary>
         <ul className="absolute z-10 mt-1 w-72 rounded border bg-white p-1 shadow dark:bg-zinc-900">
           {PERMISSION_MODES.filter((m) => isModeAllowed(m, gates)).map((m) => (
             <li key={m}>
-              <button type="button" data-testid={`mode-option-${m}`} onClick={() => void choose(m)} className="w-full rounded px-2 py-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800">
+              <button
+                type="button"
+                data-testid={`mode-option-${m}`}
+                onClick={() => void choose(m)}
+                className="w-full rounded px-2 py-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800"
+              >
                 <span className="font-medium">{LABEL[m]}</span>
                 {WARN[m] ? <span className="block text-rose-700 dark:text-rose-300">⚠ {WARN[m]}</span> : null}
               </button>

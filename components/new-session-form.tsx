@@ -30,16 +30,28 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
     }
     router.push(`/sessions/${r.data.session.id}`);
   };
-  const field = "mt-1 w-full rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
+  const field =
+    "mt-1 w-full rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
   return (
-    <form data-testid="new-session-form" aria-labelledby="new-session-heading" className="mb-6 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" action={(f) => void submit(f)}>
+    <form
+      data-testid="new-session-form"
+      aria-labelledby="new-session-heading"
+      className="mb-6 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+      action={(f) => void submit(f)}
+    >
       <h2 id="new-session-heading" className="mb-3 font-semibold">
         New session
       </h2>
       <div className="grid gap-3 sm:grid-cols-2">
         <label className="text-sm">
           Title
-          <input name="title" data-testid="new-title" maxLength={200} placeholder="What is this about?" className={field} />
+          <input
+            name="title"
+            data-testid="new-title"
+            maxLength={200}
+            placeholder="What is this about?"
+            className={field}
+          />
         </label>
         <label className="text-sm">
           Workspace
@@ -61,7 +73,14 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
         </label>
         <label className="text-sm">
           Model
-          <input name="model" data-testid="new-model" list="model-options" defaultValue={defaultModel} required className={field} />
+          <input
+            name="model"
+            data-testid="new-model"
+            list="model-options"
+            defaultValue={defaultModel}
+            required
+            className={field}
+          />
           <datalist id="model-options">
             {models.map((m) => (
               <option key={m} value={m} />
@@ -71,13 +90,21 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-4">
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="plan" data-testid="new-plan" defaultChecked /> Start in plan mode (read-only until you approve a plan)
+          <input type="checkbox" name="plan" data-testid="new-plan" defaultChecked /> Start in plan mode (read-only
+          until you approve a plan)
         </label>
-        <button type="submit" data-testid="create-session" disabled={busy || workspaces.length === 0} className="ml-auto rounded bg-zinc-800 px-3 py-1.5 text-sm text-white disabled:opacity-50 dark:bg-zinc-200 dark:text-zinc-900">
+        <button
+          type="submit"
+          data-testid="create-session"
+          disabled={busy || workspaces.length === 0}
+          className="ml-auto rounded bg-zinc-800 px-3 py-1.5 text-sm text-white disabled:opacity-50 dark:bg-zinc-200 dark:text-zinc-900"
+        >
           {busy ? "Starting…" : "Start session"}
         </button>
       </div>
-      {workspaces.length === 0 ? <p className="mt-2 text-sm">No workspace folders under the allowed roots (PLANGATE_WORKSPACE_ROOTS).</p> : null}
+      {workspaces.length === 0 ? (
+        <p className="mt-2 text-sm">No workspace folders under the allowed roots (PLANGATE_WORKSPACE_ROOTS).</p>
+      ) : null}
       {error ? (
         <p role="alert" data-testid="new-session-error" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
           {error}

@@ -15,7 +15,12 @@ export function NotifyOptIn() {
   return (
     <p data-testid="notify-opt-in" className="mb-2 flex flex-wrap items-center gap-2 text-xs">
       Get a browser notification when a decision waits and this tab is in the background?
-      <button type="button" data-testid="notify-enable" onClick={() => void Notification.requestPermission().then(setState)} className="min-h-11 rounded border px-2">
+      <button
+        type="button"
+        data-testid="notify-enable"
+        onClick={() => void Notification.requestPermission().then(setState)}
+        className="min-h-11 rounded border px-2"
+      >
         Turn on notifications
       </button>
     </p>

@@ -8,7 +8,12 @@ import remarkGfm from "remark-gfm";
  */
 // GFM task-list boxes are read-only; they need a name for screen readers.
 const components: Components = {
-  input: ({ node: _node, ...props }) => (props.type === "checkbox" ? <input {...props} aria-label={props.checked ? "Done" : "Not done"} /> : <input {...props} />),
+  input: ({ node: _node, ...props }) =>
+    props.type === "checkbox" ? (
+      <input {...props} aria-label={props.checked ? "Done" : "Not done"} />
+    ) : (
+      <input {...props} />
+    ),
 };
 
 export function PlanMarkdown({ markdown, testId = "plan-markdown" }: { markdown: string; testId?: string }) {

@@ -7,15 +7,27 @@ export function postJson<T = unknown>(url: string, body?: unknown): Promise<Post
   return sendJson<T>("POST", url, body);
 }
 
-export async function sendJson<T = unknown>(method: "POST" | "DELETE", url: string, body?: unknown): Promise<PostResult<T>> {
+export async function sendJson<T = unknown>(
+  method: "POST" | "DELETE",
+  url: string,
+  body?: unknown,
+): Promise<PostResult<T>> {
   let res: Response;
   try {
-    res = await fetch(url, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     return { ok: false, status: 0, message: "The server could not be reached. Try again." };
   }
   const data: unknown = await res.json().catch(() => null);
   if (res.ok) return { ok: true, data: data as T };
-  const message = isErrorBody(data) ? data.error.message : res.status >= 500 ? ERRORS.internal.message : `The request failed (${res.status}).`;
+  const message = isErrorBody(data)
+    ? data.error.message
+    : res.status >= 500
+      ? ERRORS.internal.message
+      : `The request failed (${res.status}).`;
   return { ok: false, status: res.status, message };
 }

@@ -7,7 +7,15 @@ import type { ReplayView } from "@/lib/session/state-at";
 import { postJson } from "./post-json";
 
 /** The session as it was right after the selected event, and a fork from that point. */
-export function ReplayPanel({ sessionId, state, onClose }: { sessionId: string; state: ReplayView; onClose: () => void }) {
+export function ReplayPanel({
+  sessionId,
+  state,
+  onClose,
+}: {
+  sessionId: string;
+  state: ReplayView;
+  onClose: () => void;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const fork = async () => {
@@ -20,14 +28,27 @@ export function ReplayPanel({ sessionId, state, onClose }: { sessionId: string; 
     ["Plan mode", state.plan.active ? "on" : "off"],
     ["Mode change pending", state.queuedMode ? modeLabel(state.queuedMode) : "none"],
     ["Status", STATUS_LABEL[state.status] ?? state.status],
-    ["Pending review", state.pendingReview ? (state.pendingReview.kind === "plan-review" ? "a plan review" : "a question") : "none"],
+    [
+      "Pending review",
+      state.pendingReview ? (state.pendingReview.kind === "plan-review" ? "a plan review" : "a question") : "none",
+    ],
     ["Pending permission asks", String(state.pendingPermissions.length)],
   ];
   return (
-    <aside data-testid="replay-panel" data-seq={state.seq} aria-label={`State after event ${state.seq}`} className="sticky top-2 z-10 rounded-lg border border-sky-300 bg-white p-3 text-sm shadow dark:border-sky-800 dark:bg-zinc-900">
+    <aside
+      data-testid="replay-panel"
+      data-seq={state.seq}
+      aria-label={`State after event ${state.seq}`}
+      className="sticky top-2 z-10 rounded-lg border border-sky-300 bg-white p-3 text-sm shadow dark:border-sky-800 dark:bg-zinc-900"
+    >
       <div className="flex items-center justify-between gap-2">
         <h2 className="font-semibold">State after event #{state.seq}</h2>
-        <button type="button" onClick={onClose} aria-label="Close the replay" className="rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close the replay"
+          className="rounded px-2 hover:bg-zinc-200 dark:hover:bg-zinc-800"
+        >
           ×
         </button>
       </div>
@@ -39,7 +60,12 @@ export function ReplayPanel({ sessionId, state, onClose }: { sessionId: string; 
           </div>
         ))}
       </dl>
-      <button type="button" data-testid="fork-here" onClick={() => void fork()} className="mt-3 rounded border px-3 py-1 text-xs">
+      <button
+        type="button"
+        data-testid="fork-here"
+        onClick={() => void fork()}
+        className="mt-3 rounded border px-3 py-1 text-xs"
+      >
         Fork from here
       </button>
       {error ? (

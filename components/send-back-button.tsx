@@ -9,7 +9,13 @@ export function SendBackButton({ sessionId, text }: { sessionId: string; text: s
   const { send, busy, error } = useOneShot(() => router.refresh());
   return (
     <span className="flex items-center gap-2 text-xs">
-      <button type="button" data-testid="send-back" disabled={busy} onClick={() => void send(`/api/sessions/${sessionId}/messages`, { text })} className="rounded border border-rose-700 px-2 py-1 text-rose-800 disabled:opacity-50 dark:text-rose-300">
+      <button
+        type="button"
+        data-testid="send-back"
+        disabled={busy}
+        onClick={() => void send(`/api/sessions/${sessionId}/messages`, { text })}
+        className="rounded border border-rose-700 px-2 py-1 text-rose-800 disabled:opacity-50 dark:text-rose-300"
+      >
         Send back to the agent
       </button>
       {error ? <span role="alert">{error}</span> : null}

@@ -24,16 +24,29 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
   };
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs">
-      <a href={`/api/sessions/${sessionId}/export?format=md${zone ? `&tz=${encodeURIComponent(zone)}` : ""}`} data-testid="export-md" className="rounded border px-2 py-0.5">
+      <a
+        href={`/api/sessions/${sessionId}/export?format=md${zone ? `&tz=${encodeURIComponent(zone)}` : ""}`}
+        data-testid="export-md"
+        className="rounded border px-2 py-0.5"
+      >
         Export Markdown
       </a>
-      <a href={`/api/sessions/${sessionId}/export?format=json`} data-testid="export-json" className="rounded border px-2 py-0.5">
+      <a
+        href={`/api/sessions/${sessionId}/export?format=json`}
+        data-testid="export-json"
+        className="rounded border px-2 py-0.5"
+      >
         Export JSON
       </a>
       {confirming ? (
         <span role="group" aria-label="Confirm delete" className="flex items-center gap-2">
           Delete “{title}” with its log, plans and reviews?
-          <button type="button" data-testid="confirm-delete" onClick={() => void remove()} className="rounded border border-rose-700 px-2 py-0.5 text-rose-800 dark:text-rose-300">
+          <button
+            type="button"
+            data-testid="confirm-delete"
+            onClick={() => void remove()}
+            className="rounded border border-rose-700 px-2 py-0.5 text-rose-800 dark:text-rose-300"
+          >
             Yes, delete
           </button>
           <button type="button" onClick={() => setConfirming(false)} className="rounded border px-2 py-0.5">
@@ -41,11 +54,20 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
           </button>
         </span>
       ) : (
-        <button type="button" data-testid="delete-session" onClick={() => setConfirming(true)} className="rounded border px-2 py-0.5">
+        <button
+          type="button"
+          data-testid="delete-session"
+          onClick={() => setConfirming(true)}
+          className="rounded border px-2 py-0.5"
+        >
           Delete
         </button>
       )}
-      {error ? <span role="alert" className="text-rose-700 dark:text-rose-300">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-rose-700 dark:text-rose-300">
+          {error}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -14,17 +14,29 @@ const TONE: Record<SideRow["kind"], [string, string]> = {
 
 function SideBySide({ rows, label }: { rows: SideRow[]; label: string }) {
   return (
-    <table data-testid="side-by-side" aria-label={label} className="mt-2 w-full table-fixed border-collapse font-mono text-xs">
+    <table
+      data-testid="side-by-side"
+      aria-label={label}
+      className="mt-2 w-full table-fixed border-collapse font-mono text-xs"
+    >
       <thead>
         <tr>
-          <th scope="col" className="w-1/2 text-left font-normal text-zinc-600 dark:text-zinc-400">Before</th>
-          <th scope="col" className="w-1/2 text-left font-normal text-zinc-600 dark:text-zinc-400">After</th>
+          <th scope="col" className="w-1/2 text-left font-normal text-zinc-600 dark:text-zinc-400">
+            Before
+          </th>
+          <th scope="col" className="w-1/2 text-left font-normal text-zinc-600 dark:text-zinc-400">
+            After
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.map((r, i) => (
           <tr key={i} data-kind={r.kind}>
-            <td className={`whitespace-pre-wrap break-words border-r border-zinc-200 px-1 align-top dark:border-zinc-800 ${TONE[r.kind][0]}`}>{r.left ?? ""}</td>
+            <td
+              className={`whitespace-pre-wrap break-words border-r border-zinc-200 px-1 align-top dark:border-zinc-800 ${TONE[r.kind][0]}`}
+            >
+              {r.left ?? ""}
+            </td>
             <td className={`whitespace-pre-wrap break-words px-1 align-top ${TONE[r.kind][1]}`}>{r.right ?? ""}</td>
           </tr>
         ))}
@@ -33,7 +45,15 @@ function SideBySide({ rows, label }: { rows: SideRow[]; label: string }) {
   );
 }
 
-function HistoryList({ title, testId, rows }: { title: string; testId: string; rows: { key: string; body: ReactNode }[] }) {
+function HistoryList({
+  title,
+  testId,
+  rows,
+}: {
+  title: string;
+  testId: string;
+  rows: { key: string; body: ReactNode }[];
+}) {
   if (rows.length === 0) return null;
   return (
     <section aria-label={title} className="mt-3">
@@ -53,14 +73,19 @@ function HistoryList({ title, testId, rows }: { title: string; testId: string; r
 export function SessionHistory({ history }: { history: History }) {
   const { plans, modes, permissions, related, totals, usage } = history;
   return (
-    <details data-testid="session-history" className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+    <details
+      data-testid="session-history"
+      className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+    >
       <summary className="cursor-pointer font-semibold">
-        History: {plans.length} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks, {related.length} linked sessions
+        History: {plans.length} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks,{" "}
+        {related.length} linked sessions
       </summary>
       <UsageLine usage={usage} testId="history-usage" className="mt-2" />
       {totals.modes > modes.length || totals.permissions > permissions.length ? (
         <p data-testid="history-latest-only" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          Showing the latest {modes.length} mode changes and {permissions.length} permission asks; the export and GET /api/sessions/…/history have them all.
+          Showing the latest {modes.length} mode changes and {permissions.length} permission asks; the export and GET
+          /api/sessions/…/history have them all.
         </p>
       ) : null}
       {plans.length > 0 ? (
@@ -68,7 +93,12 @@ export function SessionHistory({ history }: { history: History }) {
           <h3 className="font-medium">Plan versions</h3>
           <ol className="mt-1 flex flex-col gap-2">
             {plans.map((p) => (
-              <li key={`${p.planId}-${p.version}`} data-testid="plan-version-row" data-version={p.version} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
+              <li
+                key={`${p.planId}-${p.version}`}
+                data-testid="plan-version-row"
+                data-version={p.version}
+                className="rounded border border-zinc-200 p-2 dark:border-zinc-800"
+              >
                 <p>
                   Version {p.version}: <strong>{p.decision ?? p.status}</strong>
                   {p.decidedBy ? ` by ${p.decidedBy}` : ""}
@@ -85,7 +115,10 @@ export function SessionHistory({ history }: { history: History }) {
                   <ul aria-label={`Comments on version ${p.version}`} className="mt-1 flex flex-col gap-1 text-xs">
                     {p.comments.map((c, i) => (
                       <li key={i} data-testid="history-comment">
-                        <span className="font-mono">{c.lineStart === c.lineEnd ? `line ${c.lineStart}` : `lines ${c.lineStart}–${c.lineEnd}`}</span> “{c.quote}”: {c.body}
+                        <span className="font-mono">
+                          {c.lineStart === c.lineEnd ? `line ${c.lineStart}` : `lines ${c.lineStart}–${c.lineEnd}`}
+                        </span>{" "}
+                        “{c.quote}”: {c.body}
                       </li>
                     ))}
                   </ul>
@@ -101,26 +134,45 @@ export function SessionHistory({ history }: { history: History }) {
           </ol>
         </section>
       ) : null}
-      <HistoryList title="Mode history" testId="mode-history-row" rows={modes.map((m) => ({
-        key: String(m.seq),
-        body: (
-          <>
-            <a href={`#event-${m.seq}`} className="underline">#{m.seq}</a> {modeLabel(m.from)} → {modeLabel(m.to)}, {CAUSE_LABEL[m.cause] ?? m.cause} at {m.at.replace("T", " ").slice(0, 19)}
-          </>
-        ),
-      }))} />
-      <HistoryList title="Permission decisions" testId="permission-history-row" rows={permissions.map((a) => ({
-        key: a.id,
-        body: `${a.tool} (${a.permission} ${a.patterns.join(", ")}): ${a.status}${a.scope ? ` for the ${a.scope}` : ""}${a.message ? `, “${a.message}”` : ""}`,
-      }))} />
-      <HistoryList title="Linked sessions" testId="related-session" rows={related.map((r) => ({
-        key: `${r.relation}-${r.id}`,
-        body: (
-          <>
-            {r.relation}: <Link href={`/sessions/${r.id}`} className="underline">{r.title}</Link>
-          </>
-        ),
-      }))} />
+      <HistoryList
+        title="Mode history"
+        testId="mode-history-row"
+        rows={modes.map((m) => ({
+          key: String(m.seq),
+          body: (
+            <>
+              <a href={`#event-${m.seq}`} className="underline">
+                #{m.seq}
+              </a>{" "}
+              {modeLabel(m.from)} → {modeLabel(m.to)}, {CAUSE_LABEL[m.cause] ?? m.cause} at{" "}
+              {m.at.replace("T", " ").slice(0, 19)}
+            </>
+          ),
+        }))}
+      />
+      <HistoryList
+        title="Permission decisions"
+        testId="permission-history-row"
+        rows={permissions.map((a) => ({
+          key: a.id,
+          body: `${a.tool} (${a.permission} ${a.patterns.join(", ")}): ${a.status}${a.scope ? ` for the ${a.scope}` : ""}${a.message ? `, “${a.message}”` : ""}`,
+        }))}
+      />
+      <HistoryList
+        title="Linked sessions"
+        testId="related-session"
+        rows={related.map((r) => ({
+          key: `${r.relation}-${r.id}`,
+          body: (
+            <>
+              {r.relation}:{" "}
+              <Link href={`/sessions/${r.id}`} className="underline">
+                {r.title}
+              </Link>
+            </>
+          ),
+        }))}
+      />
     </details>
   );
 }

@@ -17,7 +17,15 @@ async function fetchEvents(sessionId: string, query: string): Promise<SessionEve
  * The session's log as people read it. The server sends the latest page; earlier pages load on demand,
  * and entries off screen are skipped by the browser (content-visibility), so long sessions stay smooth.
  */
-export function SessionTimeline({ sessionId, events, rendered }: { sessionId: string; events: SessionEvent[]; rendered: Record<number, ReactNode> }) {
+export function SessionTimeline({
+  sessionId,
+  events,
+  rendered,
+}: {
+  sessionId: string;
+  events: SessionEvent[];
+  rendered: Record<number, ReactNode>;
+}) {
   const [older, setOlder] = useState<SessionEvent[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -83,7 +91,9 @@ export function SessionTimeline({ sessionId, events, rendered }: { sessionId: st
     await select(seq);
     // The line of an event that renders nothing (a turn start) is the next one that does.
     requestAnimationFrame(() => {
-      const target = [...document.querySelectorAll<HTMLElement>("[data-testid=timeline-item]")].find((el) => Number(el.dataset.seq) >= seq);
+      const target = [...document.querySelectorAll<HTMLElement>("[data-testid=timeline-item]")].find(
+        (el) => Number(el.dataset.seq) >= seq,
+      );
       target?.scrollIntoView({ block: "center" });
     });
   };
@@ -125,7 +135,13 @@ export function SessionTimeline({ sessionId, events, rendered }: { sessionId: st
       </form>
       {replay ? <ReplayPanel sessionId={sessionId} state={replay} onClose={() => setReplay(null)} /> : null}
       {first > 1 ? (
-        <button type="button" data-testid="load-earlier" onClick={() => void loadEarlier()} disabled={loading} className="self-center rounded border px-3 py-1 text-xs">
+        <button
+          type="button"
+          data-testid="load-earlier"
+          onClick={() => void loadEarlier()}
+          disabled={loading}
+          className="self-center rounded border px-3 py-1 text-xs"
+        >
           {loading ? "Loading…" : `Show earlier events (${first - 1} more)`}
         </button>
       ) : null}
@@ -136,7 +152,13 @@ export function SessionTimeline({ sessionId, events, rendered }: { sessionId: st
       ) : null}
       <ol data-testid="timeline" aria-label="Session timeline" className="flex flex-col gap-2">
         {items.map((item) => (
-          <TimelineEntry key={`${item.kind}-${item.seq}`} item={item} rendered={rendered[item.seq]} selected={replay?.seq === item.seq} onSelect={(seq) => void select(seq)} />
+          <TimelineEntry
+            key={`${item.kind}-${item.seq}`}
+            item={item}
+            rendered={rendered[item.seq]}
+            selected={replay?.seq === item.seq}
+            onSelect={(seq) => void select(seq)}
+          />
         ))}
       </ol>
     </div>

@@ -7,7 +7,10 @@ const SHORTCUTS: [string, string][] = [
   ["1", "Plan review: approve, auto-accept edits"],
   ["2", "Plan review: approve, review each edit"],
   ["3", "Plan review: keep planning (open the feedback box)"],
-  ["Ctrl/Cmd+Enter", "In the feedback box: send the feedback. In the plan editor or on the card: approve (default choice)"],
+  [
+    "Ctrl/Cmd+Enter",
+    "In the feedback box: send the feedback. In the plan editor or on the card: approve (default choice)",
+  ],
   ["Esc", "Close what is open (feedback box, editor, menu, this list). Never decides"],
   ["o / a / r", "Permission card: allow once / allow always / reject"],
   ["Enter", "Message box: send (Shift+Enter: new line)"],
@@ -15,7 +18,8 @@ const SHORTCUTS: [string, string][] = [
   ["/", "Message box: commands (/plan, /plan off, /compact, /verify)"],
 ];
 
-const typing = (el: Element | null) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
+const typing = (el: Element | null) =>
+  el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
 
 /** `?` (outside a text field) opens the list of every keyboard shortcut, on every page. */
 export function ShortcutsHelp() {
@@ -36,7 +40,13 @@ export function ShortcutsHelp() {
     else dialog.current?.close();
   }, [open]);
   return (
-    <dialog ref={dialog} data-testid="shortcuts-help" aria-labelledby="shortcuts-title" onClose={() => setOpen(false)} className="max-w-lg rounded-lg p-4 backdrop:bg-black/40 dark:bg-zinc-900 dark:text-zinc-100">
+    <dialog
+      ref={dialog}
+      data-testid="shortcuts-help"
+      aria-labelledby="shortcuts-title"
+      onClose={() => setOpen(false)}
+      className="max-w-lg rounded-lg p-4 backdrop:bg-black/40 dark:bg-zinc-900 dark:text-zinc-100"
+    >
       <h2 id="shortcuts-title" className="font-semibold">
         Keyboard shortcuts
       </h2>

@@ -15,7 +15,12 @@ export function StartTeamButton({ sessionId }: { sessionId: string }) {
   };
   return (
     <span className="text-xs">
-      <button type="button" data-testid="start-team" onClick={() => void start()} className="rounded border px-2 py-0.5">
+      <button
+        type="button"
+        data-testid="start-team"
+        onClick={() => void start()}
+        className="rounded border px-2 py-0.5"
+      >
         Lead a team
       </button>
       {error ? <span role="alert"> {error}</span> : null}

@@ -10,7 +10,8 @@ const TONE: Record<string, string> = {
   mode: "border-violet-200 text-violet-900 dark:border-violet-900 dark:text-violet-200",
   plan: "border-amber-200 text-amber-950 dark:border-amber-900 dark:text-amber-100",
   decision: "border-amber-300 font-medium text-amber-950 dark:border-amber-800 dark:text-amber-100",
-  retry: "border-amber-200 bg-amber-50/50 text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100",
+  retry:
+    "border-amber-200 bg-amber-50/50 text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100",
 };
 
 const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
@@ -18,10 +19,25 @@ const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕"
 type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void; rendered?: ReactNode };
 
 /** "State here": replays the session up to this event. */
-function SelectButton({ seq, selected, onSelect }: { seq: number; selected?: boolean; onSelect?: (seq: number) => void }) {
+function SelectButton({
+  seq,
+  selected,
+  onSelect,
+}: {
+  seq: number;
+  selected?: boolean;
+  onSelect?: (seq: number) => void;
+}) {
   if (!onSelect) return null;
   return (
-    <button type="button" data-testid="select-event" aria-pressed={selected} onClick={() => onSelect(seq)} className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800" title="Show the state after this event">
+    <button
+      type="button"
+      data-testid="select-event"
+      aria-pressed={selected}
+      onClick={() => onSelect(seq)}
+      className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
+      title="Show the state after this event"
+    >
       #{seq}
     </button>
   );
@@ -34,7 +50,13 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   const select = <SelectButton seq={item.seq} selected={selected} onSelect={onSelect} />;
   if (item.kind === "user" || item.kind === "assistant") {
     return (
-      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={base}>
+      <li
+        id={`event-${item.seq}`}
+        data-testid="timeline-item"
+        data-kind={item.kind}
+        data-seq={item.seq}
+        className={base}
+      >
         {select}
         <span className="sr-only">{item.kind === "user" ? "You:" : "Agent:"}</span>
         {rendered ?? <LazyMarkdown markdown={item.text} testId="message-markdown" />}
@@ -53,11 +75,28 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   }
   if (item.kind === "tool") {
     return (
-      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="tool" data-tool={item.tool} data-status={item.status} data-seq={item.seq} className={base}>
+      <li
+        id={`event-${item.seq}`}
+        data-testid="timeline-item"
+        data-kind="tool"
+        data-tool={item.tool}
+        data-status={item.status}
+        data-seq={item.seq}
+        className={base}
+      >
         {select}
         <details>
           <summary className="flex cursor-pointer items-baseline gap-2 font-mono text-xs">
-            <span aria-label={item.status} className={item.status === "error" ? "text-rose-700 dark:text-rose-300" : item.status === "ok" ? "text-emerald-700 dark:text-emerald-300" : ""}>
+            <span
+              aria-label={item.status}
+              className={
+                item.status === "error"
+                  ? "text-rose-700 dark:text-rose-300"
+                  : item.status === "ok"
+                    ? "text-emerald-700 dark:text-emerald-300"
+                    : ""
+              }
+            >
               {STATUS[item.status]}
             </span>
             <span className="font-semibold">{item.tool}</span>
@@ -75,7 +114,10 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
           <div className="mt-2 flex flex-col gap-2">
             {item.diff ? <DiffView diff={item.diff} label={`Changes made by ${item.tool}`} testId="tool-diff" /> : null}
             {item.output !== null ? (
-              <pre data-testid="tool-output" className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
+              <pre
+                data-testid="tool-output"
+                className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900"
+              >
                 {item.output}
               </pre>
             ) : (
@@ -88,7 +130,14 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   }
   if (item.kind === "verification") {
     return (
-      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="verification" data-status={item.status} data-seq={item.seq} className={`${base} ${item.status === "pass" ? "border-emerald-300 dark:border-emerald-800" : "border-rose-300 dark:border-rose-800"}`}>
+      <li
+        id={`event-${item.seq}`}
+        data-testid="timeline-item"
+        data-kind="verification"
+        data-status={item.status}
+        data-seq={item.seq}
+        className={`${base} ${item.status === "pass" ? "border-emerald-300 dark:border-emerald-800" : "border-rose-300 dark:border-rose-800"}`}
+      >
         {select}
         {rendered ?? <p className="text-xs">{item.text}</p>}
       </li>
@@ -97,7 +146,13 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   if (item.kind === "plan" && rendered) {
     // Every submitted version stays readable after it is decided: the entry opens on the plan as it was.
     return (
-      <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind="plan" data-seq={item.seq} className={`${base} text-xs`}>
+      <li
+        id={`event-${item.seq}`}
+        data-testid="timeline-item"
+        data-kind="plan"
+        data-seq={item.seq}
+        className={`${base} text-xs`}
+      >
         {select}
         <details data-testid="plan-version-entry">
           <summary className="cursor-pointer">{item.text} (read it)</summary>
@@ -107,7 +162,13 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
     );
   }
   return (
-    <li id={`event-${item.seq}`} data-testid="timeline-item" data-kind={item.kind} data-seq={item.seq} className={`${base} text-xs`}>
+    <li
+      id={`event-${item.seq}`}
+      data-testid="timeline-item"
+      data-kind={item.kind}
+      data-seq={item.seq}
+      className={`${base} text-xs`}
+    >
       {select}
       <p className="whitespace-pre-wrap break-words">
         {item.text}

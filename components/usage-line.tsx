@@ -2,7 +2,15 @@ import type { Usage } from "@/lib/core/events";
 import { usageText } from "@/lib/session/usage-text";
 
 /** "Tokens: 1,234 in / 56 out (900 cached)"; nothing at all when no tokens were reported (offline, scripted). */
-export function UsageLine({ usage, testId, className = "" }: { usage: Usage | null | undefined; testId: string; className?: string }) {
+export function UsageLine({
+  usage,
+  testId,
+  className = "",
+}: {
+  usage: Usage | null | undefined;
+  testId: string;
+  className?: string;
+}) {
   const text = usageText(usage, { unit: false });
   if (!text) return null;
   return (

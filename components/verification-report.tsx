@@ -8,21 +8,38 @@ const BADGE: Record<string, string> = {
   unchecked: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
 };
 
-const WORD: Record<string, string> = { done: "done", deviated: "deviated", missing: "not done", unchecked: "not checkable" };
+const WORD: Record<string, string> = {
+  done: "done",
+  deviated: "deviated",
+  missing: "not done",
+  unchecked: "not checkable",
+};
 
 /** A plan step's inline Markdown as text: `code` shown as code, emphasis markers dropped. */
 function InlineText({ text }: { text: string }) {
   const parts = text.replace(/(\*\*|__)(.+?)\1/g, "$2").split(/(`[^`]+`)/);
-  return <>{parts.map((p, i) => (p.startsWith("`") && p.endsWith("`") && p.length > 1 ? <code key={i}>{p.slice(1, -1)}</code> : <span key={i}>{p}</span>))}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        p.startsWith("`") && p.endsWith("`") && p.length > 1 ? (
+          <code key={i}>{p.slice(1, -1)}</code>
+        ) : (
+          <span key={i}>{p}</span>
+        ),
+      )}
+    </>
+  );
 }
 
 /** The follow-up a failed verification sends to the agent: what is missing, deviated, unplanned, failing. */
 export function followUp(v: VerificationView): string {
   const r = v.report;
   const lines = [`Verification against the approved plan (version ${v.planVersion}) failed. Please finish the plan:`];
-  for (const i of r.items.filter((x) => x.status === "missing" || x.status === "deviated")) lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
+  for (const i of r.items.filter((x) => x.status === "missing" || x.status === "deviated"))
+    lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
   if (r.unplanned.length) lines.push(`- unplanned changes to review: ${r.unplanned.join(", ")}`);
-  if (r.test && !r.test.passed && r.test.notRun === undefined) lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
+  if (r.test && !r.test.passed && r.test.notRun === undefined)
+    lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
   return lines.join("\n");
 }
 
@@ -32,27 +49,43 @@ export function VerificationReport({ verification }: { verification: Verificatio
   return (
     <div data-testid="verification-report" data-status={r.status} className="mt-1 flex flex-col gap-2">
       <p className="text-sm font-medium">
-        Verification of plan version {verification.planVersion}: <span className={r.status === "pass" ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"}>{r.status === "pass" ? "passed" : "failed"}</span>{" "}
-        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({r.method === "deterministic" ? "checked by the deterministic matcher" : "graded by a verifier model"})</span>
+        Verification of plan version {verification.planVersion}:{" "}
+        <span
+          className={
+            r.status === "pass" ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"
+          }
+        >
+          {r.status === "pass" ? "passed" : "failed"}
+        </span>{" "}
+        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
+          ({r.method === "deterministic" ? "checked by the deterministic matcher" : "graded by a verifier model"})
+        </span>
       </p>
       <ul className="flex flex-col gap-1 text-xs">
-        {r.items.filter((i) => i.status !== "unchecked").map((i) => (
-          <li key={i.id} data-testid="verification-item" data-status={i.status}>
-            <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{WORD[i.status] ?? i.status}</span>
-            <InlineText text={i.text} />
-            <span className="text-zinc-600 dark:text-zinc-400"> · {i.evidence.length ? i.evidence.join(", ") : i.reason}</span>
-          </li>
-        ))}
+        {r.items
+          .filter((i) => i.status !== "unchecked")
+          .map((i) => (
+            <li key={i.id} data-testid="verification-item" data-status={i.status}>
+              <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{WORD[i.status] ?? i.status}</span>
+              <InlineText text={i.text} />
+              <span className="text-zinc-600 dark:text-zinc-400">
+                {" "}
+                · {i.evidence.length ? i.evidence.join(", ") : i.reason}
+              </span>
+            </li>
+          ))}
       </ul>
       {r.items.some((i) => i.status === "unchecked") ? (
         <div data-testid="verification-unchecked" className="text-xs">
           <p className="font-medium">Not checkable from the changes (they pass or fail nothing):</p>
           <ul>
-            {r.items.filter((i) => i.status === "unchecked").map((i) => (
-              <li key={i.id} data-testid="verification-item" data-status="unchecked">
-                <InlineText text={i.text} /> <span className="text-zinc-600 dark:text-zinc-400">· {i.reason}</span>
-              </li>
-            ))}
+            {r.items
+              .filter((i) => i.status === "unchecked")
+              .map((i) => (
+                <li key={i.id} data-testid="verification-item" data-status="unchecked">
+                  <InlineText text={i.text} /> <span className="text-zinc-600 dark:text-zinc-400">· {i.reason}</span>
+                </li>
+              ))}
           </ul>
         </div>
       ) : null}
@@ -65,9 +98,17 @@ export function VerificationReport({ verification }: { verification: Verificatio
         <details className="text-xs" open={!r.test.passed && r.test.notRun === undefined}>
           <summary data-testid="verification-test">
             Test command <code>{r.test.command}</code>:{" "}
-            {r.test.notRun !== undefined ? `not run (${r.test.notRun})` : r.test.passed ? "passed" : r.test.timedOut ? "timed out" : `failed (exit ${r.test.exitCode})`}
+            {r.test.notRun !== undefined
+              ? `not run (${r.test.notRun})`
+              : r.test.passed
+                ? "passed"
+                : r.test.timedOut
+                  ? "timed out"
+                  : `failed (exit ${r.test.exitCode})`}
           </summary>
-          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-900">{r.test.outputTail}</pre>
+          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-zinc-100 p-2 dark:bg-zinc-900">
+            {r.test.outputTail}
+          </pre>
         </details>
       ) : null}
       {r.status === "fail" ? <SendBackButton sessionId={verification.sessionId} text={followUp(verification)} /> : null}

@@ -55,24 +55,45 @@ export function WebhookDeliveries({ deliveries }: { deliveries: DeliveryView[] }
   return (
     <ul data-testid="webhook-deliveries" className="flex flex-col gap-3">
       {deliveries.map((d) => (
-        <li key={d.id} data-testid="webhook-delivery" data-status={d.status} data-event={d.event} className="flex flex-col gap-1 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+        <li
+          key={d.id}
+          data-testid="webhook-delivery"
+          data-status={d.status}
+          data-event={d.event}
+          className="flex flex-col gap-1 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+        >
           <div className="flex flex-wrap items-center gap-2 text-sm">
-            <span data-testid="webhook-outcome" className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[d.status] ?? ""}`}>
+            <span
+              data-testid="webhook-outcome"
+              className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[d.status] ?? ""}`}
+            >
               {d.status}
             </span>
             <span className="font-medium">{d.event}</span>
             <span className="break-all text-zinc-600 dark:text-zinc-400" data-testid="webhook-url">
               {d.url}
             </span>
-            <span className="text-xs text-zinc-600 dark:text-zinc-400">({d.source === "server" ? "server hook" : "workspace hook"})</span>
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">
+              ({d.source === "server" ? "server hook" : "workspace hook"})
+            </span>
           </div>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             Delivery <code>{d.id}</code> · <time dateTime={d.createdAt}>{when(d.createdAt)}</time> · session{" "}
             <Link href={`/sessions/${d.sessionId}`} className="underline">
               {d.sessionId}
             </Link>
-            {d.finishedAt ? <> · ended <time dateTime={d.finishedAt}>{when(d.finishedAt)}</time></> : null}
-            {d.nextAttemptAt ? <> · next attempt <time dateTime={d.nextAttemptAt}>{when(d.nextAttemptAt)}</time></> : null}
+            {d.finishedAt ? (
+              <>
+                {" "}
+                · ended <time dateTime={d.finishedAt}>{when(d.finishedAt)}</time>
+              </>
+            ) : null}
+            {d.nextAttemptAt ? (
+              <>
+                {" "}
+                · next attempt <time dateTime={d.nextAttemptAt}>{when(d.nextAttemptAt)}</time>
+              </>
+            ) : null}
           </p>
           {d.error && d.status !== "delivered" ? (
             <p data-testid="webhook-error" className="text-xs text-rose-800 dark:text-rose-300">

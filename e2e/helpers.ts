@@ -1,14 +1,24 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 
-export type Step = { text?: string; streamDelayMs?: number; toolCalls?: { name: string; input: Record<string, unknown> }[] };
+export type Step = {
+  text?: string;
+  streamDelayMs?: number;
+  toolCalls?: { name: string; input: Record<string, unknown> }[];
+};
 export type LoggedEvent = { seq: number; type: string; payload: Record<string, unknown> };
 
 export const exitPlan = (plan: string): Step => ({ toolCalls: [{ name: "exit_plan_mode", input: { plan } }] });
 export const call = (name: string, input: Record<string, unknown>): Step => ({ toolCalls: [{ name, input }] });
 
 /** A scripted session (the server runs with PLANGATE_ALLOW_SCRIPTED=1), created through the API. */
-export async function scripted(request: APIRequestContext, script: Step[], opts: { mode?: string; title?: string; base?: string } = {}): Promise<string> {
-  const res = await request.post(`${opts.base ?? ""}/api/sessions`, { data: { model: "scripted", mode: opts.mode ?? "plan", title: opts.title, script } });
+export async function scripted(
+  request: APIRequestContext,
+  script: Step[],
+  opts: { mode?: string; title?: string; base?: string } = {},
+): Promise<string> {
+  const res = await request.post(`${opts.base ?? ""}/api/sessions`, {
+    data: { model: "scripted", mode: opts.mode ?? "plan", title: opts.title, script },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { session: { id: string } }).session.id;
 }
@@ -18,8 +28,16 @@ export async function say(request: APIRequestContext, id: string, text: string, 
   expect(res.status(), await res.text()).toBeLessThan(300);
 }
 
-export async function stateOf(request: APIRequestContext, id: string, base = ""): Promise<{ status: string; mode: string; lastSeq: number }> {
-  return ((await (await request.get(`${base}/api/sessions/${id}`)).json()) as { state: { status: string; mode: string; lastSeq: number } }).state;
+export async function stateOf(
+  request: APIRequestContext,
+  id: string,
+  base = "",
+): Promise<{ status: string; mode: string; lastSeq: number }> {
+  return (
+    (await (await request.get(`${base}/api/sessions/${id}`)).json()) as {
+      state: { status: string; mode: string; lastSeq: number };
+    }
+  ).state;
 }
 
 export async function waitForStatus(request: APIRequestContext, id: string, status: string, base = ""): Promise<void> {
@@ -27,10 +45,18 @@ export async function waitForStatus(request: APIRequestContext, id: string, stat
 }
 
 export async function eventsOf(request: APIRequestContext, id: string, base = ""): Promise<LoggedEvent[]> {
-  return ((await (await request.get(`${base}/api/sessions/${id}/events?limit=5000`)).json()) as { events: LoggedEvent[] }).events;
+  return (
+    (await (await request.get(`${base}/api/sessions/${id}/events?limit=5000`)).json()) as { events: LoggedEvent[] }
+  ).events;
 }
 
 /** The exit tool's results: what the model was told about each decision. */
-export async function exitResults(request: APIRequestContext, id: string, base = ""): Promise<{ ok: boolean; output?: string; error?: string }[]> {
-  return (await eventsOf(request, id, base)).filter((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode").map((e) => e.payload as { ok: boolean; output?: string; error?: string });
+export async function exitResults(
+  request: APIRequestContext,
+  id: string,
+  base = "",
+): Promise<{ ok: boolean; output?: string; error?: string }[]> {
+  return (await eventsOf(request, id, base))
+    .filter((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode")
+    .map((e) => e.payload as { ok: boolean; output?: string; error?: string });
 }

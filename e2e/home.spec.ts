@@ -21,7 +21,10 @@ test("a cross-origin state-changing request is refused by the proxy", async ({ r
   expect(await res.json()).toMatchObject({ error: { code: "origin_rejected" } });
 });
 
-test("a page on another origin cannot frame Plangate, and Plangate's own pages run no script the CSP refuses", async ({ page, baseURL }) => {
+test("a page on another origin cannot frame Plangate, and Plangate's own pages run no script the CSP refuses", async ({
+  page,
+  baseURL,
+}) => {
   const violations: string[] = [];
   page.on("console", (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
@@ -41,16 +44,31 @@ test("home page shows the empty state, then lists sessions with their status", a
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
   await expect(page.getByTestId("sessions-empty")).toContainText("No sessions yet");
 
-  const reviewing = await createSession(db, { title: "Add pagination", workspace: "/tmp/ws", agent: "build", model: "offline", mode: "default" });
+  const reviewing = await createSession(db, {
+    title: "Add pagination",
+    workspace: "/tmp/ws",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   await appendEvents(db, reviewing.id, [
     { type: "turn.started", payload: { turnId: "t1" } },
     { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "tool" } },
     { type: "review.asked", payload: { reviewId: "rev_1", kind: "plan-review" } },
   ]);
-  const asking = await createSession(db, { title: "Fix the build", workspace: "/tmp/ws", agent: "build", model: "offline", mode: "default" });
+  const asking = await createSession(db, {
+    title: "Fix the build",
+    workspace: "/tmp/ws",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
   await appendEvents(db, asking.id, [
     { type: "turn.started", payload: { turnId: "t2" } },
-    { type: "permission.asked", payload: { requestId: "per_1", tool: "bash", permission: "bash", patterns: ["npm test"] } },
+    {
+      type: "permission.asked",
+      payload: { requestId: "per_1", tool: "bash", permission: "bash", patterns: ["npm test"] },
+    },
   ]);
 
   await page.reload();
@@ -71,12 +89,19 @@ test("home page shows the empty state, then lists sessions with their status", a
   await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: true });
 });
 
-test("new session from the home page: title, workspace, agent, model; the offline model plans and the card appears", async ({ page }) => {
+test("new session from the home page: title, workspace, agent, model; the offline model plans and the card appears", async ({
+  page,
+}) => {
   await page.goto("/");
   const form = page.getByTestId("new-session-form");
   await form.getByTestId("new-title").fill("Try the sample");
   await expect(form.getByTestId("new-workspace")).toContainText("sample");
-  await form.getByTestId("new-workspace").selectOption({ label: (await form.getByTestId("new-workspace").locator("option", { hasText: "sample" }).first().textContent()) ?? "" });
+  await form
+    .getByTestId("new-workspace")
+    .selectOption({
+      label:
+        (await form.getByTestId("new-workspace").locator("option", { hasText: "sample" }).first().textContent()) ?? "",
+    });
   await form.getByTestId("new-agent").selectOption("build");
   await expect(form.getByTestId("new-model")).toHaveValue("offline");
   await expect(form.getByTestId("new-plan")).toBeChecked();

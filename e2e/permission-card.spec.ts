@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { call, eventsOf, say, scripted, waitForStatus } from "./helpers";
 
-test("permission card: allow once asks again, allow always saves the shown pattern, reject sends the message", async ({ page, request }) => {
+test("permission card: allow once asks again, allow always saves the shown pattern, reject sends the message", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(
     request,
     [
@@ -39,13 +42,19 @@ test("permission card: allow once asks again, allow always saves the shown patte
   await expect(card.getByTestId("permission-diff")).toContainText("+nope", { timeout: 15_000 });
   await card.getByTestId("permission-message").fill("Do not create secret files.");
   await card.getByTestId("reject").click();
-  await expect(page.getByTestId("timeline")).toContainText("Understood, leaving secret.txt alone.", { timeout: 15_000 });
+  await expect(page.getByTestId("timeline")).toContainText("Understood, leaving secret.txt alone.", {
+    timeout: 15_000,
+  });
   await expect(card).toHaveCount(0);
 
   const events = await eventsOf(request, id);
-  const asked = events.filter((e) => e.type === "permission.asked").map((e) => (e.payload.patterns as string[]).join(" "));
+  const asked = events
+    .filter((e) => e.type === "permission.asked")
+    .map((e) => (e.payload.patterns as string[]).join(" "));
   expect(asked).toEqual(["touch one.txt", "touch two.txt", expect.stringContaining("secret.txt")]);
-  expect(events.filter((e) => e.type === "permission.replied").map((e) => [e.payload.reply, e.payload.message])).toEqual([
+  expect(
+    events.filter((e) => e.type === "permission.replied").map((e) => [e.payload.reply, e.payload.message]),
+  ).toEqual([
     ["once", undefined],
     ["always", undefined],
     ["reject", "Do not create secret files."],
@@ -59,7 +68,9 @@ test("permission card: allow once asks again, allow always saves the shown patte
   ]);
   const rejected = events.find((e) => e.type === "tool.result" && e.payload.tool === "write");
   expect(String(rejected?.payload.error)).toContain("Do not create secret files.");
-  const grants = (await (await request.get(`/api/permissions?sessionId=${id}&status=always`)).json()) as { permissions: { always: string[]; scope: string }[] };
+  const grants = (await (await request.get(`/api/permissions?sessionId=${id}&status=always`)).json()) as {
+    permissions: { always: string[]; scope: string }[];
+  };
   expect(grants.permissions.map((p) => [p.always, p.scope])).toEqual([[["touch *"], "session"]]);
 
   // Saved rules are listed on the session and can be revoked.
@@ -69,13 +80,23 @@ test("permission card: allow once asks again, allow always saves the shown patte
   await expect(saved.getByTestId("saved-permission")).toHaveText([/Run `touch` with any arguments.*this session/]);
   await saved.getByTestId("revoke-permission").click();
   await expect(page.getByTestId("saved-permissions")).toHaveCount(0);
-  expect(((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: unknown[] }).grants).toEqual([]);
+  expect(((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: unknown[] }).grants).toEqual(
+    [],
+  );
 });
 
-test("permission card: a narrower rule can be picked before saving, and a control file can only be allowed once", async ({ page, request }) => {
+test("permission card: a narrower rule can be picked before saving, and a control file can only be allowed once", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(
     request,
-    [call("bash", { command: "mkdir -p docs" }), call("bash", { command: "mkdir more" }), call("write", { path: ".plangate/config.json", content: "{}\n" }), { text: "done" }],
+    [
+      call("bash", { command: "mkdir -p docs" }),
+      call("bash", { command: "mkdir more" }),
+      call("write", { path: ".plangate/config.json", content: "{}\n" }),
+      { text: "done" },
+    ],
     { mode: "acceptEdits" },
   );
   await say(request, id, "go");
@@ -93,13 +114,30 @@ test("permission card: a narrower rule can be picked before saving, and a contro
   await page.screenshot({ path: "e2e/screenshots/permission-card-control-file.png", fullPage: true });
   await card.getByTestId("reject").click();
   await expect(page.getByTestId("timeline")).toContainText("done", { timeout: 15_000 });
-  const grants = ((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: { pattern: string; exact: boolean }[] }).grants;
+  const grants = (
+    (await (await request.get(`/api/grants?sessionId=${id}`)).json()) as {
+      grants: { pattern: string; exact: boolean }[];
+    }
+  ).grants;
   expect(grants.map((g) => [g.pattern, g.exact])).toEqual([["mkdir -p docs", true]]);
 });
 
-test("question card: the agent's question is answered from the page and the model reads the answer", async ({ page, request }) => {
-  const question = { questions: [{ question: "Which store should the todos use?", header: "Store", options: [{ label: "SQLite" }, { label: "Memory", description: "lost on restart" }] }] };
-  const id = await scripted(request, [call("question", question), { text: "Going with the answer." }], { mode: "default" });
+test("question card: the agent's question is answered from the page and the model reads the answer", async ({
+  page,
+  request,
+}) => {
+  const question = {
+    questions: [
+      {
+        question: "Which store should the todos use?",
+        header: "Store",
+        options: [{ label: "SQLite" }, { label: "Memory", description: "lost on restart" }],
+      },
+    ],
+  };
+  const id = await scripted(request, [call("question", question), { text: "Going with the answer." }], {
+    mode: "default",
+  });
   await say(request, id, "ask me");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);

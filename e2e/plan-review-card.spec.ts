@@ -2,7 +2,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { call, eventsOf, exitPlan, exitResults, say, scripted, stateOf, waitForStatus } from "./helpers";
 
-const PLAN = "# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n```ts\nconst x = 1;\n```\n\n<script>window.__pwned = 1</script>\n\n<img src=x onerror=\"window.__pwned = 2\">\n\n[click me](javascript:window.__pwned=3)\n\nInline <b onclick=\"window.__pwned = 4\">bold</b> and <iframe src=\"javascript:window.__pwned=5\"></iframe> end.\n";
+const PLAN =
+  '# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n```ts\nconst x = 1;\n```\n\n<script>window.__pwned = 1</script>\n\n<img src=x onerror="window.__pwned = 2">\n\n[click me](javascript:window.__pwned=3)\n\nInline <b onclick="window.__pwned = 4">bold</b> and <iframe src="javascript:window.__pwned=5"></iframe> end.\n';
 const WRITE = call("write", { path: "NOTES.md", content: "done\n" });
 
 async function openReview(page: Page, id: string) {
@@ -12,7 +13,10 @@ async function openReview(page: Page, id: string) {
   return card;
 }
 
-test("a plan review is a decision card: sanitised plan, Approve (double-clicked) sends one decision and the agent executes", async ({ page, request }) => {
+test("a plan review is a decision card: sanitised plan, Approve (double-clicked) sends one decision and the agent executes", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(request, [exitPlan(PLAN), WRITE, { text: "All done." }]);
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
@@ -50,7 +54,11 @@ test("a plan review is a decision card: sanitised plan, Approve (double-clicked)
 });
 
 test("approve and approve edits manually: the write asks, Allow once runs it", async ({ page, request }) => {
-  const id = await scripted(request, [exitPlan("# Plan\n\n1. write MANUAL.md"), call("write", { path: "MANUAL.md", content: "approved by hand\n" }), { text: "Wrote it." }]);
+  const id = await scripted(request, [
+    exitPlan("# Plan\n\n1. write MANUAL.md"),
+    call("write", { path: "MANUAL.md", content: "approved by hand\n" }),
+    { text: "Wrote it." },
+  ]);
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
@@ -85,7 +93,12 @@ test("keep planning sends feedback; the v2 card shows the diff from v1; approve"
   await card.getByTestId("keep-planning").click();
   await card.getByTestId("plan-feedback").fill("Please add a test step.");
   // The first send fails on the way: the latch re-arms and shows why; the second send goes through.
-  await page.route("**/decision", (route) => route.fulfill({ status: 503, json: { error: { code: "internal", message: "The server is restarting." } } }), { times: 1 });
+  await page.route(
+    "**/decision",
+    (route) =>
+      route.fulfill({ status: 503, json: { error: { code: "internal", message: "The server is restarting." } } }),
+    { times: 1 },
+  );
   await card.getByTestId("send-feedback").click();
   await expect(card.getByTestId("decision-error")).toHaveText("The server is restarting.");
   await expect(card.getByTestId("send-feedback")).toBeEnabled();
@@ -100,7 +113,10 @@ test("keep planning sends feedback; the v2 card shows the diff from v1; approve"
   await expect(page.getByTestId("timeline")).toContainText("Done after v2.", { timeout: 15_000 });
 });
 
-test("chat about it (a click) sets the review aside: composer back, still in plan mode; Esc never does", async ({ page, request }) => {
+test("chat about it (a click) sets the review aside: composer back, still in plan mode; Esc never does", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(request, [exitPlan("# Plan A"), exitPlan("# Plan B")]);
   await say(request, id, "plan something");
   await waitForStatus(request, id, "awaiting_review");
@@ -120,11 +136,16 @@ test("chat about it (a click) sets the review aside: composer back, still in pla
   await page.getByTestId("chat-about-it").click();
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
-  const answers = (await eventsOf(request, id)).filter((e) => e.type === "review.answered").map((e) => e.payload.decision);
+  const answers = (await eventsOf(request, id))
+    .filter((e) => e.type === "review.answered")
+    .map((e) => e.payload.decision);
   expect(answers).toEqual(["abandon", "abandon"]);
 });
 
-test("edit the plan in place, then approve (Ctrl+Enter, the default choice: review each edit): the model is told it was edited", async ({ page, request }) => {
+test("edit the plan in place, then approve (Ctrl+Enter, the default choice: review each edit): the model is told it was edited", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(request, [exitPlan("# Plan\n\n1. write NOTES.md\n"), WRITE, { text: "Edited plan done." }]);
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");

@@ -5,7 +5,11 @@ import { call, eventsOf, exitPlan, say, scripted, stateOf, waitForStatus } from 
 const WRITE = call("write", { path: "DESK.md", content: "desk\n" });
 
 /** A session in `from` mode that enters plan mode with /plan and submits a plan for review. */
-async function reviewFrom(request: Parameters<typeof scripted>[0], from: string, plan = "# Plan\n\n1. write DESK.md\n") {
+async function reviewFrom(
+  request: Parameters<typeof scripted>[0],
+  from: string,
+  plan = "# Plan\n\n1. write DESK.md\n",
+) {
   const id = await scripted(request, [exitPlan(plan), WRITE, { text: "Desk done." }], { mode: from });
   await say(request, id, "/plan write the desk file");
   await waitForStatus(request, id, "awaiting_review");
@@ -45,7 +49,10 @@ for (const width of [1280, 390]) {
   test.describe(`review desk at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
 
-    test("decisions are never recorded by accident: Ctrl+Enter in the feedback box sends feedback, Esc decides nothing, 3 opens the box", async ({ page, request }) => {
+    test("decisions are never recorded by accident: Ctrl+Enter in the feedback box sends feedback, Esc decides nothing, 3 opens the box", async ({
+      page,
+      request,
+    }) => {
       const id = await scripted(request, [exitPlan("# Plan\n\n1. a\n"), exitPlan("# Plan\n\n1. a\n2. b\n")]);
       await say(request, id, "plan");
       await waitForStatus(request, id, "awaiting_review");
@@ -61,11 +68,16 @@ for (const width of [1280, 390]) {
       await expect.poll(async () => (await stateOf(request, id)).status).toBe("awaiting_review");
       await box.press("Control+Enter");
       await expect(c.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-      const answered = (await eventsOf(request, id)).filter((e) => e.type === "review.answered").map((e) => [e.payload.decision, e.payload.feedback]);
+      const answered = (await eventsOf(request, id))
+        .filter((e) => e.type === "review.answered")
+        .map((e) => [e.payload.decision, e.payload.feedback]);
       expect(answered).toEqual([["reject", "Add step b."]]);
     });
 
-    test("number keys pick the options shown on the buttons; the default follows the mode plan mode was entered from", async ({ page, request }) => {
+    test("number keys pick the options shown on the buttons; the default follows the mode plan mode was entered from", async ({
+      page,
+      request,
+    }) => {
       const fromDefault = await reviewFrom(request, "default");
       let c = await card(page, fromDefault);
       await expect(c.getByTestId("approve-review-edits")).toHaveAttribute("data-default", "true");
@@ -84,23 +96,42 @@ for (const width of [1280, 390]) {
       await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
     });
 
-    test("a waiting review takes the focus, counts in the tab title, keeps its actions in reach and is axe clean", async ({ page, request }) => {
-      const id = await reviewFrom(request, "default", `# Plan\n\n${Array.from({ length: 80 }, (_, i) => `${i + 1}. step ${i + 1}`).join("\n")}\n`);
+    test("a waiting review takes the focus, counts in the tab title, keeps its actions in reach and is axe clean", async ({
+      page,
+      request,
+    }) => {
+      const id = await reviewFrom(
+        request,
+        "default",
+        `# Plan\n\n${Array.from({ length: 80 }, (_, i) => `${i + 1}. step ${i + 1}`).join("\n")}\n`,
+      );
       const c = await card(page, id);
       await expect(c).toBeFocused();
       await expect(page).toHaveTitle("(1) Plan awaiting review · Plangate");
       // The action bar stays on screen on a long plan, and its buttons are at least 44 px tall.
       const bar = c.getByTestId("decision-actions");
       await expect(bar).toBeInViewport();
-      for (const id of ["approve-accept-edits", "approve-review-edits", "keep-planning", "edit-plan", "chat-about-it"]) {
+      for (const id of [
+        "approve-accept-edits",
+        "approve-review-edits",
+        "keep-planning",
+        "edit-plan",
+        "chat-about-it",
+      ]) {
         expect((await c.getByTestId(id).boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
       }
       const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+        [],
+      );
       await page.screenshot({ path: `e2e/screenshots/review-desk-${width}.png` });
     });
 
-    test("another tab deciding first shows the decision in place of the card and keeps the unsent feedback", async ({ page, browser, request }) => {
+    test("another tab deciding first shows the decision in place of the card and keeps the unsent feedback", async ({
+      page,
+      browser,
+      request,
+    }) => {
       const id = await reviewFrom(request, "default");
       const c = await card(page, id);
       await c.getByTestId("keep-planning").click();
@@ -108,7 +139,9 @@ for (const width of [1280, 390]) {
       const other = await browser.newPage();
       await other.goto(page.url());
       await other.getByTestId("approve-accept-edits").click();
-      await expect(page.getByTestId("decided-elsewhere")).toContainText("Decided in another tab: Approved", { timeout: 15_000 });
+      await expect(page.getByTestId("decided-elsewhere")).toContainText("Decided in another tab: Approved", {
+        timeout: 15_000,
+      });
       await expect(page.getByTestId("unsent-feedback")).toHaveValue("Not sent: please rename the file.");
       await other.close();
     });
@@ -131,7 +164,10 @@ for (const width of [1280, 390]) {
       }
     });
 
-    test("Shift+Tab never reaches auto or bypass; the mode menu offers them with a warning", async ({ page, request }) => {
+    test("Shift+Tab never reaches auto or bypass; the mode menu offers them with a warning", async ({
+      page,
+      request,
+    }) => {
       const id = await scripted(request, [], { mode: "default" });
       await page.goto(`/sessions/${id}`);
       const input = page.getByTestId("composer-input");
@@ -151,7 +187,10 @@ for (const width of [1280, 390]) {
       await expect(chip).toHaveAttribute("data-mode", "acceptEdits");
     });
 
-    test("a connection-lost banner appears when the live stream drops and clears when it is back", async ({ page, request }) => {
+    test("a connection-lost banner appears when the live stream drops and clears when it is back", async ({
+      page,
+      request,
+    }) => {
       const id = await scripted(request, [], { mode: "default" });
       // The stream fails as a dropped network would (EventSource then keeps retrying on its own).
       await page.route("**/stream**", (route) => route.abort("connectionreset"));
@@ -161,7 +200,10 @@ for (const width of [1280, 390]) {
       await expect(page.getByTestId("connection-lost")).toBeHidden({ timeout: 20_000 });
     });
 
-    test("every decided version stays readable: the timeline entries open on the plan as it was", async ({ page, request }) => {
+    test("every decided version stays readable: the timeline entries open on the plan as it was", async ({
+      page,
+      request,
+    }) => {
       const v1 = "# Plan\n\n1. first idea\n";
       const v2 = "# Plan\n\n1. second idea\n";
       const id = await scripted(request, [exitPlan(v1), exitPlan(v2), { text: "ok" }]);
@@ -187,12 +229,21 @@ for (const width of [1280, 390]) {
       const id = await reviewFrom(request, "acceptEdits");
       await page.goto(`/sessions/${id}`);
       const text = await page.locator("main").innerText();
-      for (const raw of ["awaiting_review", "acceptEdits", "default →", "rev_", "prePlanMode"]) expect(text).not.toContain(raw);
+      for (const raw of ["awaiting_review", "acceptEdits", "default →", "rev_", "prePlanMode"])
+        expect(text).not.toContain(raw);
       await expect(page.getByTestId("timeline")).toContainText("Auto-accept edits → Plan");
     });
 
     test("a write that changes nothing says so on the permission card", async ({ page, request }) => {
-      const id = await scripted(request, [call("write", { path: "SAME.md", content: "same\n" }), call("write", { path: "SAME.md", content: "same\n" }), { text: "ok" }], { mode: "default" });
+      const id = await scripted(
+        request,
+        [
+          call("write", { path: "SAME.md", content: "same\n" }),
+          call("write", { path: "SAME.md", content: "same\n" }),
+          { text: "ok" },
+        ],
+        { mode: "default" },
+      );
       await say(request, id, "write");
       await waitForStatus(request, id, "awaiting_permission");
       await page.goto(`/sessions/${id}`);
@@ -200,7 +251,12 @@ for (const width of [1280, 390]) {
       await expect(page.getByTestId("permission-unchanged")).toContainText("changes nothing", { timeout: 15_000 });
     });
 
-    test("notifications: offered on the first review, and once allowed they fire for a review that arrives while the tab is hidden", async ({ page, browser, request, baseURL }) => {
+    test("notifications: offered on the first review, and once allowed they fire for a review that arrives while the tab is hidden", async ({
+      page,
+      browser,
+      request,
+      baseURL,
+    }) => {
       const first = await reviewFrom(request, "default");
       await card(page, first);
       await expect(page.getByTestId("notify-opt-in")).toBeVisible();
@@ -211,12 +267,19 @@ for (const width of [1280, 390]) {
       await hidden.goto(`/sessions/${id}`);
       await expect(hidden.getByTestId("composer")).toBeVisible();
       await say(request, id, "plan");
-      await expect.poll(() => shownNotifications(hidden), { timeout: 15_000 }).toEqual(["A plan is awaiting your review | Background review"]);
+      await expect
+        .poll(() => shownNotifications(hidden), { timeout: 15_000 })
+        .toEqual(["A plan is awaiting your review | Background review"]);
       await context.close();
     });
 
-    test("while a turn runs: a working indicator with elapsed time, and each tool call with its target, then its duration", async ({ page, request }) => {
-      const id = await scripted(request, [call("bash", { command: "sleep 3" }), { text: "Slept." }], { mode: "default" });
+    test("while a turn runs: a working indicator with elapsed time, and each tool call with its target, then its duration", async ({
+      page,
+      request,
+    }) => {
+      const id = await scripted(request, [call("bash", { command: "sleep 3" }), { text: "Slept." }], {
+        mode: "default",
+      });
       await page.goto(`/sessions/${id}`);
       await say(request, id, "wait a bit");
       await expect(page.getByTestId("working")).toContainText(/The agent is working… \d/, { timeout: 10_000 });
@@ -246,7 +309,10 @@ for (const width of [1280, 390]) {
 }
 
 for (const width of [1280, 390]) {
-  test(`line comments at ${width} px: many comments make one review, the model reads them, v2 shows them resolved or not, History keeps them`, async ({ page, request }) => {
+  test(`line comments at ${width} px: many comments make one review, the model reads them, v2 shows them resolved or not, History keeps them`, async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     const v1 = "# Plan\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";
     const v2 = "# Plan\n\n1. Add a cache\n2. Use an in-memory map\n3. Write tests\n";
@@ -272,11 +338,15 @@ for (const width of [1280, 390]) {
     await expect(next.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
     await expect(next.getByTestId("earlier-comment")).toHaveCount(2);
     await expect(next.locator('[data-testid="earlier-comment"][data-resolved="true"]')).toHaveCount(2);
-    const sentBack = (await eventsOf(request, id)).find((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode");
+    const sentBack = (await eventsOf(request, id)).find(
+      (e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode",
+    );
     expect(String(sentBack?.payload.error)).toContain("Simpler, please.");
     expect(String(sentBack?.payload.error)).toContain("> 2. Use Redis for it");
     const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+      [],
+    );
     await page.getByTestId("session-history").locator("summary").first().click();
     await expect(page.getByTestId("history-comment")).toHaveCount(2);
   });
@@ -296,7 +366,11 @@ test("the model's text shows as it streams, then becomes the message", async ({ 
   await expect(streaming).toHaveCount(0);
 });
 
-test("a teammate's plan that arrives while the mailbox tab is hidden notifies (once notifications are allowed)", async ({ browser, request, baseURL }) => {
+test("a teammate's plan that arrives while the mailbox tab is hidden notifies (once notifications are allowed)", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const lead = await scripted(request, [], { mode: "plan", title: "Lead in plan mode" });
   const team = await request.post("/api/teams", { data: { sessionId: lead } });
   const teamId = ((await team.json()) as { team: { id: string } }).team.id;
@@ -304,8 +378,12 @@ test("a teammate's plan that arrives while the mailbox tab is hidden notifies (o
   const mailbox = await context.newPage();
   await mailbox.goto(`/team/${teamId}`);
   await expect(mailbox.getByTestId("no-pending")).toBeVisible();
-  const res = await request.post(`/api/teams/${teamId}/teammates`, { data: { name: "dora", task: "plan", requirePlanApproval: true, script: [exitPlan("# Dora\n\n1. x\n")] } });
+  const res = await request.post(`/api/teams/${teamId}/teammates`, {
+    data: { name: "dora", task: "plan", requirePlanApproval: true, script: [exitPlan("# Dora\n\n1. x\n")] },
+  });
   expect(res.status()).toBe(201);
-  await expect.poll(() => shownNotifications(mailbox), { timeout: 15_000 }).toEqual(["A teammate's plan is waiting for your approval | Team mailbox"]);
+  await expect
+    .poll(() => shownNotifications(mailbox), { timeout: 15_000 })
+    .toEqual(["A teammate's plan is waiting for your approval | Team mailbox"]);
   await context.close();
 });

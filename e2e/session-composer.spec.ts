@@ -9,7 +9,10 @@ test.afterAll(async () => {
   await db.$disconnect();
 });
 
-test("composer: /plan completion, /plan and /plan off, Shift+Tab cycling, and the Plan × chip", async ({ page, request }) => {
+test("composer: /plan completion, /plan and /plan off, Shift+Tab cycling, and the Plan × chip", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(request, [{ text: "Hello." }], { mode: "default" });
   await page.goto(`/sessions/${id}`);
   const input = page.getByTestId("composer-input");
@@ -45,12 +48,29 @@ test("composer: /plan completion, /plan and /plan off, Shift+Tab cycling, and th
   await page.getByTestId("plan-chip-exit").click();
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
 
-  const modes = (await eventsOf(request, id)).filter((e) => e.type === "mode.changed").map((e) => `${e.payload.from}>${e.payload.to}:${e.payload.cause}`);
-  expect(modes).toEqual(["default>plan:command", "plan>default:command", "default>acceptEdits:user", "acceptEdits>plan:user", "plan>acceptEdits:command", "acceptEdits>plan:user", "plan>acceptEdits:command"]);
+  const modes = (await eventsOf(request, id))
+    .filter((e) => e.type === "mode.changed")
+    .map((e) => `${e.payload.from}>${e.payload.to}:${e.payload.cause}`);
+  expect(modes).toEqual([
+    "default>plan:command",
+    "plan>default:command",
+    "default>acceptEdits:user",
+    "acceptEdits>plan:user",
+    "plan>acceptEdits:command",
+    "acceptEdits>plan:user",
+    "plan>acceptEdits:command",
+  ]);
 });
 
-test("while a turn runs, a message and a /plan are queued; the queued mode applies at the next step", async ({ page, request }) => {
-  const id = await scripted(request, [call("bash", { command: "touch queued.txt" }), call("read", { path: "queued.txt" }), { text: "Finished." }], { mode: "default" });
+test("while a turn runs, a message and a /plan are queued; the queued mode applies at the next step", async ({
+  page,
+  request,
+}) => {
+  const id = await scripted(
+    request,
+    [call("bash", { command: "touch queued.txt" }), call("read", { path: "queued.txt" }), { text: "Finished." }],
+    { mode: "default" },
+  );
   await page.goto(`/sessions/${id}`);
   await page.getByTestId("composer-input").fill("start");
   await page.getByTestId("composer-input").press("Enter");
@@ -74,11 +94,25 @@ test("while a turn runs, a message and a /plan are queued; the queued mode appli
   expect(users).toContain("also check the README");
 });
 
-test("timeline: tool calls are one line with the result and the edit diff on demand; long logs page", async ({ page, request }) => {
-  const id = await scripted(request, [call("write", { path: "t.txt", content: "one\n" }), call("edit", { path: "t.txt", oldString: "one", newString: "two" }), { text: "Edited." }], { mode: "acceptEdits" });
+test("timeline: tool calls are one line with the result and the edit diff on demand; long logs page", async ({
+  page,
+  request,
+}) => {
+  const id = await scripted(
+    request,
+    [
+      call("write", { path: "t.txt", content: "one\n" }),
+      call("edit", { path: "t.txt", oldString: "one", newString: "two" }),
+      { text: "Edited." },
+    ],
+    { mode: "acceptEdits" },
+  );
   await request.post(`/api/sessions/${id}/messages`, { data: { text: "edit t.txt" } });
   await waitForStatus(request, id, "idle");
-  const filler: NewEvent[] = Array.from({ length: 450 }, (_, i) => ({ type: "notice", payload: { level: "info", text: `filler ${i + 1}` } }));
+  const filler: NewEvent[] = Array.from({ length: 450 }, (_, i) => ({
+    type: "notice",
+    payload: { level: "info", text: `filler ${i + 1}` },
+  }));
   await appendEvents(db, id, filler);
   const last = (await stateOf(request, id)).lastSeq;
 

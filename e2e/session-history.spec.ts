@@ -1,11 +1,19 @@
 import { expect, test } from "@playwright/test";
 import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
 
-test("browsing: search over titles, messages and plans, and filters by status and mode, in the URL", async ({ page, request }) => {
-  const zebra = await scripted(request, [{ text: "Looked at the stripes." }], { mode: "default", title: "Zebra migration" });
+test("browsing: search over titles, messages and plans, and filters by status and mode, in the URL", async ({
+  page,
+  request,
+}) => {
+  const zebra = await scripted(request, [{ text: "Looked at the stripes." }], {
+    mode: "default",
+    title: "Zebra migration",
+  });
   await say(request, zebra, "move the xylophone table");
   await waitForStatus(request, zebra, "idle");
-  const quokka = await scripted(request, [exitPlan("# Plan\n\n1. Teach the quokka to smile\n")], { title: "Quokka plan" });
+  const quokka = await scripted(request, [exitPlan("# Plan\n\n1. Teach the quokka to smile\n")], {
+    title: "Quokka plan",
+  });
   await say(request, quokka, "plan it");
   await waitForStatus(request, quokka, "awaiting_review");
 
@@ -40,15 +48,27 @@ test("browsing: search over titles, messages and plans, and filters by status an
   await page.getByTestId("filter-q").fill("nothing-matches-this-qwertyuiop");
   await page.getByTestId("apply-filters").click();
   await expect(page.getByTestId("no-matches")).toBeVisible();
-  await rows.first().waitFor({ state: "detached" }).catch(() => undefined);
+  await rows
+    .first()
+    .waitFor({ state: "detached" })
+    .catch(() => undefined);
   await page.getByRole("link", { name: "Clear" }).click();
   await expect(rows.filter({ hasText: "Zebra migration" })).toHaveCount(1);
 });
 
-test("selecting an event shows the state then; plan history beside its versions; fork from an event in the UI", async ({ page, request }) => {
+test("selecting an event shows the state then; plan history beside its versions; fork from an event in the UI", async ({
+  page,
+  request,
+}) => {
   const id = await scripted(
     request,
-    [call("enter_plan_mode", {}), exitPlan("# Plan\n\n1. add a flag\n"), exitPlan("# Plan\n\n1. add a flag\n2. test it\n"), call("write", { path: "HISTORY.md", content: "h\n" }), { text: "Implemented." }],
+    [
+      call("enter_plan_mode", {}),
+      exitPlan("# Plan\n\n1. add a flag\n"),
+      exitPlan("# Plan\n\n1. add a flag\n2. test it\n"),
+      call("write", { path: "HISTORY.md", content: "h\n" }),
+      { text: "Implemented." },
+    ],
     { mode: "default", title: "Replay me" },
   );
   await say(request, id, "plan then build");
@@ -62,7 +82,9 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(page.getByTestId("timeline")).toContainText("Implemented.", { timeout: 15_000 });
 
   // The state right after entering plan mode.
-  const entered = page.locator('[data-testid="timeline-item"][data-kind="mode"]').filter({ hasText: "Ask before edits → Plan" });
+  const entered = page
+    .locator('[data-testid="timeline-item"][data-kind="mode"]')
+    .filter({ hasText: "Ask before edits → Plan" });
   await entered.getByTestId("select-event").click();
   const panel = page.getByTestId("replay-panel");
   await expect(panel.getByTestId("replay-mode")).toContainText("Plan (entered from Ask before edits)");
@@ -70,7 +92,9 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(panel.getByTestId("replay-pending-review")).toHaveText("none");
 
   // A plan version waiting for review, reached with "Go to event #".
-  const asked = page.locator('[data-testid="timeline-item"][data-kind="plan"]').filter({ hasText: "Plan version 2 submitted" });
+  const asked = page
+    .locator('[data-testid="timeline-item"][data-kind="plan"]')
+    .filter({ hasText: "Plan version 2 submitted" });
   const askedSeq = Number(await asked.getAttribute("data-seq"));
   await page.getByTestId("jump-to").fill(String(askedSeq));
   await page.getByTestId("jump-to").press("Enter");
@@ -90,7 +114,10 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(history.getByTestId("plan-version-row").first()).toContainText("Feedback: Add a test.");
   await history.getByTestId("plan-version-row").nth(1).locator("summary").click();
   await expect(history.getByTestId("side-by-side").locator('tr[data-kind="added"]')).toContainText("2. test it");
-  await expect(history.getByTestId("mode-history-row")).toHaveText([/Ask before edits → Plan, by the agent/, /Plan → Auto-accept edits, by the plan review/]);
+  await expect(history.getByTestId("mode-history-row")).toHaveText([
+    /Ask before edits → Plan, by the agent/,
+    /Plan → Auto-accept edits, by the plan review/,
+  ]);
 
   // Fork from the point where plan version 2 was waiting: the fork inherits plan mode.
   await page.getByTestId("jump-to").fill(String(askedSeq));

@@ -1,8 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
 
-test("two tabs: a decision made in one shows in the other within a second; reload mid-review shows the same card", async ({ browser, request }) => {
-  const id = await scripted(request, [exitPlan("# Plan\n\n1. write NOTES.md"), call("write", { path: "NOTES.md", content: "x\n" }), { text: "Both tabs saw it." }]);
+test("two tabs: a decision made in one shows in the other within a second; reload mid-review shows the same card", async ({
+  browser,
+  request,
+}) => {
+  const id = await scripted(request, [
+    exitPlan("# Plan\n\n1. write NOTES.md"),
+    call("write", { path: "NOTES.md", content: "x\n" }),
+    { text: "Both tabs saw it." },
+  ]);
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
 

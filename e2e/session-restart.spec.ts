@@ -11,13 +11,24 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-test("server restart mid-review: the same card comes back and Approve goes on; with the sandbox off a banner says so", async ({ page, request }) => {
+test("server restart mid-review: the same card comes back and Approve goes on; with the sandbox off a banner says so", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   fs.rmSync(DATA, { recursive: true, force: true });
   const port = await freePort();
   server = await startServer(env, port);
   const base = server.url;
-  const id = await scripted(request, [exitPlan("# Plan\n\n1. write AFTER.md"), call("write", { path: "AFTER.md", content: "x\n" }), { text: "Carried on after the restart." }], { base });
+  const id = await scripted(
+    request,
+    [
+      exitPlan("# Plan\n\n1. write AFTER.md"),
+      call("write", { path: "AFTER.md", content: "x\n" }),
+      { text: "Carried on after the restart." },
+    ],
+    { base },
+  );
   await say(request, id, "write it", base);
   await waitForStatus(request, id, "awaiting_review", base);
 

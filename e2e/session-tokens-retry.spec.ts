@@ -8,9 +8,14 @@ test.afterAll(async () => {
   await db.$disconnect();
 });
 
-test("a failed model request shows a live retry countdown; tokens, a stopped message and an error-ended turn read in the timeline; Retry runs the turn again", async ({ page, request }) => {
+test("a failed model request shows a live retry countdown; tokens, a stopped message and an error-ended turn read in the timeline; Retry runs the turn again", async ({
+  page,
+  request,
+}) => {
   // The scripted model plays step n at the session's n-th model call: the two logged below are steps 0 and 1.
-  const id = await scripted(request, [{ text: "(step 0)" }, { text: "(step 1)" }, { text: "Answered on the retry." }], { mode: "default" });
+  const id = await scripted(request, [{ text: "(step 0)" }, { text: "(step 1)" }, { text: "Answered on the retry." }], {
+    mode: "default",
+  });
   await page.goto(`/sessions/${id}`);
   await expect(page.getByTestId("composer")).toBeVisible();
   // A scripted model reports no tokens: nothing is shown rather than "0 tokens".
@@ -24,19 +29,33 @@ test("a failed model request shows a live retry countdown; tokens, a stopped mes
   await appendEvents(db, id, [
     { type: "turn.started", payload: { turnId: "t1" } },
     { type: "message.assistant", payload: { text: "Looking.", usage: { input: 1000, output: 50, cacheRead: 900 } } },
-    { type: "model.retrying", payload: { turnId: "t1", attempt: 2, of: 5, retryAt, reason: "503 Service Unavailable" } },
+    {
+      type: "model.retrying",
+      payload: { turnId: "t1", attempt: 2, of: 5, retryAt, reason: "503 Service Unavailable" },
+    },
   ]);
   const banner = page.getByTestId("retry-banner");
-  await expect(banner).toContainText(/^The model provider failed \(503 Service Unavailable\); retrying in [1-3] s \(attempt 2 of 5\)$/, { timeout: 10_000 });
+  await expect(banner).toContainText(
+    /^The model provider failed \(503 Service Unavailable\); retrying in [1-3] s \(attempt 2 of 5\)$/,
+    { timeout: 10_000 },
+  );
   await expect(banner).toHaveAttribute("data-attempt", "2");
-  await expect(banner).toHaveText("The model provider failed (503 Service Unavailable); retrying now (attempt 2 of 5)", { timeout: 6_000 });
-  await expect(page.locator('[data-testid="timeline-item"][data-kind="retry"]')).toHaveText(/Retrying the model request \(attempt 2 of 5\): 503 Service Unavailable/);
+  await expect(banner).toHaveText(
+    "The model provider failed (503 Service Unavailable); retrying now (attempt 2 of 5)",
+    { timeout: 6_000 },
+  );
+  await expect(page.locator('[data-testid="timeline-item"][data-kind="retry"]')).toHaveText(
+    /Retrying the model request \(attempt 2 of 5\): 503 Service Unavailable/,
+  );
   await expect(page.getByTestId("step-usage")).toHaveText("1,000 in / 50 out tokens (900 cached)");
 
   await appendEvents(db, id, [
     { type: "message.assistant", payload: { text: "Half a thought", partial: true, usage: { input: 234, output: 6 } } },
     { type: "notice", payload: { level: "warning", text: "The model provider failed: 503 Service Unavailable" } },
-    { type: "turn.ended", payload: { turnId: "t1", reason: "error", usage: { input: 1234, output: 56, cacheRead: 900 } } },
+    {
+      type: "turn.ended",
+      payload: { turnId: "t1", reason: "error", usage: { input: 1234, output: 56, cacheRead: 900 } },
+    },
   ]);
   await expect(banner).toHaveCount(0, { timeout: 10_000 });
   await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "interrupted");

@@ -2,20 +2,37 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { call, eventsOf, exitPlan, scripted, stateOf } from "./helpers";
 
-test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({ page, request }) => {
-  const lead = await scripted(request, [{ text: "noted" }, { text: "noted" }, { text: "noted" }, { text: "noted" }], { mode: "default", title: "Team lead" });
+test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({
+  page,
+  request,
+}) => {
+  const lead = await scripted(request, [{ text: "noted" }, { text: "noted" }, { text: "noted" }, { text: "noted" }], {
+    mode: "default",
+    title: "Team lead",
+  });
   await page.goto(`/sessions/${lead}`);
   await page.getByTestId("start-team").click();
   await expect(page).toHaveURL(/\/team\/team_/);
   const teamId = page.url().split("/team/")[1]!;
 
   const spawn = async (name: string, script: unknown[]) => {
-    const res = await request.post(`/api/teams/${teamId}/teammates`, { data: { name, task: `task for ${name}`, requirePlanApproval: true, script } });
+    const res = await request.post(`/api/teams/${teamId}/teammates`, {
+      data: { name, task: `task for ${name}`, requirePlanApproval: true, script },
+    });
     expect(res.status(), await res.text()).toBe(201);
     return ((await res.json()) as { sessionId: string }).sessionId;
   };
-  const alice = await spawn("alice", [exitPlan("# Alice\n\n1. add a field\n"), exitPlan("# Alice\n\n1. add a field\n2. add a test\n"), call("write", { path: "TEAM-ALICE.md", content: "a\n" }), { text: "alice done" }]);
-  const bob = await spawn("bob", [exitPlan("# Bob\n\n1. write docs\n"), call("write", { path: "TEAM-BOB.md", content: "b\n" }), { text: "bob done" }]);
+  const alice = await spawn("alice", [
+    exitPlan("# Alice\n\n1. add a field\n"),
+    exitPlan("# Alice\n\n1. add a field\n2. add a test\n"),
+    call("write", { path: "TEAM-ALICE.md", content: "a\n" }),
+    { text: "alice done" },
+  ]);
+  const bob = await spawn("bob", [
+    exitPlan("# Bob\n\n1. write docs\n"),
+    call("write", { path: "TEAM-BOB.md", content: "b\n" }),
+    { text: "bob done" },
+  ]);
 
   const cards = page.getByTestId("decision-card");
   await expect(cards).toHaveCount(2, { timeout: 15_000 });
@@ -23,13 +40,18 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   const bobCard = cards.filter({ hasText: "Plan from bob" });
   // The lead's card is the session's card: a mode for the teammate, an edited plan, comments on lines.
   await expect(aliceCard.getByTestId("approve")).toContainText("Approve, auto-accept its edits");
-  for (const id of ["approve-review-edits", "comment-lines", "edit-plan", "keep-planning"]) await expect(aliceCard.getByTestId(id)).toBeVisible();
+  for (const id of ["approve-review-edits", "comment-lines", "edit-plan", "keep-planning"])
+    await expect(aliceCard.getByTestId(id)).toBeVisible();
   await expect(page.getByTestId("teammate")).toHaveCount(2);
-  await expect(page.locator('[data-testid="teammate"][data-name="alice"]')).toHaveAttribute("data-status", "awaiting_approval");
+  await expect(page.locator('[data-testid="teammate"][data-name="alice"]')).toHaveAttribute(
+    "data-status",
+    "awaiting_approval",
+  );
   await page.screenshot({ path: "e2e/screenshots/team-mailbox.png", fullPage: true });
   // Words only: no protocol names, request ids or raw states on the mailbox page.
   const text = await page.locator("main").innerText();
-  for (const raw of ["plan_approval_request", "requestId", "rev_", "awaiting_approval", "acceptEdits", "unread"]) expect(text).not.toContain(raw);
+  for (const raw of ["plan_approval_request", "requestId", "rev_", "awaiting_approval", "acceptEdits", "unread"])
+    expect(text).not.toContain(raw);
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
@@ -53,7 +75,9 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await expect(revised.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
   await expect(revised.getByTestId("plan-diff-lines")).toContainText("+2. add a test");
   // The lead's comment came with the feedback: alice's model read it quoting its line.
-  const sentBack = (await eventsOf(request, alice)).find((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode");
+  const sentBack = (await eventsOf(request, alice)).find(
+    (e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode",
+  );
   expect(String(sentBack?.payload.error)).toContain("> 1. add a field");
   expect(String(sentBack?.payload.error)).toContain("Which field?");
   await expect(revised.getByTestId("earlier-comment")).toHaveCount(1);
@@ -61,15 +85,27 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await revised.getByTestId("approve").click();
   await expect(page.getByTestId("no-pending")).toBeVisible({ timeout: 15_000 });
 
-  await expect.poll(async () => [(await stateOf(request, alice)).status, (await stateOf(request, bob)).status], { timeout: 15_000 }).toEqual(["idle", "idle"]);
+  await expect
+    .poll(async () => [(await stateOf(request, alice)).status, (await stateOf(request, bob)).status], {
+      timeout: 15_000,
+    })
+    .toEqual(["idle", "idle"]);
   await expect(page.locator('[data-testid="teammate"][data-status="done"]')).toHaveCount(2, { timeout: 10_000 });
-  const aliceResults = (await eventsOf(request, alice)).filter((e) => e.type === "tool.result").map((e) => [e.payload.tool, e.payload.ok]);
-  expect(aliceResults).toEqual([["exit_plan_mode", false], ["exit_plan_mode", true], ["write", true]]);
+  const aliceResults = (await eventsOf(request, alice))
+    .filter((e) => e.type === "tool.result")
+    .map((e) => [e.payload.tool, e.payload.ok]);
+  expect(aliceResults).toEqual([
+    ["exit_plan_mode", false],
+    ["exit_plan_mode", true],
+    ["write", true],
+  ]);
   await expect(page.getByTestId("mail").filter({ hasText: "Sent back: Add a test step." })).toHaveCount(1);
 
   // From the UI: a teammate spawned with plan approval starts planning.
   await page.getByTestId("spawn-form").getByLabel("Name").fill("carol");
   await page.getByTestId("spawn-form").getByLabel("Task").fill("look around");
   await page.getByTestId("spawn-form").getByRole("button", { name: "Spawn" }).click();
-  await expect(page.locator('[data-testid="teammate"][data-name="carol"]')).toHaveAttribute("data-status", "planning", { timeout: 10_000 });
+  await expect(page.locator('[data-testid="teammate"][data-name="carol"]')).toHaveAttribute("data-status", "planning", {
+    timeout: 10_000,
+  });
 });

@@ -4,16 +4,25 @@ import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
 
 async function seriousViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-const PLAN = "# Plan: pagination\n\n| Step | File |\n| --- | --- |\n| 1 | src/server.ts |\n\n- [ ] add `?page=`\n- [ ] add a test\n\n```ts\nexport function page(n: number) {}\n```\n";
+const PLAN =
+  "# Plan: pagination\n\n| Step | File |\n| --- | --- |\n| 1 | src/server.ts |\n\n- [ ] add `?page=`\n- [ ] add a test\n\n```ts\nexport function page(n: number) {}\n```\n";
 
-test("no serious or critical axe violations on the home page and the session page (composer, decision card, permission card)", async ({ page, request }) => {
+test("no serious or critical axe violations on the home page and the session page (composer, decision card, permission card)", async ({
+  page,
+  request,
+}) => {
   await page.goto("/");
   expect(await seriousViolations(page)).toEqual([]);
 
-  const asking = await scripted(request, [call("bash", { command: "touch x.txt" })], { mode: "default", title: "Asking" });
+  const asking = await scripted(request, [call("bash", { command: "touch x.txt" })], {
+    mode: "default",
+    title: "Asking",
+  });
   await say(request, asking, "go");
   await waitForStatus(request, asking, "awaiting_permission");
   await page.goto(`/sessions/${asking}`);
@@ -31,16 +40,29 @@ test("no serious or critical axe violations on the home page and the session pag
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test("the decision card is usable at 390 px: no sideways scrolling, every button reachable, Approve works", async ({ page, request }) => {
+test("the decision card is usable at 390 px: no sideways scrolling, every button reachable, Approve works", async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const id = await scripted(request, [exitPlan(PLAN), call("write", { path: "PHONE.md", content: "x\n" }), { text: "Approved from a phone." }]);
+  const id = await scripted(request, [
+    exitPlan(PLAN),
+    call("write", { path: "PHONE.md", content: "x\n" }),
+    { text: "Approved from a phone." },
+  ]);
   await say(request, id, "plan it");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);
   const card = page.getByTestId("decision-card");
   await expect(card).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  for (const testId of ["approve-accept-edits", "approve-review-edits", "keep-planning", "edit-plan", "chat-about-it"]) {
+  for (const testId of [
+    "approve-accept-edits",
+    "approve-review-edits",
+    "keep-planning",
+    "edit-plan",
+    "chat-about-it",
+  ]) {
     const box = await card.getByTestId(testId).boundingBox();
     expect(box, testId).not.toBeNull();
     expect(box!.x, testId).toBeGreaterThanOrEqual(0);
@@ -52,7 +74,9 @@ test("the decision card is usable at 390 px: no sideways scrolling, every button
   await expect(page.getByTestId("timeline")).toContainText("Approved from a phone.", { timeout: 15_000 });
 });
 
-test("an unknown address gets a not-found page whose scripts run under the CSP (it hydrates, shortcuts work)", async ({ page }) => {
+test("an unknown address gets a not-found page whose scripts run under the CSP (it hydrates, shortcuts work)", async ({
+  page,
+}) => {
   const errors: string[] = [];
   page.on("console", (m) => {
     if (m.type() === "error" && /Content Security Policy/.test(m.text())) errors.push(m.text());

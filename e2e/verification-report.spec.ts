@@ -1,9 +1,21 @@
 import { expect, test } from "@playwright/test";
 import { call, eventsOf, exitPlan, say, scripted, waitForStatus } from "./helpers";
 
-test("after the approved plan is carried out, the verification report shows in the timeline; a failure goes back to the agent in one click", async ({ page, request }) => {
+test("after the approved plan is carried out, the verification report shows in the timeline; a failure goes back to the agent in one click", async ({
+  page,
+  request,
+}) => {
   const plan = "# Plan\n\n1. Write VERIFY-A.md\n2. Write VERIFY-B.md\n";
-  const id = await scripted(request, [exitPlan(plan), call("write", { path: "VERIFY-A.md", content: "a\n" }), { text: "Only did A." }, { text: "Now B is next." }], { title: "Verify me" });
+  const id = await scripted(
+    request,
+    [
+      exitPlan(plan),
+      call("write", { path: "VERIFY-A.md", content: "a\n" }),
+      { text: "Only did A." },
+      { text: "Now B is next." },
+    ],
+    { title: "Verify me" },
+  );
   await say(request, id, "write both files");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);
@@ -16,12 +28,18 @@ test("after the approved plan is carried out, the verification report shows in t
   await expect(report).toContainText("Verification of plan version 1: failed");
   await expect(report).toContainText("checked by the deterministic matcher");
   await expect(report.getByTestId("verification-item")).toHaveCount(2);
-  await expect(report.locator('[data-testid="verification-item"][data-status="done"]')).toContainText("Write VERIFY-A.md");
-  await expect(report.locator('[data-testid="verification-item"][data-status="missing"]')).toContainText("Write VERIFY-B.md");
+  await expect(report.locator('[data-testid="verification-item"][data-status="done"]')).toContainText(
+    "Write VERIFY-A.md",
+  );
+  await expect(report.locator('[data-testid="verification-item"][data-status="missing"]')).toContainText(
+    "Write VERIFY-B.md",
+  );
   await page.screenshot({ path: "e2e/screenshots/verification-report.png", fullPage: true });
 
   await report.getByTestId("send-back").click();
   await expect(page.getByTestId("timeline")).toContainText("Now B is next.", { timeout: 15_000 });
-  const sent = (await eventsOf(request, id)).filter((e) => e.type === "message.user").map((e) => String(e.payload.text));
+  const sent = (await eventsOf(request, id))
+    .filter((e) => e.type === "message.user")
+    .map((e) => String(e.payload.text));
   expect(sent.at(-1)).toContain("- missing: Write VERIFY-B.md");
 });

@@ -5,14 +5,24 @@ import { exitPlan, say, waitForStatus } from "./helpers";
 
 // The delivery log in the browser: a workspace's own webhook to a host the server does not allow is logged as
 // refused (never called), reachable from the session page.
-test("a plan review's webhook delivery shows in the log, refused for a host the server does not allow", async ({ page, request }) => {
+test("a plan review's webhook delivery shows in the log, refused for a host the server does not allow", async ({
+  page,
+  request,
+}) => {
   const workspace = path.resolve("data/e2e/workspaces/webhook-log");
   fs.mkdirSync(path.join(workspace, ".plangate"), { recursive: true });
-  fs.writeFileSync(path.join(workspace, ".plangate/config.json"), JSON.stringify({ webhooks: [{ url: "http://hooks.example.invalid/plan" }] }));
+  fs.writeFileSync(
+    path.join(workspace, ".plangate/config.json"),
+    JSON.stringify({ webhooks: [{ url: "http://hooks.example.invalid/plan" }] }),
+  );
   // A person trusted this config (its hooks are not even considered before); the host is still not one the server allows.
-  const shown = (await (await request.get(`/api/workspaces/trust?workspace=${encodeURIComponent(workspace)}`)).json()) as { hash: string };
+  const shown = (await (
+    await request.get(`/api/workspaces/trust?workspace=${encodeURIComponent(workspace)}`)
+  ).json()) as { hash: string };
   expect((await request.post("/api/workspaces/trust", { data: { workspace, hash: shown.hash } })).status()).toBe(200);
-  const res = await request.post("/api/sessions", { data: { model: "scripted", mode: "plan", workspace, script: [exitPlan("# Plan\n\n1. Log it\n")] } });
+  const res = await request.post("/api/sessions", {
+    data: { model: "scripted", mode: "plan", workspace, script: [exitPlan("# Plan\n\n1. Log it\n")] },
+  });
   expect(res.status(), await res.text()).toBe(201);
   const id = ((await res.json()) as { session: { id: string } }).session.id;
   await say(request, id, "plan it");

@@ -5,11 +5,24 @@ import { call, say, stateOf, waitForStatus } from "./helpers";
 
 // A workspace config that would let a command run without asking: nothing of it applies until a person trusts
 // this exact content on the session page; the workspace page lists the trust and takes it back.
-test("the trust card: what the config would widen, Trust this config, then the rule answers; the workspace page takes it back", async ({ page, request }) => {
+test("the trust card: what the config would widen, Trust this config, then the rule answers; the workspace page takes it back", async ({
+  page,
+  request,
+}) => {
   const workspace = path.resolve("data/e2e/workspaces/trust-card");
   fs.mkdirSync(path.join(workspace, ".plangate"), { recursive: true });
-  fs.writeFileSync(path.join(workspace, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "touch trusted.txt": "allow" } } }));
-  const res = await request.post("/api/sessions", { data: { model: "scripted", mode: "default", workspace, script: [call("bash", { command: "touch trusted.txt" }), { text: "done" }] } });
+  fs.writeFileSync(
+    path.join(workspace, ".plangate/config.json"),
+    JSON.stringify({ permission: { bash: { "touch trusted.txt": "allow" } } }),
+  );
+  const res = await request.post("/api/sessions", {
+    data: {
+      model: "scripted",
+      mode: "default",
+      workspace,
+      script: [call("bash", { command: "touch trusted.txt" }), { text: "done" }],
+    },
+  });
   expect(res.status(), await res.text()).toBe(201);
   const id = ((await res.json()) as { session: { id: string } }).session.id;
 

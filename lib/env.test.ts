@@ -20,7 +20,12 @@ describe("isLoopbackHost", () => {
 describe("parseEnv", () => {
   it("defaults to SQLite under ./data, loopback and port 3000", () => {
     const env = parseEnv({}, "/srv/app");
-    expect(env).toMatchObject({ DATABASE_URL: "file:./data/plangate.db", HOST: "127.0.0.1", PORT: 3000, dataDir: "/srv/app/data" });
+    expect(env).toMatchObject({
+      DATABASE_URL: "file:./data/plangate.db",
+      HOST: "127.0.0.1",
+      PORT: 3000,
+      dataDir: "/srv/app/data",
+    });
     expect(env.workspaceRoots).toEqual(["/srv/app/data/workspaces"]);
   });
 
@@ -47,8 +52,21 @@ describe("parseEnv", () => {
     [{ PLANGATE_MODEL: "offline" }],
     [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4", ANTHROPIC_API_KEY: "k" }],
     [{ PLANGATE_MODEL: "openai:gpt-5", OPENAI_API_KEY: "k" }],
-    [{ PLANGATE_MODEL: "anthropic:claude-sonnet-4", ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://gateway.example/anthropic" }],
-    [{ PLANGATE_MODEL: "openai:gpt-5", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", ANTHROPIC_BASE_URL: "" }],
+    [
+      {
+        PLANGATE_MODEL: "anthropic:claude-sonnet-4",
+        ANTHROPIC_API_KEY: "k",
+        ANTHROPIC_BASE_URL: "https://gateway.example/anthropic",
+      },
+    ],
+    [
+      {
+        PLANGATE_MODEL: "openai:gpt-5",
+        OPENAI_API_KEY: "k",
+        OPENAI_BASE_URL: "http://127.0.0.1:8080/v1",
+        ANTHROPIC_BASE_URL: "",
+      },
+    ],
     [{ PLANGATE_MODEL: "openai-compatible:deepseek-chat", PLANGATE_BASE_URL: "http://127.0.0.1:11434/v1" }],
     [{ PLANGATE_MODEL: "scripted", PLANGATE_ALLOW_SCRIPTED: "1" }],
   ])("accepts model settings %j", (raw) => {

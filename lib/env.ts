@@ -10,7 +10,10 @@ export function isLoopbackHost(host: string): boolean {
 
 /** A comma-separated variable as its non-empty items. */
 export function listOf(value: string): string[] {
-  return value.split(",").map((item) => item.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** An absolute http(s) URL short enough to key a delivery on. */
@@ -38,7 +41,10 @@ export const envSchema = z
       .string()
       .min(1)
       .default("file:./data/plangate.db")
-      .refine((v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v), "DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)"),
+      .refine(
+        (v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
+        "DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)",
+      ),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     PLANGATE_TOKEN: z
@@ -79,17 +85,27 @@ export const envSchema = z
     PLANGATE_SANDBOX_READ: z
       .string()
       .optional()
-      .refine((v) => v === undefined || v.split(path.delimiter).every((p) => p === "" || path.isAbsolute(p)), "every folder must be an absolute path"),
+      .refine(
+        (v) => v === undefined || v.split(path.delimiter).every((p) => p === "" || path.isAbsolute(p)),
+        "every folder must be an absolute path",
+      ),
     // Names of further environment variables passed into commands (the default passes only PATH, locale and terminal).
     PLANGATE_SANDBOX_ENV: z
       .string()
       .optional()
-      .refine((v) => v === undefined || v.split(",").every((n) => n.trim() === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(n.trim())), "a comma-separated list of variable names"),
+      .refine(
+        (v) =>
+          v === undefined || v.split(",").every((n) => n.trim() === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(n.trim())),
+        "a comma-separated list of variable names",
+      ),
     // Webhooks (docs/webhooks.md). The server's own hooks: trusted operator config, called for every plan event.
     PLANGATE_WEBHOOKS: z
       .string()
       .optional()
-      .refine((v) => v === undefined || listOf(v).every(isWebhookUrl), "a comma-separated list of http(s) URLs (at most 2000 characters each)"),
+      .refine(
+        (v) => v === undefined || listOf(v).every(isWebhookUrl),
+        "a comma-separated list of http(s) URLs (at most 2000 characters each)",
+      ),
     PLANGATE_WEBHOOK_SECRET: z
       .string()
       .min(16, "PLANGATE_WEBHOOK_SECRET must be at least 16 characters")
@@ -99,16 +115,28 @@ export const envSchema = z
     PLANGATE_WEBHOOK_HOSTS: z
       .string()
       .optional()
-      .refine((v) => v === undefined || listOf(v).every((h) => /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(h)), "a comma-separated list of host names (host or host:port)"),
+      .refine(
+        (v) =>
+          v === undefined || listOf(v).every((h) => /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(h)),
+        "a comma-separated list of host names (host or host:port)",
+      ),
   })
   .superRefine((env, ctx) => {
     if (listOf(env.PLANGATE_WEBHOOKS ?? "").length > 0 && !env.PLANGATE_WEBHOOK_SECRET) {
-      ctx.addIssue({ code: "custom", path: ["PLANGATE_WEBHOOK_SECRET"], message: "PLANGATE_WEBHOOKS needs a secret to sign with (16+ characters)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["PLANGATE_WEBHOOK_SECRET"],
+        message: "PLANGATE_WEBHOOKS needs a secret to sign with (16+ characters)",
+      });
     }
     const modelError = modelConfigError(env.PLANGATE_MODEL, env);
     if (modelError) ctx.addIssue({ code: "custom", path: ["PLANGATE_MODEL"], message: modelError });
     if (env.PLANGATE_MODEL === "scripted" && !env.PLANGATE_ALLOW_SCRIPTED) {
-      ctx.addIssue({ code: "custom", path: ["PLANGATE_MODEL"], message: "the scripted model needs PLANGATE_ALLOW_SCRIPTED=1" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["PLANGATE_MODEL"],
+        message: "the scripted model needs PLANGATE_ALLOW_SCRIPTED=1",
+      });
     }
     if (!isLoopbackHost(env.HOST) && !env.PLANGATE_TOKEN) {
       ctx.addIssue({
@@ -146,7 +174,10 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     .filter(Boolean)
     .map((p) => path.resolve(cwd, p));
   const sandboxRead = (env.PLANGATE_SANDBOX_READ ?? "").split(path.delimiter).filter(Boolean);
-  const sandboxEnv = (env.PLANGATE_SANDBOX_ENV ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+  const sandboxEnv = (env.PLANGATE_SANDBOX_ENV ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   const webhooks = listOf(env.PLANGATE_WEBHOOKS ?? "");
   const webhookHosts = listOf(env.PLANGATE_WEBHOOK_HOSTS ?? "").map((h) => h.toLowerCase());
   return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts };

@@ -6,7 +6,10 @@ export const ERRORS = {
   mode_not_allowed: { status: 409, message: "That permission mode is not allowed right now." },
   unauthorized: { status: 401, message: "A valid token is required." },
   origin_rejected: { status: 403, message: "The request's Origin is not allowed." },
-  host_not_allowed: { status: 421, message: "This server does not answer to that host name (set PLANGATE_ALLOWED_HOSTS to add one)." },
+  host_not_allowed: {
+    status: 421,
+    message: "This server does not answer to that host name (set PLANGATE_ALLOWED_HOSTS to add one).",
+  },
   forbidden: { status: 403, message: "You may not do that." },
   not_found: { status: 404, message: "Not found." },
   session_not_found: { status: 404, message: "No session has that id." },
@@ -14,7 +17,10 @@ export const ERRORS = {
   permission_not_found: { status: 404, message: "No permission request has that id." },
   conflict: { status: 409, message: "The request conflicts with the current state." },
   already_decided: { status: 409, message: "That request was already answered." },
-  config_changed: { status: 409, message: "The workspace's config changed since it was shown: read it again before you trust it." },
+  config_changed: {
+    status: 409,
+    message: "The workspace's config changed since it was shown: read it again before you trust it.",
+  },
   person_required: { status: 403, message: "Only a person may decide this." },
   turn_in_progress: { status: 409, message: "A turn is already running for this session." },
   payload_too_large: { status: 413, message: "The request body is too large." },

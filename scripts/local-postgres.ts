@@ -14,7 +14,10 @@ export function postgresBinDir(): string | null {
   if (fromEnv && fs.existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
   const base = "/usr/lib/postgresql";
   if (!fs.existsSync(base)) return null;
-  const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(base, versions[0], "bin") : null;
 }
 
@@ -29,10 +32,13 @@ export async function startLocalPostgres(opts: { port?: number; dir?: string } =
   if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dir]);
   const run = (cmd: string, args: string[]) => {
     const full = path.join(bin, cmd);
-    const r = asRoot ? spawnSync("runuser", ["-u", "postgres", "--", full, ...args], { encoding: "utf8" }) : spawnSync(full, args, { encoding: "utf8" });
+    const r = asRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", full, ...args], { encoding: "utf8" })
+      : spawnSync(full, args, { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
   };
-  if (!fs.existsSync(path.join(data, "PG_VERSION"))) run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+  if (!fs.existsSync(path.join(data, "PG_VERSION")))
+    run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
   // Durable enough for tests (a crash of the cluster itself is not what they test), and fast on a small VM.
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
   run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "start"]);
@@ -52,6 +58,9 @@ export async function startLocalPostgres(opts: { port?: number; dir?: string } =
 
 // `tsx scripts/local-postgres.ts [port] [dir]`: start one and print its URL (for .ci/run and by hand).
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const pg = await startLocalPostgres({ port: process.argv[2] ? Number(process.argv[2]) : undefined, dir: process.argv[3] });
+  const pg = await startLocalPostgres({
+    port: process.argv[2] ? Number(process.argv[2]) : undefined,
+    dir: process.argv[3],
+  });
   console.log(pg.url());
 }

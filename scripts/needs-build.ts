@@ -1,7 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const SOURCES = ["app", "components", "lib", "proxy.ts", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "proxy.ts",
+  "next.config.ts",
+  "package.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 const SKIP = new Set(["node_modules", ".next", "generated", "data"]);
 
 function newestMtime(target: string): number {

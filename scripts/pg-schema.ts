@@ -14,7 +14,8 @@ export function postgresSchema(sqlite: string): string {
     .replace(/\n\/\/ Row types for the typed queries[\s\S]*?\ngenerator kysely \{[^}]*\}\n/, "")
     .replace(/provider\s*=\s*"sqlite"/, 'provider = "postgresql"')
     .replace(/output(\s*)=\s*"\.\.\/lib\/db\/generated"/, 'output$1= "../../lib/db/generated-pg"');
-  if (out.includes('"sqlite"') || !out.includes("generated-pg") || out.includes("prisma-kysely")) throw new Error("prisma/schema.prisma no longer has the expected provider and output lines");
+  if (out.includes('"sqlite"') || !out.includes("generated-pg") || out.includes("prisma-kysely"))
+    throw new Error("prisma/schema.prisma no longer has the expected provider and output lines");
   return `// GENERATED from ../schema.prisma by scripts/pg-schema.ts (npm run db:schema): edit that file, not this one.\n${out}`;
 }
 

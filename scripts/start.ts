@@ -36,7 +36,10 @@ console.log(`plangate: database ready (${env.DATABASE_URL})`);
 const origin = `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
 // Said at start, not only on the page: without bubblewrap, an approved command runs as this user, with the network.
 if (!detectSandbox().available) {
-  const why = process.env.PLANGATE_SANDBOX === "off" ? "PLANGATE_SANDBOX=off" : "bubblewrap (bwrap) is not installed or cannot create namespaces here";
+  const why =
+    process.env.PLANGATE_SANDBOX === "off"
+      ? "PLANGATE_SANDBOX=off"
+      : "bubblewrap (bwrap) is not installed or cannot create namespaces here";
   console.warn(
     `plangate: WARNING: shell commands will NOT be sandboxed (${why}). In plan mode only the read-only allowlist runs, and an approved command ` +
       "runs as this user with this machine's network. Install the sandbox: apt-get install bubblewrap slirp4netns (Debian/Ubuntu).",
@@ -46,7 +49,9 @@ if (!detectSandbox().available) {
   const db = createDb(env.DATABASE_URL);
   try {
     for (const u of await untrustedConfigs(db, env.workspaceRoots)) {
-      console.log(`plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`);
+      console.log(
+        `plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`,
+      );
     }
   } finally {
     await db.$disconnect();

@@ -9,9 +9,15 @@ import { WebhookDeliveries } from "@/components/webhook-deliveries";
 export const dynamic = "force-dynamic";
 
 /** The webhook delivery log, all sessions or one (?sessionId=), newest first. */
-export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function WebhooksPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = await searchParams;
-  const picked = Object.fromEntries(Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" && v !== "" ? [[k, v]] : [])));
+  const picked = Object.fromEntries(
+    Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" && v !== "" ? [[k, v]] : [])),
+  );
   const parsed = listDeliveriesQuery.safeParse(picked);
   const deliveries = parsed.success
     ? await listDeliveries(getDb(), parsed.data).catch((error: unknown) => {
@@ -30,7 +36,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
           {sessionId ? (
             <>
-              Session <Link href={`/sessions/${sessionId}`} className="underline">{sessionId}</Link> ·{" "}
+              Session{" "}
+              <Link href={`/sessions/${sessionId}`} className="underline">
+                {sessionId}
+              </Link>{" "}
+              ·{" "}
               <Link href="/webhooks" className="underline">
                 all sessions
               </Link>
@@ -38,7 +48,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           ) : (
             "All sessions"
           )}
-          . Hooks are configured with PLANGATE_WEBHOOKS or a workspace&apos;s .plangate/config.json (see docs/webhooks.md).
+          . Hooks are configured with PLANGATE_WEBHOOKS or a workspace&apos;s .plangate/config.json (see
+          docs/webhooks.md).
         </p>
       </header>
       {deliveries ? (

@@ -11,7 +11,11 @@ import { SavedPermissions } from "@/components/saved-permissions";
 export const dynamic = "force-dynamic";
 
 /** One workspace: whether its config is trusted (and what it widens), and every rule a person saved for it, each revocable. */
-export default async function WorkspacePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function WorkspacePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = (await searchParams).path;
   let workspace: string | null = null;
   let problem: string | null = null;
@@ -48,21 +52,34 @@ export default async function WorkspacePage({ searchParams }: { searchParams: Pr
         <ConfigTrustCard view={trust} workspaceLink={false} />
       ) : (
         <p data-testid="config-trust-none" className="text-sm">
-          {trust.hash ? "Its .plangate/config.json only narrows what agents may do: nothing in it waits for trust." : "It has no .plangate/config.json."}
+          {trust.hash
+            ? "Its .plangate/config.json only narrows what agents may do: nothing in it waits for trust."
+            : "It has no .plangate/config.json."}
         </p>
       )}
       <section aria-labelledby="outside-grants" className="flex flex-col gap-1">
         <h2 id="outside-grants" className="font-semibold">
           Saved for outside agents (Claude Code, OpenCode…)
         </h2>
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">They run on this machine without Plangate&apos;s sandbox: only these rules, saved with &quot;always&quot; on their asks, let a call go ahead without you.</p>
-        {outside.length > 0 ? <SavedPermissions grants={outside} testId="outside-grants" open /> : <p className="text-sm">None.</p>}
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">
+          They run on this machine without Plangate&apos;s sandbox: only these rules, saved with &quot;always&quot; on
+          their asks, let a call go ahead without you.
+        </p>
+        {outside.length > 0 ? (
+          <SavedPermissions grants={outside} testId="outside-grants" open />
+        ) : (
+          <p className="text-sm">None.</p>
+        )}
       </section>
       <section aria-labelledby="agent-grants" className="flex flex-col gap-1">
         <h2 id="agent-grants" className="font-semibold">
           Saved for Plangate&apos;s own agent
         </h2>
-        {own.length > 0 ? <SavedPermissions grants={own} testId="agent-grants" open /> : <p className="text-sm">None.</p>}
+        {own.length > 0 ? (
+          <SavedPermissions grants={own} testId="agent-grants" open />
+        ) : (
+          <p className="text-sm">None.</p>
+        )}
       </section>
     </section>
   );

@@ -37,9 +37,14 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   const given = process.env.PLANGATE_BENCH_PG_URL;
   const local = given ? null : await startLocalPostgres();
   const base = given ?? (local as NonNullable<typeof local>).url();
-  const version = await admin(base, async (c) => (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? "?");
+  const version = await admin(
+    base,
+    async (c) => (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? "?",
+  );
   const settings = await admin(base, async (c) => {
-    const { rows } = await c.query<{ name: string; setting: string }>("SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')");
+    const { rows } = await c.query<{ name: string; setting: string }>(
+      "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')",
+    );
     return rows.map((r) => `${r.name}=${r.setting}`).join(", ");
   });
   const source = given
@@ -62,7 +67,8 @@ export async function benchPostgres(): Promise<BenchPostgres> {
         local.stop();
         return fs.rmSync(local.dir, { recursive: true, force: true });
       }
-      for (const db of made) await admin(base, (c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => undefined);
+      for (const db of made)
+        await admin(base, (c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => undefined);
     },
   };
 }

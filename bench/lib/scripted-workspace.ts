@@ -18,7 +18,13 @@ export function scriptedWorkspace(name: string, opts: { env?: Record<string, str
     fs.mkdirSync(path.join(root, ".plangate"));
     fs.writeFileSync(path.join(root, ".plangate/config.json"), opts.config);
   }
-  Object.assign(process.env, { DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: dir, PLANGATE_DATA_DIR: dir, ...opts.env });
+  Object.assign(process.env, {
+    DATABASE_URL: t.url,
+    PLANGATE_ALLOW_SCRIPTED: "1",
+    PLANGATE_WORKSPACE_ROOTS: dir,
+    PLANGATE_DATA_DIR: dir,
+    ...opts.env,
+  });
   resetEnvCache();
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
   return {

@@ -2,7 +2,20 @@
 import Database from "better-sqlite3";
 import { DOCS_PER_SESSION } from "../../lib/session/search-index";
 
-const TOPICS = ["pagination", "auth", "billing", "search", "export", "caching", "logging", "retries", "uploads", "metrics", "webhooks", "i18n"];
+const TOPICS = [
+  "pagination",
+  "auth",
+  "billing",
+  "search",
+  "export",
+  "caching",
+  "logging",
+  "retries",
+  "uploads",
+  "metrics",
+  "webhooks",
+  "i18n",
+];
 const VERBS = ["Add", "Fix", "Refactor", "Document", "Speed up", "Test"];
 const STATUSES = ["idle", "idle", "idle", "idle", "awaiting_review", "awaiting_permission", "running", "interrupted"];
 const MODES = ["default", "default", "plan", "acceptEdits"];
@@ -26,7 +39,9 @@ export function seedSessions(file: string, opts: SeedOptions): void {
   const session = db.prepare(
     'INSERT INTO "Session" ("id","title","workspace","agent","model","permissionMode","status","state","lastSeq","lastActivityAt","createdAt","updatedAt","searchKey","searchDocs") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
   );
-  const event = db.prepare('INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)');
+  const event = db.prepare(
+    'INSERT INTO "SessionEvent" ("sessionId","seq","type","payload","createdAt") VALUES (?,?,?,?,?)',
+  );
   // The same layout the app writes: rowid = searchKey * 2^24 + document number.
   const doc = db.prepare('INSERT INTO "SessionSearch" (rowid, "body") VALUES (?, ?)');
   const n = opts.eventsPerSession;
@@ -40,7 +55,22 @@ export function seedSessions(file: string, opts: SeedOptions): void {
       const key = i + 1;
       let docs = 0;
       // The title plus the user and assistant messages (seq ending in 1 or 9).
-      session.run(id, title, `/work/ws${i % 5}`, "build", "offline", MODES[i % MODES.length], STATUSES[i % STATUSES.length], "{}", n, at, at, at, key, 1 + messages);
+      session.run(
+        id,
+        title,
+        `/work/ws${i % 5}`,
+        "build",
+        "offline",
+        MODES[i % MODES.length],
+        STATUSES[i % STATUSES.length],
+        "{}",
+        n,
+        at,
+        at,
+        at,
+        key,
+        1 + messages,
+      );
       doc.run(key * DOCS_PER_SESSION + docs++, title);
       for (let seq = 1; seq <= n; seq++) {
         const k = seq % 10;

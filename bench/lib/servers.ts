@@ -44,7 +44,10 @@ export async function startAppServer(env: Record<string, string>): Promise<AppSe
   proc.stderr?.on("data", keep);
   const deadline = Date.now() + 300_000;
   for (;;) {
-    const status = await request(port, "GET", "/api/health").then((r) => r.status, () => 0);
+    const status = await request(port, "GET", "/api/health").then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${log.slice(-3000)}`);
     await sleep(250);
@@ -70,7 +73,8 @@ export type Answer = { status: number; body: any };
 export function request(port: number, method: string, urlPath: string, body?: unknown): Promise<Answer> {
   const data = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) };
+    const headers: http.OutgoingHttpHeaders =
+      data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) };
     const req = http.request({ host: "127.0.0.1", port, path: urlPath, method, agent, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
@@ -110,7 +114,8 @@ export function subscribe(port: number, urlPath: string): Promise<Subscriber> {
         if (ready || !text.includes(": connected")) return;
         ready = true;
         resolve({
-          seen: (marker) => new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
+          seen: (marker) =>
+            new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
           close: () => req.destroy(),
         });
       });

@@ -5,7 +5,10 @@ export function quantile(sorted: number[], q: number): number {
 }
 
 export function median(values: number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export function round(n: number, digits = 3): number {

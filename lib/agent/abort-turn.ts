@@ -15,7 +15,10 @@ export async function abortTurn(db: Db, sessionId: string): Promise<{ aborted: b
     (s) => {
       aborted = s.openTurnId !== null;
       if (!s.openTurnId) return [];
-      const events: NewEvent[] = s.pendingPermissions.map((id) => ({ type: "permission.replied", payload: { requestId: id, reply: "reject", message: "The turn was aborted." } }));
+      const events: NewEvent[] = s.pendingPermissions.map((id) => ({
+        type: "permission.replied",
+        payload: { requestId: id, reply: "reject", message: "The turn was aborted." },
+      }));
       events.push({ type: "turn.ended", payload: { turnId: s.openTurnId, reason: "aborted" } });
       return events;
     },
@@ -23,9 +26,10 @@ export async function abortTurn(db: Db, sessionId: string): Promise<{ aborted: b
       also: async (run, result) => {
         for (const e of result.events) {
           if (e.type !== "permission.replied") continue;
-          await run.execute('UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?', [
-            "reject", "reject", "The turn was aborted.", new Date(), e.payload.requestId, "pending",
-          ]);
+          await run.execute(
+            'UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?',
+            ["reject", "reject", "The turn was aborted.", new Date(), e.payload.requestId, "pending"],
+          );
         }
       },
     },

@@ -9,7 +9,14 @@ import { kick } from "./kick";
 import { listReviews, type ReviewView } from "../plan/list-reviews";
 
 export const questionDecisionBody = z.union([
-  z.object({ answers: z.array(z.array(z.string().max(5000)).max(20)).min(1).max(5) }).strict(),
+  z
+    .object({
+      answers: z
+        .array(z.array(z.string().max(5000)).max(20))
+        .min(1)
+        .max(5),
+    })
+    .strict(),
   z.object({ decision: z.literal("abandon") }).strict(),
 ]);
 export type QuestionDecision = z.infer<typeof questionDecisionBody>;
@@ -27,7 +34,14 @@ export async function answerQuestion(db: Db, review: ReviewView, body: QuestionD
     also: async (run) => {
       const changed = await run.execute(
         'UPDATE "Review" SET "status" = ?, "decision" = ?, "answer" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
-        [decision === "abandon" ? "abandoned" : "answered", decision, "answers" in body ? JSON.stringify(body.answers) : null, new Date(), review.id, "pending"],
+        [
+          decision === "abandon" ? "abandoned" : "answered",
+          decision,
+          "answers" in body ? JSON.stringify(body.answers) : null,
+          new Date(),
+          review.id,
+          "pending",
+        ],
       );
       if (changed !== 1) throw new AppError("already_decided");
     },

@@ -3,7 +3,16 @@ import type { NewEvent, SessionEvent } from "../core/events";
 import { foldEvents } from "../core/fold";
 import { openCalls } from "../session/open-calls";
 import { issuedModes, startedUnfinished } from "./issued-modes";
-import { emptyView, extendView, previousCalls, rebuildFrom, seedView, steps, viewMessages, type ConversationView } from "./conversation-view";
+import {
+  emptyView,
+  extendView,
+  previousCalls,
+  rebuildFrom,
+  seedView,
+  steps,
+  viewMessages,
+  type ConversationView,
+} from "./conversation-view";
 
 /** Deterministic PRNG, so a failing seed can be replayed. */
 function rng(seed: number): () => number {
@@ -22,8 +31,13 @@ const TOOLS = ["read", "bash", "edit", "enter_plan_mode", "grep"] as const;
 /** A plausible random log: turns of model steps with calls, asks, starts, results, user messages, mode changes, compactions. */
 function randomLog(seed: number, length: number): SessionEvent[] {
   const r = rng(seed);
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const out: NewEvent[] = [{ type: "session.created", payload: { title: "t", workspace: "/w", agent: "build", model: "scripted", mode: "default" } }];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const out: NewEvent[] = [
+    {
+      type: "session.created",
+      payload: { title: "t", workspace: "/w", agent: "build", model: "scripted", mode: "default" },
+    },
+  ];
   let open: string[] = [];
   let turn: string | null = null;
   let n = 0;
@@ -32,17 +46,31 @@ function randomLog(seed: number, length: number): SessionEvent[] {
     const k = r();
     if (!turn) {
       turn = `trn_${n++}`;
-      out.push({ type: "message.user", payload: { text: `ask ${n}` } }, { type: "turn.started", payload: { turnId: turn } });
+      out.push(
+        { type: "message.user", payload: { text: `ask ${n}` } },
+        { type: "turn.started", payload: { turnId: turn } },
+      );
     } else if (open.length > 0 && k < 0.55) {
       const callId = open.shift()!;
-      if (r() < 0.3) out.push({ type: "permission.asked", payload: { requestId: `per_${n++}`, tool: "bash", permission: "bash", patterns: ["x"], callId } });
+      if (r() < 0.3)
+        out.push({
+          type: "permission.asked",
+          payload: { requestId: `per_${n++}`, tool: "bash", permission: "bash", patterns: ["x"], callId },
+        });
       if (r() < 0.5) out.push({ type: "tool.started", payload: { callId } });
-      if (r() < 0.9) out.push({ type: "tool.result", payload: { callId, tool: "read", ok: r() < 0.8, output: r() < 0.5 ? `out ${n}` : { lines: n }, error: "no" } });
+      if (r() < 0.9)
+        out.push({
+          type: "tool.result",
+          payload: { callId, tool: "read", ok: r() < 0.8, output: r() < 0.5 ? `out ${n}` : { lines: n }, error: "no" },
+        });
     } else if (k < 0.62) {
       out.push({ type: "message.user", payload: { text: `meanwhile ${n++}` } });
     } else if (k < 0.67) {
       const to = pick(MODES);
-      out.push({ type: "mode.changed", payload: { from: mode, to, prePlanMode: null, cause: pick(["user", "command", "tool", "review"] as const) } });
+      out.push({
+        type: "mode.changed",
+        payload: { from: mode, to, prePlanMode: null, cause: pick(["user", "command", "tool", "review"] as const) },
+      });
       mode = to;
     } else if (k < 0.7 && open.length === 0) {
       out.push({ type: "compaction", payload: { summary: `summary ${n++}`, fromSeq: 1, toSeq: out.length } });
@@ -51,12 +79,18 @@ function randomLog(seed: number, length: number): SessionEvent[] {
       turn = null;
       open = [];
     } else {
-      out.push({ type: "message.assistant", payload: { text: r() < 0.7 ? `step ${n}` : "", mode: r() < 0.9 ? mode : undefined } });
+      out.push({
+        type: "message.assistant",
+        payload: { text: r() < 0.7 ? `step ${n}` : "", mode: r() < 0.9 ? mode : undefined },
+      });
       open = [];
       const calls = Math.floor(r() * 4);
       for (let i = 0; i < calls; i++) {
         const callId = `call_${n++}`;
-        out.push({ type: "tool.called", payload: { callId, tool: pick(TOOLS), input: r() < 0.3 ? { path: "same" } : { path: `f${n}` } } });
+        out.push({
+          type: "tool.called",
+          payload: { callId, tool: pick(TOOLS), input: r() < 0.3 ? { path: "same" } : { path: `f${n}` } },
+        });
         open.push(callId);
       }
     }
@@ -77,7 +111,7 @@ function reference(events: readonly SessionEvent[], planReference: string | null
   const flush = () => {
     if (results.length > 0) messages.push({ role: "tool", content: results });
     results = [];
-    if (open.size === 0) (messages.push(...deferred.map(user)), (deferred = []));
+    if (open.size === 0) messages.push(...deferred.map(user)), (deferred = []);
   };
   const close = () => {
     if (assistant && assistant.length > 0) messages.push({ role: "assistant", content: assistant });
@@ -87,14 +121,16 @@ function reference(events: readonly SessionEvent[], planReference: string | null
     if (e.type === "message.user") {
       close();
       if (open.size > 0) deferred.push(e.payload.text);
-      else (flush(), messages.push(user(e.payload.text)));
+      else flush(), messages.push(user(e.payload.text));
     } else if (e.type === "compaction") {
       close();
       messages.length = 0;
       results = [];
       deferred = [];
       open = new Map();
-      messages.push(user(`Summary of the conversation so far (older messages were compacted):\n\n${e.payload.summary}`));
+      messages.push(
+        user(`Summary of the conversation so far (older messages were compacted):\n\n${e.payload.summary}`),
+      );
       if (planReference) messages.push(user(planReference));
     } else if (e.type === "message.assistant") {
       close();
@@ -103,13 +139,27 @@ function reference(events: readonly SessionEvent[], planReference: string | null
       open = new Map();
       assistant = e.payload.text ? [{ type: "text", text: e.payload.text }] : [];
     } else if (e.type === "tool.called") {
-      (assistant ??= []).push({ type: "tool-call", toolCallId: e.payload.callId, toolName: e.payload.tool, input: e.payload.input ?? {} });
+      (assistant ??= []).push({
+        type: "tool-call",
+        toolCallId: e.payload.callId,
+        toolName: e.payload.tool,
+        input: e.payload.input ?? {},
+      });
       open.set(e.payload.callId, { callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input });
     } else if (e.type === "tool.result") {
       close();
       if (!open.delete(e.payload.callId)) continue;
-      const value = e.payload.ok ? (typeof e.payload.output === "string" ? e.payload.output : JSON.stringify(e.payload.output ?? "")) : (e.payload.error ?? "failed");
-      results.push({ type: "tool-result", toolCallId: e.payload.callId, toolName: e.payload.tool, output: { type: e.payload.ok ? "text" : "error-text", value } });
+      const value = e.payload.ok
+        ? typeof e.payload.output === "string"
+          ? e.payload.output
+          : JSON.stringify(e.payload.output ?? "")
+        : (e.payload.error ?? "failed");
+      results.push({
+        type: "tool-result",
+        toolCallId: e.payload.callId,
+        toolName: e.payload.tool,
+        output: { type: e.payload.ok ? "text" : "error-text", value },
+      });
       if (open.size === 0) flush();
     }
   }
@@ -152,7 +202,11 @@ function promptReference(events: readonly SessionEvent[]) {
 
 function contextReference(events: readonly SessionEvent[]): number {
   const talk = new Set(["message.user", "message.assistant", "tool.called", "tool.result"]);
-  return events.reduce((n, e) => (e.type === "compaction" ? e.payload.summary.length : talk.has(e.type) ? n + JSON.stringify(e.payload).length : n), 0);
+  return events.reduce(
+    (n, e) =>
+      e.type === "compaction" ? e.payload.summary.length : talk.has(e.type) ? n + JSON.stringify(e.payload).length : n,
+    0,
+  );
 }
 
 /** Everything a step reads from the view, compared with what the whole log gives. */
@@ -170,7 +224,9 @@ function expectMatchesLog(view: ConversationView, events: readonly SessionEvent[
   expect(modelCalls).toBe(events.filter((e) => e.type === "message.assistant").length);
   const issued = issuedModes(events);
   const cut = startedUnfinished(events);
-  const asked = new Set(events.flatMap((e) => (e.type === "permission.asked" && e.payload.callId ? [e.payload.callId] : [])));
+  const asked = new Set(
+    events.flatMap((e) => (e.type === "permission.asked" && e.payload.callId ? [e.payload.callId] : [])),
+  );
   for (const p of got.pending) {
     expect(view.issued.get(p.callId)).toBe(issued.get(p.callId));
     expect(view.started.has(p.callId)).toBe(cut.has(p.callId));
@@ -178,7 +234,11 @@ function expectMatchesLog(view: ConversationView, events: readonly SessionEvent[
   }
   // The doom-loop check looks back as far as the model can see: to the last compaction.
   const compacted = events.findLastIndex((e) => e.type === "compaction");
-  const calls = events.slice(compacted + 1).flatMap((e) => (e.type === "tool.called" ? [{ callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input }] : []));
+  const calls = events
+    .slice(compacted + 1)
+    .flatMap((e) =>
+      e.type === "tool.called" ? [{ callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input }] : [],
+    );
   const before = calls.filter((c) => !got.pending.some((p) => p.callId === c.callId));
   expect(previousCalls(view, got.pending).slice(-2)).toEqual(before.slice(-2));
   const turnId = view.state.openTurnId;
@@ -186,35 +246,44 @@ function expectMatchesLog(view: ConversationView, events: readonly SessionEvent[
 }
 
 describe("conversation view", () => {
-  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])("extended in random chunks, equals the whole log at every point (seed %i)", (seed) => {
-    const events = randomLog(seed, 400);
-    const r = rng(seed * 31);
-    const view = emptyView();
-    let at = 0;
-    while (at < events.length) {
-      const next = Math.min(events.length, at + 1 + Math.floor(r() * 12));
-      extendView(view, events.slice(at, next));
-      at = next;
-      expectMatchesLog(view, events.slice(0, at));
-      // Taking the messages leaves the view as it was: an open step may still grow.
-      expect(viewMessages(view, "PLAN REF")).toEqual(viewMessages(view, "PLAN REF"));
-    }
-  });
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])(
+    "extended in random chunks, equals the whole log at every point (seed %i)",
+    (seed) => {
+      const events = randomLog(seed, 400);
+      const r = rng(seed * 31);
+      const view = emptyView();
+      let at = 0;
+      while (at < events.length) {
+        const next = Math.min(events.length, at + 1 + Math.floor(r() * 12));
+        extendView(view, events.slice(at, next));
+        at = next;
+        expectMatchesLog(view, events.slice(0, at));
+        // Taking the messages leaves the view as it was: an open step may still grow.
+        expect(viewMessages(view, "PLAN REF")).toEqual(viewMessages(view, "PLAN REF"));
+      }
+    },
+  );
 
-  it.each([21, 22, 23, 24, 25, 26])("rebuilt from a state and the log from the last compaction, equals the whole log (seed %i)", (seed) => {
-    const events = randomLog(seed, 600);
-    for (let at = 50; at <= events.length; at += 37) {
-      const prefix = events.slice(0, at);
-      const state = foldEvents(prefix);
-      const from = rebuildFrom(state);
-      expect(from).not.toBeNull();
-      const view = extendView(seedView(state), prefix.filter((e) => e.seq >= (from ?? 1)));
-      expectMatchesLog(view, prefix);
-      // and it carries on like a view that saw everything
-      extendView(view, events.slice(at, at + 40));
-      expectMatchesLog(view, events.slice(0, at + 40));
-    }
-  });
+  it.each([21, 22, 23, 24, 25, 26])(
+    "rebuilt from a state and the log from the last compaction, equals the whole log (seed %i)",
+    (seed) => {
+      const events = randomLog(seed, 600);
+      for (let at = 50; at <= events.length; at += 37) {
+        const prefix = events.slice(0, at);
+        const state = foldEvents(prefix);
+        const from = rebuildFrom(state);
+        expect(from).not.toBeNull();
+        const view = extendView(
+          seedView(state),
+          prefix.filter((e) => e.seq >= (from ?? 1)),
+        );
+        expectMatchesLog(view, prefix);
+        // and it carries on like a view that saw everything
+        extendView(view, events.slice(at, at + 40));
+        expectMatchesLog(view, events.slice(0, at + 40));
+      }
+    },
+  );
 
   it("ignores events it already holds (an overlapping read after a restart or a race)", () => {
     const events = randomLog(99, 200);
@@ -224,26 +293,42 @@ describe("conversation view", () => {
   });
 
   it.each<[string, NewEvent[], string]>([
-    ["a message written while calls are open waits for their results", [
-      { type: "message.assistant", payload: { text: "", mode: "default" } },
-      { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
-      { type: "message.user", payload: { text: "hurry" } },
-      { type: "tool.result", payload: { callId: "c1", tool: "read", ok: true, output: "x" } },
-    ], "assistant,tool,user"],
-    ["a compaction replaces what came before with its summary and the plan", [
-      { type: "message.user", payload: { text: "a" } },
-      { type: "compaction", payload: { summary: "s", fromSeq: 1, toSeq: 1 } },
-      { type: "message.user", payload: { text: "b" } },
-    ], "user,user,user"],
-    ["a step with an open call keeps the call pending and its text", [
-      { type: "message.assistant", payload: { text: "t", mode: "default" } },
-      { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
-    ], "assistant"],
+    [
+      "a message written while calls are open waits for their results",
+      [
+        { type: "message.assistant", payload: { text: "", mode: "default" } },
+        { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
+        { type: "message.user", payload: { text: "hurry" } },
+        { type: "tool.result", payload: { callId: "c1", tool: "read", ok: true, output: "x" } },
+      ],
+      "assistant,tool,user",
+    ],
+    [
+      "a compaction replaces what came before with its summary and the plan",
+      [
+        { type: "message.user", payload: { text: "a" } },
+        { type: "compaction", payload: { summary: "s", fromSeq: 1, toSeq: 1 } },
+        { type: "message.user", payload: { text: "b" } },
+      ],
+      "user,user,user",
+    ],
+    [
+      "a step with an open call keeps the call pending and its text",
+      [
+        { type: "message.assistant", payload: { text: "t", mode: "default" } },
+        { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
+      ],
+      "assistant",
+    ],
   ])("%s", (_name, log, roles) => {
     const events = log.map((e, i) => ({ ...e, seq: i + 1, at: "x" }) as SessionEvent);
     const view = emptyView();
     for (const e of events) extendView(view, [e]);
-    expect(viewMessages(view, "PLAN REF").messages.map((m) => m.role).join(",")).toBe(roles);
+    expect(
+      viewMessages(view, "PLAN REF")
+        .messages.map((m) => m.role)
+        .join(","),
+    ).toBe(roles);
     expectMatchesLog(view, events);
   });
 });

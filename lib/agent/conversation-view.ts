@@ -5,8 +5,15 @@ import { foldEvents, noSteps, type SessionState, type StepFacts } from "../core/
 
 export type ToolCallRef = { callId: string; tool: string; input: unknown };
 
-type AssistantPart = { type: "text"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
-type ToolPart = { type: "tool-result"; toolCallId: string; toolName: string; output: { type: "text" | "error-text"; value: string } };
+type AssistantPart =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
+type ToolPart = {
+  type: "tool-result";
+  toolCallId: string;
+  toolName: string;
+  output: { type: "text" | "error-text"; value: string };
+};
 
 /** Calls kept for the doom-loop check: the last two that are not pending, whatever one step issued. */
 const RECENT_CALLS = 256;
@@ -48,8 +55,20 @@ const TALK = new Set(["message.user", "message.assistant", "tool.called", "tool.
 
 export function emptyView(): ConversationView {
   return {
-    lastSeq: 0, state: foldEvents([]), closed: [], compacted: false, open: new Map(), assistant: null, results: [], deferred: [],
-    issued: new Map(), issuingMode: null, asked: new Set(), started: new Set(), recentCalls: [], contextChars: 0,
+    lastSeq: 0,
+    state: foldEvents([]),
+    closed: [],
+    compacted: false,
+    open: new Map(),
+    assistant: null,
+    results: [],
+    deferred: [],
+    issued: new Map(),
+    issuingMode: null,
+    asked: new Set(),
+    started: new Set(),
+    recentCalls: [],
+    contextChars: 0,
   };
 }
 
@@ -122,7 +141,12 @@ function conversation(v: ConversationView, e: SessionEvent): void {
       break;
     case "tool.called": {
       const call = { callId: e.payload.callId, tool: e.payload.tool, input: e.payload.input };
-      (v.assistant ??= []).push({ type: "tool-call", toolCallId: call.callId, toolName: call.tool, input: call.input ?? {} });
+      (v.assistant ??= []).push({
+        type: "tool-call",
+        toolCallId: call.callId,
+        toolName: call.tool,
+        input: call.input ?? {},
+      });
       v.open.set(call.callId, call);
       break;
     }
@@ -133,7 +157,9 @@ function conversation(v: ConversationView, e: SessionEvent): void {
         type: "tool-result",
         toolCallId: e.payload.callId,
         toolName: e.payload.tool,
-        output: e.payload.ok ? { type: "text", value: resultText(e.payload.output) } : { type: "error-text", value: e.payload.error ?? "failed" },
+        output: e.payload.ok
+          ? { type: "text", value: resultText(e.payload.output) }
+          : { type: "error-text", value: e.payload.error ?? "failed" },
       });
       if (v.open.size === 0) flushResults(v);
       break;
@@ -180,7 +206,11 @@ export function extendView(v: ConversationView, events: readonly SessionEvent[])
     conversation(v, e);
     v.lastSeq = e.seq;
   }
-  v.state = foldEvents(events.filter((e) => e.seq > v.state.lastSeq), Infinity, v.state);
+  v.state = foldEvents(
+    events.filter((e) => e.seq > v.state.lastSeq),
+    Infinity,
+    v.state,
+  );
   return v;
 }
 
@@ -188,7 +218,10 @@ export function extendView(v: ConversationView, events: readonly SessionEvent[])
  * The conversation as the model is sent it, and the calls still waiting for results. Leaves the view as it
  * was: an open step may still grow. `planReference` is placed right after a compaction summary.
  */
-export function viewMessages(v: ConversationView, planReference?: string | null | (() => string | null)): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
+export function viewMessages(
+  v: ConversationView,
+  planReference?: string | null | (() => string | null),
+): { messages: LanguageModelV3Message[]; pending: ToolCallRef[]; modelCalls: number } {
   const messages = [...v.closed];
   if (v.compacted) {
     const reference = typeof planReference === "function" ? planReference() : planReference;

@@ -57,21 +57,46 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
     if (pending.length > 0) {
       const lineage = await ancestorsNow(db, session);
       // The view is not extended while this step's calls run: its sets are read as they stand.
-      const base = { db, session, gates, turnId, ancestors: lineage, askedCalls: view.asked, previous: previousCalls(view, pending) };
+      const base = {
+        db,
+        session,
+        gates,
+        turnId,
+        ancestors: lineage,
+        askedCalls: view.asked,
+        previous: previousCalls(view, pending),
+      };
       for (const call of pending) {
         // Judged by the stricter of the mode the call was issued in and the one in force; an ancestor in plan
         // mode binds the whole line below it.
         const issuedMode = view.issued.get(call.callId) ?? state.mode;
         const mode = lineage.some((a) => a.mode === "plan") ? "plan" : stricter(issuedMode, state.mode);
         const run = {
-          ...base, mode, issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
+          ...base,
+          mode,
+          issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
           ctx: {
-            sessionId, workspace: session.workspace, mode, readOnly: mode === "plan" || session.agent.readOnly,
-            planFile: state.planPath, sandbox, signal, sandboxRead: session.config.config.sandbox?.read ?? [],
-            runtime: { db, agent: session.agent.name, model: session.model, isSubagent: session.parentId !== null, drive: (id: string) => driveSession(db, id), team: state.team },
+            sessionId,
+            workspace: session.workspace,
+            mode,
+            readOnly: mode === "plan" || session.agent.readOnly,
+            planFile: state.planPath,
+            sandbox,
+            signal,
+            sandboxRead: session.config.config.sandbox?.read ?? [],
+            runtime: {
+              db,
+              agent: session.agent.name,
+              model: session.model,
+              isSubagent: session.parentId !== null,
+              drive: (id: string) => driveSession(db, id),
+              team: state.team,
+            },
           },
         };
-        const outcome = view.started.has(call.callId) ? await reportInterrupted(run, call) : await runToolCall(run, call);
+        const outcome = view.started.has(call.callId)
+          ? await reportInterrupted(run, call)
+          : await runToolCall(run, call);
         if (outcome === "suspended") return;
         base.previous.push(call);
         // A call that switched the mode (enter_plan_mode) changes how the rest of this step is judged: re-read.
@@ -88,15 +113,30 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
     // Team mail waiting for this session is read before the next request.
     if (state.team && (await deliverMail(db, sessionId, state.team.id, turnId))) continue;
     if (steps(view).inTurn >= env.PLANGATE_MAX_STEPS) {
-      await appendEvents(db, sessionId, [turnEnded(turnId, "max_steps", state.turnUsage)], { guard: (s) => s.openTurnId === turnId });
+      await appendEvents(db, sessionId, [turnEnded(turnId, "max_steps", state.turnUsage)], {
+        guard: (s) => s.openTurnId === turnId,
+      });
       return;
     }
     if (session.model === "scripted" && isScriptExhausted(session.script, modelCalls)) {
-      await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], { guard: (s) => s.openTurnId === turnId });
+      await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], {
+        guard: (s) => s.openTurnId === turnId,
+      });
       verifyAfterTurn(db, sessionId);
       return;
     }
-    const appended = await runModelStep(db, { sessionId, session, state, turnId, messages, modelCalls, contextChars: view.contextChars, sandbox, signal, overflow });
+    const appended = await runModelStep(db, {
+      sessionId,
+      session,
+      state,
+      turnId,
+      messages,
+      modelCalls,
+      contextChars: view.contextChars,
+      sandbox,
+      signal,
+      overflow,
+    });
     if (appended?.[0]?.seq === view.lastSeq + 1) known = appended;
     if (appended?.some((e) => e.type === "turn.ended")) verifyAfterTurn(db, sessionId);
   }
@@ -104,7 +144,9 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
 
 /** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */
 function verifyAfterTurn(db: Db, sessionId: string): void {
-  void verifyIfDue(db, sessionId).catch((error: unknown) => console.error(`plangate: verifying ${sessionId} failed`, error));
+  void verifyIfDue(db, sessionId).catch((error: unknown) =>
+    console.error(`plangate: verifying ${sessionId} failed`, error),
+  );
 }
 
 /**
@@ -156,7 +198,8 @@ async function applyQueuedMode(db: Db, sessionId: string, turnId: string): Promi
     (s) => {
       if (s.queuedMode === null) return [];
       const change = transitionEvents(s, s.queuedMode, gates, s.queuedCause ?? "user");
-      if (change.length === 0) return [{ type: "mode.queued", payload: { target: null, cause: s.queuedCause ?? "user" } }];
+      if (change.length === 0)
+        return [{ type: "mode.queued", payload: { target: null, cause: s.queuedCause ?? "user" } }];
       return [...(s.queuedMode === "plan" ? planFileEvents(s, sessionId) : []), ...change];
     },
     { guard: (s) => s.openTurnId === turnId, also: (run, result) => writePlanRows(run, sessionId, result.events) },
@@ -177,10 +220,15 @@ async function failTurn(db: Db, sessionId: string, error: unknown): Promise<void
   if (!turnId) return;
   const { session } = await getSession(db, sessionId);
   const message = describeModelError(error, session.model);
-  await appendEvents(db, sessionId, [
-    { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
-    turnEnded(turnId, "error", state.turnUsage),
-  ], { guard: (s) => s.openTurnId === turnId }).catch(() => undefined);
+  await appendEvents(
+    db,
+    sessionId,
+    [
+      { type: "notice", payload: { level: "warning", text: `The turn stopped on an error: ${message}` } },
+      turnEnded(turnId, "error", state.turnUsage),
+    ],
+    { guard: (s) => s.openTurnId === turnId },
+  ).catch(() => undefined);
 }
 
 /**
@@ -192,7 +240,9 @@ async function endOutsideTurn(db: Db, sessionId: string): Promise<boolean> {
   if (!isExternalModel(session.model)) return false;
   const turnId = state.openTurnId;
   if (turnId && !state.pendingReview && state.pendingPermissions.length === 0) {
-    await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], { guard: (s) => s.openTurnId === turnId && !s.pendingReview }).catch((error: unknown) => {
+    await appendEvents(db, sessionId, [{ type: "turn.ended", payload: { turnId, reason: "done" } }], {
+      guard: (s) => s.openTurnId === turnId && !s.pendingReview,
+    }).catch((error: unknown) => {
       if (!(error instanceof StaleAppend)) throw error;
     });
   }
@@ -206,7 +256,12 @@ async function cancelIfEnded(db: Db, sessionId: string): Promise<void> {
 
 async function runnable(db: Db, sessionId: string): Promise<boolean> {
   const state = await stateNow(db, sessionId);
-  return state.openTurnId !== null && state.pendingPermissions.length === 0 && state.pendingReview === null && state.waitingOn === null;
+  return (
+    state.openTurnId !== null &&
+    state.pendingPermissions.length === 0 &&
+    state.pendingReview === null &&
+    state.waitingOn === null
+  );
 }
 
 /** When a subagent's turn is over, its parent's task call can finish: wake the parent. */

@@ -12,7 +12,9 @@ export const WAKE_CHANNEL = "plangate_wake";
  * die first, any instance's scheduler finds the fact on its next sweep.
  */
 export function kick(db: Db, sessionId: string): void {
-  void driveSession(db, sessionId).catch((error: unknown) => console.error(`plangate: drive ${sessionId} failed`, error));
+  void driveSession(db, sessionId).catch((error: unknown) =>
+    console.error(`plangate: drive ${sessionId} failed`, error),
+  );
   if (providerOf(db) === "postgres") void notifyWake(db, sessionId).catch(() => undefined);
 }
 

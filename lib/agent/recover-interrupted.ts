@@ -15,7 +15,9 @@ export async function recoverInterrupted(db: Db, now = new Date()): Promise<stri
   const marked: string[] = [];
   for (const { id } of rows) {
     await appendEvents(db, id, (s) =>
-      s.status === "running" && s.openTurnId && !s.waitingOn ? [{ type: "turn.interrupted", payload: { turnId: s.openTurnId } }] : [],
+      s.status === "running" && s.openTurnId && !s.waitingOn
+        ? [{ type: "turn.interrupted", payload: { turnId: s.openTurnId } }]
+        : [],
     );
     marked.push(id);
   }

@@ -12,11 +12,23 @@ import { verifySession } from "../verify/verify-session";
 import { kick } from "./kick";
 import { listRequests, type PermissionRequestView } from "../session/permission-store";
 
-export type Reply = { reply: "once" | "always" | "reject"; message?: string; scope?: "session" | "workspace"; rules?: string[] };
+export type Reply = {
+  reply: "once" | "always" | "reject";
+  message?: string;
+  scope?: "session" | "workspace";
+  rules?: string[];
+};
 
 type Choice = { pattern: string; options: { rule: string; exact: boolean }[] };
 
-async function mark(db: Db, req: PermissionRequestView, status: Reply["reply"], message: string | null, scope: string | null, extra?: (run: SqlRunner) => Promise<void>): Promise<boolean> {
+async function mark(
+  db: Db,
+  req: PermissionRequestView,
+  status: Reply["reply"],
+  message: string | null,
+  scope: string | null,
+  extra?: (run: SqlRunner) => Promise<void>,
+): Promise<boolean> {
   let won = false;
   await appendEvents(
     db,
@@ -25,9 +37,10 @@ async function mark(db: Db, req: PermissionRequestView, status: Reply["reply"], 
     {
       // The first reply wins: the row only moves out of pending once, in the same transaction as its event.
       also: async (run) => {
-        const changed = await run.execute('UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "scope" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?', [
-          status, status, message, scope, new Date(), req.id, "pending",
-        ]);
+        const changed = await run.execute(
+          'UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "scope" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?',
+          [status, status, message, scope, new Date(), req.id, "pending"],
+        );
         if (changed !== 1) throw new AppError("already_decided");
         await extra?.(run);
         won = true;
@@ -71,7 +84,10 @@ type Owner = { workspace: string; actor: GrantActor };
 
 /** The session's workspace, and whom its asks are for: Plangate's sandboxed agent or an outside agent (from the server's row). */
 async function ownerOf(db: Db, sessionId: string): Promise<Owner> {
-  const [row] = await (await sql(db)).query<{ workspace: string; model: string }>('SELECT "workspace", "model" FROM "Session" WHERE "id" = ?', [sessionId]);
+  const [row] = await (await sql(db)).query<{ workspace: string; model: string }>(
+    'SELECT "workspace", "model" FROM "Session" WHERE "id" = ?',
+    [sessionId],
+  );
   return { workspace: row?.workspace ?? "", actor: row && isExternalModel(row.model) ? "outside" : "agent" };
 }
 
@@ -79,7 +95,10 @@ async function ownerOf(db: Db, sessionId: string): Promise<Owner> {
 async function narrowingOf(db: Db, sessionId: string, owner: Owner): Promise<Ruleset | null> {
   if (owner.actor === "outside") return configRules(loadWorkspaceConfig(owner.workspace), false).narrowing;
   // A session whose agent cannot be built now (its config changed) is not answered by a grant: it waits for a person.
-  return loadSessionContext(db, sessionId).then((c) => c.narrowing, () => null);
+  return loadSessionContext(db, sessionId).then(
+    (c) => c.narrowing,
+    () => null,
+  );
 }
 
 /**
@@ -93,15 +112,27 @@ async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<bool
   const exactOnly = Array.isArray(req.metadata.exactOnly) ? (req.metadata.exactOnly as string[]) : [];
   const unsandboxed = req.metadata.sandboxed === false;
   const narrowing = await narrowingOf(db, req.sessionId, owner);
-  return narrowing !== null && grantsAllow(owner.actor, { permission: req.permission, patterns: req.patterns, exactOnly, readOnly: false, unsandboxed }, grants, narrowing);
+  return (
+    narrowing !== null &&
+    grantsAllow(
+      owner.actor,
+      { permission: req.permission, patterns: req.patterns, exactOnly, readOnly: false, unsandboxed },
+      grants,
+      narrowing,
+    )
+  );
 }
 
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */
 export async function replyPermission(db: Db, requestId: string, input: Reply): Promise<PermissionRequestView> {
   const [current] = await listRequests(db, { id: requestId });
   if (!current) throw new AppError("permission_not_found");
-  if (current.status !== "pending") throw new AppError("already_decided", `That permission request was already answered: ${current.status}.`, { status: current.status });
-  if (input.reply !== "always" && input.rules !== undefined) throw new AppError("bad_request", "rules: only an \"always\" reply saves rules");
+  if (current.status !== "pending")
+    throw new AppError("already_decided", `That permission request was already answered: ${current.status}.`, {
+      status: current.status,
+    });
+  if (input.reply !== "always" && input.rules !== undefined)
+    throw new AppError("bad_request", 'rules: only an "always" reply saves rules');
   const sessions = new Set([current.sessionId]);
 
   if (input.reply === "reject") {
@@ -114,15 +145,23 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     await mark(db, current, "once", null, null);
   } else {
     if (current.metadata.control === true) {
-      throw new AppError("bad_request", "A write to a control file (.plangate, .git, agent or editor settings) can only be allowed once.");
+      throw new AppError(
+        "bad_request",
+        "A write to a control file (.plangate, .git, agent or editor settings) can only be allowed once.",
+      );
     }
     const grants = grantsFor(current, input.rules);
     const scope = input.scope ?? "session";
     // The grant answers for whom the ask came from: an outside agent's ask saves a grant for outside agents only.
     const { workspace, actor } = await ownerOf(db, current.sessionId);
-    await mark(db, current, "always", null, scope, (run) => insertGrants(run, scope, current.sessionId, workspace, grants, actor));
+    await mark(db, current, "always", null, scope, (run) =>
+      insertGrants(run, scope, current.sessionId, workspace, grants, actor),
+    );
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
-    const others = await listRequests(db, scope === "session" ? { sessionId: current.sessionId, status: "pending" } : { workspace, status: "pending" });
+    const others = await listRequests(
+      db,
+      scope === "session" ? { sessionId: current.sessionId, status: "pending" } : { workspace, status: "pending" },
+    );
     for (const other of others) {
       if (await coveredByGrants(db, other)) {
         if (await mark(db, other, "always", null, scope).catch(() => false)) sessions.add(other.sessionId);
@@ -131,7 +170,10 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
   }
   for (const id of sessions) kick(db, id);
   // A reply about the workspace's verify command lets the check that waited on it go on (or run without it).
-  if (current.tool === "verify") void verifySession(db, current.sessionId).catch((error: unknown) => console.error(`plangate: verifying ${current.sessionId} failed`, error));
+  if (current.tool === "verify")
+    void verifySession(db, current.sessionId).catch((error: unknown) =>
+      console.error(`plangate: verifying ${current.sessionId} failed`, error),
+    );
   const [after] = await listRequests(db, { id: requestId });
   return after ?? current;
 }

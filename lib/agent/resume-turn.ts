@@ -19,7 +19,14 @@ export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { i
   const { state } = await appendEvents(db, sessionId, (s) => {
     if (s.openTurnId) return [];
     const t = resumeMode(s.mode, s.prePlanMode, gates);
-    const out: NewEvent[] = t.changed ? [{ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: "resume" } }] : [];
+    const out: NewEvent[] = t.changed
+      ? [
+          {
+            type: "mode.changed",
+            payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: "resume" },
+          },
+        ]
+      : [];
     resumed = s.interrupted;
     if (s.interrupted) out.push({ type: "turn.started", payload: { turnId, resumed: true } });
     return out;

@@ -39,7 +39,11 @@ const tokens = (u: Usage) => u.input + u.output;
 const some = (u: Usage) => (tokens(u) > 0 ? u : undefined);
 
 /** The turn's end, with what it used when the provider reported usage. */
-export function turnEnded(turnId: string, reason: "done" | "error" | "max_steps" | "max_tokens", usage: Usage): NewEvent {
+export function turnEnded(
+  turnId: string,
+  reason: "done" | "error" | "max_steps" | "max_tokens",
+  usage: Usage,
+): NewEvent {
   const used = some(usage);
   return { type: "turn.ended", payload: used ? { turnId, reason, usage: used } : { turnId, reason } };
 }
@@ -55,7 +59,12 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
   const max = env.PLANGATE_MAX_TURN_TOKENS;
   if (max !== undefined && tokens(state.turnUsage) >= max) {
     const text = `This turn used ${tokens(state.turnUsage)} tokens, past PLANGATE_MAX_TURN_TOKENS (${max}); it was ended before the next model request. Send a message to go on.`;
-    await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "warning", text } }, turnEnded(turnId, "max_tokens", state.turnUsage)], guard);
+    await appendEvents(
+      db,
+      sessionId,
+      [{ type: "notice", payload: { level: "warning", text } }, turnEnded(turnId, "max_tokens", state.turnUsage)],
+      guard,
+    );
     return null;
   }
   if (s.contextChars > env.PLANGATE_CONTEXT_CHARS) {
@@ -69,7 +78,14 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
   try {
     result = await callModel({
       model: resolveModel(session.model, { env, script: session.script, stepIndex: s.modelCalls }),
-      system: systemPrompt({ agent: session.agent, mode: state.mode, workspace: session.workspace, sandbox: s.sandbox, isSubagent: session.parentId !== null }) + (planSection ? `\n\n${planSection}` : ""),
+      system:
+        systemPrompt({
+          agent: session.agent,
+          mode: state.mode,
+          workspace: session.workspace,
+          sandbox: s.sandbox,
+          isSubagent: session.parentId !== null,
+        }) + (planSection ? `\n\n${planSection}` : ""),
       messages: notice ? [...s.messages, { role: "user", content: [{ type: "text", text: notice }] }] : s.messages,
       tools: modelTools(session.toolRules, state.team !== null),
       abortSignal: s.signal,
@@ -79,7 +95,12 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
       onRetry: async (r) => {
         publishDraft(sessionId, "");
         const retryAt = new Date(Date.now() + r.delayMs).toISOString();
-        await appendEvents(db, sessionId, [{ type: "model.retrying", payload: { turnId, attempt: r.attempt, of: r.of, retryAt, reason: r.reason } }], guard);
+        await appendEvents(
+          db,
+          sessionId,
+          [{ type: "model.retrying", payload: { turnId, attempt: r.attempt, of: r.of, retryAt, reason: r.reason } }],
+          guard,
+        );
       },
     });
   } catch (error) {
@@ -90,29 +111,67 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
       s.overflow.compacted = true;
       const { compacted } = await compactSession(db, sessionId, { duringTurn: turnId });
       if (compacted) {
-        await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "info", text: "The conversation did not fit the model's context window; it was compacted and the request is made again." } }], guard);
+        await appendEvents(
+          db,
+          sessionId,
+          [
+            {
+              type: "notice",
+              payload: {
+                level: "info",
+                text: "The conversation did not fit the model's context window; it was compacted and the request is made again.",
+              },
+            },
+          ],
+          guard,
+        );
         return null;
       }
     }
-    throw new ModelGaveUp(`the conversation does not fit the model's context window, even compacted (${error instanceof Error ? error.message : "context overflow"}). Start a new session from the plan, or pick a model with a larger window.`, { cause: error });
+    throw new ModelGaveUp(
+      `the conversation does not fit the model's context window, even compacted (${error instanceof Error ? error.message : "context overflow"}). Start a new session from the plan, or pick a model with a larger window.`,
+      { cause: error },
+    );
   }
   s.overflow.compacted = false;
   if (stepMetrics.modelMs.length < 10_000) stepMetrics.modelMs.push(performance.now() - started);
   const usage = result.usage;
-  const step: NewEvent[] = [{ type: "message.assistant", payload: { text: result.text, step: s.modelCalls, model: session.model, mode: state.mode, ...(usage ? { usage } : {}) } }];
+  const step: NewEvent[] = [
+    {
+      type: "message.assistant",
+      payload: {
+        text: result.text,
+        step: s.modelCalls,
+        model: session.model,
+        mode: state.mode,
+        ...(usage ? { usage } : {}),
+      },
+    },
+  ];
   // A model may not flood a step: calls past the limit are dropped (and said so), never logged or run.
   const calls = result.toolCalls.slice(0, MAX_CALLS_PER_STEP);
-  for (const c of calls) step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
+  for (const c of calls)
+    step.push({ type: "tool.called", payload: { callId: c.toolCallId, tool: c.toolName, input: c.input } });
   if (calls.length < result.toolCalls.length) {
-    step.push({ type: "notice", payload: { level: "warning", text: `The model asked for ${result.toolCalls.length} tool calls in one step; only the first ${MAX_CALLS_PER_STEP} were taken.` } });
+    step.push({
+      type: "notice",
+      payload: {
+        level: "warning",
+        text: `The model asked for ${result.toolCalls.length} tool calls in one step; only the first ${MAX_CALLS_PER_STEP} were taken.`,
+      },
+    });
   }
-  if (result.toolCalls.length === 0) step.push(turnEnded(turnId, "done", usage ? addUsage(state.turnUsage, usage) : state.turnUsage));
+  if (result.toolCalls.length === 0)
+    step.push(turnEnded(turnId, "done", usage ? addUsage(state.turnUsage, usage) : state.turnUsage));
   return (await appendEvents(db, sessionId, step, guard)).events;
 }
 
 /** The text that streamed before the person stopped the turn, logged once the turn has ended, marked partial. */
 async function logPartial(db: Db, sessionId: string, text: string, s: StepInput): Promise<void> {
-  const partial: NewEvent = { type: "message.assistant", payload: { text, step: s.modelCalls, model: s.session.model, mode: s.state.mode, partial: true } };
+  const partial: NewEvent = {
+    type: "message.assistant",
+    payload: { text, step: s.modelCalls, model: s.session.model, mode: s.state.mode, partial: true },
+  };
   // Only after an abort (the turn is closed); a lease lost to another instance leaves the turn to it.
   await appendEvents(db, sessionId, [partial], { guard: (x) => x.openTurnId === null }).catch((error: unknown) => {
     if (!(error instanceof StaleAppend)) throw error;

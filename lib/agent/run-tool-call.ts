@@ -36,7 +36,13 @@ type Result = { ok: true; output: string; metadata?: unknown } | { ok: false; er
 /** started: the call's start is in the log, so its result (or interruption) is logged even after an abort. */
 async function finish(run: Run, call: ToolCallRef, result: Result, started = false): Promise<CallOutcome> {
   const payload = result.ok
-    ? { callId: call.callId, tool: call.tool, ok: true, output: result.output, ...(result.metadata ? { metadata: result.metadata } : {}) }
+    ? {
+        callId: call.callId,
+        tool: call.tool,
+        ok: true,
+        output: result.output,
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+      }
     : { callId: call.callId, tool: call.tool, ok: false, error: result.error };
   await appendEvents(run.db, run.session.id, [{ type: "tool.result", payload }], {
     // A call that never started belongs to its turn: an abort that landed meanwhile ended it, and it is dropped.
@@ -74,35 +80,77 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
   } catch (error) {
     return finish(run, call, { ok: false, error: error instanceof Error ? error.message : String(error) });
   }
-  if (isDoomLoop(run.previous, call)) asks = [...asks, { permission: "doom_loop", patterns: [call.tool], always: [call.tool], readOnly: true, metadata: { input: call.input } }];
+  if (isDoomLoop(run.previous, call))
+    asks = [
+      ...asks,
+      {
+        permission: "doom_loop",
+        patterns: [call.tool],
+        always: [call.tool],
+        readOnly: true,
+        metadata: { input: call.input },
+      },
+    ];
 
-  const requests = run.askedCalls.has(call.callId) ? await listRequests(run.db, { sessionId: run.session.id, toolCallId: call.callId }) : [];
+  const requests = run.askedCalls.has(call.callId)
+    ? await listRequests(run.db, { sessionId: run.session.id, toolCallId: call.callId })
+    : [];
   const rejected = requests.find((r) => r.status === "reject");
-  if (rejected) return finish(run, call, { ok: false, error: `The user rejected this ${rejected.permission} call${rejected.message ? `: ${rejected.message}` : "."}` });
+  if (rejected)
+    return finish(run, call, {
+      ok: false,
+      error: `The user rejected this ${rejected.permission} call${rejected.message ? `: ${rejected.message}` : "."}`,
+    });
   if (requests.some((r) => r.status === "pending")) return "suspended";
   const allowedOnce = new Set(requests.flatMap((r) => r.patterns.map((p) => onceKey(r.permission, p))));
 
-  const judge = (grants: Ruleset) => judgeCall({ asks, agentRules: run.session.rules, narrowing: run.session.narrowing, grantRules: grants, mode: run.mode, gates: run.gates, allowedOnce, ancestors: run.ancestors });
+  const judge = (grants: Ruleset) =>
+    judgeCall({
+      asks,
+      agentRules: run.session.rules,
+      narrowing: run.session.narrowing,
+      grantRules: grants,
+      mode: run.mode,
+      gates: run.gates,
+      allowedOnce,
+      ancestors: run.ancestors,
+    });
   // Grants can only turn an ask into an allow, so they are read only when something would ask.
   let judgement = judge(grantRuleset([]));
   if (judgement.kind === "ask") judgement = judge(await grantRules(run.db, run.session.id, run.session.workspace));
-  if (judgement.kind === "deny") return finish(run, call, { ok: false, error: `Permission denied: ${run.issuedInPlan ? PLAN_ISSUED : judgement.reason}` });
+  if (judgement.kind === "deny")
+    return finish(run, call, {
+      ok: false,
+      error: `Permission denied: ${run.issuedInPlan ? PLAN_ISSUED : judgement.reason}`,
+    });
   if (judgement.kind === "ask") {
     const planned = planRequests(run.session.id, call.callId, call.tool, judgement.asks);
-    await appendEvents(run.db, run.session.id, planned.events, { also: planned.write, guard: (s) => s.openTurnId === run.turnId });
+    await appendEvents(run.db, run.session.id, planned.events, {
+      also: planned.write,
+      guard: (s) => s.openTurnId === run.turnId,
+    });
     return "suspended";
   }
   // The start is logged in its turn: an abort that already ended the turn refuses it (StaleAppend), so the call
   // either never starts, or starts and its result or interruption is logged. The two are serialised by the log.
   const started = def.rerun === undefined;
-  if (started) await appendEvents(run.db, run.session.id, [{ type: "tool.started", payload: { callId: call.callId } }], { guard: (s) => s.openTurnId === run.turnId });
+  if (started)
+    await appendEvents(run.db, run.session.id, [{ type: "tool.started", payload: { callId: call.callId } }], {
+      guard: (s) => s.openTurnId === run.turnId,
+    });
   try {
     const out = await def.execute(parsed.data, { ...ctx, approval: { asWritten: judgement.asWritten } });
     return finish(run, call, { ok: true, output: out.output, metadata: out.metadata }, started);
   } catch (error) {
     if (error instanceof ToolSuspended) return "suspended";
     if (error instanceof ToolError) return finish(run, call, { ok: false, error: error.message }, started);
-    if (ctx.signal.aborted) return started ? finish(run, call, { ok: false, error: "Aborted while it ran." }, true) : "suspended";
-    return finish(run, call, { ok: false, error: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }, started);
+    if (ctx.signal.aborted)
+      return started ? finish(run, call, { ok: false, error: "Aborted while it ran." }, true) : "suspended";
+    return finish(
+      run,
+      call,
+      { ok: false, error: `The tool failed: ${error instanceof Error ? error.message : String(error)}` },
+      started,
+    );
   }
 }

@@ -34,7 +34,17 @@ export async function takeOverSessions(db: Db, now = new Date()): Promise<{ took
       // Of every instance that saw the dead lease, only the one that reaps it reports the take-over.
       if (!(await reapLease(db, c.id, c.leaseOwner))) continue;
       await appendEvents(db, c.id, (s) =>
-        s.openTurnId ? [{ type: "notice", payload: { level: "info", text: "The server running this turn stopped; another instance took the turn over." } }] : [],
+        s.openTurnId
+          ? [
+              {
+                type: "notice",
+                payload: {
+                  level: "info",
+                  text: "The server running this turn stopped; another instance took the turn over.",
+                },
+              },
+            ]
+          : [],
       );
       out.tookOver.push(c.id);
     } else {
@@ -66,7 +76,8 @@ let started = false;
 export function startScheduler(db: Db): void {
   if (started) return;
   started = true;
-  const takeover = (getEnv().PLANGATE_FAILOVER ?? (providerOf(db) === "postgres" ? "takeover" : "interrupt")) === "takeover";
+  const takeover =
+    (getEnv().PLANGATE_FAILOVER ?? (providerOf(db) === "postgres" ? "takeover" : "interrupt")) === "takeover";
   const sweep = takeover ? () => takeOverSessions(db) : () => recoverInterrupted(db);
   const tick = () => void sweep().catch((error: unknown) => console.error("plangate: scheduler sweep failed", error));
   tick();

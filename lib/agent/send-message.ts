@@ -10,7 +10,10 @@ import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
 import { verifySession } from "../verify/verify-session";
 
-export type SentMessage = { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" | "awaiting_permission" } };
+export type SentMessage = {
+  turn: { id: string; queued: boolean } | null;
+  command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" | "awaiting_permission" };
+};
 
 /** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */
 export function parsePlanCommand(text: string): { args: string } | null {
@@ -24,7 +27,11 @@ export function parsePlanCommand(text: string): { args: string } | null {
  */
 export async function sendMessage(db: Db, sessionId: string, text: string): Promise<SentMessage> {
   const { session } = await getSession(db, sessionId);
-  if (isExternalModel(session.model)) throw new AppError("conflict", `This session is run by ${session.agent} in its own terminal: send it messages there.`);
+  if (isExternalModel(session.model))
+    throw new AppError(
+      "conflict",
+      `This session is run by ${session.agent} in its own terminal: send it messages there.`,
+    );
   if (text.trim() === "/compact") {
     const { state } = await getSession(db, sessionId);
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: compact when it has finished.");
@@ -42,7 +49,14 @@ export async function sendMessage(db: Db, sessionId: string, text: string): Prom
   if (command) {
     const off = command.args === "off";
     const run = { type: "command.run" as const, payload: { name: "plan", args: command.args } };
-    const { outcome } = await setSessionMode(db, sessionId, { plan: !off }, "command", [run], off ? undefined : command.args || undefined);
+    const { outcome } = await setSessionMode(
+      db,
+      sessionId,
+      { plan: !off },
+      "command",
+      [run],
+      off ? undefined : command.args || undefined,
+    );
     const result: SentMessage = { turn: null, command: { name: "plan", args: command.args, outcome } };
     // `/plan <message>` then sends the message as an ordinary one, under plan guidance; `/plan off` sends nothing.
     if (off || !command.args) return result;

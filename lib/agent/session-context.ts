@@ -66,7 +66,14 @@ const SUBAGENT_LIMITS = fromConfig({ task: "deny", question: "deny", plan_enter:
 
 const denies = (rules: Ruleset): Ruleset => rules.filter((r) => r.action === "deny");
 
-type Row = { id: string; workspace: string; agent: string; model: string; parentId: string | null; script: string | null };
+type Row = {
+  id: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  parentId: string | null;
+  script: string | null;
+};
 
 async function loadRow(db: Db, id: string): Promise<Row> {
   const [row] = await (await sql(db)).query<Row>(
@@ -104,12 +111,25 @@ async function buildContext(db: Db, id: string): Promise<SessionContext> {
   // intersection of their rights and its own.
   for (let parentId = row.parentId, depth = 0; parentId && depth < 5; depth++) {
     const parent = await loadRow(db, parentId);
-    const parentRules = agentDef(parent.agent, parent.workspace, await workspaceConfigFor(db, parent.workspace)).def.permission;
+    const parentRules = agentDef(parent.agent, parent.workspace, await workspaceConfigFor(db, parent.workspace)).def
+      .permission;
     rules = merge(rules, denies(parentRules));
     ancestors.push({ id: parent.id, rules: parentRules });
     parentId = parent.parentId;
   }
   if (row.parentId) rules = merge(rules, SUBAGENT_LIMITS);
   const toolRules = narrowing.length > 0 ? merge(rules, denies(narrowing)) : rules;
-  return { id: row.id, workspace: row.workspace, agent, model: row.model, script: script.success ? script.data : [], parentId: row.parentId, rules, narrowing, toolRules, config, ancestors };
+  return {
+    id: row.id,
+    workspace: row.workspace,
+    agent,
+    model: row.model,
+    script: script.success ? script.data : [],
+    parentId: row.parentId,
+    rules,
+    narrowing,
+    toolRules,
+    config,
+    ancestors,
+  };
 }

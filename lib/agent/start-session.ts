@@ -24,10 +24,16 @@ export type StartSessionInput = {
 export async function startSession(db: Db, input: StartSessionInput) {
   const env = getEnv();
   const gates = await readGates(db);
-  if (!isModeAllowed(input.mode, gates)) throw new AppError("mode_not_allowed", `mode: ${input.mode} is not allowed on this server right now`);
+  if (!isModeAllowed(input.mode, gates))
+    throw new AppError("mode_not_allowed", `mode: ${input.mode} is not allowed on this server right now`);
   const defaultRoot = env.workspaceRoots[0];
   const requested = input.workspace ?? (defaultRoot ? ensureSampleWorkspace(defaultRoot) : "");
-  const { workspace, model, script } = await checkSessionInput(db, env, { workspace: requested, agent: input.agent, model: input.model ?? env.PLANGATE_MODEL, script: input.script });
+  const { workspace, model, script } = await checkSessionInput(db, env, {
+    workspace: requested,
+    agent: input.agent,
+    model: input.model ?? env.PLANGATE_MODEL,
+    script: input.script,
+  });
   const { id } = await createSession(db, {
     title: input.title ?? `Session in ${path.basename(workspace)}`,
     workspace,
@@ -38,7 +44,9 @@ export async function startSession(db: Db, input: StartSessionInput) {
   });
   if (input.mode === "plan") {
     // Created in plan mode: the plan file is assigned now (its slug has no prompt words yet).
-    const { state } = await appendEvents(db, id, (s) => planFileEvents(s, id), { also: (run, result) => writePlanRows(run, id, result.events) });
+    const { state } = await appendEvents(db, id, (s) => planFileEvents(s, id), {
+      also: (run, result) => writePlanRows(run, id, result.events),
+    });
     preparePlanFolder(state);
   }
   return getSession(db, id);

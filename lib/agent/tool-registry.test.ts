@@ -7,9 +7,17 @@ const names = (agent: keyof typeof agents) => modelTools(agents[agent].permissio
 
 describe("modelTools (the first layer of the gate)", () => {
   it.each<[keyof typeof agents, string[], string[]]>([
-    ["build", ["read", "edit", "write", "apply_patch", "bash", "task", "question", "enter_plan_mode", "exit_plan_mode"], []],
+    [
+      "build",
+      ["read", "edit", "write", "apply_patch", "bash", "task", "question", "enter_plan_mode", "exit_plan_mode"],
+      [],
+    ],
     ["plan", ["read", "edit", "write", "question", "exit_plan_mode"], ["enter_plan_mode"]],
-    ["explore", ["read", "grep", "glob", "list", "bash", "exit_plan_mode"], ["edit", "write", "apply_patch", "task", "todo_write", "question"]],
+    [
+      "explore",
+      ["read", "grep", "glob", "list", "bash", "exit_plan_mode"],
+      ["edit", "write", "apply_patch", "task", "todo_write", "question"],
+    ],
     ["general", ["read", "edit", "bash", "exit_plan_mode"], ["todo_write", "question", "enter_plan_mode"]],
   ])("%s offers what its rules do not deny outright, and always exit_plan_mode", (agent, present, absent) => {
     const offered = names(agent);

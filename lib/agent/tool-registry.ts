@@ -13,7 +13,17 @@ import { sendMessageTool } from "../tools/send-message";
 import type { ToolDef } from "../tools/types";
 
 // Every tool the model can be offered. The list is stable across modes (cache-friendly); the gate decides per call.
-const ALL: ToolDef<never>[] = [...fileTools, bashTool, questionTool, taskTool, todoWriteTool, enterPlanModeTool, exitPlanModeTool, spawnTeammateTool, sendMessageTool] as unknown as ToolDef<never>[];
+const ALL: ToolDef<never>[] = [
+  ...fileTools,
+  bashTool,
+  questionTool,
+  taskTool,
+  todoWriteTool,
+  enterPlanModeTool,
+  exitPlanModeTool,
+  spawnTeammateTool,
+  sendMessageTool,
+] as unknown as ToolDef<never>[];
 // exit_plan_mode stays in every tool list (a stable list keeps the prompt cache warm); it fails outside plan mode.
 const ALWAYS_OFFERED = new Set(["exit_plan_mode"]);
 const BY_NAME = new Map(ALL.map((t) => [t.name, t]));

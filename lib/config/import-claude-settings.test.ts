@@ -2,7 +2,13 @@ import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWorkspace, writeConfig } from "../../tests/helpers/config-workspace";
 import { gateDecision, type GateCall } from "../../tests/helpers/gate-kit";
-import { parseClaudeRule, translateBashSpec, translateClaudeSettings, type ClaudeSettings, type ClaudeSource } from "./import-claude-settings";
+import {
+  parseClaudeRule,
+  translateBashSpec,
+  translateClaudeSettings,
+  type ClaudeSettings,
+  type ClaudeSource,
+} from "./import-claude-settings";
 import { rulesToConfig } from "./imported-rules";
 
 const home = os.homedir();
@@ -15,14 +21,19 @@ function importInto(sources: (ws: string) => ClaudeSource[]) {
   return { ...w, t };
 }
 
-const source = (display: string, settings: ClaudeSettings) => (ws: string): ClaudeSource => ({ display, settingsRoot: ws, settings });
+const source =
+  (display: string, settings: ClaudeSettings) =>
+  (ws: string): ClaudeSource => ({ display, settingsRoot: ws, settings });
 
 describe("Claude Code rules, translated, decide in Plangate as in Claude Code", () => {
   let w: ReturnType<typeof importInto>;
   beforeAll(() => {
     // The denies come first, in the shared file; the allows in the local one: order must not matter (deny > ask > allow).
     const shared = source(".claude/settings.json", {
-      permissions: { deny: ["Read(./.env)", "Bash(git push --force:*)", "Bash(rm -rf:*)", "Edit(src/generated/**)"], ask: ["Bash(git push:*)"] },
+      permissions: {
+        deny: ["Read(./.env)", "Bash(git push --force:*)", "Bash(rm -rf:*)", "Edit(src/generated/**)"],
+        ask: ["Bash(git push:*)"],
+      },
     });
     const local = source(".claude/settings.local.json", {
       permissions: { allow: ["Bash(npm test:*)", "Bash(git:*)", "Edit(src/**)", "Read", "Bash(npm run build)"] },
@@ -58,7 +69,9 @@ describe("Claude Code rules, translated, decide in Plangate as in Claude Code", 
 
   it("emits allow, then ask, then deny (Plangate's last match wins)", () => {
     const order = w.t.rules.map((r) => r.action);
-    expect(order).toEqual([...order].sort((a, b) => ["allow", "ask", "deny"].indexOf(a) - ["allow", "ask", "deny"].indexOf(b)));
+    expect(order).toEqual(
+      [...order].sort((a, b) => ["allow", "ask", "deny"].indexOf(a) - ["allow", "ask", "deny"].indexOf(b)),
+    );
   });
 
   it.each<[ClaudeSettings, GateCall, "allow" | "ask" | "deny"]>([
@@ -70,7 +83,11 @@ describe("Claude Code rules, translated, decide in Plangate as in Claude Code", 
     [{ permissions: { allow: ["Edit(/src/**/*.ts)"] } }, { tool: "write", path: "src/a/b.js" }, "ask"],
     [{ permissions: { allow: ["Edit"], deny: ["Edit(*.lock)"] } }, { tool: "write", path: "deps/pnpm.lock" }, "deny"],
     [{ permissions: { deny: ["Edit(src/*.ts)"] } }, { tool: "write", path: "src/a.ts" }, "deny"],
-    [{ permissions: { deny: [`Read(${home}/.ssh/**)`.replace(home, `/${home}`)] } }, { tool: "read", path: `${home}/.ssh/id_ed25519` }, "deny"],
+    [
+      { permissions: { deny: [`Read(${home}/.ssh/**)`.replace(home, `/${home}`)] } },
+      { tool: "read", path: `${home}/.ssh/id_ed25519` },
+      "deny",
+    ],
     [{ permissions: { deny: ["Read(~/.aws/**)"] } }, { tool: "read", path: "~/.aws/credentials" }, "deny"],
   ])("%j: %j → %s", async (settings, call, expected) => {
     const x = importInto((ws) => [source(".claude/settings.json", settings)(ws)]);
@@ -89,7 +106,16 @@ describe("Claude Code rules, translated, decide in Plangate as in Claude Code", 
           settingsRoot: "/ws",
           settings: {
             permissions: {
-              allow: ["WebFetch(domain:example.com)", "mcp__github__create_issue", "Edit(src/*.ts)", "Task(my-reviewer)", "Grep(src/**)", "Frobnicate", "WebSearch", "Bash(echo ?)"],
+              allow: [
+                "WebFetch(domain:example.com)",
+                "mcp__github__create_issue",
+                "Edit(src/*.ts)",
+                "Task(my-reviewer)",
+                "Grep(src/**)",
+                "Frobnicate",
+                "WebSearch",
+                "Bash(echo ?)",
+              ],
               deny: ["Edit(src/*.ts)"],
               defaultMode: "acceptEdits",
               additionalDirectories: ["../shared/"],

@@ -36,10 +36,16 @@ export type ClaudeContext = { workspace: string; home: string };
 
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 /** Claude Code's built-in subagents by the name of Plangate's matching native agent. */
-const SUBAGENTS: Record<string, string> = { explore: "explore", plan: "plan", "general-purpose": "general", general: "general" };
+const SUBAGENTS: Record<string, string> = {
+  explore: "explore",
+  plan: "plan",
+  "general-purpose": "general",
+  general: "general",
+};
 
 const NO_EQUIVALENT: Record<string, string> = {
-  WebFetch: "Plangate has no web fetch tool; a command's network access is the separate `network` permission, which knows no domains",
+  WebFetch:
+    "Plangate has no web fetch tool; a command's network access is the separate `network` permission, which knows no domains",
   WebSearch: "Plangate has no web search tool",
   ExitPlanMode: "Plangate's plan mode has its own rules (plan_enter and plan_exit per agent)",
   EnterPlanMode: "Plangate's plan mode has its own rules (plan_enter and plan_exit per agent)",
@@ -68,7 +74,10 @@ function translateOne(tool: string, written: string | undefined, ctx: PathContex
   if (tool === "Bash") {
     if (bare) return { emit: [{ permission: "bash", patterns: ["*"] }] };
     const { pattern, broader } = translateBashSpec(spec);
-    return { emit: [{ permission: "bash", patterns: [pattern] }], ...(broader ? { broader: `"?" is a wildcard in Plangate, a plain character in Claude Code` } : {}) };
+    return {
+      emit: [{ permission: "bash", patterns: [pattern] }],
+      ...(broader ? { broader: `"?" is a wildcard in Plangate, a plain character in Claude Code` } : {}),
+    };
   }
   if (tool === "Read" || EDIT_TOOLS.has(tool) || tool === "LS") {
     // Claude Code applies Read rules to its folder listings too; Plangate's list tool is judged by path as well.
@@ -77,19 +86,25 @@ function translateOne(tool: string, written: string | undefined, ctx: PathContex
     const t = translateClaudePath(spec, ctx);
     if (!t.ok) return { skip: t.reason };
     const result: Outcome = { emit: permissions.map((permission) => ({ permission, patterns: t.patterns })) };
-    if (t.broader) result.broader = `Plangate's "*" also crosses folders ("/"), so it matches ${t.patterns.join(", ")} at any depth`;
-    if (t.outside) result.note = "outside the workspace Plangate also asks before each folder (external_directory), whatever this rule says";
+    if (t.broader)
+      result.broader = `Plangate's "*" also crosses folders ("/"), so it matches ${t.patterns.join(", ")} at any depth`;
+    if (t.outside)
+      result.note =
+        "outside the workspace Plangate also asks before each folder (external_directory), whatever this rule says";
     return result;
   }
   if (tool === "Glob" || tool === "Grep") {
     if (bare) return { emit: [{ permission: tool.toLowerCase(), patterns: ["*"] }] };
-    return { skip: `Claude Code gives ${tool} no path rules (Read rules cover it); Plangate's ${tool.toLowerCase()} rules match the search pattern` };
+    return {
+      skip: `Claude Code gives ${tool} no path rules (Read rules cover it); Plangate's ${tool.toLowerCase()} rules match the search pattern`,
+    };
   }
   if (tool === "TodoWrite") return { emit: [{ permission: "todo_write", patterns: ["*"] }] };
   if (tool === "Task" || tool === "Agent") {
     if (bare) return { emit: [{ permission: "task", patterns: ["*"] }] };
     const agent = SUBAGENTS[spec.trim().toLowerCase()];
-    if (agent === undefined) return { skip: `Plangate has no subagent matching Claude Code's "${spec.trim()}" (it has general and explore)` };
+    if (agent === undefined)
+      return { skip: `Plangate has no subagent matching Claude Code's "${spec.trim()}" (it has general and explore)` };
     return { emit: [{ permission: "task", patterns: [agent] }] };
   }
   return { skip: `unknown tool "${tool}"` };
@@ -114,25 +129,43 @@ export function translateClaudeSettings(sources: readonly ClaudeSource[], ctx: C
         const rule = `${action}: ${text}`;
         const parsed = parseClaudeRule(text);
         if (!parsed) {
-          out.untranslated.push({ source: source.display, rule, reason: "not a rule of the form Tool or Tool(specifier)" });
+          out.untranslated.push({
+            source: source.display,
+            rule,
+            reason: "not a rule of the form Tool or Tool(specifier)",
+          });
           continue;
         }
-        const outcome = translateOne(parsed.tool, parsed.spec, { workspace: ctx.workspace, home: ctx.home, settingsRoot: source.settingsRoot });
+        const outcome = translateOne(parsed.tool, parsed.spec, {
+          workspace: ctx.workspace,
+          home: ctx.home,
+          settingsRoot: source.settingsRoot,
+        });
         if ("skip" in outcome) {
           out.untranslated.push({ source: source.display, rule, reason: outcome.skip });
           continue;
         }
         // Matching more than Claude Code did is the safe side for deny and ask, never for allow.
         if (outcome.broader !== undefined && action === "allow") {
-          out.untranslated.push({ source: source.display, rule, reason: `it would allow more in Plangate: ${outcome.broader}` });
+          out.untranslated.push({
+            source: source.display,
+            rule,
+            reason: `it would allow more in Plangate: ${outcome.broader}`,
+          });
           continue;
         }
-        if (outcome.broader !== undefined) out.notes.push({ source: source.display, rule, note: `matches more in Plangate: ${outcome.broader}` });
-        if (outcome.note !== undefined && action === "allow") out.notes.push({ source: source.display, rule, note: outcome.note });
+        if (outcome.broader !== undefined)
+          out.notes.push({ source: source.display, rule, note: `matches more in Plangate: ${outcome.broader}` });
+        if (outcome.note !== undefined && action === "allow")
+          out.notes.push({ source: source.display, rule, note: outcome.note });
         for (const e of outcome.emit) {
           for (const pattern of e.patterns) {
             if (isIntegerKey(pattern)) {
-              out.untranslated.push({ source: source.display, rule, reason: "a pattern that is a bare number cannot keep its order in a JSON object" });
+              out.untranslated.push({
+                source: source.display,
+                rule,
+                reason: "a pattern that is a bare number cannot keep its order in a JSON object",
+              });
               continue;
             }
             const r: ImportedRule = { permission: e.permission, pattern, action, file: source.display, from: rule };
@@ -145,7 +178,11 @@ export function translateClaudeSettings(sources: readonly ClaudeSource[], ctx: C
   for (const source of sources) {
     const p = source.settings.permissions;
     if (p?.defaultMode !== undefined) {
-      out.untranslated.push({ source: source.display, rule: `defaultMode: ${p.defaultMode}`, reason: "Plangate's permission mode belongs to each session (the mode menu), not to the workspace config" });
+      out.untranslated.push({
+        source: source.display,
+        rule: `defaultMode: ${p.defaultMode}`,
+        reason: "Plangate's permission mode belongs to each session (the mode menu), not to the workspace config",
+      });
     }
     for (const dir of p?.additionalDirectories ?? []) {
       out.untranslated.push({
@@ -155,7 +192,11 @@ export function translateClaudeSettings(sources: readonly ClaudeSource[], ctx: C
       });
     }
     if (p?.disableBypassPermissionsMode !== undefined) {
-      out.untranslated.push({ source: source.display, rule: "disableBypassPermissionsMode", reason: "in Plangate bypass is off unless the server sets PLANGATE_ENABLE_BYPASS" });
+      out.untranslated.push({
+        source: source.display,
+        rule: "disableBypassPermissionsMode",
+        reason: "in Plangate bypass is off unless the server sets PLANGATE_ENABLE_BYPASS",
+      });
     }
   }
   return out;

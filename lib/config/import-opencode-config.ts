@@ -51,7 +51,8 @@ export const OPENCODE_PERMISSIONS: Readonly<Record<string, string>> = {
 };
 
 const NO_EQUIVALENT: Readonly<Record<string, string>> = {
-  webfetch: "Plangate has no web fetch tool; a command's network access is the separate `network` permission, which knows no URLs",
+  webfetch:
+    "Plangate has no web fetch tool; a command's network access is the separate `network` permission, which knows no URLs",
   websearch: "Plangate has no web search tool",
   codesearch: "Plangate has no code search service",
   lsp: "Plangate has no LSP tool",
@@ -74,9 +75,13 @@ function pathPattern(name: string, pattern: string, workspace: string): { patter
 }
 
 /** One permission block (the workspace's or an agent's) as ordered Plangate rules. */
-export function translatePermissionBlock(block: OpenCodePermission, at: { source: string; label: string; workspace: string }): Translation {
+export function translatePermissionBlock(
+  block: OpenCodePermission,
+  at: { source: string; label: string; workspace: string },
+): Translation {
   const out = emptyTranslation();
-  const entries: [string, Action | Record<string, Action>][] = typeof block === "string" ? [["*", block]] : Object.entries(block);
+  const entries: [string, Action | Record<string, Action>][] =
+    typeof block === "string" ? [["*", block]] : Object.entries(block);
   for (const [key, value] of entries) {
     const rule = `${at.label}${key}: ${JSON.stringify(value)}`;
     const wildcard = key.includes("*") || key.includes("?");
@@ -85,25 +90,40 @@ export function translatePermissionBlock(block: OpenCodePermission, at: { source
     if (mapped.length === 0) {
       const reason = NOT_A_PERMISSION.has(key)
         ? `OpenCode has no "${key}" permission (edit covers every write) and ignores it`
-        : (NO_EQUIVALENT[key] ?? (wildcard ? "it covers no permission Plangate has" : `unknown permission "${key}" (a custom or MCP tool?)`));
+        : (NO_EQUIVALENT[key] ??
+          (wildcard ? "it covers no permission Plangate has" : `unknown permission "${key}" (a custom or MCP tool?)`));
       out.untranslated.push({ source: at.source, rule, reason });
       continue;
     }
     if (wildcard) {
       const targets = mapped.map((n) => OPENCODE_PERMISSIONS[n]).join(", ");
-      out.notes.push({ source: at.source, rule, note: `"${key}" stands for ${targets} here; Plangate's own network and verify permissions keep their rules` });
+      out.notes.push({
+        source: at.source,
+        rule,
+        note: `"${key}" stands for ${targets} here; Plangate's own network and verify permissions keep their rules`,
+      });
     }
     const patterns: [string, Action][] = typeof value === "string" ? [["*", value]] : Object.entries(value);
     for (const name of mapped) {
       for (const [written, act] of patterns) {
         const from = `${at.label}${key} "${written}": ${act}`;
         if (isIntegerKey(written)) {
-          out.untranslated.push({ source: at.source, rule: from, reason: "a pattern that is a bare number cannot keep its order in a JSON object" });
+          out.untranslated.push({
+            source: at.source,
+            rule: from,
+            reason: "a pattern that is a bare number cannot keep its order in a JSON object",
+          });
           continue;
         }
         const p = pathPattern(name, written, at.workspace);
         if (p.note !== undefined) out.notes.push({ source: at.source, rule: from, note: p.note });
-        const r: ImportedRule = { permission: OPENCODE_PERMISSIONS[name]!, pattern: p.pattern, action: act, file: at.source, from };
+        const r: ImportedRule = {
+          permission: OPENCODE_PERMISSIONS[name]!,
+          pattern: p.pattern,
+          action: act,
+          file: at.source,
+          from,
+        };
         out.rules.push(r);
       }
     }
@@ -126,37 +146,60 @@ export function mergeOpenCodeConfigs(configs: readonly OpenCodeConfig[]): OpenCo
 }
 
 /** OpenCode's workspace-wide `permission` and each agent's `agent.<name>.permission`. */
-export function translateOpenCodeConfig(config: OpenCodeConfig, at: { source: string; workspace: string }): Translation {
+export function translateOpenCodeConfig(
+  config: OpenCodeConfig,
+  at: { source: string; workspace: string },
+): Translation {
   const out = emptyTranslation();
   const absorb = (t: Translation) => {
     out.untranslated.push(...t.untranslated);
     out.notes.push(...t.notes);
   };
   if (config.permission !== undefined) {
-    const t = translatePermissionBlock(config.permission, { source: at.source, label: "permission.", workspace: at.workspace });
+    const t = translatePermissionBlock(config.permission, {
+      source: at.source,
+      label: "permission.",
+      workspace: at.workspace,
+    });
     out.rules.push(...t.rules);
     absorb(t);
   }
   const legacy = "legacy `tools` switches are not imported; write them as permission rules (false is deny)";
   if (config.tools !== undefined) out.untranslated.push({ source: at.source, rule: "tools", reason: legacy });
   if (config.permissions !== undefined) {
-    out.untranslated.push({ source: at.source, rule: "permissions", reason: "OpenCode V2's `permissions` list is not read; this imports V1's `permission` blocks" });
+    out.untranslated.push({
+      source: at.source,
+      rule: "permissions",
+      reason: "OpenCode V2's `permissions` list is not read; this imports V1's `permission` blocks",
+    });
   }
   for (const [name, agent] of Object.entries(config.agent ?? {})) {
     const label = `agent.${name}.`;
     if (agent.tools !== undefined) out.untranslated.push({ source: at.source, rule: `${label}tools`, reason: legacy });
     if (agent.permission === undefined || agent.disable === true) continue;
     if (!AGENT_NAME.test(name)) {
-      out.untranslated.push({ source: at.source, rule: `${label}permission`, reason: "Plangate agent names are lower-case letters, digits, - and _ (at most 41)" });
+      out.untranslated.push({
+        source: at.source,
+        rule: `${label}permission`,
+        reason: "Plangate agent names are lower-case letters, digits, - and _ (at most 41)",
+      });
       continue;
     }
-    const t = translatePermissionBlock(agent.permission, { source: at.source, label: `${label}permission.`, workspace: at.workspace });
+    const t = translatePermissionBlock(agent.permission, {
+      source: at.source,
+      label: `${label}permission.`,
+      workspace: at.workspace,
+    });
     absorb(t);
     let rules = t.rules;
     if ((agentNames as readonly string[]).includes(name)) {
       // resolveAgent drops a workspace config's allow rules for the native agents: they may only be narrowed.
       for (const r of rules.filter((x) => x.action === "allow")) {
-        out.untranslated.push({ source: at.source, rule: r.from, reason: `Plangate only lets a workspace config narrow its native ${name} agent, so its allow rules are ignored` });
+        out.untranslated.push({
+          source: at.source,
+          rule: r.from,
+          reason: `Plangate only lets a workspace config narrow its native ${name} agent, so its allow rules are ignored`,
+        });
       }
       rules = rules.filter((r) => r.action !== "allow");
     }

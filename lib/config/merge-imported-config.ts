@@ -27,12 +27,16 @@ export const EXISTING = "existing .plangate/config.json";
  * whatever it matches and the import only decides what the config left to Plangate's defaults. A pattern the
  * block already has keeps its existing action.
  */
-export function mergeBlock(existing: PermissionConfig | undefined, imported: readonly Rule[]): PermissionConfig | undefined {
+export function mergeBlock(
+  existing: PermissionConfig | undefined,
+  imported: readonly Rule[],
+): PermissionConfig | undefined {
   const have = new Set(configToRules(existing).map(ruleKey));
   const fresh = rulesToConfig(imported.filter((r) => !have.has(ruleKey(r))));
   if (existing === undefined) return Object.keys(fresh).length > 0 ? fresh : undefined;
   const out: PermissionConfig = {};
-  for (const [permission, value] of Object.entries(fresh)) if (!Object.hasOwn(existing, permission)) out[permission] = value;
+  for (const [permission, value] of Object.entries(fresh))
+    if (!Object.hasOwn(existing, permission)) out[permission] = value;
   for (const [permission, value] of Object.entries(existing)) {
     const add = Object.hasOwn(fresh, permission) ? fresh[permission] : undefined;
     if (add === undefined) {
@@ -62,12 +66,19 @@ function sourceOf(r: Rule | ImportedRule, layerName: string): Origin {
  * Asks the real evaluator, for inputs the merged rules' patterns certainly match, whether the merged rules
  * answer as each source alone does; every difference is a conflict to report (one per pair of rules).
  */
-function findConflicts(scope: string, layers: readonly Layer[], final: readonly Rule[], originFor: (r: Rule) => Origin): Conflict[] {
+function findConflicts(
+  scope: string,
+  layers: readonly Layer[],
+  final: readonly Rule[],
+  originFor: (r: Rule) => Origin,
+): Conflict[] {
   const all = [...final, ...layers.flatMap((l) => l.rules)];
   const literal = [...new Set(all.map((r) => r.permission).filter((p) => !/[*?]/.test(p)))];
   const inputs = new Map<string, Set<string>>(literal.map((p) => [p, new Set<string>()]));
   for (const r of final) {
-    for (const p of literal) if (p === r.permission || matchWildcard(r.permission, p)) for (const s of samplesFor(r.pattern)) inputs.get(p)?.add(s);
+    for (const p of literal)
+      if (p === r.permission || matchWildcard(r.permission, p))
+        for (const s of samplesFor(r.pattern)) inputs.get(p)?.add(s);
   }
   const out = new Map<string, Conflict>();
   for (const layer of layers) {
@@ -82,7 +93,8 @@ function findConflicts(scope: string, layers: readonly Layer[], final: readonly 
         if (layer.name === EXISTING && by.from.endsWith(EXISTING)) continue;
         const wanted = { action: mine.action, ...sourceOf(mine, layer.name) };
         const key = `${permission}\u0000${wanted.from}\u0000${wanted.rule}\u0000${by.from}\u0000${by.rule}`;
-        if (!out.has(key)) out.set(key, { scope, permission, input, wanted, decided: { action: decided?.action ?? "ask", ...by } });
+        if (!out.has(key))
+          out.set(key, { scope, permission, input, wanted, decided: { action: decided?.action ?? "ask", ...by } });
       }
     }
   }
@@ -90,24 +102,43 @@ function findConflicts(scope: string, layers: readonly Layer[], final: readonly 
 }
 
 /** The existing config with the imported rules merged in, and every input on which a source is overruled. */
-export function mergeImported(existing: WorkspaceConfigData, plan: ImportPlan): { config: WorkspaceConfigData; conflicts: Conflict[] } {
+export function mergeImported(
+  existing: WorkspaceConfigData,
+  plan: ImportPlan,
+): { config: WorkspaceConfigData; conflicts: Conflict[] } {
   const config: WorkspaceConfigData = { ...existing };
   const globalLayers = [...plan.global, { name: EXISTING, rules: configToRules(existing.permission) }];
-  const permission = mergeBlock(existing.permission, plan.global.flatMap((l) => l.rules));
+  const permission = mergeBlock(
+    existing.permission,
+    plan.global.flatMap((l) => l.rules),
+  );
   if (permission !== undefined) config.permission = permission;
   const globalFinal = configToRules(config.permission);
   const globalOrigin = originOf(globalLayers);
   const existingOrigin = (r: Rule): Origin => ({ from: EXISTING, rule: describeRule(r) });
-  const conflicts = findConflicts("permission", globalLayers, globalFinal, (r) => globalOrigin.get(ruleKey(r)) ?? existingOrigin(r));
+  const conflicts = findConflicts(
+    "permission",
+    globalLayers,
+    globalFinal,
+    (r) => globalOrigin.get(ruleKey(r)) ?? existingOrigin(r),
+  );
 
   if (plan.agents.length > 0) {
     const agents = { ...(existing.agents ?? {}) };
     for (const a of plan.agents) {
       const current = Object.hasOwn(agents, a.name) ? agents[a.name] : undefined;
-      const merged = mergeBlock(current?.permission, a.layers.flatMap((l) => l.rules)) ?? {};
+      const merged =
+        mergeBlock(
+          current?.permission,
+          a.layers.flatMap((l) => l.rules),
+        ) ?? {};
       agents[a.name] = current
         ? { ...current, permission: merged }
-        : { ...(a.description !== undefined ? { description: a.description } : {}), ...(a.mode !== undefined ? { mode: a.mode } : {}), permission: merged };
+        : {
+            ...(a.description !== undefined ? { description: a.description } : {}),
+            ...(a.mode !== undefined ? { mode: a.mode } : {}),
+            permission: merged,
+          };
       // Plangate lays the workspace-wide rules over an agent's own (OpenCode does the reverse): check both together.
       const agentLayers = [...a.layers, { name: EXISTING, rules: configToRules(current?.permission) }];
       const agentFinal = configToRules(merged);

@@ -30,8 +30,10 @@ export function stripJsonc(text: string): string {
       let j = i + 1;
       for (;;) {
         while (j < text.length && /\s/.test(text[j] ?? "")) j++;
-        if (text[j] === "/" && text[j + 1] === "/") j = text.indexOf("\n", j) === -1 ? text.length : text.indexOf("\n", j);
-        else if (text[j] === "/" && text[j + 1] === "*") j = text.indexOf("*/", j + 2) === -1 ? text.length : text.indexOf("*/", j + 2) + 2;
+        if (text[j] === "/" && text[j + 1] === "/")
+          j = text.indexOf("\n", j) === -1 ? text.length : text.indexOf("\n", j);
+        else if (text[j] === "/" && text[j + 1] === "*")
+          j = text.indexOf("*/", j + 2) === -1 ? text.length : text.indexOf("*/", j + 2) + 2;
         else break;
       }
       if (text[j] === "}" || text[j] === "]") out[i] = " ";

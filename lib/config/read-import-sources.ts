@@ -55,13 +55,17 @@ function readValidated<T>(file: string, display: string, schema: z.ZodType<T>): 
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new ImportSourceError(`${display}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ImportSourceError(
+      `${display}: cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let data: unknown;
   try {
     data = parseJsonc(text);
   } catch (error) {
-    throw new ImportSourceError(`${display}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ImportSourceError(
+      `${display}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
@@ -80,9 +84,21 @@ const AGENT_FOLDERS = [".opencode/agent", ".opencode/agents"];
  */
 export function readImportSources(workspace: string, opts: { user: boolean; home: string }): ImportSources {
   const claudeFiles = [
-    ...(opts.user ? [{ file: path.join(opts.home, ".claude", "settings.json"), display: "~/.claude/settings.json", root: opts.home }] : []),
+    ...(opts.user
+      ? [
+          {
+            file: path.join(opts.home, ".claude", "settings.json"),
+            display: "~/.claude/settings.json",
+            root: opts.home,
+          },
+        ]
+      : []),
     { file: path.join(workspace, ".claude", "settings.json"), display: ".claude/settings.json", root: workspace },
-    { file: path.join(workspace, ".claude", "settings.local.json"), display: ".claude/settings.local.json", root: workspace },
+    {
+      file: path.join(workspace, ".claude", "settings.local.json"),
+      display: ".claude/settings.local.json",
+      root: workspace,
+    },
   ];
   const claude: ClaudeSource[] = [];
   for (const f of claudeFiles) {
@@ -95,13 +111,19 @@ export function readImportSources(workspace: string, opts: { user: boolean; home
     const config = readValidated(path.join(workspace, rel), rel, opencodeConfigSchema);
     if (config !== null) found.push({ display: rel, config });
   }
-  const opencode = found.length === 0 ? null : { display: found.map((f) => f.display).join(" + "), config: mergeOpenCodeConfigs(found.map((f) => f.config)) };
+  const opencode =
+    found.length === 0
+      ? null
+      : { display: found.map((f) => f.display).join(" + "), config: mergeOpenCodeConfigs(found.map((f) => f.config)) };
 
   const unread: Untranslated[] = [];
   for (const folder of AGENT_FOLDERS) {
     let names: string[];
     try {
-      names = fs.readdirSync(path.join(workspace, folder)).filter((n) => n.endsWith(".md")).sort();
+      names = fs
+        .readdirSync(path.join(workspace, folder))
+        .filter((n) => n.endsWith(".md"))
+        .sort();
     } catch {
       continue;
     }
@@ -111,7 +133,8 @@ export function readImportSources(workspace: string, opts: { user: boolean; home
       unread.push({
         source: `${folder}/${name}`,
         rule: `agent ${name.slice(0, -3)}`,
-        reason: "agents written in Markdown are not read (their YAML front matter); put the permission block in opencode.json under agent.<name>.permission",
+        reason:
+          "agents written in Markdown are not read (their YAML front matter); put the permission block in opencode.json under agent.<name>.permission",
       });
     }
   }
@@ -130,13 +153,17 @@ export function readExistingConfig(workspace: string): { text: string | null; co
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: null, config: {} };
-    throw new ImportSourceError(`${CONFIG_PATH}: cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ImportSourceError(
+      `${CONFIG_PATH}: cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ImportSourceError(`${CONFIG_PATH}: not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it before importing`);
+    throw new ImportSourceError(
+      `${CONFIG_PATH}: not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it before importing`,
+    );
   }
   const parsed = workspaceConfigSchema.safeParse(data);
   if (!parsed.success) {

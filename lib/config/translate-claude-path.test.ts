@@ -28,31 +28,80 @@ function gitignoreMatch(spec: string, path: string): boolean {
 }
 
 const PATHS = [
-  ".env", "a/.env", "a/b/.env", ".env.local", "x.env", "a/x.env", "x.env.d/y", "a/.env/z",
-  "src", "src.ts", "srcx/a.ts", "src/a.ts", "src/a.js", "src/a/b.ts", "src/a/b/c.ts", "lib/src/a.ts", "src/a/index.ts", "src/a/b/index.ts",
-  "docs/foo.md", "docs/foobar/x", "docs/a/foo", "docs/fo", "secrets", "secrets/k", "a/secrets/k", "a/secrets",
-  "a/b", "a/x/b", "a/x/y/b", "a/b/c", "a/xb", "a.ts/b", "README.md",
+  ".env",
+  "a/.env",
+  "a/b/.env",
+  ".env.local",
+  "x.env",
+  "a/x.env",
+  "x.env.d/y",
+  "a/.env/z",
+  "src",
+  "src.ts",
+  "srcx/a.ts",
+  "src/a.ts",
+  "src/a.js",
+  "src/a/b.ts",
+  "src/a/b/c.ts",
+  "lib/src/a.ts",
+  "src/a/index.ts",
+  "src/a/b/index.ts",
+  "docs/foo.md",
+  "docs/foobar/x",
+  "docs/a/foo",
+  "docs/fo",
+  "secrets",
+  "secrets/k",
+  "a/secrets/k",
+  "a/secrets",
+  "a/b",
+  "a/x/b",
+  "a/x/y/b",
+  "a/b/c",
+  "a/xb",
+  "a.ts/b",
+  "README.md",
 ];
 
 const plangateMatch = (patterns: readonly string[], path: string) => patterns.some((p) => matchWildcard(p, path));
 
 describe("translateClaudePath: gitignore patterns as Plangate wildcards", () => {
   it.each([
-    ["./.env"], [".env"], ["*.env"], ["*.env*"], ["src/**"], ["/src/**/*.ts"], ["src/**/*.ts"], ["src/*"], ["docs/foo*"],
-    ["**/secrets/**"], ["secrets/"], ["secrets"], ["a/**/b"], ["**"], ["*"], ["./**"], ["src/a.ts"],
+    ["./.env"],
+    [".env"],
+    ["*.env"],
+    ["*.env*"],
+    ["src/**"],
+    ["/src/**/*.ts"],
+    ["src/**/*.ts"],
+    ["src/*"],
+    ["docs/foo*"],
+    ["**/secrets/**"],
+    ["secrets/"],
+    ["secrets"],
+    ["a/**/b"],
+    ["**"],
+    ["*"],
+    ["./**"],
+    ["src/a.ts"],
   ])("%s matches exactly the same workspace paths as in Claude Code", (spec) => {
     const t = translateClaudePath(spec, ctx);
     if (!t.ok) throw new Error(t.reason);
     expect(t.broader).toBe(false);
-    for (const path of PATHS) expect([path, plangateMatch(t.patterns, path)]).toEqual([path, gitignoreMatch(spec, path)]);
+    for (const path of PATHS)
+      expect([path, plangateMatch(t.patterns, path)]).toEqual([path, gitignoreMatch(spec, path)]);
   });
 
-  it.each([["src/*.ts"], ["src/*/index.ts"], ["a?b"], ["**/a/*.ts"], ["*a*b"]])("%s is flagged broader: it matches all Claude Code does and more", (spec) => {
-    const t = translateClaudePath(spec, ctx);
-    if (!t.ok) throw new Error(t.reason);
-    expect(t.broader).toBe(true);
-    for (const path of PATHS) if (gitignoreMatch(spec, path)) expect([path, plangateMatch(t.patterns, path)]).toEqual([path, true]);
-  });
+  it.each([["src/*.ts"], ["src/*/index.ts"], ["a?b"], ["**/a/*.ts"], ["*a*b"]])(
+    "%s is flagged broader: it matches all Claude Code does and more",
+    (spec) => {
+      const t = translateClaudePath(spec, ctx);
+      if (!t.ok) throw new Error(t.reason);
+      expect(t.broader).toBe(true);
+      for (const path of PATHS)
+        if (gitignoreMatch(spec, path)) expect([path, plangateMatch(t.patterns, path)]).toEqual([path, true]);
+    },
+  );
 
   it.each<[string, string[], boolean]>([
     ["//home/ann/proj/src/**", ["src/*"], false],
@@ -65,7 +114,10 @@ describe("translateClaudePath: gitignore patterns as Plangate wildcards", () => 
   });
 
   it("roots a single leading / at the folder holding .claude/ (home for the user's settings)", () => {
-    expect(translateClaudePath("/notes/**", { ...ctx, settingsRoot: "/home/ann" })).toMatchObject({ ok: true, patterns: ["~/notes/*"] });
+    expect(translateClaudePath("/notes/**", { ...ctx, settingsRoot: "/home/ann" })).toMatchObject({
+      ok: true,
+      patterns: ["~/notes/*"],
+    });
     expect(translateClaudePath("/notes/**", ctx)).toMatchObject({ ok: true, patterns: ["notes/*"] });
   });
 

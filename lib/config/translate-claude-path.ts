@@ -59,14 +59,18 @@ function locate(spec: string, ctx: PathContext): Located {
   }
   absolute = absolute.replace(/\/{2,}/g, "/");
   if (absolute === ws || absolute === `${ws}/`) return { prefix: "", body: "**", anchored: true, outside: false };
-  if (absolute.startsWith(`${ws}/`)) return { prefix: "", body: absolute.slice(ws.length + 1), anchored: true, outside: false };
+  if (absolute.startsWith(`${ws}/`))
+    return { prefix: "", body: absolute.slice(ws.length + 1), anchored: true, outside: false };
   const firstWildcard = absolute.search(/[*?]/);
   const literal = firstWildcard === -1 ? absolute : absolute.slice(0, firstWildcard);
   if (`${ws}/`.startsWith(literal)) {
-    return { error: "its wildcards reach into the workspace, whose files Plangate names by their workspace-relative path" };
+    return {
+      error: "its wildcards reach into the workspace, whose files Plangate names by their workspace-relative path",
+    };
   }
   const home = trimSlash(ctx.home);
-  if (absolute.startsWith(`${home}/`)) return { prefix: "~/", body: absolute.slice(home.length + 1), anchored: true, outside: true };
+  if (absolute.startsWith(`${home}/`))
+    return { prefix: "~/", body: absolute.slice(home.length + 1), anchored: true, outside: true };
   return { prefix: "/", body: absolute.slice(1), anchored: true, outside: true };
 }
 
@@ -79,14 +83,17 @@ export function translateClaudePath(rawSpec: string, ctx: PathContext): PathTran
   const where = locate(spec, ctx);
   if ("error" in where) return { ok: false, reason: where.error };
   let body = where.body.replace(/\/+$/, "");
-  if (body.split("/").includes("..")) return { ok: false, reason: "Plangate judges resolved paths, so a pattern with .. never matches" };
+  if (body.split("/").includes(".."))
+    return { ok: false, reason: "Plangate judges resolved paths, so a pattern with .. never matches" };
   let anyDepth = !where.anchored;
   while (body.startsWith("**/")) {
     body = body.slice(3);
     anyDepth = true;
   }
   if (body === "" || body === "**") {
-    return where.prefix === "" ? { ok: true, patterns: ["*"], broader: false, outside: false } : { ok: true, patterns: [`${where.prefix}*`], broader: false, outside: true };
+    return where.prefix === ""
+      ? { ok: true, patterns: ["*"], broader: false, outside: false }
+      : { ok: true, patterns: [`${where.prefix}*`], broader: false, outside: true };
   }
   // "dir/**": what is inside dir, not dir itself.
   const contentsOnly = body.endsWith("/**");

@@ -32,7 +32,10 @@ export const eventSchemas = {
     /** For an outside agent's session (Claude Code, OpenCode): that agent's own session id. */
     externalId: z.string().optional(),
   }),
-  "message.user": z.object({ text: z.string(), source: z.enum(["user", "command", "queued", "system", "team"]).optional() }),
+  "message.user": z.object({
+    text: z.string(),
+    source: z.enum(["user", "command", "queued", "system", "team"]).optional(),
+  }),
   // mode = the permission mode this model request described (so a later user switch can be announced once).
   // partial: the text streamed before the request was stopped (an abort); the step took no tool calls.
   "message.assistant": z.object({
@@ -45,15 +48,32 @@ export const eventSchemas = {
   }),
   // A model request failed in a way worth another try (rate limit, overload, a cut connection): the next
   // attempt starts at retryAt. Nothing of the failed attempt was logged.
-  "model.retrying": z.object({ turnId: id, attempt: z.number().int().min(2), of: z.number().int().min(2), retryAt: z.string(), reason: z.string() }),
+  "model.retrying": z.object({
+    turnId: id,
+    attempt: z.number().int().min(2),
+    of: z.number().int().min(2),
+    retryAt: z.string(),
+    reason: z.string(),
+  }),
   "tool.called": z.object({ callId: id, tool: z.string(), input: z.unknown() }),
   // Logged just before a call with effects runs: a call started but never finished was cut by a crash or an
   // abort, and is reported as interrupted instead of being run a second time.
   "tool.started": z.object({ callId: id }),
-  "tool.result": z.object({ callId: id, tool: z.string(), ok: z.boolean(), output: z.unknown().optional(), error: z.string().optional(), metadata: z.unknown().optional() }),
+  "tool.result": z.object({
+    callId: id,
+    tool: z.string(),
+    ok: z.boolean(),
+    output: z.unknown().optional(),
+    error: z.string().optional(),
+    metadata: z.unknown().optional(),
+  }),
   // A call whose result waits on something outside the turn (a child session); the turn resumes when it ends.
   "tool.waiting": z.object({ callId: id, on: z.string() }),
-  "todo.updated": z.object({ todos: z.array(z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) })) }),
+  "todo.updated": z.object({
+    todos: z.array(
+      z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) }),
+    ),
+  }),
   "mode.changed": z.object({
     from: permissionModeSchema,
     to: permissionModeSchema,
@@ -64,9 +84,18 @@ export const eventSchemas = {
   "mode.queued": z.object({ target: permissionModeSchema.nullable(), cause: modeCauseSchema }),
   "turn.started": z.object({ turnId: id, resumed: z.boolean().optional() }),
   // usage: the turn's tokens, summed over its model requests. error: the turn can be retried from the page.
-  "turn.ended": z.object({ turnId: id, reason: z.enum(["done", "aborted", "error", "max_steps", "max_tokens", "abandoned"]), usage: usageSchema.optional() }),
+  "turn.ended": z.object({
+    turnId: id,
+    reason: z.enum(["done", "aborted", "error", "max_steps", "max_tokens", "abandoned"]),
+    usage: usageSchema.optional(),
+  }),
   "turn.interrupted": z.object({ turnId: id }),
-  "review.asked": z.object({ reviewId: id, kind: z.string(), toolCallId: z.string().optional(), planVersion: z.number().int().optional() }),
+  "review.asked": z.object({
+    reviewId: id,
+    kind: z.string(),
+    toolCallId: z.string().optional(),
+    planVersion: z.number().int().optional(),
+  }),
   "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
   // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
   "permission.asked": z.object({
@@ -77,7 +106,11 @@ export const eventSchemas = {
     callId: z.string().optional(),
     purpose: z.enum(["tool", "verify"]).optional(),
   }),
-  "permission.replied": z.object({ requestId: id, reply: z.enum(["once", "always", "reject"]), message: z.string().optional() }),
+  "permission.replied": z.object({
+    requestId: id,
+    reply: z.enum(["once", "always", "reject"]),
+    message: z.string().optional(),
+  }),
   "command.run": z.object({ name: z.string(), args: z.string(), outcome: z.string().optional() }),
   // The session's plan file was assigned (on first entering plan mode, or by a fork).
   "plan.created": z.object({ planId: id, slug: z.string(), path: z.string() }),

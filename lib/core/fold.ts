@@ -6,16 +6,36 @@ export type PendingReview = { id: string; kind: string };
 /** The next attempt of a failed model request, while the turn waits for it. */
 export type PendingRetry = { attempt: number; of: number; retryAt: string; reason: string };
 
-export type TeamMembership = { id: string; role: "lead" | "teammate"; name: string; leadSessionId: string; requirePlanApproval: boolean };
+export type TeamMembership = {
+  id: string;
+  role: "lead" | "teammate";
+  name: string;
+  leadSessionId: string;
+  requirePlanApproval: boolean;
+};
 
 /**
  * Counts a model step needs, kept by the fold so that no step (and no restart) has to re-read the whole log:
  * model requests so far, since the open turn started and since plan mode was entered; the mode the last
  * request described and the cause of a mode change after it; the seq of the last compaction (0: none).
  */
-export type StepFacts = { modelCalls: number; inTurn: number; inPlan: number; described: Mode | "" | null; causeSince: ModeCause | null; compactedAt: number };
+export type StepFacts = {
+  modelCalls: number;
+  inTurn: number;
+  inPlan: number;
+  described: Mode | "" | null;
+  causeSince: ModeCause | null;
+  compactedAt: number;
+};
 
-export const noSteps: StepFacts = Object.freeze({ modelCalls: 0, inTurn: 0, inPlan: 0, described: null, causeSince: null, compactedAt: 0 });
+export const noSteps: StepFacts = Object.freeze({
+  modelCalls: 0,
+  inTurn: 0,
+  inPlan: 0,
+  described: null,
+  causeSince: null,
+  compactedAt: 0,
+});
 
 /** Everything about a session that is recoverable from its log alone. */
 export type SessionState = {
@@ -118,7 +138,12 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     }
     case "mode.changed":
-      if (s.steps) s.steps = { ...s.steps, inPlan: event.payload.to === "plan" ? 0 : s.steps.inPlan, causeSince: event.payload.cause };
+      if (s.steps)
+        s.steps = {
+          ...s.steps,
+          inPlan: event.payload.to === "plan" ? 0 : s.steps.inPlan,
+          causeSince: event.payload.cause,
+        };
       // A committed switch fulfils (or supersedes) any queued choice.
       s.mode = event.payload.to;
       s.prePlanMode = event.payload.prePlanMode;
@@ -145,7 +170,14 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       }
       if (s.steps) {
         const n = s.steps;
-        s.steps = { ...n, modelCalls: n.modelCalls + 1, inTurn: n.inTurn + 1, inPlan: n.inPlan + 1, described: event.payload.mode ?? "", causeSince: null };
+        s.steps = {
+          ...n,
+          modelCalls: n.modelCalls + 1,
+          inTurn: n.inTurn + 1,
+          inPlan: n.inPlan + 1,
+          described: event.payload.mode ?? "",
+          causeSince: null,
+        };
       }
       return;
     case "compaction":
@@ -167,7 +199,13 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       s.interrupted = event.type === "turn.interrupted" || event.payload.reason === "error";
       return;
     case "model.retrying":
-      if (s.openTurnId === event.payload.turnId) s.retry = { attempt: event.payload.attempt, of: event.payload.of, retryAt: event.payload.retryAt, reason: event.payload.reason };
+      if (s.openTurnId === event.payload.turnId)
+        s.retry = {
+          attempt: event.payload.attempt,
+          of: event.payload.of,
+          retryAt: event.payload.retryAt,
+          reason: event.payload.reason,
+        };
       return;
     case "tool.waiting":
       s.waitingOn = { callId: event.payload.callId, on: event.payload.on };
@@ -191,12 +229,28 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     case "team.joined": {
       const p = event.payload;
-      s.team = { id: p.teamId, role: p.role, name: p.name, leadSessionId: p.leadSessionId, requirePlanApproval: p.requirePlanApproval ?? false };
+      s.team = {
+        id: p.teamId,
+        role: p.role,
+        name: p.name,
+        leadSessionId: p.leadSessionId,
+        requirePlanApproval: p.requirePlanApproval ?? false,
+      };
       return;
     }
     case "session.forked":
       // A fork carries its parent's log up to the fork point; nothing is running in the copy.
-      Object.assign(s, { openTurnId: null, waitingOn: null, retry: null, pendingReview: null, pendingPermissions: [], pendingChecks: [], queuedMode: null, queuedCause: null, team: null });
+      Object.assign(s, {
+        openTurnId: null,
+        waitingOn: null,
+        retry: null,
+        pendingReview: null,
+        pendingPermissions: [],
+        pendingChecks: [],
+        queuedMode: null,
+        queuedCause: null,
+        team: null,
+      });
       return;
     default:
       return;
@@ -207,7 +261,8 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
 export function addUsage(a: Usage, b: Usage): Usage {
   const out: Usage = { input: a.input + b.input, output: a.output + b.output };
   if (a.cacheRead !== undefined || b.cacheRead !== undefined) out.cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
-  if (a.cacheWrite !== undefined || b.cacheWrite !== undefined) out.cacheWrite = (a.cacheWrite ?? 0) + (b.cacheWrite ?? 0);
+  if (a.cacheWrite !== undefined || b.cacheWrite !== undefined)
+    out.cacheWrite = (a.cacheWrite ?? 0) + (b.cacheWrite ?? 0);
   return out;
 }
 
@@ -219,7 +274,11 @@ export function applyEvent(state: SessionState, event: NewEvent & { seq?: number
 }
 
 /** Rebuilds a session's state from its log (optionally only up to a seq, for replay). */
-export function foldEvents(events: Iterable<SessionEvent | (NewEvent & { seq?: number })>, uptoSeq = Infinity, from = emptyState): SessionState {
+export function foldEvents(
+  events: Iterable<SessionEvent | (NewEvent & { seq?: number })>,
+  uptoSeq = Infinity,
+  from = emptyState,
+): SessionState {
   // One private copy for the whole fold: no per-event allocation, plan and status derived once at the end.
   const s = { ...from };
   for (const e of events) {

@@ -20,8 +20,10 @@ export function modelConfigError(name: string, env: ModelEnv): string | null {
   const { provider, id } = parseModelName(name);
   if (provider === "offline" || provider === "scripted") return null;
   if (!id) return `model "${name}" needs a model id after the colon`;
-  if (provider === "anthropic") return env.ANTHROPIC_API_KEY ? null : "ANTHROPIC_API_KEY is required for anthropic models";
+  if (provider === "anthropic")
+    return env.ANTHROPIC_API_KEY ? null : "ANTHROPIC_API_KEY is required for anthropic models";
   if (provider === "openai") return env.OPENAI_API_KEY ? null : "OPENAI_API_KEY is required for openai models";
-  if (provider === "openai-compatible") return env.PLANGATE_BASE_URL ? null : "PLANGATE_BASE_URL is required for openai-compatible models";
+  if (provider === "openai-compatible")
+    return env.PLANGATE_BASE_URL ? null : "PLANGATE_BASE_URL is required for openai-compatible models";
   return `unknown model provider "${provider}" (use offline, anthropic:, openai: or openai-compatible:)`;
 }

@@ -57,9 +57,17 @@ export function createDb(url: string): Db {
     connect: () => connected,
   };
   // The PostgreSQL client is generated from the same models (prisma/postgres/schema.prisma): one API, two compilers.
-  const db = factory.provider === "postgres" ? (new PgPrismaClient({ adapter: shared }) as unknown as Db) : new PrismaClient({ adapter: shared });
+  const db =
+    factory.provider === "postgres"
+      ? (new PgPrismaClient({ adapter: shared }) as unknown as Db)
+      : new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
-  builders.set(db, new Kysely<DB>({ dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected) }));
+  builders.set(
+    db,
+    new Kysely<DB>({
+      dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected),
+    }),
+  );
   providers.set(db, factory.provider);
   urls.set(db, url);
   return db;

@@ -9,13 +9,19 @@ describe("copy-database values", () => {
     expect(toValue("timestamp", "2026-01-02T03:04:05.678+00:00", "t")).toEqual(new Date(at));
     expect(toValue("timestamp", Date.parse(at), "t")).toEqual(new Date(at));
     expect(toValue("timestamp", "2026-01-02 03:04:05", "t")).toEqual(new Date("2026-01-02T03:04:05Z"));
-    expect(() => toValue("timestamp", "yesterday", "Session s1.createdAt")).toThrow(/Session s1.createdAt: "yesterday" is not a valid timestamp/);
+    expect(() => toValue("timestamp", "yesterday", "Session s1.createdAt")).toThrow(
+      /Session s1.createdAt: "yesterday" is not a valid timestamp/,
+    );
   });
 
   it("keeps text as it is and checks booleans and integers", () => {
     const json = '{"b": 1,  "a": "é\\u0000"}';
     expect(toValue("text", json, "t")).toBe(json);
-    expect([toValue("boolean", 1, "t"), toValue("boolean", 0, "t"), toValue("boolean", true, "t")]).toEqual([true, false, true]);
+    expect([toValue("boolean", 1, "t"), toValue("boolean", 0, "t"), toValue("boolean", true, "t")]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     expect(toValue("integer", "42", "t")).toBe(42);
     expect(toValue("text", null, "t")).toBeNull();
     expect(() => toValue("boolean", 2, "t")).toThrow(/not a valid boolean/);

@@ -14,7 +14,17 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
-].map((name) => ({ name, key: name === "SessionEvent" ? ["sessionId", "seq"] : name === "Setting" ? ["key"] : name === "WorkspaceTrust" ? ["workspace"] : ["id"] }));
+].map((name) => ({
+  name,
+  key:
+    name === "SessionEvent"
+      ? ["sessionId", "seq"]
+      : name === "Setting"
+        ? ["key"]
+        : name === "WorkspaceTrust"
+          ? ["workspace"]
+          : ["id"],
+}));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.
 const SELF_REFS = new Set(["parentId", "forkedFromId"]);
@@ -30,7 +40,13 @@ type Value = string | number | boolean | Date | null;
 
 export type TableCheck = { table: string; source: number; target: number; sameRows: boolean };
 /** ok: counts, row contents and every session's fold agree (only then was the copy committed). */
-export type CopyReport = { ok: boolean; tables: TableCheck[]; sessions: number; searchDocs: number; problems: string[] };
+export type CopyReport = {
+  ok: boolean;
+  tables: TableCheck[];
+  sessions: number;
+  searchDocs: number;
+  problems: string[];
+};
 export type CopyOptions = { from: string; to: string; batchSize?: number; onProgress?: (line: string) => void };
 
 /** The copy cannot start (bad URLs, a missing source, a target that is not empty, another schema). */
@@ -99,17 +115,29 @@ const MOD = 1n << 128n;
 /** JSON with sorted keys: two states are equal when this is. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, x: unknown) =>
-    x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
   );
 }
 
 /** A table in primary-key order, `size` rows a page: never more than one page in memory. */
-async function* pages(run: SqlRunner, table: string, cols: readonly string[], key: readonly string[], size: number, where = "1 = 1"): AsyncGenerator<Row[]> {
+async function* pages(
+  run: SqlRunner,
+  table: string,
+  cols: readonly string[],
+  key: readonly string[],
+  size: number,
+  where = "1 = 1",
+): AsyncGenerator<Row[]> {
   const k = key.map(q).join(", ");
   let after: SqlArg[] | null = null;
   for (;;) {
     const past = after ? `(${k}) > (${key.map(() => "?").join(", ")})` : "1 = 1";
-    const rows: Row[] = await run.query(`SELECT ${cols.map(q).join(", ")} FROM ${q(table)} WHERE ${where} AND ${past} ORDER BY ${k} LIMIT ?`, [...(after ?? []), size]);
+    const rows: Row[] = await run.query(
+      `SELECT ${cols.map(q).join(", ")} FROM ${q(table)} WHERE ${where} AND ${past} ORDER BY ${k} LIMIT ?`,
+      [...(after ?? []), size],
+    );
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as Row;
@@ -129,35 +157,63 @@ async function columnsOf(src: SqlRunner, dst: SqlRunner, table: string): Promise
     [table],
   );
   const cols = rows.map((r) => ({ name: String(r.name), kind: kindOf(String(r.type), `${table}.${String(r.name)}`) }));
-  const have = new Set((await src.query<{ name: string }>('SELECT "name" FROM pragma_table_info(?)', [table])).map((r) => r.name));
+  const have = new Set(
+    (await src.query<{ name: string }>('SELECT "name" FROM pragma_table_info(?)', [table])).map((r) => r.name),
+  );
   const missing = cols.filter((c) => !have.has(c.name)).map((c) => c.name);
   const extra = [...have].filter((n) => !cols.some((c) => c.name === n));
   if (cols.length === 0 || missing.length > 0 || extra.length > 0) {
-    const what = [missing.length ? `missing ${missing.join(", ")}` : "", extra.length ? `unknown ${extra.join(", ")}` : ""].filter(Boolean).join("; ");
-    throw new CopyRefused(`table ${table} of the source does not match this version's schema (${what || "no such table on the target"}): migrate the source first (DATABASE_URL=<from> npm run db:migrate)`);
+    const what = [
+      missing.length ? `missing ${missing.join(", ")}` : "",
+      extra.length ? `unknown ${extra.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    throw new CopyRefused(
+      `table ${table} of the source does not match this version's schema (${what || "no such table on the target"}): migrate the source first (DATABASE_URL=<from> npm run db:migrate)`,
+    );
   }
   return cols;
 }
 
-async function copyTable(src: SqlRunner, dst: SqlRunner, table: string, key: readonly string[], cols: Column[], size: number): Promise<{ rows: number; digest: bigint }> {
+async function copyTable(
+  src: SqlRunner,
+  dst: SqlRunner,
+  table: string,
+  key: readonly string[],
+  cols: Column[],
+  size: number,
+): Promise<{ rows: number; digest: bigint }> {
   let rows = 0;
   let digest = 0n;
   const names = cols.map((c) => c.name);
-  const insert = (n: number) => `INSERT INTO ${q(table)} (${names.map(q).join(", ")}) VALUES ${Array.from({ length: n }, () => `(${names.map(() => "?").join(", ")})`).join(", ")}`;
+  const insert = (n: number) =>
+    `INSERT INTO ${q(table)} (${names.map(q).join(", ")}) VALUES ${Array.from({ length: n }, () => `(${names.map(() => "?").join(", ")})`).join(", ")}`;
   for await (const page of pages(src, table, names, key, size)) {
     const args: Value[] = [];
     for (const row of page) {
       const where = `${table} ${key.map((k) => String(row[k])).join("/")}`;
       const values = cols.map((c) => toValue(c.kind, row[c.name], `${where}.${c.name}`));
       digest = (digest + rowHash(values.filter((_v, i) => !(table === "Session" && names[i] === REBUILT)))) % MOD;
-      args.push(...(table === "Session" ? values.map((v, i) => (SELF_REFS.has(names[i] ?? "") ? null : names[i] === REBUILT ? 0 : v)) : values));
+      args.push(
+        ...(table === "Session"
+          ? values.map((v, i) => (SELF_REFS.has(names[i] ?? "") ? null : names[i] === REBUILT ? 0 : v))
+          : values),
+      );
     }
     await dst.execute(insert(page.length), args);
     rows += page.length;
   }
   if (table === "Session") {
     const refs = ["id", ...SELF_REFS];
-    for await (const page of pages(src, "Session", refs, ["id"], size, '("parentId" IS NOT NULL OR "forkedFromId" IS NOT NULL)')) {
+    for await (const page of pages(
+      src,
+      "Session",
+      refs,
+      ["id"],
+      size,
+      '("parentId" IS NOT NULL OR "forkedFromId" IS NOT NULL)',
+    )) {
       await dst.execute(
         `UPDATE "Session" AS s SET "parentId" = v."p", "forkedFromId" = v."f" FROM (VALUES ${page.map(() => "(?, ?, ?)").join(", ")}) AS v("id", "p", "f") WHERE s."id" = v."id"`,
         page.flatMap((r) => refs.map((c) => (r[c] ?? null) as SqlArg)),
@@ -167,23 +223,51 @@ async function copyTable(src: SqlRunner, dst: SqlRunner, table: string, key: rea
   return { rows, digest };
 }
 
-async function digestOf(run: SqlRunner, table: string, key: readonly string[], cols: Column[], size: number): Promise<bigint> {
+async function digestOf(
+  run: SqlRunner,
+  table: string,
+  key: readonly string[],
+  cols: Column[],
+  size: number,
+): Promise<bigint> {
   let digest = 0n;
   const kept = cols.filter((c) => !(table === "Session" && c.name === REBUILT));
-  for await (const page of pages(run, table, kept.map((c) => c.name), key, size)) {
-    for (const row of page) digest = (digest + rowHash(kept.map((c) => toValue(c.kind, row[c.name], `${table}.${c.name} on the target`)))) % MOD;
+  for await (const page of pages(
+    run,
+    table,
+    kept.map((c) => c.name),
+    key,
+    size,
+  )) {
+    for (const row of page)
+      digest =
+        (digest + rowHash(kept.map((c) => toValue(c.kind, row[c.name], `${table}.${c.name} on the target`)))) % MOD;
   }
   return digest;
 }
 
 type SessionRow = Row & { id: string; state: string; lastSeq: number };
-const PROJECTED = ["permissionMode", "prePlanMode", "planActive", "planPending", "status", "pendingReviewId", "pendingAsks", "lastSeq"] as const;
+const PROJECTED = [
+  "permissionMode",
+  "prePlanMode",
+  "planActive",
+  "planPending",
+  "status",
+  "pendingReviewId",
+  "pendingAsks",
+  "lastSeq",
+] as const;
 
 /**
  * One session: its log read page by page from both sides (equal), folded on both sides (equal, and equal to the
  * Session row's projection), and its search documents indexed on the target. Returns a problem, or null.
  */
-async function checkSession(src: SqlRunner, dst: SqlRunner, row: SessionRow, size: number): Promise<{ problem: string | null; docs: number }> {
+async function checkSession(
+  src: SqlRunner,
+  dst: SqlRunner,
+  row: SessionRow,
+  size: number,
+): Promise<{ problem: string | null; docs: number }> {
   const id = row.id;
   let a: SessionState = emptyState;
   let b: SessionState = emptyState;
@@ -193,7 +277,8 @@ async function checkSession(src: SqlRunner, dst: SqlRunner, row: SessionRow, siz
     for (;;) {
       const x = await readEventsWith(src, id, { after, limit: size });
       const y = await readEventsWith(dst, id, { after, limit: size });
-      if (canonical(x) !== canonical(y)) return { problem: `session ${id}: events after seq ${after} differ between source and target`, docs };
+      if (canonical(x) !== canonical(y))
+        return { problem: `session ${id}: events after seq ${after} differ between source and target`, docs };
       const last = x[x.length - 1];
       if (!last) break;
       a = foldEvents(x, Infinity, a);
@@ -204,17 +289,23 @@ async function checkSession(src: SqlRunner, dst: SqlRunner, row: SessionRow, siz
       after = last.seq;
       if (x.length < size) break;
     }
-    if (canonical(a) !== canonical(b)) return { problem: `session ${id}: the fold of the source's log differs from the target's`, docs };
+    if (canonical(a) !== canonical(b))
+      return { problem: `session ${id}: the fold of the source's log differs from the target's`, docs };
     const stored = stateFromRow(row);
-    if (canonical({ ...stored, steps: stored.steps ?? b.steps }) !== canonical(b)) return { problem: `session ${id}: the stored state (Session.state) is not the fold of its log`, docs };
+    if (canonical({ ...stored, steps: stored.steps ?? b.steps }) !== canonical(b))
+      return { problem: `session ${id}: the stored state (Session.state) is not the fold of its log`, docs };
     const columns: Record<string, unknown> = projectionColumns(b, new Date(0));
     const off = PROJECTED.filter((c) => canonical(row[c]) !== canonical(columns[c]));
-    if (off.length > 0) return { problem: `session ${id}: projection columns ${off.join(", ")} do not match the fold of its log`, docs };
+    if (off.length > 0)
+      return { problem: `session ${id}: projection columns ${off.join(", ")} do not match the fold of its log`, docs };
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     return { problem: `session ${id}: unreadable JSON (${error.message.slice(0, 120)})`, docs };
   }
-  const plans = await dst.query<{ content: string }>('SELECT v."content" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."id", v."version"', [id]);
+  const plans = await dst.query<{ content: string }>(
+    'SELECT v."content" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."id", v."version"',
+    [id],
+  );
   const planDocs: SearchDoc[] = plans.filter((p) => p.content.trim()).map((p) => ({ kind: "plan", body: p.content }));
   await indexDocs(dst, id, planDocs);
   return { problem: null, docs: docs + planDocs.length };
@@ -229,7 +320,10 @@ async function copyAll(src: SqlRunner, dst: SqlRunner, opts: CopyOptions, to: st
     const n = await count(dst, t.name);
     if (n > 0) filled.push(`${t.name}: ${n}`);
   }
-  if (filled.length > 0) throw new CopyRefused(`the target ${redactUrl(to)} is not empty (${filled.join(", ")} rows): db:copy only copies into an empty database`);
+  if (filled.length > 0)
+    throw new CopyRefused(
+      `the target ${redactUrl(to)} is not empty (${filled.join(", ")} rows): db:copy only copies into an empty database`,
+    );
   const columns = new Map<string, Column[]>();
   for (const t of TABLES) columns.set(t.name, await columnsOf(src, dst, t.name));
   const copied = new Map<string, { rows: number; digest: bigint }>();
@@ -246,7 +340,10 @@ async function copyAll(src: SqlRunner, dst: SqlRunner, opts: CopyOptions, to: st
   for (const t of TABLES) {
     const [source, target] = [await count(src, t.name), await count(dst, t.name)];
     const done = copied.get(t.name);
-    const sameRows = done !== undefined && done.rows === source && done.digest === (await digestOf(dst, t.name, t.key, columns.get(t.name) ?? [], size));
+    const sameRows =
+      done !== undefined &&
+      done.rows === source &&
+      done.digest === (await digestOf(dst, t.name, t.key, columns.get(t.name) ?? [], size));
     if (source !== target) problem(`${t.name}: ${source} rows in the source, ${target} in the target`);
     else if (!sameRows) problem(`${t.name}: the rows' contents differ between source and target`);
     tables.push({ table: t.name, source, target, sameRows });
@@ -276,7 +373,8 @@ async function copyAll(src: SqlRunner, dst: SqlRunner, opts: CopyOptions, to: st
 export async function copyDatabase(opts: CopyOptions): Promise<CopyReport> {
   const { from, to } = opts;
   if (!isSqliteUrl(from)) throw new CopyRefused(`--from must be a SQLite database (file:…), not ${redactUrl(from)}`);
-  if (!isPostgresUrl(to)) throw new CopyRefused(`--to must be a PostgreSQL database (postgresql://…), not ${redactUrl(to)}`);
+  if (!isPostgresUrl(to))
+    throw new CopyRefused(`--to must be a PostgreSQL database (postgresql://…), not ${redactUrl(to)}`);
   const file = sqlitePathFromUrl(from);
   if (!fs.existsSync(file)) throw new CopyRefused(`the source database ${file} does not exist`);
   await migrateDatabase(to, { quiet: true });

@@ -26,13 +26,19 @@ describe("Kysely on the Prisma driver adapter", () => {
   it("gives the same row on both engines: Date for dates, boolean for booleans, number for counts", async () => {
     t = freshDb();
     const k = kysely(t.db);
-    await k.insertInto("PermissionGrant").values([grant("g1", true), grant("g2", false)]).execute();
+    await k
+      .insertInto("PermissionGrant")
+      .values([grant("g1", true), grant("g2", false)])
+      .execute();
     const rows = await k.selectFrom("PermissionGrant").select(["id", "exact", "createdAt"]).orderBy("id").execute();
     expect(rows).toEqual([
       { id: "g1", exact: true, createdAt: at },
       { id: "g2", exact: false, createdAt: at },
     ]);
-    const counted = await k.selectFrom("PermissionGrant").select((e) => e.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const counted = await k
+      .selectFrom("PermissionGrant")
+      .select((e) => e.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(counted.n).toBe(2);
     // Prisma's ORM reads what Kysely wrote (same stored format).
     expect((await t.db.permissionGrant.findUnique({ where: { id: "g1" } }))?.createdAt).toEqual(at);
@@ -41,10 +47,20 @@ describe("Kysely on the Prisma driver adapter", () => {
   it("reports changed rows and compares dates in SQL on both engines", async () => {
     t = freshDb();
     const k = kysely(t.db);
-    await k.insertInto("PermissionGrant").values([grant("g1", true), grant("g2", false)]).execute();
-    const updated = await k.updateTable("PermissionGrant").set({ action: "deny" }).where("exact", "=", false).executeTakeFirst();
+    await k
+      .insertInto("PermissionGrant")
+      .values([grant("g1", true), grant("g2", false)])
+      .execute();
+    const updated = await k
+      .updateTable("PermissionGrant")
+      .set({ action: "deny" })
+      .where("exact", "=", false)
+      .executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(1n);
-    const none = await k.deleteFrom("PermissionGrant").where("createdAt", ">", new Date(at.getTime() + 1)).executeTakeFirst();
+    const none = await k
+      .deleteFrom("PermissionGrant")
+      .where("createdAt", ">", new Date(at.getTime() + 1))
+      .executeTakeFirst();
     expect(none.numDeletedRows).toBe(0n);
     const returned = await k.deleteFrom("PermissionGrant").where("id", "=", "g2").returning(["id", "action"]).execute();
     expect(returned).toEqual([{ id: "g2", action: "deny" }]);
@@ -73,8 +89,15 @@ describe("Kysely on the Prisma driver adapter", () => {
   it("keeps a ? inside a string literal as text on PostgreSQL", async () => {
     t = freshDb();
     const k = kysely(t.db);
-    await k.insertInto("PermissionGrant").values({ ...grant("g1", true), pattern: "what?" }).execute();
-    const row = await k.selectFrom("PermissionGrant").select("id").where("pattern", "=", sql<string>`'what?'`).executeTakeFirst();
+    await k
+      .insertInto("PermissionGrant")
+      .values({ ...grant("g1", true), pattern: "what?" })
+      .execute();
+    const row = await k
+      .selectFrom("PermissionGrant")
+      .select("id")
+      .where("pattern", "=", sql<string>`'what?'`)
+      .executeTakeFirst();
     expect(row).toEqual({ id: "g1" });
   });
 });

@@ -31,7 +31,13 @@ async function emptyDatabase(name: string): Promise<string> {
   await admin.end();
   base.pathname = `/${name}`;
   const url = base.toString();
-  drops.push(() => execFileSync("psql", [new URL("/postgres", url).toString(), "-qc", `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]));
+  drops.push(() =>
+    execFileSync("psql", [
+      new URL("/postgres", url).toString(),
+      "-qc",
+      `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`,
+    ]),
+  );
   return url;
 }
 
@@ -57,22 +63,43 @@ describe.skipIf(!onPostgres)("PostgreSQL migrations", () => {
   it("instances starting together migrate once, and the result is exactly the schema the models describe", async () => {
     const url = await emptyDatabase(`m_${tag}`);
     await Promise.all([1, 2, 3].map(() => migratePostgres(url, { quiet: true })));
-    const applied = await rows<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+    const applied = await rows<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      applied_steps_count: number;
+    }>(
       url,
       'SELECT "migration_name", "checksum", "finished_at", "applied_steps_count" FROM "_prisma_migrations" ORDER BY "migration_name"',
     );
-    expect(applied.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(postgresMigrations().map((m) => [m.name, m.checksum, 1]));
+    expect(applied.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(
+      postgresMigrations().map((m) => [m.name, m.checksum, 1]),
+    );
     expect(applied.every((r) => r.finished_at !== null)).toBe(true);
 
     // The models' own DDL (prisma migrate diff from empty) applied to another empty database gives the same shape.
     const reference = await emptyDatabase(`r_${tag}`);
     const ddl = path.join(dir, "reference.sql");
     const prisma = path.join(root, "node_modules", "prisma", "build", "index.js");
-    execFileSync(process.execPath, [prisma, "migrate", "diff", "--from-empty", "--to-schema-datamodel", POSTGRES_SCHEMA, "--script", "--output", ddl], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: reference },
-      stdio: "pipe",
-    });
+    execFileSync(
+      process.execPath,
+      [
+        prisma,
+        "migrate",
+        "diff",
+        "--from-empty",
+        "--to-schema-datamodel",
+        POSTGRES_SCHEMA,
+        "--script",
+        "--output",
+        ddl,
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: reference },
+        stdio: "pipe",
+      },
+    );
     await rows(reference, fs.readFileSync(ddl, "utf8"));
     expect(await rows(url, SHAPE)).toEqual(await rows(reference, SHAPE));
   });
@@ -82,12 +109,25 @@ describe.skipIf(!onPostgres)("PostgreSQL migrations", () => {
     const broken = path.join(dir, "broken");
     fs.mkdirSync(path.join(broken, "20990101000000_ok"), { recursive: true });
     fs.mkdirSync(path.join(broken, "20990101000001_bad"), { recursive: true });
-    fs.writeFileSync(path.join(broken, "20990101000000_ok", "migration.sql"), 'CREATE TABLE "Ok" ("id" TEXT PRIMARY KEY);');
-    fs.writeFileSync(path.join(broken, "20990101000001_bad", "migration.sql"), 'CREATE TABLE "Half" ("id" TEXT PRIMARY KEY);\nSELECT no_such_function();');
+    fs.writeFileSync(
+      path.join(broken, "20990101000000_ok", "migration.sql"),
+      'CREATE TABLE "Ok" ("id" TEXT PRIMARY KEY);',
+    );
+    fs.writeFileSync(
+      path.join(broken, "20990101000001_bad", "migration.sql"),
+      'CREATE TABLE "Half" ("id" TEXT PRIMARY KEY);\nSELECT no_such_function();',
+    );
     await expect(migratePostgres(url, { quiet: true, dir: broken })).rejects.toThrow(/20990101000001_bad failed/);
-    const tables = await rows<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+    const tables = await rows<{ table_name: string }>(
+      url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+    );
     expect(tables.map((t) => t.table_name)).toEqual(["Ok", "_prisma_migrations"]);
-    expect((await rows<{ migration_name: string }>(url, 'SELECT "migration_name" FROM "_prisma_migrations"')).map((r) => r.migration_name)).toEqual(["20990101000000_ok"]);
+    expect(
+      (await rows<{ migration_name: string }>(url, 'SELECT "migration_name" FROM "_prisma_migrations"')).map(
+        (r) => r.migration_name,
+      ),
+    ).toEqual(["20990101000000_ok"]);
     await expect(migratePostgres(url, { quiet: true, dir: broken })).rejects.toThrow(/20990101000001_bad failed/);
   });
 });

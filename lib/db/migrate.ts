@@ -19,7 +19,11 @@ export function migrateDatabase(url: string, opts: { quiet?: boolean } = {}): Pr
   const prismaBin = path.join(root, "node_modules", "prisma", "build", "index.js");
   execFileSync(process.execPath, [prismaBin, "migrate", "deploy"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: isSqliteUrl(url) ? `file:${sqlitePathFromUrl(url)}` : url, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+    env: {
+      ...process.env,
+      DATABASE_URL: isSqliteUrl(url) ? `file:${sqlitePathFromUrl(url)}` : url,
+      PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    },
     stdio: opts.quiet ? "pipe" : "inherit",
   });
   if (isSqliteUrl(url)) {
@@ -74,12 +78,22 @@ export async function migratePostgres(url: string, opts: { quiet?: boolean; dir?
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await client.query(BOOKKEEPING);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      'SELECT "migration_name", "checksum", "finished_at", "rolled_back_at" FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>('SELECT "migration_name", "checksum", "finished_at", "rolled_back_at" FROM "_prisma_migrations"');
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
-    if (failed) throw new Error(`migration ${failed.migration_name} failed earlier and was not rolled back: fix the database, then mark it rolled back`);
-    const applied = new Map(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r.checksum]));
+    if (failed)
+      throw new Error(
+        `migration ${failed.migration_name} failed earlier and was not rolled back: fix the database, then mark it rolled back`,
+      );
+    const applied = new Map(
+      rows
+        .filter((r) => r.finished_at !== null && r.rolled_back_at === null)
+        .map((r) => [r.migration_name, r.checksum]),
+    );
     for (const m of postgresMigrations(opts.dir)) {
       const done = applied.get(m.name);
       if (done !== undefined) {

@@ -46,7 +46,11 @@ describe.skipIf(!onPostgres)("PostgreSQL notifications", () => {
 
     // The listening connection dies (a restart, a network cut): notifications sent meanwhile are lost, so the
     // listener is told to re-check (null), and what comes after the reconnect arrives again.
-    const cut = await onOther((c) => c.query<{ n: number }>(`SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE query = 'LISTEN "plangate_test"' AND datname = current_database()`));
+    const cut = await onOther((c) =>
+      c.query<{ n: number }>(
+        `SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE query = 'LISTEN "plangate_test"' AND datname = current_database()`,
+      ),
+    );
     expect(Number(cut.rows[0]?.n)).toBe(1);
     await until(() => heard.includes(null));
     // Sent until heard: the listener may still be reconnecting when the first ones go out.

@@ -5,7 +5,13 @@ import { urlOf, type Db } from "./client";
 export type Listener = (payload: string | null) => void;
 
 type Channel = { listeners: Set<Listener> };
-type Connection = { client: pg.Client | null; channels: Map<string, Channel>; closed: boolean; ready: Promise<void> | null; connectedBefore: boolean };
+type Connection = {
+  client: pg.Client | null;
+  channels: Map<string, Channel>;
+  closed: boolean;
+  ready: Promise<void> | null;
+  connectedBefore: boolean;
+};
 
 // One LISTEN connection per database per process, whatever the number of streams and channels: NOTIFY is how
 // instances on one PostgreSQL hear each other's commits (delivered at commit, in commit order, only if committed).

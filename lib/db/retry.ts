@@ -4,9 +4,16 @@ const CONFLICT_KINDS = new Set(["UniqueConstraintViolation", "TransactionWriteCo
 export function isWriteConflict(error: unknown, depth = 0): boolean {
   if (error instanceof WriteConflict) return true;
   if (typeof error !== "object" || error === null || depth > 4) return false;
-  const e = error as { code?: unknown; message?: unknown; cause?: { kind?: unknown; originalCode?: unknown } | unknown };
+  const e = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: { kind?: unknown; originalCode?: unknown } | unknown;
+  };
   if (e.code === "P2002" || e.code === "P2034") return true;
-  const cause = (typeof e.cause === "object" && e.cause !== null ? e.cause : {}) as { kind?: unknown; originalCode?: unknown };
+  const cause = (typeof e.cause === "object" && e.cause !== null ? e.cause : {}) as {
+    kind?: unknown;
+    originalCode?: unknown;
+  };
   if (typeof cause.kind === "string" && CONFLICT_KINDS.has(cause.kind)) return true;
   // SQLite answers BUSY when a deferred transaction cannot upgrade to a writer because another process committed.
   if (typeof cause.originalCode === "string" && cause.originalCode.startsWith("SQLITE_BUSY")) return true;

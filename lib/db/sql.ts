@@ -1,4 +1,11 @@
-import { ColumnTypeEnum, type ArgType, type ColumnType, type SqlDriverAdapter, type SqlQueryable, type Transaction } from "@prisma/driver-adapter-utils";
+import {
+  ColumnTypeEnum,
+  type ArgType,
+  type ColumnType,
+  type SqlDriverAdapter,
+  type SqlQueryable,
+  type Transaction,
+} from "@prisma/driver-adapter-utils";
 
 /**
  * Hand-written SQL on the Prisma driver adapter that Prisma Client itself uses (same connection, same
@@ -39,7 +46,11 @@ function toDialect(sql: string, provider: string): string {
 }
 
 export function runner(q: SqlQueryable): SqlRunner {
-  const build = (sql: string, args: SqlArg[]) => ({ sql: toDialect(sql, q.provider), args, argTypes: args.map(argType) });
+  const build = (sql: string, args: SqlArg[]) => ({
+    sql: toDialect(sql, q.provider),
+    args,
+    argTypes: args.map(argType),
+  });
   return {
     provider: q.provider === "postgres" ? "postgres" : "sqlite",
     execute: (sql, args = []) => q.executeRaw(build(sql, args)),
@@ -87,7 +98,9 @@ export function prismaRunner(tx: RawCapable, provider: string): SqlRunner {
     execute: (sql, args = []) => tx.$executeRawUnsafe(toDialect(sql, provider), ...args),
     async query<T extends Row>(sql: string, args: SqlArg[] = []) {
       const rows = await tx.$queryRawUnsafe<Row[]>(toDialect(sql, provider), ...args);
-      return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])) as T);
+      return rows.map(
+        (r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])) as T,
+      );
     },
   };
 }

@@ -14,7 +14,12 @@ export type ClaudeHookInput = z.infer<typeof claudeHookInput>;
 export type ReviewOutcome = { status: string; plan: string; mode: string; message: string | null };
 
 // Claude Code's modes: Plangate's auto has no twin there, so an approval into auto accepts edits.
-const CLAUDE_MODE: Record<string, "default" | "acceptEdits"> = { default: "default", acceptEdits: "acceptEdits", auto: "acceptEdits", bypassPermissions: "acceptEdits" };
+const CLAUDE_MODE: Record<string, "default" | "acceptEdits"> = {
+  default: "default",
+  acceptEdits: "acceptEdits",
+  auto: "acceptEdits",
+  bypassPermissions: "acceptEdits",
+};
 
 /**
  * Pure: the hook's answer to Claude Code for a decided review, or null to stay silent (the terminal answered,
@@ -60,7 +65,12 @@ export function terminalAnswer(transcript: string): "approved" | "rejected" | nu
       if (b.type === "tool_use" && b.name === "ExitPlanMode" && b.id) {
         callId = b.id;
         answer = null;
-      } else if (b.type === "tool_result" && callId !== null && b.tool_use_id === callId && entry.permissionDecision?.source !== "hook") {
+      } else if (
+        b.type === "tool_result" &&
+        callId !== null &&
+        b.tool_use_id === callId &&
+        entry.permissionDecision?.source !== "hook"
+      ) {
         answer = b.is_error ? "rejected" : "approved";
       }
     }
@@ -76,7 +86,9 @@ export type AskReply = { status: string; message: string | null };
  */
 export function askDecision(input: ClaudeHookInput, reply: AskReply): object | null {
   const wrap = (decision: object) => ({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision } });
-  if (reply.status === "allow" || reply.status === "once" || reply.status === "always") return wrap({ behavior: "allow", updatedInput: input.tool_input });
-  if (reply.status === "deny" || reply.status === "reject") return wrap({ behavior: "deny", message: reply.message ?? "A person refused this call in Plangate." });
+  if (reply.status === "allow" || reply.status === "once" || reply.status === "always")
+    return wrap({ behavior: "allow", updatedInput: input.tool_input });
+  if (reply.status === "deny" || reply.status === "reject")
+    return wrap({ behavior: "deny", message: reply.message ?? "A person refused this call in Plangate." });
   return null;
 }

@@ -6,14 +6,32 @@ const theirs = { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh
 
 describe("withPlangateHook", () => {
   it.each([
-    ["empty settings", {}, { hooks: { PermissionRequest: [{ matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 3600 }] }] } }],
+    [
+      "empty settings",
+      {},
+      {
+        hooks: {
+          PermissionRequest: [{ matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 3600 }] }],
+        },
+      },
+    ],
     [
       "keeps other keys and hooks",
-      { model: "opus", permissions: { allow: ["Bash(npm test:*)"] }, hooks: { PermissionRequest: [theirs], Stop: [{ hooks: [] }] } },
       {
         model: "opus",
         permissions: { allow: ["Bash(npm test:*)"] },
-        hooks: { PermissionRequest: [theirs, { matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 3600 }] }], Stop: [{ hooks: [] }] },
+        hooks: { PermissionRequest: [theirs], Stop: [{ hooks: [] }] },
+      },
+      {
+        model: "opus",
+        permissions: { allow: ["Bash(npm test:*)"] },
+        hooks: {
+          PermissionRequest: [
+            theirs,
+            { matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 3600 }] },
+          ],
+          Stop: [{ hooks: [] }],
+        },
       },
     ],
   ])("%s", (_name, before, after) => {
@@ -21,19 +39,49 @@ describe("withPlangateHook", () => {
   });
 
   it("replaces a hook written before the command was quoted word by word", () => {
-    const old = { matcher: "ExitPlanMode", hooks: [{ type: "command", command: 'node "/opt/plangate/bin/plangate.mjs" hook claude-code --url http://127.0.0.1:3000', timeout: 60 }] };
-    expect(withPlangateHook({ hooks: { PermissionRequest: [theirs, old] } }, { command, timeoutSec: 60, asks: false }).hooks).toEqual({
+    const old = {
+      matcher: "ExitPlanMode",
+      hooks: [
+        {
+          type: "command",
+          command: 'node "/opt/plangate/bin/plangate.mjs" hook claude-code --url http://127.0.0.1:3000',
+          timeout: 60,
+        },
+      ],
+    };
+    expect(
+      withPlangateHook({ hooks: { PermissionRequest: [theirs, old] } }, { command, timeoutSec: 60, asks: false }).hooks,
+    ).toEqual({
       PermissionRequest: [theirs, { matcher: "ExitPlanMode", hooks: [{ type: "command", command, timeout: 60 }] }],
     });
   });
 
   it("connecting twice replaces the hook (a new URL), removing takes out only Plangate's", () => {
-    const once = withPlangateHook({ hooks: { PermissionRequest: [theirs] } }, { command, timeoutSec: 3600, asks: false });
+    const once = withPlangateHook(
+      { hooks: { PermissionRequest: [theirs] } },
+      { command, timeoutSec: 3600, asks: false },
+    );
     const moved = command.replace("3000", "4000");
     const twice = withPlangateHook(once, { command: moved, timeoutSec: 600, asks: false });
-    expect(twice.hooks).toEqual({ PermissionRequest: [theirs, { matcher: "ExitPlanMode", hooks: [{ type: "command", command: moved, timeout: 600 }] }] });
-    expect(withPlangateHook(twice, { command: moved, timeoutSec: 600, asks: false, remove: true })).toEqual({ hooks: { PermissionRequest: [theirs] } });
-    expect(withPlangateHook(once, { command, timeoutSec: 1, asks: false, remove: true }).hooks).toEqual({ PermissionRequest: [theirs] });
-    expect(withPlangateHook(withPlangateHook({}, { command, timeoutSec: 60, asks: false }), { command, timeoutSec: 60, asks: false, remove: true })).toEqual({});
+    expect(twice.hooks).toEqual({
+      PermissionRequest: [
+        theirs,
+        { matcher: "ExitPlanMode", hooks: [{ type: "command", command: moved, timeout: 600 }] },
+      ],
+    });
+    expect(withPlangateHook(twice, { command: moved, timeoutSec: 600, asks: false, remove: true })).toEqual({
+      hooks: { PermissionRequest: [theirs] },
+    });
+    expect(withPlangateHook(once, { command, timeoutSec: 1, asks: false, remove: true }).hooks).toEqual({
+      PermissionRequest: [theirs],
+    });
+    expect(
+      withPlangateHook(withPlangateHook({}, { command, timeoutSec: 60, asks: false }), {
+        command,
+        timeoutSec: 60,
+        asks: false,
+        remove: true,
+      }),
+    ).toEqual({});
   });
 });

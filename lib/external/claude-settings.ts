@@ -6,19 +6,23 @@ export type ClaudeSettings = Record<string, unknown> & { hooks?: Record<string, 
 /** Marks Plangate's own hook commands, so connect replaces them and --remove takes out only them. */
 export const HOOK_MARK = "plangate.mjs' hook claude-code";
 // Hooks written before the command was shell-quoted word by word.
-const OLD_HOOK_MARK = "plangate.mjs\" hook claude-code";
+const OLD_HOOK_MARK = 'plangate.mjs" hook claude-code';
 
 /** Tools whose permission asks go to Plangate's permission card with --asks. */
 export const ASK_MATCHER = "Bash|Edit|Write|MultiEdit|NotebookEdit";
 
-const isOurs = (h: HookEntry) => typeof h.command === "string" && (h.command.includes(HOOK_MARK) || h.command.includes(OLD_HOOK_MARK));
+const isOurs = (h: HookEntry) =>
+  typeof h.command === "string" && (h.command.includes(HOOK_MARK) || h.command.includes(OLD_HOOK_MARK));
 
 /**
  * Pure: the settings with Plangate's PermissionRequest hook for ExitPlanMode (and the permission asks with
  * `asks`) put in, or taken out with `remove`. Other hooks and keys stay as they were; a second connect
  * replaces the first rather than adding a second hook.
  */
-export function withPlangateHook(settings: ClaudeSettings, opts: { command: string; timeoutSec: number; asks: boolean; remove?: boolean }): ClaudeSettings {
+export function withPlangateHook(
+  settings: ClaudeSettings,
+  opts: { command: string; timeoutSec: number; asks: boolean; remove?: boolean },
+): ClaudeSettings {
   const hooks = { ...((settings.hooks as Record<string, unknown> | undefined) ?? {}) };
   const current = Array.isArray(hooks.PermissionRequest) ? (hooks.PermissionRequest as Matcher[]) : [];
   const kept = current
@@ -28,7 +32,9 @@ export function withPlangateHook(settings: ClaudeSettings, opts: { command: stri
     ? []
     : [
         { matcher: "ExitPlanMode", hooks: [{ type: "command", command: opts.command, timeout: opts.timeoutSec }] },
-        ...(opts.asks ? [{ matcher: ASK_MATCHER, hooks: [{ type: "command", command: opts.command, timeout: opts.timeoutSec }] }] : []),
+        ...(opts.asks
+          ? [{ matcher: ASK_MATCHER, hooks: [{ type: "command", command: opts.command, timeout: opts.timeoutSec }] }]
+          : []),
       ];
   const next = [...kept, ...ours];
   if (next.length > 0) hooks.PermissionRequest = next;

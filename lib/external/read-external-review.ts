@@ -27,7 +27,8 @@ export async function readExternalReview(db: Db, reviewId: string): Promise<Exte
   const [review] = await listReviews(db, { id: reviewId });
   if (!review || review.kind !== "plan-review") throw new AppError("review_not_found");
   const { session, state } = await getSession(db, review.sessionId);
-  if (!isExternalModel(session.model)) throw new AppError("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
+  if (!isExternalModel(session.model))
+    throw new AppError("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
   const run = await sql(db);
   const [version] = await run.query<VersionRow>(
     'SELECT v."content", v."editedByUser", r."toolCallId" FROM "Review" r JOIN "PlanVersion" v ON v."planId" = r."planId" AND v."version" = r."planVersion" WHERE r."id" = ?',
@@ -73,7 +74,12 @@ function logMoved(db: Db, sessionId: string, ms: number): Promise<void> {
 }
 
 /** Long poll: the review's outcome once it is no longer pending, or as it stands after waitMs. */
-export async function awaitExternalReview(db: Db, reviewId: string, waitMs: number, signal?: AbortSignal): Promise<ExternalReviewOutcome> {
+export async function awaitExternalReview(
+  db: Db,
+  reviewId: string,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<ExternalReviewOutcome> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const outcome = await readExternalReview(db, reviewId);

@@ -33,8 +33,14 @@ function commandAsk(command: string): PermissionAsk {
   const pattern = single ? only.text : command;
   const options = single ? alwaysOptions(only) : [{ rule: command, exact: true, words: `exactly \`${command}\`` }];
   return {
-    permission: "bash", patterns: [pattern], always: [options.at(-1)?.rule ?? pattern], alwaysOptions: [{ pattern, options }],
-    exactOnly: single ? [] : [pattern], readOnly: false, insideWorkspace: true, metadata: { command },
+    permission: "bash",
+    patterns: [pattern],
+    always: [options.at(-1)?.rule ?? pattern],
+    alwaysOptions: [{ pattern, options }],
+    exactOnly: single ? [] : [pattern],
+    readOnly: false,
+    insideWorkspace: true,
+    metadata: { command },
   };
 }
 
@@ -43,9 +49,19 @@ function commandAsk(command: string): PermissionAsk {
  * asks the person). A path is resolved as the kernel would (links followed): one that leads out of the
  * workspace is left to the agent's dialog; a control file (by the path as written or where it leads) is flagged.
  */
-export async function plangateAsk(tool: string, input: Record<string, unknown>, workspace: string): Promise<PermissionAsk | null> {
-  if (tool === "Bash" && typeof input.command === "string" && input.command.trim() !== "") return commandAsk(input.command);
-  const file = typeof input.file_path === "string" ? input.file_path : typeof input.notebook_path === "string" ? input.notebook_path : null;
+export async function plangateAsk(
+  tool: string,
+  input: Record<string, unknown>,
+  workspace: string,
+): Promise<PermissionAsk | null> {
+  if (tool === "Bash" && typeof input.command === "string" && input.command.trim() !== "")
+    return commandAsk(input.command);
+  const file =
+    typeof input.file_path === "string"
+      ? input.file_path
+      : typeof input.notebook_path === "string"
+        ? input.notebook_path
+        : null;
   if (!EDIT_TOOLS.includes(tool) || file === null) return null;
   let resolved: Awaited<ReturnType<typeof resolvePath>>;
   try {
@@ -56,12 +72,23 @@ export async function plangateAsk(tool: string, input: Record<string, unknown>, 
   if (resolved.relative === null || resolved.relative === ".") return null;
   const pattern = resolved.relative;
   return {
-    permission: "edit", patterns: [pattern], always: [pattern], alwaysOptions: [{ pattern, options: [{ rule: pattern, exact: true, words: `exactly \`${pattern}\`` }] }],
-    exactOnly: [pattern], ...(resolved.control ? { control: [pattern] } : {}), readOnly: false, insideWorkspace: true, metadata: { path: pattern },
+    permission: "edit",
+    patterns: [pattern],
+    always: [pattern],
+    alwaysOptions: [{ pattern, options: [{ rule: pattern, exact: true, words: `exactly \`${pattern}\`` }] }],
+    exactOnly: [pattern],
+    ...(resolved.control ? { control: [pattern] } : {}),
+    readOnly: false,
+    insideWorkspace: true,
+    metadata: { path: pattern },
   };
 }
 
-export type AskOutcome = { requestId: string | null; status: "allow" | "deny" | "pending" | "once" | "always" | "reject"; message: string | null };
+export type AskOutcome = {
+  requestId: string | null;
+  status: "allow" | "deny" | "pending" | "once" | "always" | "reject";
+  message: string | null;
+};
 
 const CLOSED = { autoGateOpen: false, bypassEnabled: false };
 
@@ -71,37 +98,80 @@ const CLOSED = { autoGateOpen: false, bypassEnabled: false };
  * once); a control file always goes to a person, once. Otherwise it becomes a pending ask on the session's
  * permission card (once / always / reject with a message).
  */
-export async function submitExternalAsk(db: Db, a: { agent: ExternalAgent; externalId: string; workspace: string; tool: string; input: Record<string, unknown> }): Promise<AskOutcome> {
+export async function submitExternalAsk(
+  db: Db,
+  a: { agent: ExternalAgent; externalId: string; workspace: string; tool: string; input: Record<string, unknown> },
+): Promise<AskOutcome> {
   const ask = await plangateAsk(a.tool, a.input, a.workspace);
-  if (!ask) throw new AppError("bad_request", `tool: Plangate does not judge this ${a.tool} call (a tool it does not know, or a path outside the workspace); answer it in the agent's dialog`);
+  if (!ask)
+    throw new AppError(
+      "bad_request",
+      `tool: Plangate does not judge this ${a.tool} call (a tool it does not know, or a path outside the workspace); answer it in the agent's dialog`,
+    );
   const sessionId = await ensureExternalSession(db, a);
   const { narrowing } = configRules(loadWorkspaceConfig(a.workspace), false);
   const grants = await grantRules(db, sessionId, a.workspace, "outside");
-  const judged = judgeCall({ actor: "outside", asks: [ask], agentRules: [], grantRules: grants, narrowing, mode: "default", gates: CLOSED, allowedOnce: new Set() });
+  const judged = judgeCall({
+    actor: "outside",
+    asks: [ask],
+    agentRules: [],
+    grantRules: grants,
+    narrowing,
+    mode: "default",
+    gates: CLOSED,
+    allowedOnce: new Set(),
+  });
   // A composed command is judged whole (only an exact grant answers it), and each of its commands by the
   // workspace's denies: `true && git push --force` is refused where `git push *` is.
-  const parts = ask.permission === "bash" && ask.exactOnly?.length ? commandShapes(String(a.input.command)).map((c) => c.text) : [];
-  const partDenied = parts.length > 0 ? judgeCall({ actor: "outside", asks: [{ permission: "bash", patterns: parts, readOnly: false }], agentRules: [], grantRules: [], narrowing, mode: "default", gates: CLOSED, allowedOnce: new Set() }) : null;
+  const parts =
+    ask.permission === "bash" && ask.exactOnly?.length ? commandShapes(String(a.input.command)).map((c) => c.text) : [];
+  const partDenied =
+    parts.length > 0
+      ? judgeCall({
+          actor: "outside",
+          asks: [{ permission: "bash", patterns: parts, readOnly: false }],
+          agentRules: [],
+          grantRules: [],
+          narrowing,
+          mode: "default",
+          gates: CLOSED,
+          allowedOnce: new Set(),
+        })
+      : null;
   if (judged.kind === "deny" || partDenied?.kind === "deny") {
     const reason = judged.kind === "deny" ? judged.reason : partDenied?.kind === "deny" ? partDenied.reason : "";
     return { requestId: null, status: "deny", message: `Plangate's rules for this workspace deny it: ${reason}.` };
   }
   if (judged.kind === "allow") return { requestId: null, status: "allow", message: null };
-  const { rows, events, write } = planRequests(sessionId, newId("call"), a.tool, judged.asks.map((x) => ({ ...x, metadata: { ...(x.metadata ?? {}), agent: a.agent } })));
+  const { rows, events, write } = planRequests(
+    sessionId,
+    newId("call"),
+    a.tool,
+    judged.asks.map((x) => ({ ...x, metadata: { ...(x.metadata ?? {}), agent: a.agent } })),
+  );
   await appendEvents(db, sessionId, events, { also: write });
   return { requestId: rows[0]?.id ?? null, status: "pending", message: null };
 }
 
 /** The ask's reply, waiting up to waitMs for a person. */
-export async function awaitExternalAsk(db: Db, requestId: string, waitMs: number, signal?: AbortSignal): Promise<AskOutcome> {
+export async function awaitExternalAsk(
+  db: Db,
+  requestId: string,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<AskOutcome> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const [req] = await listRequests(db, { id: requestId });
     if (!req) throw new AppError("not_found", "No permission ask has that id.");
-    const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [req.sessionId]);
-    if (!owner || !isExternalModel(owner.model)) throw new AppError("forbidden", "That ask belongs to a Plangate agent's session, not an outside agent's.");
+    const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [
+      req.sessionId,
+    ]);
+    if (!owner || !isExternalModel(owner.model))
+      throw new AppError("forbidden", "That ask belongs to a Plangate agent's session, not an outside agent's.");
     const left = deadline - Date.now();
-    if (req.status !== "pending" || left <= 0 || signal?.aborted) return { requestId, status: req.status, message: req.message ?? null };
+    if (req.status !== "pending" || left <= 0 || signal?.aborted)
+      return { requestId, status: req.status, message: req.message ?? null };
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);

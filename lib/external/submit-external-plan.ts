@@ -3,7 +3,12 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
 import { writePlanRows } from "../plan/ensure-plan";
-import { insertPlanSubmission, LEAD_REVIEW_INTENT, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
+import {
+  insertPlanSubmission,
+  LEAD_REVIEW_INTENT,
+  PLAN_REVIEW_INTENT,
+  PlanVersionTaken,
+} from "../plan/submit-plan-version";
 import { insertMail } from "../team/mailbox";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
@@ -21,15 +26,33 @@ export type ExternalPlan = {
   planFilePath: string;
 };
 
-const slugOf = (file: string) => (file.split("/").pop() ?? "plan").replace(/\.md$/i, "").replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 60) || "plan";
+const slugOf = (file: string) =>
+  (file.split("/").pop() ?? "plan")
+    .replace(/\.md$/i, "")
+    .replace(/[^A-Za-z0-9_-]/g, "-")
+    .slice(0, 60) || "plan";
 
 /** The outside agent's session, created (in plan mode) the first time one of its plans or asks arrives. */
-export async function ensureExternalSession(db: Db, p: Pick<ExternalPlan, "agent" | "externalId" | "workspace">): Promise<string> {
+export async function ensureExternalSession(
+  db: Db,
+  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace">,
+): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
-  const [row] = await (await sql(db)).query<{ agent: string; model: string }>('SELECT "agent", "model" FROM "Session" WHERE "id" = ?', [id]);
+  const [row] = await (await sql(db)).query<{ agent: string; model: string }>(
+    'SELECT "agent", "model" FROM "Session" WHERE "id" = ?',
+    [id],
+  );
   if (row) return id;
   try {
-    await createSession(db, { id, title: `${p.agent} session ${p.externalId}`, workspace: p.workspace, agent: p.agent, model: EXTERNAL_MODEL, mode: "plan", externalId: p.externalId });
+    await createSession(db, {
+      id,
+      title: `${p.agent} session ${p.externalId}`,
+      workspace: p.workspace,
+      agent: p.agent,
+      model: EXTERNAL_MODEL,
+      mode: "plan",
+      externalId: p.externalId,
+    });
   } catch (error) {
     // Two hooks for one new session (or two instances): the other created it.
     if (!isWriteConflict(error)) throw error;
@@ -53,10 +76,29 @@ async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Pr
   await appendEvents(
     db,
     sessionId,
-    (s) => (s.team ? [] : [{ type: "team.joined", payload: { teamId: team.id, role: "teammate", name, leadSessionId: team.leadSessionId, requirePlanApproval: true } }]),
+    (s) =>
+      s.team
+        ? []
+        : [
+            {
+              type: "team.joined",
+              payload: {
+                teamId: team.id,
+                role: "teammate",
+                name,
+                leadSessionId: team.leadSessionId,
+                requirePlanApproval: true,
+              },
+            },
+          ],
     {
       also: async (tx, result) => {
-        if (result.events.length > 0) await tx.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [team.id, "teammate", sessionId]);
+        if (result.events.length > 0)
+          await tx.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [
+            team.id,
+            "teammate",
+            sessionId,
+          ]);
       },
     },
   );
@@ -68,7 +110,10 @@ async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Pr
  * the pending review, so the desk, the mailbox, History and the exports show it unchanged. A review still
  * pending from an earlier hook of the same session (its hook gave up) is closed first.
  */
-export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ sessionId: string; reviewId: string; version: number }> {
+export async function submitExternalPlan(
+  db: Db,
+  p: ExternalPlan,
+): Promise<{ sessionId: string; reviewId: string; version: number }> {
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
   const sessionId = await ensureExternalSession(db, p);
@@ -77,7 +122,10 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {
     const run = await sql(db);
-    const [plan] = await run.query<{ id: string; currentVersion: number }>('SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? ORDER BY "createdAt" LIMIT 1', [sessionId]);
+    const [plan] = await run.query<{ id: string; currentVersion: number }>(
+      'SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? ORDER BY "createdAt" LIMIT 1',
+      [sessionId],
+    );
     const planId = plan?.id ?? newId("pln");
     const version = (plan?.currentVersion ?? 0) + 1;
     try {
@@ -86,30 +134,59 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
         sessionId,
         (s) => {
           const out: NewEvent[] = [];
-          if (s.pendingReview) out.push({ type: "review.answered", payload: { reviewId: s.pendingReview.id, decision: "superseded" } });
-          if (!plan) out.push({ type: "plan.created", payload: { planId, slug: slugOf(p.planFilePath), path: p.planFilePath } });
+          if (s.pendingReview)
+            out.push({ type: "review.answered", payload: { reviewId: s.pendingReview.id, decision: "superseded" } });
+          if (!plan)
+            out.push({ type: "plan.created", payload: { planId, slug: slugOf(p.planFilePath), path: p.planFilePath } });
           if (!s.openTurnId) out.push({ type: "turn.started", payload: { turnId: newId("trn") } });
           out.push({ type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } });
-          out.push({ type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: callId, planVersion: version } });
-          if (s.team?.requirePlanApproval) out.push({ type: "notice", payload: { level: "info", text: `Plan version ${version} sent to the team lead's mailbox for approval.` } });
+          out.push({
+            type: "review.asked",
+            payload: { reviewId, kind: "plan-review", toolCallId: callId, planVersion: version },
+          });
+          if (s.team?.requirePlanApproval)
+            out.push({
+              type: "notice",
+              payload: { level: "info", text: `Plan version ${version} sent to the team lead's mailbox for approval.` },
+            });
           return out;
         },
         {
           also: async (tx, result) => {
             const superseded = result.events.find((e) => e.type === "review.answered");
             if (superseded?.type === "review.answered") {
-              await tx.execute('UPDATE "Review" SET "status" = ?, "decision" = ?, "pendingKey" = NULL, "decidedBy" = ?, "decidedAt" = ? WHERE "id" = ? AND "status" = ?', [
-                "abandoned", "superseded", p.agent, new Date(), superseded.payload.reviewId, "pending",
-              ]);
+              await tx.execute(
+                'UPDATE "Review" SET "status" = ?, "decision" = ?, "pendingKey" = NULL, "decidedBy" = ?, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
+                ["abandoned", "superseded", p.agent, new Date(), superseded.payload.reviewId, "pending"],
+              );
             }
             await writePlanRows(tx, sessionId, result.events);
             const team = result.state.team;
             const toLead = team?.role === "teammate" && team.requirePlanApproval;
-            await insertPlanSubmission(tx, { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId, intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT });
+            await insertPlanSubmission(tx, {
+              sessionId,
+              planId,
+              version,
+              markdown: p.plan,
+              file: p.planFilePath,
+              reviewId,
+              callId,
+              intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT,
+            });
             if (toLead && team) {
               await insertMail(tx, {
-                teamId: team.id, from: sessionId, to: team.leadSessionId, type: "plan_approval_request", requestId: reviewId,
-                payload: { from: team.name, requestId: reviewId, planFilePath: p.planFilePath, planContent: p.plan, version },
+                teamId: team.id,
+                from: sessionId,
+                to: team.leadSessionId,
+                type: "plan_approval_request",
+                requestId: reviewId,
+                payload: {
+                  from: team.name,
+                  requestId: reviewId,
+                  planFilePath: p.planFilePath,
+                  planContent: p.plan,
+                  version,
+                },
               });
             }
           },
@@ -117,7 +194,11 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<{ ses
       );
       return { sessionId, reviewId, version };
     } catch (error) {
-      if (attempt < 5 && (error instanceof PlanVersionTaken || error instanceof WriteConflict || isWriteConflict(error))) continue;
+      if (
+        attempt < 5 &&
+        (error instanceof PlanVersionTaken || error instanceof WriteConflict || isWriteConflict(error))
+      )
+        continue;
       throw error;
     }
   }

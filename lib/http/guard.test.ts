@@ -36,7 +36,11 @@ describe("guardRequest", () => {
     ["a shorter wrong token", { token: TOKEN, authorization: "Bearer t" }, "unauthorized"],
     ["a longer wrong token", { token: TOKEN, authorization: `Bearer ${TOKEN}x` }, "unauthorized"],
     ["DNS rebinding: a foreign host name", { host: "rebind.test:3000" }, "host_not_allowed"],
-    ["a foreign host name even with the token", { host: "rebind.test", token: TOKEN, cookieToken: TOKEN }, "host_not_allowed"],
+    [
+      "a foreign host name even with the token",
+      { host: "rebind.test", token: TOKEN, cookieToken: TOKEN },
+      "host_not_allowed",
+    ],
     ["no Host header", { host: null }, "host_not_allowed"],
     ["localhost", { host: "localhost:3000" }, true],
     ["IPv6 loopback", { host: "[::1]:3000" }, true],
@@ -44,7 +48,11 @@ describe("guardRequest", () => {
     ["a configured name", { host: "plangate.example.com", allowedHosts: ["plangate.example.com"] }, true],
     ["a garbage Host", { host: "a b" }, "host_not_allowed"],
     ["health needs no token", { token: TOKEN, pathname: "/api/health" }, true],
-    ["token does not excuse cross-origin POST", { token: TOKEN, cookieToken: TOKEN, method: "POST", origin: "http://evil.example" }, "origin_rejected"],
+    [
+      "token does not excuse cross-origin POST",
+      { token: TOKEN, cookieToken: TOKEN, method: "POST", origin: "http://evil.example" },
+      "origin_rejected",
+    ],
   ])("%s", (_name, patch, expected) => {
     const verdict = guardRequest({ ...base, ...patch });
     if (expected === true) expect(verdict.ok).toBe(true);
@@ -53,8 +61,14 @@ describe("guardRequest", () => {
 
   it("says when the token came in the query (the proxy then sets the cookie and redirects it away)", () => {
     expect(guardRequest({ ...base, token: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: true });
-    expect(guardRequest({ ...base, token: TOKEN, authorization: `Bearer ${TOKEN}` })).toEqual({ ok: true, fromQuery: false });
-    expect(guardRequest({ ...base, token: TOKEN, cookieToken: TOKEN, queryToken: TOKEN })).toEqual({ ok: true, fromQuery: false });
+    expect(guardRequest({ ...base, token: TOKEN, authorization: `Bearer ${TOKEN}` })).toEqual({
+      ok: true,
+      fromQuery: false,
+    });
+    expect(guardRequest({ ...base, token: TOKEN, cookieToken: TOKEN, queryToken: TOKEN })).toEqual({
+      ok: true,
+      fromQuery: false,
+    });
   });
 });
 

@@ -72,7 +72,8 @@ export function guardRequest(input: GuardInput): GuardVerdict {
     fromQuery = presented === query && bearer === null && input.cookieToken !== presented;
   }
   if (!safe) {
-    if (input.secFetchSite && !["same-origin", "none"].includes(input.secFetchSite)) return { ok: false, code: "origin_rejected" };
+    if (input.secFetchSite && !["same-origin", "none"].includes(input.secFetchSite))
+      return { ok: false, code: "origin_rejected" };
     if (input.origin) {
       let originHost: string;
       try {

@@ -64,13 +64,15 @@ const storable = (s: string) => s.isWellFormed() && !s.includes("\u0000");
 function assertWellFormed(value: unknown): void {
   const bad = illFormedAt(value);
   if (bad === null) return;
-  if (bad.endsWith(`(nested deeper than ${MAX_JSON_DEPTH} levels)`)) throw new AppError("bad_request", `${bad}: the JSON is nested too deeply`);
+  if (bad.endsWith(`(nested deeper than ${MAX_JSON_DEPTH} levels)`))
+    throw new AppError("bad_request", `${bad}: the JSON is nested too deeply`);
   throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate) or a NUL character`);
 }
 
 /** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.ts). */
 export async function parseBody<T>(req: Request, schema: ZodType<T>, maxBytes = 1_000_000): Promise<T> {
-  const tooLarge = () => new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000_000)} MB.`);
+  const tooLarge = () =>
+    new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000_000)} MB.`);
   if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   const text = await req.text();
   if (Buffer.byteLength(text, "utf8") > maxBytes) throw tooLarge();

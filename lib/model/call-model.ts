@@ -1,4 +1,9 @@
-import type { LanguageModelV3, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
 import type { Usage } from "../core/usage";
 import { classifyModelError, messageOf, StreamCut } from "./model-errors";
 
@@ -93,10 +98,17 @@ export async function callModel(input: {
   for (let attempt = 1; ; attempt++) {
     try {
       if (input.onText) return await streamStep(input.model, prompt, input.tools, input.abortSignal, input.onText);
-      const result = await input.model.doGenerate({ prompt, tools: input.tools, toolChoice: { type: "auto" }, abortSignal: input.abortSignal });
+      const result = await input.model.doGenerate({
+        prompt,
+        tools: input.tools,
+        toolChoice: { type: "auto" },
+        abortSignal: input.abortSignal,
+      });
       const text = result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
       const toolCalls = result.content.flatMap((c) =>
-        c.type === "tool-call" && !c.providerExecuted ? [{ toolCallId: c.toolCallId, toolName: c.toolName, input: parseInput(c.input) }] : [],
+        c.type === "tool-call" && !c.providerExecuted
+          ? [{ toolCallId: c.toolCallId, toolName: c.toolName, input: parseInput(c.input) }]
+          : [],
       );
       return { text, toolCalls, usage: toUsage(result.usage) };
     } catch (error) {
@@ -104,11 +116,17 @@ export async function callModel(input: {
       const fault = classifyModelError(error);
       if (fault.kind !== "retry") throw error;
       if (attempt >= attempts) {
-        throw new ModelGaveUp(`the model provider failed ${attempts} time${attempts === 1 ? "" : "s"} (last: ${fault.reason}: ${messageOf(error)})`, { cause: error });
+        throw new ModelGaveUp(
+          `the model provider failed ${attempts} time${attempts === 1 ? "" : "s"} (last: ${fault.reason}: ${messageOf(error)})`,
+          { cause: error },
+        );
       }
       const delayMs = fault.waitMs ?? Math.min(MAX_BACKOFF_MS, (input.retryBaseMs ?? 2_000) * 2 ** (attempt - 1));
       if (delayMs > MAX_WAIT_MS) {
-        throw new ModelGaveUp(`the model provider asked to wait ${Math.ceil(delayMs / 1000)} s before trying again (${fault.reason}); retry later`, { cause: error });
+        throw new ModelGaveUp(
+          `the model provider asked to wait ${Math.ceil(delayMs / 1000)} s before trying again (${fault.reason}); retry later`,
+          { cause: error },
+        );
       }
       await input.onRetry?.({ attempt: attempt + 1, of: attempts, delayMs, reason: fault.reason });
       await sleep(delayMs, input.abortSignal);
@@ -117,7 +135,13 @@ export async function callModel(input: {
 }
 
 /** One streamed request: text deltas go to onText as they come; tool calls count only once the stream finished. */
-async function streamStep(model: LanguageModelV3, prompt: LanguageModelV3Message[], tools: LanguageModelV3FunctionTool[], abortSignal: AbortSignal, onText: (text: string) => void): Promise<ModelStep> {
+async function streamStep(
+  model: LanguageModelV3,
+  prompt: LanguageModelV3Message[],
+  tools: LanguageModelV3FunctionTool[],
+  abortSignal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<ModelStep> {
   let text = "";
   try {
     const { stream } = await model.doStream({ prompt, tools, toolChoice: { type: "auto" }, abortSignal });
@@ -139,17 +163,23 @@ async function streamStep(model: LanguageModelV3, prompt: LanguageModelV3Message
         begun.add(value.id);
       } else if (value.type === "tool-call") {
         begun.delete(value.toolCallId);
-        if (!value.providerExecuted) toolCalls.push({ toolCallId: value.toolCallId, toolName: value.toolName, input: parseInput(value.input) });
+        if (!value.providerExecuted)
+          toolCalls.push({ toolCallId: value.toolCallId, toolName: value.toolName, input: parseInput(value.input) });
       } else if (value.type === "error") {
         throw value.error;
       } else if (value.type === "finish") {
         // A provider that ends the stream on an error says so in the finish reason: the step is not complete.
-        if (value.finishReason.unified === "error") throw new StreamCut(`finish reason ${value.finishReason.raw ?? "error"}`);
+        if (value.finishReason.unified === "error")
+          throw new StreamCut(`finish reason ${value.finishReason.raw ?? "error"}`);
         // Out of output tokens inside a tool call: asking again would end the same way.
-        if (begun.size > 0 && value.finishReason.unified === "length") throw new Error("the answer reached the model's output token limit in the middle of a tool call; ask for smaller steps (e.g. several edits instead of one large write)");
+        if (begun.size > 0 && value.finishReason.unified === "length")
+          throw new Error(
+            "the answer reached the model's output token limit in the middle of a tool call; ask for smaller steps (e.g. several edits instead of one large write)",
+          );
         if (begun.size > 0) throw new StreamCut("a tool call's input never completed");
         // The Responses API's stream that ended without response.completed finishes as "other" with no raw reason.
-        if (value.finishReason.unified === "other" && value.finishReason.raw === undefined) throw new StreamCut("no completion");
+        if (value.finishReason.unified === "other" && value.finishReason.raw === undefined)
+          throw new StreamCut("no completion");
         finished = { usage: toUsage(value.usage) };
       }
     }

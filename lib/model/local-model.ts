@@ -1,9 +1,19 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 
 /** What a local (in-process) model decides for one request. */
 export type LocalStep = { text?: string; toolCalls?: { name: string; input: unknown }[]; streamDelayMs?: number };
 
-export type LocalDecider = (request: { prompt: LanguageModelV3Prompt; tools: string[]; options: LanguageModelV3CallOptions }) => LocalStep | Promise<LocalStep>;
+export type LocalDecider = (request: {
+  prompt: LanguageModelV3Prompt;
+  tools: string[];
+  options: LanguageModelV3CallOptions;
+}) => LocalStep | Promise<LocalStep>;
 
 let counter = 0;
 
@@ -23,7 +33,12 @@ export function localModel(provider: string, modelId: string, decide: LocalDecid
       const content: LanguageModelV3Content[] = [];
       if (step.text) content.push({ type: "text", text: step.text });
       for (const call of step.toolCalls ?? []) {
-        content.push({ type: "tool-call", toolCallId: `call_${Date.now().toString(36)}_${++counter}`, toolName: call.name, input: JSON.stringify(call.input ?? {}) });
+        content.push({
+          type: "tool-call",
+          toolCallId: `call_${Date.now().toString(36)}_${++counter}`,
+          toolName: call.name,
+          input: JSON.stringify(call.input ?? {}),
+        });
       }
       const hasCalls = (step.toolCalls?.length ?? 0) > 0;
       return {
@@ -55,13 +70,21 @@ export function localModel(provider: string, modelId: string, decide: LocalDecid
             controller.enqueue({ type: "text-end", id: "t" });
           }
           for (const call of step.toolCalls ?? []) {
-            controller.enqueue({ type: "tool-call", toolCallId: `call_${Date.now().toString(36)}_${++counter}`, toolName: call.name, input: JSON.stringify(call.input ?? {}) });
+            controller.enqueue({
+              type: "tool-call",
+              toolCallId: `call_${Date.now().toString(36)}_${++counter}`,
+              toolName: call.name,
+              input: JSON.stringify(call.input ?? {}),
+            });
           }
           const hasCalls = (step.toolCalls?.length ?? 0) > 0;
           controller.enqueue({
             type: "finish",
             finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined },
-            usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
+            usage: {
+              inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+              outputTokens: { total: 0, text: 0, reasoning: 0 },
+            },
           });
           controller.close();
         },

@@ -54,16 +54,34 @@ export type ModelFault =
 // 408 timeout, 409 conflict (OpenAI: lock contention), 425 too early, 429 rate limit, 5xx, 529 Anthropic overloaded.
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 const STATUS_TEXT: Record<number, string> = {
-  408: "Request Timeout", 409: "Conflict", 425: "Too Early", 429: "Too Many Requests", 500: "Internal Server Error",
-  502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 529: "Overloaded",
+  408: "Request Timeout",
+  409: "Conflict",
+  425: "Too Early",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  529: "Overloaded",
 };
 // How providers say the prompt does not fit: Anthropic "prompt is too long", OpenAI context_length_exceeded,
 // vLLM / llama.cpp / Ollama "maximum context length", "exceeds the context window".
-const OVERFLOW = /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|too many tokens|input is too long|exceed_context_size/i;
+const OVERFLOW =
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|too many tokens|input is too long|exceed_context_size/i;
 // Anthropic's mid-stream `event: error` types worth another try.
 const RETRY_STREAM_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_error", "timeout_error"]);
 // A connection cut by the network or the server (undici's codes and messages).
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+const NETWORK_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 const NETWORK_MESSAGES = /^(terminated|fetch failed|other side closed|socket hang up)$|^Cannot connect to API/i;
 
 function networkCut(error: unknown): boolean {
@@ -96,11 +114,17 @@ export function classifyModelError(error: unknown): ModelFault {
     const said = `${error.message} ${error.responseBody ?? ""}`;
     if ((status === 400 || status === 413) && OVERFLOW.test(said)) return { kind: "overflow", reason: error.message };
     if (status !== undefined && RETRY_STATUSES.has(status)) {
-      return { kind: "retry", reason: `${status} ${STATUS_TEXT[status] ?? ""}`.trim(), waitMs: retryAfterMs(error.responseHeaders) };
+      return {
+        kind: "retry",
+        reason: `${status} ${STATUS_TEXT[status] ?? ""}`.trim(),
+        waitMs: retryAfterMs(error.responseHeaders),
+      };
     }
     // No status: the connection failed before an answer. A 2xx: the answer's body was cut while it streamed.
-    if (status === undefined && (error.isRetryable || networkCut(error))) return { kind: "retry", reason: "the connection failed" };
-    if (status !== undefined && status < 300 && (error.isRetryable || networkCut(error))) return { kind: "retry", reason: "the connection was cut" };
+    if (status === undefined && (error.isRetryable || networkCut(error)))
+      return { kind: "retry", reason: "the connection failed" };
+    if (status !== undefined && status < 300 && (error.isRetryable || networkCut(error)))
+      return { kind: "retry", reason: "the connection was cut" };
     return { kind: "fatal" };
   }
   if (InvalidResponseDataError.isInstance(error) && /without a finish reason/i.test(error.message)) {
@@ -108,7 +132,8 @@ export function classifyModelError(error: unknown): ModelFault {
   }
   // Anthropic sends some failures inside a 200 stream as an error event ({type: "overloaded_error", …}).
   const type = typeof error === "object" && error !== null ? (error as { type?: unknown }).type : undefined;
-  if (typeof type === "string" && RETRY_STREAM_TYPES.has(type)) return { kind: "retry", reason: type.replace(/_/g, " ") };
+  if (typeof type === "string" && RETRY_STREAM_TYPES.has(type))
+    return { kind: "retry", reason: type.replace(/_/g, " ") };
   if (networkCut(error)) return { kind: "retry", reason: "the connection was cut" };
   return { kind: "fatal" };
 }

@@ -27,7 +27,10 @@ export function openaiBaseUrl(value: string | undefined): string {
   return value ? value.replace(/\/+$/, "") : OPENAI_DEFAULT;
 }
 
-export function resolveModel(name: string, ctx: { env: ModelEnv; script?: ScriptStep[]; stepIndex: number }): LanguageModelV3 {
+export function resolveModel(
+  name: string,
+  ctx: { env: ModelEnv; script?: ScriptStep[]; stepIndex: number },
+): LanguageModelV3 {
   const error = modelConfigError(name, ctx.env);
   if (error) throw new AppError("bad_request", error);
   const { provider, id } = parseModelName(name);
@@ -38,11 +41,19 @@ export function resolveModel(name: string, ctx: { env: ModelEnv; script?: Script
       return scriptedModel(ctx.script ?? [], ctx.stepIndex);
     case "anthropic":
       // The base URL is always passed: left undefined, the provider would read process.env itself, unvalidated.
-      return createAnthropic({ apiKey: ctx.env.ANTHROPIC_API_KEY, baseURL: anthropicBaseUrl(ctx.env.ANTHROPIC_BASE_URL) })(id);
+      return createAnthropic({
+        apiKey: ctx.env.ANTHROPIC_API_KEY,
+        baseURL: anthropicBaseUrl(ctx.env.ANTHROPIC_BASE_URL),
+      })(id);
     case "openai":
       // The Responses API (POST <base>/responses), the provider's default for createOpenAI()(id).
       return createOpenAI({ apiKey: ctx.env.OPENAI_API_KEY, baseURL: openaiBaseUrl(ctx.env.OPENAI_BASE_URL) })(id);
     default:
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: ctx.env.PLANGATE_BASE_URL ?? "", apiKey: ctx.env.PLANGATE_API_KEY, includeUsage: true })(id);
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: ctx.env.PLANGATE_BASE_URL ?? "",
+        apiKey: ctx.env.PLANGATE_API_KEY,
+        includeUsage: true,
+      })(id);
   }
 }

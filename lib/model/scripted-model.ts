@@ -5,7 +5,9 @@ export const scriptStepSchema = z.object({
   text: z.string().optional(),
   /** Stream the text word by word with this delay between words (to show streaming in tests and demos). */
   streamDelayMs: z.number().int().min(0).max(2_000).optional(),
-  toolCalls: z.array(z.object({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) })).optional(),
+  toolCalls: z
+    .array(z.object({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }))
+    .optional(),
 });
 export const scriptSchema = z.array(scriptStepSchema).max(1000);
 export type ScriptStep = z.infer<typeof scriptStepSchema>;

@@ -4,7 +4,10 @@ import { evaluate } from "./evaluate";
 import type { Action } from "./types";
 
 const home = "/home/u";
-const user = [{ permission: "bash", pattern: "rm *", action: "deny" as const }, { permission: "read", pattern: "*.env", action: "allow" as const }];
+const user = [
+  { permission: "bash", pattern: "rm *", action: "deny" as const },
+  { permission: "read", pattern: "*.env", action: "allow" as const },
+];
 const agents = nativeAgents({ plansDir: ".plangate/plans", home, user });
 
 describe("native agents", () => {
@@ -95,7 +98,11 @@ describe("native agents", () => {
 
 describe("resolveAgent", () => {
   const custom = {
-    reviewer: { description: "Reviews diffs", permission: { edit: "deny" as const, bash: { "*": "ask" as const, "git diff *": "allow" as const } }, readOnly: true },
+    reviewer: {
+      description: "Reviews diffs",
+      permission: { edit: "deny" as const, bash: { "*": "ask" as const, "git diff *": "allow" as const } },
+      readOnly: true,
+    },
     build: { permission: { webfetch: "deny" as const } },
   };
   const opts = { plansDir: ".plangate/plans", home, user };
@@ -117,7 +124,12 @@ describe("resolveAgent", () => {
   });
 
   it("custom agents are not native and keep their flags", () => {
-    expect(resolveAgent("reviewer", custom, opts)).toMatchObject({ native: false, readOnly: true, description: "Reviews diffs", mode: "primary" });
+    expect(resolveAgent("reviewer", custom, opts)).toMatchObject({
+      native: false,
+      readOnly: true,
+      description: "Reviews diffs",
+      mode: "primary",
+    });
     expect(resolveAgent("build", custom, opts)).toMatchObject({ native: true, readOnly: false });
   });
 });

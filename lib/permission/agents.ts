@@ -91,20 +91,14 @@ export function nativeAgents(opts: NativeAgentOptions): Record<NativeAgentName, 
       rule("plan_enter", "*", "allow"),
       rule("question", "*", "allow"),
     ]),
-    plan: agent(
-      "plan",
-      "Planning agent: explores the code read-only and writes only its plan file.",
-      "primary",
-      true,
-      [
-        rule("question", "*", "allow"),
-        rule("plan_exit", "*", "allow"),
-        rule("task", "general", "deny"),
-        rule("network", "*", "deny"),
-        rule("edit", "*", "deny"),
-        ...planEdits,
-      ],
-    ),
+    plan: agent("plan", "Planning agent: explores the code read-only and writes only its plan file.", "primary", true, [
+      rule("question", "*", "allow"),
+      rule("plan_exit", "*", "allow"),
+      rule("task", "general", "deny"),
+      rule("network", "*", "deny"),
+      rule("edit", "*", "deny"),
+      ...planEdits,
+    ]),
     general: agent(
       "general",
       "General-purpose subagent for multi-step research and changes delegated by a primary agent.",
@@ -119,7 +113,12 @@ export function nativeAgents(opts: NativeAgentOptions): Record<NativeAgentName, 
       "subagent",
       true,
       // bash stays allowed here: the OS sandbox is what makes it read-only.
-      [rule("edit", "*", "deny"), rule("network", "*", "deny"), rule("task", "*", "deny"), rule("todo_write", "*", "deny")],
+      [
+        rule("edit", "*", "deny"),
+        rule("network", "*", "deny"),
+        rule("task", "*", "deny"),
+        rule("todo_write", "*", "deny"),
+      ],
     ),
   };
 }
@@ -150,7 +149,11 @@ export function resolveAgent(
     const narrowing = own.filter((r) => r.action !== "allow");
     const native = nativeAgents({ ...opts, user: merge(narrowing, user) })[name as NativeAgentName];
     return entry
-      ? { ...native, description: entry.description ?? native.description, readOnly: native.readOnly || entry.readOnly === true }
+      ? {
+          ...native,
+          description: entry.description ?? native.description,
+          readOnly: native.readOnly || entry.readOnly === true,
+        }
       : native;
   }
   if (!entry) return undefined;

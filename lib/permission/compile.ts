@@ -1,6 +1,13 @@
 import { buildPrefixTrie, lookupPrefix, MAX_DEPTH, type TrieNode } from "./prefix-trie";
 import type { Action, Rule, Ruleset } from "./types";
-import { compileNormalized, compilePattern, Kind, normalizeSlashes, requiredLastChar, requiredPrefix } from "./wildcard";
+import {
+  compileNormalized,
+  compilePattern,
+  Kind,
+  normalizeSlashes,
+  requiredLastChar,
+  requiredPrefix,
+} from "./wildcard";
 
 /** A ruleset turned into a fast, exact last-match-wins evaluator. */
 export interface CompiledRuleset {
@@ -128,7 +135,8 @@ export function buildCompiled(ruleset: Ruleset): CompiledRuleset {
         if (compileNormalized(rule.permission)(p)) ids.push(i);
       });
       const flat = ids.length > MAX_INDEXED_RULES;
-      const prefixOf = (rule: Rule | undefined) => (rule?.exact ? normalizeSlashes(rule.pattern) : requiredPrefix(rule?.pattern ?? ""));
+      const prefixOf = (rule: Rule | undefined) =>
+        rule?.exact ? normalizeSlashes(rule.pattern) : requiredPrefix(rule?.pattern ?? "");
       const entries = ids.map((id) => ({ id, prefix: flat ? "" : prefixOf(ruleset[id]) }));
       // "git *" is settled by whether the walk got past "git " - give it a node.
       const anchors = ids.flatMap((id) => {

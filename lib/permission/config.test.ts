@@ -26,11 +26,27 @@ describe("fromConfig", () => {
         { permission: "read", pattern: "*", action: "deny" },
       ],
     ],
-    ["~/ expands", { read: { "~/notes/*": "allow" } }, [{ permission: "read", pattern: "/home/ada/notes/*", action: "allow" }]],
-    ["~ alone expands", { external_directory: { "~": "allow" } }, [{ permission: "external_directory", pattern: "/home/ada", action: "allow" }]],
-    ["$HOME expands", { read: { "$HOME/.ssh/*": "deny" } }, [{ permission: "read", pattern: "/home/ada/.ssh/*", action: "deny" }]],
+    [
+      "~/ expands",
+      { read: { "~/notes/*": "allow" } },
+      [{ permission: "read", pattern: "/home/ada/notes/*", action: "allow" }],
+    ],
+    [
+      "~ alone expands",
+      { external_directory: { "~": "allow" } },
+      [{ permission: "external_directory", pattern: "/home/ada", action: "allow" }],
+    ],
+    [
+      "$HOME expands",
+      { read: { "$HOME/.ssh/*": "deny" } },
+      [{ permission: "read", pattern: "/home/ada/.ssh/*", action: "deny" }],
+    ],
     ["$HOME alone expands", { read: { $HOME: "ask" } }, [{ permission: "read", pattern: "/home/ada", action: "ask" }]],
-    ["~ in the middle stays", { read: { "a/~/b": "allow" } }, [{ permission: "read", pattern: "a/~/b", action: "allow" }]],
+    [
+      "~ in the middle stays",
+      { read: { "a/~/b": "allow" } },
+      [{ permission: "read", pattern: "a/~/b", action: "allow" }],
+    ],
     ["~user stays", { read: { "~bob/x": "allow" } }, [{ permission: "read", pattern: "~bob/x", action: "allow" }]],
     ["empty object gives no rules", { bash: {} }, []],
   ])("%s", (_name, config, want) => {

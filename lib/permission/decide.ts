@@ -10,5 +10,10 @@ export type DecideInput = Omit<CallFacts, "actor"> & { actor?: CallFacts["actor"
 /** The gate's answer for one pattern, looking the rule up in the given rulesets (a convenience over `gate`). */
 export function decide(input: DecideInput): Decision {
   const { rulesets, ...facts } = input;
-  return gate({ about: "call", actor: "agent", ...facts, rule: evaluateRule(input.permission, input.pattern, ...rulesets) });
+  return gate({
+    about: "call",
+    actor: "agent",
+    ...facts,
+    rule: evaluateRule(input.permission, input.pattern, ...rulesets),
+  });
 }

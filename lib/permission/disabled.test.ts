@@ -5,13 +5,28 @@ import type { Action, Rule, Ruleset } from "./types";
 
 const r = (permission: string, pattern: string, action: Action): Rule => ({ permission, pattern, action });
 const agents = nativeAgents({ plansDir: ".plangate/plans", home: "/home/u" });
-const TOOLS = ["read", "edit", "write", "apply_patch", "bash", "task", "todo_write", "question", "plan_enter", "plan_exit"];
+const TOOLS = [
+  "read",
+  "edit",
+  "write",
+  "apply_patch",
+  "bash",
+  "task",
+  "todo_write",
+  "question",
+  "plan_enter",
+  "plan_exit",
+];
 
 describe("disabled", () => {
   it.each<[string, Ruleset, string[]]>([
     ["empty ruleset hides nothing", [], []],
     ["all-deny hides every tool", [r("*", "*", "deny")], TOOLS],
-    ["edit deny hides edit, write and apply_patch", [r("*", "*", "allow"), r("edit", "*", "deny")], ["edit", "write", "apply_patch"]],
+    [
+      "edit deny hides edit, write and apply_patch",
+      [r("*", "*", "allow"), r("edit", "*", "deny")],
+      ["edit", "write", "apply_patch"],
+    ],
     ["later path allow keeps edit tools", [r("edit", "*", "deny"), r("edit", "docs/*", "allow")], []],
     ["later non-* deny does not hide", [r("bash", "*", "allow"), r("bash", "rm *", "deny")], []],
     ["blanket ask does not hide", [r("bash", "*", "ask")], []],

@@ -60,15 +60,24 @@ function randomPattern(r: () => number): string {
   const word = WORDS[Math.floor(r() * WORDS.length)]!;
   const lit = () => randomText(r, "ab/ \\.-", 4);
   switch (Math.floor(r() * 9)) {
-    case 0: return "*";
-    case 1: return word;
-    case 2: return `${word} *`;
-    case 3: return `${word}${lit()}*`;
-    case 4: return `*${lit()}`;
-    case 5: return `${lit()}*${lit()}`;
-    case 6: return `*${lit()}*`;
-    case 7: return `${word}?${lit()} *`;
-    default: return randomText(r, "ab/ \\*?.", 7);
+    case 0:
+      return "*";
+    case 1:
+      return word;
+    case 2:
+      return `${word} *`;
+    case 3:
+      return `${word}${lit()}*`;
+    case 4:
+      return `*${lit()}`;
+    case 5:
+      return `${lit()}*${lit()}`;
+    case 6:
+      return `*${lit()}*`;
+    case 7:
+      return `${word}?${lit()} *`;
+    default:
+      return randomText(r, "ab/ \\*?.", 7);
   }
 }
 
@@ -119,6 +128,8 @@ describe("compiled evaluator vs naive reference", () => {
   it("the reference itself tells matches from misses", () => {
     expect(naiveMatch("git *", "git")).toBe(true);
     expect(naiveMatch("a*b", "ab/x")).toBe(false);
-    expect(naiveEvaluate("bash", "ls", merge([{ permission: "*", pattern: "*", action: "deny" }]))?.action).toBe("deny");
+    expect(naiveEvaluate("bash", "ls", merge([{ permission: "*", pattern: "*", action: "deny" }]))?.action).toBe(
+      "deny",
+    );
   });
 });

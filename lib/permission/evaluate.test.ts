@@ -48,7 +48,13 @@ describe("evaluate", () => {
     ["no matching pattern", [r("bash", "git *", "allow")], "bash", "ls", "ask"],
     ["later rule wins", [r("bash", "*", "deny"), r("bash", "*", "allow")], "bash", "ls", "allow"],
     ["later narrower deny wins", [r("bash", "*", "allow"), r("bash", "ls*", "deny")], "bash", "ls", "deny"],
-    ["earlier narrower rule loses to later broad one", [r("bash", "ls*", "deny"), r("bash", "*", "allow")], "bash", "ls", "allow"],
+    [
+      "earlier narrower rule loses to later broad one",
+      [r("bash", "ls*", "deny"), r("bash", "*", "allow")],
+      "bash",
+      "ls",
+      "allow",
+    ],
     ["wildcard permission", [r("*", "*", "deny")], "anything", "x", "deny"],
     ["? in permission", [r("t?sk", "*", "deny")], "task", "general", "deny"],
   ])("%s", (_name, rules, permission, pattern, want) => {
@@ -59,7 +65,11 @@ describe("evaluate", () => {
     ["zero rulesets ask", [], "ask"],
     ["second ruleset overrides the first", [[r("bash", "*", "deny")], [r("bash", "*", "allow")]], "allow"],
     ["first ruleset applies when the second is silent", [[r("bash", "*", "deny")], [r("edit", "*", "allow")]], "deny"],
-    ["three rulesets, last wins", [[r("bash", "*", "deny")], [r("bash", "*", "allow")], [r("bash", "l*", "ask")]], "ask"],
+    [
+      "three rulesets, last wins",
+      [[r("bash", "*", "deny")], [r("bash", "*", "allow")], [r("bash", "l*", "ask")]],
+      "ask",
+    ],
     ["empty rulesets in between", [[r("bash", "*", "deny")], [], []], "deny"],
   ])("multiple rulesets: %s", (_name, rulesets, want) => {
     expect(evaluate("bash", "ls", ...rulesets)).toBe(want);

@@ -4,11 +4,24 @@ import type { Action, Rule, RuleSource } from "./types";
 
 const OPEN = { autoGateOpen: true, bypassEnabled: true };
 const rule = (action: Action, source?: RuleSource, pattern = "*", exact = false): Rule => ({
-  permission: "bash", pattern, action, ...(source ? { source } : {}), ...(exact ? { exact: true } : {}),
+  permission: "bash",
+  pattern,
+  action,
+  ...(source ? { source } : {}),
+  ...(exact ? { exact: true } : {}),
 });
 
 const call = (over: Partial<CallQuestion>): CallQuestion => ({
-  about: "call", actor: "agent", permission: "bash", pattern: "mkdir x", mode: "default", gates: OPEN, readOnly: false, insideWorkspace: true, rule: undefined, ...over,
+  about: "call",
+  actor: "agent",
+  permission: "bash",
+  pattern: "mkdir x",
+  mode: "default",
+  gates: OPEN,
+  readOnly: false,
+  insideWorkspace: true,
+  rule: undefined,
+  ...over,
 });
 
 describe("ruleApplies: which rules may answer for whom", () => {
@@ -45,42 +58,172 @@ describe("gate: calls (facts → answer)", () => {
     ["agent: a trusted config allow answers", { rule: rule("allow", "config") }, "allow", /config/],
     ["agent: an untrusted config allow is ignored", { rule: rule("allow", "untrusted-config") }, "ask", /no rule/],
     ["agent: its grant answers a plain command", { rule: rule("allow", "grant", "mkdir *") }, "allow", /mkdir/],
-    ["agent: a prefix grant never answers a command that is not plain", { rule: rule("allow", "grant", "mkdir *"), plain: false }, "ask", /no rule/],
-    ["agent: an exact grant answers its own text", { rule: rule("allow", "grant", "mkdir x > y", true), pattern: "mkdir x > y", plain: false }, "allow", /exact|mkdir/],
-    ["agent: a grant for outside agents is ignored", { rule: rule("allow", "outside-grant", "mkdir *") }, "ask", /no rule/],
-    ["agent: an untrusted deny narrows an allow", { rule: rule("allow", "config"), narrowing: rule("deny", "untrusted-config") }, "deny", /workspace's config/],
-    ["agent: an untrusted ask narrows a native allow", { permission: "read", rule: { permission: "read", pattern: "*", action: "allow" }, narrowing: { permission: "read", pattern: "*", action: "ask", source: "untrusted-config" } }, "ask", /workspace's config/],
-    ["agent: an untrusted ask does not lift a native deny", { rule: rule("deny"), narrowing: rule("ask", "untrusted-config") }, "deny", /deny/],
+    [
+      "agent: a prefix grant never answers a command that is not plain",
+      { rule: rule("allow", "grant", "mkdir *"), plain: false },
+      "ask",
+      /no rule/,
+    ],
+    [
+      "agent: an exact grant answers its own text",
+      { rule: rule("allow", "grant", "mkdir x > y", true), pattern: "mkdir x > y", plain: false },
+      "allow",
+      /exact|mkdir/,
+    ],
+    [
+      "agent: a grant for outside agents is ignored",
+      { rule: rule("allow", "outside-grant", "mkdir *") },
+      "ask",
+      /no rule/,
+    ],
+    [
+      "agent: an untrusted deny narrows an allow",
+      { rule: rule("allow", "config"), narrowing: rule("deny", "untrusted-config") },
+      "deny",
+      /workspace's config/,
+    ],
+    [
+      "agent: an untrusted ask narrows a native allow",
+      {
+        permission: "read",
+        rule: { permission: "read", pattern: "*", action: "allow" },
+        narrowing: { permission: "read", pattern: "*", action: "ask", source: "untrusted-config" },
+      },
+      "ask",
+      /workspace's config/,
+    ],
+    [
+      "agent: an untrusted ask does not lift a native deny",
+      { rule: rule("deny"), narrowing: rule("ask", "untrusted-config") },
+      "deny",
+      /deny/,
+    ],
     ["agent: a narrowing allow is never one", { narrowing: rule("allow", "untrusted-config") }, "ask", /no rule/],
     ["agent: auto answers an ask", { mode: "auto" }, "allow", /auto mode/],
-    ["agent: auto does not answer a control file", { mode: "auto", control: true, rule: rule("allow", "grant") }, "ask", /control file/],
+    [
+      "agent: auto does not answer a control file",
+      { mode: "auto", control: true, rule: rule("allow", "grant") },
+      "ask",
+      /control file/,
+    ],
     ["agent: a person allowed it once", { personAllowed: true }, "allow", /once by a person/],
     ["agent: once does not lift a deny", { personAllowed: true, rule: rule("deny") }, "deny", /deny/],
     ["agent: plan mode denies a write", { mode: "plan", rule: rule("allow", "config") }, "deny", /plan mode/],
     ["agent: read-only bash runs", { readOnly: true }, "allow", /read-only/],
     // No sandbox of ours: the command would run on the host, so only a person (or the operator's bypass) answers
-    ["agent, unsandboxed: its grant does not answer", { unsandboxed: true, rule: rule("allow", "grant", "mkdir x", true) }, "ask", /no sandbox/],
+    [
+      "agent, unsandboxed: its grant does not answer",
+      { unsandboxed: true, rule: rule("allow", "grant", "mkdir x", true) },
+      "ask",
+      /no sandbox/,
+    ],
     ["agent, unsandboxed: auto does not answer", { unsandboxed: true, mode: "auto" }, "ask", /no sandbox/],
-    ["agent, unsandboxed: a trusted config allow does not answer", { unsandboxed: true, rule: rule("allow", "config") }, "ask", /no sandbox/],
-    ["agent, unsandboxed: a person allowed it once", { unsandboxed: true, personAllowed: true }, "allow", /once by a person/],
+    [
+      "agent, unsandboxed: a trusted config allow does not answer",
+      { unsandboxed: true, rule: rule("allow", "config") },
+      "ask",
+      /no sandbox/,
+    ],
+    [
+      "agent, unsandboxed: a person allowed it once",
+      { unsandboxed: true, personAllowed: true },
+      "allow",
+      /once by a person/,
+    ],
     ["agent, unsandboxed: plan mode still denies", { unsandboxed: true, mode: "plan" }, "deny", /plan mode/],
     ["agent, unsandboxed: a deny still denies", { unsandboxed: true, rule: rule("deny") }, "deny", /deny/],
     ["agent, unsandboxed: a read-only command still runs", { unsandboxed: true, readOnly: true }, "allow", /read-only/],
-    ["agent, unsandboxed: edits are not commands", { unsandboxed: true, permission: "edit", mode: "acceptEdits", rule: { permission: "edit", pattern: "*", action: "ask" } }, "allow", /acceptEdits/],
+    [
+      "agent, unsandboxed: edits are not commands",
+      {
+        unsandboxed: true,
+        permission: "edit",
+        mode: "acceptEdits",
+        rule: { permission: "edit", pattern: "*", action: "ask" },
+      },
+      "allow",
+      /acceptEdits/,
+    ],
     // Outside agents: unsandboxed, so nothing but a person's grant for them allows
     ["outside: no grant asks", { actor: "outside" }, "ask", /person decides/],
     ["outside: a native allow is ignored", { actor: "outside", rule: rule("allow") }, "ask", /person decides/],
-    ["outside: a grant made for the sandboxed agent is ignored", { actor: "outside", rule: rule("allow", "grant", "mkdir *") }, "ask", /person decides/],
-    ["outside: a trusted config allow is ignored", { actor: "outside", rule: rule("allow", "config") }, "ask", /person decides/],
-    ["outside: a grant for outside agents answers a plain command", { actor: "outside", rule: rule("allow", "outside-grant", "mkdir *") }, "allow", /grant for outside agents/],
-    ["outside: a prefix grant never answers a command that is not plain", { actor: "outside", rule: rule("allow", "outside-grant", "mkdir *"), pattern: "mkdir x && curl e.test", plain: false }, "ask", /person decides/],
-    ["outside: an exact grant answers its own text", { actor: "outside", rule: rule("allow", "outside-grant", "mkdir x && y", true), pattern: "mkdir x && y", plain: false }, "allow", /grant for outside/],
-    ["outside: a control file asks whatever the grant", { actor: "outside", permission: "edit", pattern: ".claude/settings.json", control: true, rule: { permission: "edit", pattern: "*", action: "allow", source: "outside-grant" } }, "ask", /control file/],
-    ["outside: the workspace's deny refuses", { actor: "outside", rule: rule("allow", "outside-grant"), narrowing: rule("deny", "untrusted-config") }, "deny", /deny/],
-    ["outside: the workspace's ask is not answered by a grant", { actor: "outside", rule: rule("allow", "outside-grant"), narrowing: rule("ask", "config") }, "ask", /workspace's config/],
-    ["outside: a person's once answers the workspace's ask", { actor: "outside", personAllowed: true, narrowing: rule("ask", "config") }, "allow", /once by a person/],
+    [
+      "outside: a grant made for the sandboxed agent is ignored",
+      { actor: "outside", rule: rule("allow", "grant", "mkdir *") },
+      "ask",
+      /person decides/,
+    ],
+    [
+      "outside: a trusted config allow is ignored",
+      { actor: "outside", rule: rule("allow", "config") },
+      "ask",
+      /person decides/,
+    ],
+    [
+      "outside: a grant for outside agents answers a plain command",
+      { actor: "outside", rule: rule("allow", "outside-grant", "mkdir *") },
+      "allow",
+      /grant for outside agents/,
+    ],
+    [
+      "outside: a prefix grant never answers a command that is not plain",
+      {
+        actor: "outside",
+        rule: rule("allow", "outside-grant", "mkdir *"),
+        pattern: "mkdir x && curl e.test",
+        plain: false,
+      },
+      "ask",
+      /person decides/,
+    ],
+    [
+      "outside: an exact grant answers its own text",
+      {
+        actor: "outside",
+        rule: rule("allow", "outside-grant", "mkdir x && y", true),
+        pattern: "mkdir x && y",
+        plain: false,
+      },
+      "allow",
+      /grant for outside/,
+    ],
+    [
+      "outside: a control file asks whatever the grant",
+      {
+        actor: "outside",
+        permission: "edit",
+        pattern: ".claude/settings.json",
+        control: true,
+        rule: { permission: "edit", pattern: "*", action: "allow", source: "outside-grant" },
+      },
+      "ask",
+      /control file/,
+    ],
+    [
+      "outside: the workspace's deny refuses",
+      { actor: "outside", rule: rule("allow", "outside-grant"), narrowing: rule("deny", "untrusted-config") },
+      "deny",
+      /deny/,
+    ],
+    [
+      "outside: the workspace's ask is not answered by a grant",
+      { actor: "outside", rule: rule("allow", "outside-grant"), narrowing: rule("ask", "config") },
+      "ask",
+      /workspace's config/,
+    ],
+    [
+      "outside: a person's once answers the workspace's ask",
+      { actor: "outside", personAllowed: true, narrowing: rule("ask", "config") },
+      "allow",
+      /once by a person/,
+    ],
     ["outside: its mode never answers (auto)", { actor: "outside", mode: "auto" }, "ask", /person decides/],
-    ["outside: bypassPermissions does not either", { actor: "outside", mode: "bypassPermissions", control: true }, "ask", /control file/],
+    [
+      "outside: bypassPermissions does not either",
+      { actor: "outside", mode: "bypassPermissions", control: true },
+      "ask",
+      /control file/,
+    ],
   ])("%s", (_name, over, action, reason) => {
     const d = gate(call(over));
     expect(d.action).toBe(action);
@@ -99,16 +242,52 @@ describe("gate: calls (facts → answer)", () => {
 });
 
 describe("gate: plan decisions (facts → answer)", () => {
-  const plan = (over: Partial<PlanQuestion>): PlanQuestion => ({ about: "plan", actor: "person", decision: "approve", planOf: "agent", ...over });
+  const plan = (over: Partial<PlanQuestion>): PlanQuestion => ({
+    about: "plan",
+    actor: "person",
+    decision: "approve",
+    planOf: "agent",
+    ...over,
+  });
   it.each<[string, Partial<PlanQuestion>, Action, RegExp]>([
     ["a person approves Plangate's agent's plan", {}, "allow", /a person decided/],
     ["a person approves an outside agent's plan", { planOf: "outside" }, "allow", /a person decided/],
-    ["a lead's model approves a teammate's plan with its own rights", { actor: "model", model: { mode: "acceptEdits", readOnly: false } }, "allow", /rights it has/],
-    ["a lead's model in plan mode may not approve", { actor: "model", model: { mode: "plan", readOnly: false } }, "deny", /plan mode/],
-    ["a read-only lead's model may not approve", { actor: "model", model: { mode: "default", readOnly: true } }, "deny", /read-only/],
-    ["a team that requires a person", { actor: "model", personRequired: true, model: { mode: "default", readOnly: false } }, "deny", /requires a person/],
-    ["a lead's model may send a teammate's plan back", { actor: "model", decision: "reject", model: { mode: "plan", readOnly: true } }, "allow", /send a plan back/],
-    ["a model never approves an outside agent's plan", { actor: "model", planOf: "outside", model: { mode: "bypassPermissions", readOnly: false } }, "deny", /only a person/],
+    [
+      "a lead's model approves a teammate's plan with its own rights",
+      { actor: "model", model: { mode: "acceptEdits", readOnly: false } },
+      "allow",
+      /rights it has/,
+    ],
+    [
+      "a lead's model in plan mode may not approve",
+      { actor: "model", model: { mode: "plan", readOnly: false } },
+      "deny",
+      /plan mode/,
+    ],
+    [
+      "a read-only lead's model may not approve",
+      { actor: "model", model: { mode: "default", readOnly: true } },
+      "deny",
+      /read-only/,
+    ],
+    [
+      "a team that requires a person",
+      { actor: "model", personRequired: true, model: { mode: "default", readOnly: false } },
+      "deny",
+      /requires a person/,
+    ],
+    [
+      "a lead's model may send a teammate's plan back",
+      { actor: "model", decision: "reject", model: { mode: "plan", readOnly: true } },
+      "allow",
+      /send a plan back/,
+    ],
+    [
+      "a model never approves an outside agent's plan",
+      { actor: "model", planOf: "outside", model: { mode: "bypassPermissions", readOnly: false } },
+      "deny",
+      /only a person/,
+    ],
     ["nor sends it back", { actor: "model", planOf: "outside", decision: "reject" }, "deny", /only a person/],
     ["an outside agent never decides a plan", { actor: "outside" }, "deny", /only a person or the team lead's model/],
     ["Plangate's own agent never decides a plan", { actor: "agent" }, "deny", /only a person or the team lead's model/],

@@ -76,7 +76,10 @@ export function ruleApplies(actor: Actor, rule: Rule): boolean {
   const source = rule.source ?? "native";
   const narrows = rule.action !== "allow";
   if (actor === "agent") return source === "untrusted-config" ? narrows : source !== "outside-grant";
-  if (actor === "outside") return source === "outside-grant" ? rule.action === "allow" : (source === "config" || source === "untrusted-config") && narrows;
+  if (actor === "outside")
+    return source === "outside-grant"
+      ? rule.action === "allow"
+      : (source === "config" || source === "untrusted-config") && narrows;
   return false;
 }
 
@@ -130,17 +133,20 @@ function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
   if (base.action === "deny") return base;
   if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
   // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
-  if (base.action === "ask" && q.readOnly && q.permission === "bash") return decision(rule, "allow", "read-only command");
+  if (base.action === "ask" && q.readOnly && q.permission === "bash")
+    return decision(rule, "allow", "read-only command");
   // Control files steer the agent's own rights and what runs later: only a person answers, whatever a rule,
   // an "always" grant, acceptEdits or auto says. Plan mode keeps its own stricter answer below.
   if (q.control === true && q.mode !== "plan") {
-    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
+    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled)
+      return decision(rule, "allow", "bypassPermissions mode", true);
     return { action: "ask", reason: "a control file: only a person may allow this write" };
   }
   // Where no sandbox of ours holds the command, nothing but a person (or the operator's bypass) answers it;
   // plan mode keeps its own answer (denied).
   if (q.unsandboxed === true && !q.readOnly && q.mode !== "plan" && COMMANDS.has(q.permission)) {
-    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled) return decision(rule, "allow", "bypassPermissions mode", true);
+    if (q.mode === "bypassPermissions" && q.gates.bypassEnabled)
+      return decision(rule, "allow", "bypassPermissions mode", true);
     return decision(rule, "ask", "no sandbox on this machine: the command would run on the host, so a person decides");
   }
   const d = withMode(rule, base, q);
@@ -156,14 +162,19 @@ function withMode(rule: Rule | undefined, base: Decision, q: CallFacts): Decisio
       if (q.planFile === true) return decision(rule, "allow", "plan mode: writing the plan file");
       return decision(rule, "deny", "plan mode: only the plan file may be written");
     case "acceptEdits":
-      if (base.action === "ask" && q.permission === "edit" && q.insideWorkspace === true) return decision(rule, "allow", "acceptEdits mode: edit inside the workspace");
+      if (base.action === "ask" && q.permission === "edit" && q.insideWorkspace === true)
+        return decision(rule, "allow", "acceptEdits mode: edit inside the workspace");
       return base;
     case "auto":
       if (base.action !== "ask" || q.permission === ALWAYS_ASK) return base;
-      return q.gates.autoGateOpen ? decision(rule, "allow", "auto mode") : decision(rule, "ask", `${base.reason}; auto mode gate closed`);
+      return q.gates.autoGateOpen
+        ? decision(rule, "allow", "auto mode")
+        : decision(rule, "ask", `${base.reason}; auto mode gate closed`);
     case "bypassPermissions":
       if (base.action !== "ask" || q.permission === ALWAYS_ASK) return base;
-      return q.gates.bypassEnabled ? decision(rule, "allow", "bypassPermissions mode") : decision(rule, "ask", `${base.reason}; bypassPermissions not enabled`);
+      return q.gates.bypassEnabled
+        ? decision(rule, "allow", "bypassPermissions mode")
+        : decision(rule, "ask", `${base.reason}; bypassPermissions not enabled`);
     case "default":
       return base;
   }
@@ -180,20 +191,32 @@ function outsideCall(rule: Rule | undefined, narrowing: Rule | undefined, q: Cal
   if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
   if (q.control === true) return { action: "ask", reason: "a control file: only a person may allow this, once" };
   // The workspace asks a person about this every time: a saved grant does not answer it.
-  if (narrowing?.action === "ask") return decision(narrowing, "ask", `the workspace's config: ${describeRule(narrowing)}`);
-  if (rule?.action === "allow") return decision(rule, "allow", `a person's grant for outside agents: ${describeRule(rule)}`);
+  if (narrowing?.action === "ask")
+    return decision(narrowing, "ask", `the workspace's config: ${describeRule(narrowing)}`);
+  if (rule?.action === "allow")
+    return decision(rule, "allow", `a person's grant for outside agents: ${describeRule(rule)}`);
   return decision(narrowing, "ask", "outside agents run without Plangate's sandbox: a person decides");
 }
 
 function planDecision(q: PlanQuestion): Decision {
   if (q.actor === "person") return { action: "allow", reason: "a person decided" };
-  if (q.planOf === "outside") return { action: "deny", reason: "only a person may answer an outside agent's plan: it would then act on the host, outside Plangate's sandbox" };
-  if (q.actor !== "model") return { action: "deny", reason: "only a person or the team lead's model may answer a plan" };
+  if (q.planOf === "outside")
+    return {
+      action: "deny",
+      reason:
+        "only a person may answer an outside agent's plan: it would then act on the host, outside Plangate's sandbox",
+    };
+  if (q.actor !== "model")
+    return { action: "deny", reason: "only a person or the team lead's model may answer a plan" };
   // Sending a plan back or setting it aside changes nothing in the workspace.
   if (q.decision !== "approve") return { action: "allow", reason: "a model may send a plan back" };
-  if (q.personRequired === true) return { action: "deny", reason: "this team requires a person to approve teammate plans in the mailbox" };
+  if (q.personRequired === true)
+    return { action: "deny", reason: "this team requires a person to approve teammate plans in the mailbox" };
   if (q.model === undefined || q.model.mode === "plan" || q.model.readOnly) {
-    return { action: "deny", reason: "the lead is in plan mode (or read-only) and cannot approve changes it may not make itself" };
+    return {
+      action: "deny",
+      reason: "the lead is in plan mode (or read-only) and cannot approve changes it may not make itself",
+    };
   }
   return { action: "allow", reason: "the lead's model approved with the rights it has itself" };
 }
@@ -208,10 +231,13 @@ export function gate(q: GateQuestion): Decision {
   if (q.about === "plan") return planDecision(q);
   const plain = q.plain !== false;
   const rule = usable(q.actor, q.rule, plain);
-  const narrowing = q.narrowing !== undefined && q.narrowing.action !== "allow" ? usable(q.actor, q.narrowing, plain) : undefined;
+  const narrowing =
+    q.narrowing !== undefined && q.narrowing.action !== "allow" ? usable(q.actor, q.narrowing, plain) : undefined;
   if (q.actor === "outside") return outsideCall(rule, narrowing, q);
   const base = agentCall(rule, q);
   if (narrowing === undefined || base.action === "deny") return base;
   const narrowed = agentCall(narrowing, q);
-  return RANK[narrowed.action] > RANK[base.action] ? { ...narrowed, reason: `the workspace's config: ${narrowed.reason}` } : base;
+  return RANK[narrowed.action] > RANK[base.action]
+    ? { ...narrowed, reason: `the workspace's config: ${narrowed.reason}` }
+    : base;
 }

@@ -34,6 +34,15 @@ export {
   type SetModeResult,
 } from "./modes";
 export { decide, type DecideInput } from "./decide";
-export { gate, ruleApplies, type Actor, type CallFacts, type CallQuestion, type PlanQuestion, type GateQuestion, type Decision } from "./gate";
+export {
+  gate,
+  ruleApplies,
+  type Actor,
+  type CallFacts,
+  type CallQuestion,
+  type PlanQuestion,
+  type GateQuestion,
+  type Decision,
+} from "./gate";
 export { judgeCall, grantsAllow, onceKey, type JudgeInput, type Judgement, type PatternVerdict } from "./judge-call";
 export { literalView } from "./literal-view";

@@ -5,7 +5,13 @@ import type { ModeGates, PermissionMode } from "./modes";
 import type { CallAsk, Rule, Ruleset } from "./types";
 
 /** asWritten: a person allowed this very text (once, or as an exact saved rule), or bypassPermissions did. */
-export type PatternVerdict = { permission: string; pattern: string; action: "allow" | "deny" | "ask"; reason: string; asWritten: boolean };
+export type PatternVerdict = {
+  permission: string;
+  pattern: string;
+  action: "allow" | "deny" | "ask";
+  reason: string;
+  asWritten: boolean;
+};
 
 export type Judgement<A extends CallAsk = CallAsk> =
   | { kind: "allow"; verdicts: PatternVerdict[]; asWritten: boolean }
@@ -55,9 +61,21 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
     // One question per ask, its pattern fields set per pattern: the gate's hot loop allocates little.
     // Every field set up front: one object shape for the whole loop.
     const q: CallQuestion = {
-      about: "call", actor: input.actor ?? "agent", permission: ask.permission, pattern: "", mode: input.mode, gates: input.gates,
-      readOnly: ask.readOnly, planFile: ask.planFile, insideWorkspace: ask.insideWorkspace, unsandboxed: ask.unsandboxed === true, control: false, plain: true, personAllowed: false,
-      rule: undefined, narrowing: undefined,
+      about: "call",
+      actor: input.actor ?? "agent",
+      permission: ask.permission,
+      pattern: "",
+      mode: input.mode,
+      gates: input.gates,
+      readOnly: ask.readOnly,
+      planFile: ask.planFile,
+      insideWorkspace: ask.insideWorkspace,
+      unsandboxed: ask.unsandboxed === true,
+      control: false,
+      plain: true,
+      personAllowed: false,
+      rule: undefined,
+      narrowing: undefined,
     };
     for (const pattern of ask.patterns) {
       const literal = ask.exactOnly !== undefined && ask.exactOnly.includes(pattern);
@@ -70,11 +88,23 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
       q.rule = own?.action === "deny" ? own : (lookup(ask.permission, pattern, input.grantRules, literal) ?? own);
       q.narrowing = lookup(ask.permission, pattern, narrowing, literal);
       const d = gate(q);
-      let verdict: PatternVerdict = { permission: ask.permission, pattern, action: d.action, reason: d.reason, asWritten: d.asWritten === true };
+      let verdict: PatternVerdict = {
+        permission: ask.permission,
+        pattern,
+        action: d.action,
+        reason: d.reason,
+        asWritten: d.asWritten === true,
+      };
       if (verdict.action !== "deny") {
         for (const a of input.ancestors ?? []) {
-          const p = gate({ ...q, mode: a.mode, rule: lookup(ask.permission, pattern, a.rules, literal), narrowing: undefined });
-          if (RANK[p.action] > RANK[verdict.action]) verdict = { ...verdict, action: p.action, reason: `the parent session: ${p.reason}`, asWritten: false };
+          const p = gate({
+            ...q,
+            mode: a.mode,
+            rule: lookup(ask.permission, pattern, a.rules, literal),
+            narrowing: undefined,
+          });
+          if (RANK[p.action] > RANK[verdict.action])
+            verdict = { ...verdict, action: p.action, reason: `the parent session: ${p.reason}`, asWritten: false };
         }
       }
       verdicts.push(verdict);
@@ -100,7 +130,23 @@ const CLOSED: ModeGates = { autoGateOpen: false, bypassEnabled: false };
  * mode, no control file (those need a person each time), and the workspace's narrowing rules still bind. Used
  * where a grant may stand in for a new question.
  */
-export function grantsAllow(actor: "agent" | "outside", ask: CallAsk, grants: Ruleset, narrowing: Ruleset = NO_RULES): boolean {
+export function grantsAllow(
+  actor: "agent" | "outside",
+  ask: CallAsk,
+  grants: Ruleset,
+  narrowing: Ruleset = NO_RULES,
+): boolean {
   if (ask.control !== undefined && ask.control.length > 0) return false;
-  return judgeCall({ actor, asks: [ask], agentRules: NO_RULES, grantRules: grants, narrowing, mode: "default", gates: CLOSED, allowedOnce: NO_ONE }).kind === "allow";
+  return (
+    judgeCall({
+      actor,
+      asks: [ask],
+      agentRules: NO_RULES,
+      grantRules: grants,
+      narrowing,
+      mode: "default",
+      gates: CLOSED,
+      allowedOnce: NO_ONE,
+    }).kind === "allow"
+  );
 }

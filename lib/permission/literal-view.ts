@@ -10,7 +10,9 @@ const views = new WeakMap<Ruleset, Ruleset>();
 export function literalView(rules: Ruleset): Ruleset {
   let view = views.get(rules);
   if (view === undefined) {
-    view = rules.filter((r) => r.action !== "allow" || r.exact === true || r.pattern === "*" || !hasWildcard(r.pattern));
+    view = rules.filter(
+      (r) => r.action !== "allow" || r.exact === true || r.pattern === "*" || !hasWildcard(r.pattern),
+    );
     views.set(rules, view);
   }
   return view;

@@ -96,7 +96,8 @@ describe("setMode", () => {
   // Leaving plan starts from prePlanMode "acceptEdits" so a restore would be visible.
   const from = (mode: M) => ({ mode, prePlanMode: mode === "plan" ? ("acceptEdits" as M) : null });
   const expected = (a: M, b: M): { changed: boolean; next: { mode: M; prePlanMode: M | null } } => {
-    if (b === "plan") return { changed: a !== "plan", next: { mode: "plan", prePlanMode: a === "plan" ? "acceptEdits" : a } };
+    if (b === "plan")
+      return { changed: a !== "plan", next: { mode: "plan", prePlanMode: a === "plan" ? "acceptEdits" : a } };
     return { changed: a !== b, next: { mode: b, prePlanMode: null } };
   };
   const pairs = MODES.flatMap((a) => MODES.map((b) => [a, b] as [M, M]));

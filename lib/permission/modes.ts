@@ -8,7 +8,16 @@ export type ModeGates = {
   bypassEnabled: boolean;
 };
 
-export const MODE_CHANGE_CAUSES = ["user", "command", "tool", "review", "restore", "fallback", "resume", "fork"] as const;
+export const MODE_CHANGE_CAUSES = [
+  "user",
+  "command",
+  "tool",
+  "review",
+  "restore",
+  "fallback",
+  "resume",
+  "fork",
+] as const;
 export type ModeChangeCause = (typeof MODE_CHANGE_CAUSES)[number];
 
 export type ModeState = { mode: PermissionMode; prePlanMode: PermissionMode | null };
@@ -53,7 +62,12 @@ export function exitPlan(
   return { changed: true, next: { mode, prePlanMode: null }, cause };
 }
 
-export function setMode(state: ModeState, target: PermissionMode, gates: ModeGates, cause: ModeChangeCause): SetModeResult {
+export function setMode(
+  state: ModeState,
+  target: PermissionMode,
+  gates: ModeGates,
+  cause: ModeChangeCause,
+): SetModeResult {
   if (!isModeAllowed(target, gates)) return { ok: false, error: "mode_not_allowed" };
   if (target === "plan") return { ok: true, ...enterPlan(state, cause) };
   if (state.mode === "plan") return { ok: true, ...exitPlan(state, gates, target, cause) };

@@ -10,7 +10,13 @@ export type Action = "allow" | "deny" | "ask";
  * - outside-grant: a person's "always" for outside agents (Claude Code, OpenCode…), which run unsandboxed.
  */
 export type RuleSource = "native" | "config" | "untrusted-config" | "grant" | "outside-grant";
-export const RULE_SOURCES = ["native", "config", "untrusted-config", "grant", "outside-grant"] as const satisfies readonly RuleSource[];
+export const RULE_SOURCES = [
+  "native",
+  "config",
+  "untrusted-config",
+  "grant",
+  "outside-grant",
+] as const satisfies readonly RuleSource[];
 
 /**
  * One rule. `permission` and `pattern` are both wildcards: `permission` is

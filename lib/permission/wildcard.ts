@@ -87,7 +87,12 @@ export const Kind = {
 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
-export type CompiledPattern = { readonly kind: Kind; readonly text: string; readonly alt: string; readonly test: Matcher };
+export type CompiledPattern = {
+  readonly kind: Kind;
+  readonly text: string;
+  readonly alt: string;
+  readonly test: Matcher;
+};
 
 const shape = (kind: Kind, text: string, test: Matcher, alt = ""): CompiledPattern => ({ kind, text, alt, test });
 

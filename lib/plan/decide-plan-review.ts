@@ -26,7 +26,10 @@ export const planDecisionBody = z
     comments: z.array(commentInput).max(100).optional(),
   })
   .strict()
-  .refine((b) => b.decision !== "abandon" || !b.comments?.length, { message: "comments go with approve or reject, not abandon", path: ["comments"] });
+  .refine((b) => b.decision !== "abandon" || !b.comments?.length, {
+    message: "comments go with approve or reject, not abandon",
+    path: ["comments"],
+  });
 export type PlanDecision = z.infer<typeof planDecisionBody>;
 
 /**
@@ -49,7 +52,14 @@ const APPROVERS: Record<string, string> = {
  * What the model reads when the plan is approved (headed "edited by user" only when it really was), who
  * approved it, and the reviewer's notes when there are any.
  */
-export function approvalMessage(plan: string, file: string, edited: boolean, mode: PermissionMode, decidedBy = "user", notes?: string): string {
+export function approvalMessage(
+  plan: string,
+  file: string,
+  edited: boolean,
+  mode: PermissionMode,
+  decidedBy = "user",
+  notes?: string,
+): string {
   return [
     `${APPROVERS[decidedBy] ?? "User has approved your plan."} You can now start executing it (permission mode: ${mode}).`,
     ...(notes ? ["", "Notes from the reviewer, to follow while you carry out the plan:", notes.trim()] : []),
@@ -84,20 +94,39 @@ export async function decidePlanReview(
   const decidedBy = decidedByOf(decider);
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
-  const [version] = await (await sql(db)).query<{ id: string; planId: string; version: number; content: string; filePath: string; toolCallId: string | null; workspace: string; model: string }>(
+  const [version] = await (await sql(db)).query<{
+    id: string;
+    planId: string;
+    version: number;
+    content: string;
+    filePath: string;
+    toolCallId: string | null;
+    workspace: string;
+    model: string;
+  }>(
     'SELECT v."id", v."planId", v."version", v."content", v."filePath", r."toolCallId", s."workspace", s."model" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" JOIN "Session" s ON s."id" = r."sessionId" WHERE r."id" = ?',
     [review.id],
   );
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
   // The one gate says whether this decider may make this decision on this plan (an outside agent's: only a person).
   const allowed = gate({
-    about: "plan", actor: decider.by === "person" ? "person" : "model", decision: body.decision, planOf: isExternalModel(version.model) ? "outside" : "agent",
-    ...(decider.by === "lead-model" ? { personRequired: decider.personRequired, model: { mode: decider.mode, readOnly: decider.readOnly } } : {}),
+    about: "plan",
+    actor: decider.by === "person" ? "person" : "model",
+    decision: body.decision,
+    planOf: isExternalModel(version.model) ? "outside" : "agent",
+    ...(decider.by === "lead-model"
+      ? { personRequired: decider.personRequired, model: { mode: decider.mode, readOnly: decider.readOnly } }
+      : {}),
   });
-  if (allowed.action !== "allow") throw new AppError("person_required", `${decider.by === "lead-model" ? "The lead's model may not answer this plan" : "This plan cannot be answered here"}: ${allowed.reason}.`);
+  if (allowed.action !== "allow")
+    throw new AppError(
+      "person_required",
+      `${decider.by === "lead-model" ? "The lead's model may not answer this plan" : "This plan cannot be answered here"}: ${allowed.reason}.`,
+    );
   const comments = (body.comments ?? []).map((c, i) => ({ ...c, quote: quoteLines(version.content, c, i) }));
   const commentText = formatComments(comments);
-  const edited = body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
+  const edited =
+    body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
   const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
   const gates = await readGates(db);
   const callId = version.toolCallId;
@@ -106,19 +135,52 @@ export async function decidePlanReview(
   let restored: PermissionMode = "default";
 
   const events = (s: SessionState): NewEvent[] => {
-    const out: NewEvent[] = [{ type: "review.answered", payload: { reviewId: review.id, decision: body.decision, ...(body.feedback ? { feedback: body.feedback } : {}) } }];
+    const out: NewEvent[] = [
+      {
+        type: "review.answered",
+        payload: {
+          reviewId: review.id,
+          decision: body.decision,
+          ...(body.feedback ? { feedback: body.feedback } : {}),
+        },
+      },
+    ];
     const result = (ok: boolean, text: string): NewEvent =>
-      ok ? { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: true, output: text, metadata: { approved: true } } } : { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: false, error: text } };
+      ok
+        ? {
+            type: "tool.result",
+            payload: { callId, tool: "exit_plan_mode", ok: true, output: text, metadata: { approved: true } },
+          }
+        : { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: false, error: text } };
     if (body.decision === "approve") {
       const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
       restored = t.next.mode;
-      if (t.changed) out.push({ type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause === "fallback" ? "fallback" : "review" } });
+      if (t.changed)
+        out.push({
+          type: "mode.changed",
+          payload: {
+            from: s.mode,
+            to: t.next.mode,
+            prePlanMode: t.next.prePlanMode,
+            cause: t.cause === "fallback" ? "fallback" : "review",
+          },
+        });
       const notes = [body.feedback, commentText].filter(Boolean).join("\n\n") || undefined;
       out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, notes)));
     } else if (body.decision === "reject") {
-      out.push(result(false, `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}${commentText ? `\n\n${commentText}` : ""}\nRevise the plan file, then call exit_plan_mode again.`));
+      out.push(
+        result(
+          false,
+          `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}${commentText ? `\n\n${commentText}` : ""}\nRevise the plan file, then call exit_plan_mode again.`,
+        ),
+      );
     } else {
-      out.push(result(false, "The user closed the plan review to talk instead. Stay in plan mode, stop here and wait for their message."));
+      out.push(
+        result(
+          false,
+          "The user closed the plan review to talk instead. Stay in plan mode, stop here and wait for their message.",
+        ),
+      );
       if (s.openTurnId) out.push({ type: "turn.ended", payload: { turnId: s.openTurnId, reason: "abandoned" } });
       return out;
     }
@@ -143,10 +205,14 @@ export async function decidePlanReview(
         [status, body.decision, body.feedback ?? null, decidedBy, at, review.id, "pending"],
       );
       if (changed !== 1) throw new AppError("already_decided");
-      await run.execute('UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ?, "baselineTree" = ? WHERE "id" = ?', [
-        status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, baseline, version.id,
-      ]);
-      await run.execute('UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)', [status, at, version.id]);
+      await run.execute(
+        'UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ?, "baselineTree" = ? WHERE "id" = ?',
+        [status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, baseline, version.id],
+      );
+      await run.execute(
+        'UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)',
+        [status, at, version.id],
+      );
       if (comments.length > 0) await insertComments(run, version.planId, version.version, comments, decidedBy);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);

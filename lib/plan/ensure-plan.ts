@@ -7,7 +7,12 @@ import { PlanFileError, preparePlanDir } from "./plan-file";
 import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";
 
 /** Where this session's plans go, and the warning to log when the configured folder had to be refused. */
-export function plansDirFor(workspace: string): { relative: string; absolute: string; warning?: string; unusable?: string } {
+export function plansDirFor(workspace: string): {
+  relative: string;
+  absolute: string;
+  warning?: string;
+  unusable?: string;
+} {
   return resolvePlansDir(workspace, loadWorkspaceConfig(workspace).plansDirectory);
 }
 
@@ -31,9 +36,10 @@ export async function writePlanRows(run: SqlRunner, sessionId: string, events: N
   for (const e of events) {
     if (e.type !== "plan.created") continue;
     const at = new Date();
-    await run.execute('INSERT INTO "Plan" ("id", "sessionId", "slug", "filePath", "status", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      e.payload.planId, sessionId, e.payload.slug, e.payload.path, "draft", 0, at, at,
-    ]);
+    await run.execute(
+      'INSERT INTO "Plan" ("id", "sessionId", "slug", "filePath", "status", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [e.payload.planId, sessionId, e.payload.slug, e.payload.path, "draft", 0, at, at],
+    );
     await run.execute('UPDATE "Session" SET "planSlug" = ? WHERE "id" = ?', [e.payload.slug, sessionId]);
   }
 }

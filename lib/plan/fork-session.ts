@@ -25,31 +25,50 @@ const FORK_CANCELLED =
 export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
   const { session: source } = await getSession(db, sourceId);
   const upto = atSeq ?? source.lastSeq;
-  if (upto < 1 || upto > source.lastSeq) throw new AppError("bad_request", `atSeq: must be between 1 and ${source.lastSeq}`);
+  if (upto < 1 || upto > source.lastSeq)
+    throw new AppError("bad_request", `atSeq: must be between 1 and ${source.lastSeq}`);
   const copied = await readEvents(db, sourceId, { upto });
   const before = foldEvents(copied);
   const id = newId("ses");
   const at = new Date();
   // A call still open at the fork point (the plan waiting for review, an ask) stays the original's: the fork
   // closes it as cancelled rather than running it again, silently, at its first message.
-  const extra: NewEvent[] = [{ type: "session.forked", payload: { fromSessionId: sourceId, atSeq: upto } }, ...cancelDangling(copied, FORK_CANCELLED)];
+  const extra: NewEvent[] = [
+    { type: "session.forked", payload: { fromSessionId: sourceId, atSeq: upto } },
+    ...cancelDangling(copied, FORK_CANCELLED),
+  ];
   // An outside agent's plan path came from the agent: a fork neither writes there nor next to it.
   const ownPlanFile = before.planPath !== null && !isExternalModel(source.model);
   if (ownPlanFile && before.planPath) {
     const slug = planSlug(before.firstPrompt);
-    extra.push({ type: "plan.created", payload: { planId: newId("pln"), slug, path: planFilePath(path.dirname(before.planPath), slug) } });
+    extra.push({
+      type: "plan.created",
+      payload: { planId: newId("pln"), slug, path: planFilePath(path.dirname(before.planPath), slug) },
+    });
   }
 
   const result = await ormTransaction(db, async (tx, run) => {
     await tx.session.create({
       data: {
-        id, title: `${source.title} (fork)`, workspace: source.workspace, agent: source.agent, model: source.model,
-        forkedFromId: sourceId, forkSeq: upto, teamId: null, role: null, ...projectionColumns(before, at), createdAt: at,
+        id,
+        title: `${source.title} (fork)`,
+        workspace: source.workspace,
+        agent: source.agent,
+        model: source.model,
+        forkedFromId: sourceId,
+        forkSeq: upto,
+        teamId: null,
+        role: null,
+        ...projectionColumns(before, at),
+        createdAt: at,
       },
     });
     await insertLogRows(run, id, copied, (e) => new Date(e.at));
     await assignSearchKey(run, id);
-    await indexDocs(run, id, [{ kind: "title", body: `${source.title} (fork)` }, ...searchDocs(copied).filter((d) => d.kind !== "title")]);
+    await indexDocs(run, id, [
+      { kind: "title", body: `${source.title} (fork)` },
+      ...searchDocs(copied).filter((d) => d.kind !== "title"),
+    ]);
     const appended = await appendEventsInTx(run, id, extra);
     await writePlanRows(run, id, appended.events);
     return appended;
@@ -66,7 +85,10 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
       if (!(error instanceof PlanFileError)) throw error;
     }
     if (content === null && before.planId) {
-      const [v] = await (await sql(db)).query<{ content: string }>('SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1', [before.planId]);
+      const [v] = await (await sql(db)).query<{ content: string }>(
+        'SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1',
+        [before.planId],
+      );
       content = v?.content ?? null;
     }
     if (content !== null) writePlanFile(source.workspace, target, content);

@@ -6,25 +6,98 @@ const open = { autoGateOpen: true, bypassEnabled: false };
 const closed = { autoGateOpen: false, bypassEnabled: false };
 const st = (patch: Partial<SessionState>): SessionState => ({ ...emptyState, ...patch });
 const idle = (mode: SessionState["mode"], prePlanMode: SessionState["mode"] | null = null) => st({ mode, prePlanMode });
-const running = (mode: SessionState["mode"], queuedMode: SessionState["mode"] | null = null, prePlanMode: SessionState["mode"] | null = null) =>
-  st({ mode, prePlanMode, queuedMode, openTurnId: "t" });
+const running = (
+  mode: SessionState["mode"],
+  queuedMode: SessionState["mode"] | null = null,
+  prePlanMode: SessionState["mode"] | null = null,
+) => st({ mode, prePlanMode, queuedMode, openTurnId: "t" });
 
 describe("chooseMode (seed 004's set semantics)", () => {
   it.each<[string, SessionState, ModeChoice, typeof open, string, unknown]>([
-    ["idle enter", idle("default"), { plan: true }, open, "committed", { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default" } }],
-    ["idle enter from acceptEdits keeps it as prePlanMode", idle("acceptEdits"), { plan: true }, open, "committed", { payload: { prePlanMode: "acceptEdits" } }],
-    ["idle leave restores prePlanMode", idle("plan", "acceptEdits"), { plan: false }, open, "committed", { payload: { to: "acceptEdits", prePlanMode: null } }],
-    ["idle leave to auto with the gate closed falls back", idle("plan", "auto"), { plan: false }, closed, "committed", { payload: { to: "default", cause: "fallback" } }],
+    [
+      "idle enter",
+      idle("default"),
+      { plan: true },
+      open,
+      "committed",
+      { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default" } },
+    ],
+    [
+      "idle enter from acceptEdits keeps it as prePlanMode",
+      idle("acceptEdits"),
+      { plan: true },
+      open,
+      "committed",
+      { payload: { prePlanMode: "acceptEdits" } },
+    ],
+    [
+      "idle leave restores prePlanMode",
+      idle("plan", "acceptEdits"),
+      { plan: false },
+      open,
+      "committed",
+      { payload: { to: "acceptEdits", prePlanMode: null } },
+    ],
+    [
+      "idle leave to auto with the gate closed falls back",
+      idle("plan", "auto"),
+      { plan: false },
+      closed,
+      "committed",
+      { payload: { to: "default", cause: "fallback" } },
+    ],
     ["idle enter when already planning", idle("plan", "default"), { plan: true }, open, "noop", undefined],
     ["idle leave when not planning", idle("default"), { plan: false }, open, "noop", undefined],
-    ["running enter queues", running("default"), { plan: true }, open, "queued", { type: "mode.queued", payload: { target: "plan" } }],
-    ["running leave queues the restore target", running("plan", null, "acceptEdits"), { plan: false }, open, "queued", { payload: { target: "acceptEdits" } }],
+    [
+      "running enter queues",
+      running("default"),
+      { plan: true },
+      open,
+      "queued",
+      { type: "mode.queued", payload: { target: "plan" } },
+    ],
+    [
+      "running leave queues the restore target",
+      running("plan", null, "acceptEdits"),
+      { plan: false },
+      open,
+      "queued",
+      { payload: { target: "acceptEdits" } },
+    ],
     ["running: choosing the pending target again", running("default", "plan"), { plan: true }, open, "noop", undefined],
-    ["running: opposite of the pending choice cancels it", running("default", "plan"), { plan: false }, open, "cancelled", { type: "mode.queued", payload: { target: null } }],
+    [
+      "running: opposite of the pending choice cancels it",
+      running("default", "plan"),
+      { plan: false },
+      open,
+      "cancelled",
+      { type: "mode.queued", payload: { target: null } },
+    ],
     ["running: same as current with nothing pending", running("plan"), { plan: true }, open, "noop", undefined],
-    ["mode control: acceptEdits while idle", idle("default"), { mode: "acceptEdits" }, open, "committed", { payload: { to: "acceptEdits" } }],
-    ["mode control: plan → default leaves plan", idle("plan", "auto"), { mode: "default" }, open, "committed", { payload: { from: "plan", to: "default", prePlanMode: null } }],
-    ["mode control: auto while running queues", running("default"), { mode: "auto" }, open, "queued", { payload: { target: "auto" } }],
+    [
+      "mode control: acceptEdits while idle",
+      idle("default"),
+      { mode: "acceptEdits" },
+      open,
+      "committed",
+      { payload: { to: "acceptEdits" } },
+    ],
+    [
+      "mode control: plan → default leaves plan",
+      idle("plan", "auto"),
+      { mode: "default" },
+      open,
+      "committed",
+      { payload: { from: "plan", to: "default", prePlanMode: null } },
+    ],
+    [
+      "mode control: auto while running queues",
+      running("default"),
+      { mode: "auto" },
+      open,
+      "queued",
+      { payload: { target: "auto" } },
+    ],
   ])("%s", (_name, state, choice, gates, outcome, event) => {
     const r = chooseMode(state, choice, gates, "command");
     expect(r.ok).toBe(true);

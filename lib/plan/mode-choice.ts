@@ -1,4 +1,12 @@
-import { enterPlan, exitPlan, isModeAllowed, setMode, type ModeChangeCause, type ModeGates, type PermissionMode } from "../permission";
+import {
+  enterPlan,
+  exitPlan,
+  isModeAllowed,
+  setMode,
+  type ModeChangeCause,
+  type ModeGates,
+  type PermissionMode,
+} from "../permission";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 
@@ -6,7 +14,11 @@ export type ModeOutcome = "committed" | "queued" | "cancelled" | "noop";
 export type ModeChoice = { plan: boolean } | { mode: PermissionMode };
 
 /** The mode a choice leads to from here: leaving plan restores the mode it was entered from (with fallback). */
-export function targetOf(state: Pick<SessionState, "mode" | "prePlanMode">, choice: ModeChoice, gates: ModeGates): PermissionMode {
+export function targetOf(
+  state: Pick<SessionState, "mode" | "prePlanMode">,
+  choice: ModeChoice,
+  gates: ModeGates,
+): PermissionMode {
   if ("mode" in choice) return choice.mode;
   if (choice.plan) return "plan";
   return state.mode === "plan" ? exitPlan(state, gates).next.mode : state.mode;
@@ -22,7 +34,12 @@ function withCause<T extends { cause: ModeChangeCause }>(t: T, cause: ModeChange
  * The mode.changed event that takes the session to `target` now, or none when it is already there. "restore"
  * leaves plan mode for the mode it was entered from (falling back to default when that is no longer allowed).
  */
-export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode">, target: PermissionMode | "restore", gates: ModeGates, cause: ModeChangeCause): NewEvent[] {
+export function transitionEvents(
+  state: Pick<SessionState, "mode" | "prePlanMode">,
+  target: PermissionMode | "restore",
+  gates: ModeGates,
+  cause: ModeChangeCause,
+): NewEvent[] {
   const current = { mode: state.mode, prePlanMode: state.prePlanMode };
   const t =
     target === "restore"
@@ -33,7 +50,12 @@ export function transitionEvents(state: Pick<SessionState, "mode" | "prePlanMode
           ? exitPlan(current, gates, target, cause)
           : setMode(current, target, gates, cause);
   if (!("next" in t) || !t.changed) return [];
-  return [{ type: "mode.changed", payload: { from: state.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause } }];
+  return [
+    {
+      type: "mode.changed",
+      payload: { from: state.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause: t.cause },
+    },
+  ];
 }
 
 /**
@@ -64,5 +86,9 @@ export function chooseMode(
       : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
   }
   const restore = "plan" in choice && !choice.plan;
-  return { ok: true, outcome: "committed", events: transitionEvents(state, restore ? "restore" : target, gates, cause) };
+  return {
+    ok: true,
+    outcome: "committed",
+    events: transitionEvents(state, restore ? "restore" : target, gates, cause),
+  };
 }

@@ -14,7 +14,8 @@ export class PlanFileError extends Error {
  */
 function checkFolders(workspace: string, file: string, create: boolean): void {
   const rel = path.relative(workspace, path.dirname(file));
-  if (rel.startsWith("..") || path.isAbsolute(rel)) throw new PlanFileError(`The plan file ${file} is not inside the workspace.`);
+  if (rel.startsWith("..") || path.isAbsolute(rel))
+    throw new PlanFileError(`The plan file ${file} is not inside the workspace.`);
   let dir = workspace;
   for (const part of rel === "" ? [] : rel.split(path.sep)) {
     dir = path.join(dir, part);
@@ -29,7 +30,10 @@ function checkFolders(workspace: string, file: string, create: boolean): void {
       fs.mkdirSync(dir);
       continue;
     }
-    if (stat.isSymbolicLink() || !stat.isDirectory()) throw new PlanFileError(`${path.relative(workspace, dir)} is a link or not a folder; the plan file is not written through it.`);
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new PlanFileError(
+        `${path.relative(workspace, dir)} is a link or not a folder; the plan file is not written through it.`,
+      );
   }
 }
 
@@ -57,7 +61,11 @@ export function preparePlanDir(workspace: string, file: string): void {
 export function writePlanFile(workspace: string, file: string, content: string): void {
   checkFolders(workspace, file, true);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  const fd = fs.openSync(
+    temp,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     fs.writeFileSync(fd, content);
     fs.fsyncSync(fd);
@@ -81,11 +89,13 @@ export function readPlanFile(workspace: string, file: string): string | null {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    if (code === "ELOOP") throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is a link; it is not read through it.`);
+    if (code === "ELOOP")
+      throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is a link; it is not read through it.`);
     throw error;
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is not a regular file.`);
+    if (!fs.fstatSync(fd).isFile())
+      throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is not a regular file.`);
     return fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);

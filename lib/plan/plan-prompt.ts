@@ -9,7 +9,8 @@ const FULL = (file: string) =>
     "Write the plan there as markdown starting with a heading: the goal, the steps (numbered), the files to change, the risks and how you will verify.",
     "It is the only file you may write. When the plan is complete call exit_plan_mode; the user approves it, rejects it with feedback, or asks to talk.",
   ].join("\n");
-const SHORT = (file: string) => `PLAN MODE ACTIVE: change nothing but the plan file ${file}; finish with exit_plan_mode.`;
+const SHORT = (file: string) =>
+  `PLAN MODE ACTIVE: change nothing but the plan file ${file}; finish with exit_plan_mode.`;
 const LINE = (file: string) => `Plan mode is on (plan file: ${file}).`;
 
 /** The system prompt's plan-mode section: a full one on entry, a short one every few steps, a line otherwise. */

@@ -15,7 +15,13 @@ export function planFromLog(events: readonly SessionEvent[], file: string): stri
     if (e?.type !== "tool.called") continue;
     const input = e.payload.input as { plan?: unknown; path?: unknown; content?: unknown } | null;
     if (e.payload.tool === "exit_plan_mode" && typeof input?.plan === "string") return input.plan;
-    if (e.payload.tool === "write" && typeof input?.content === "string" && typeof input.path === "string" && path.resolve(path.dirname(file), input.path) === file) return input.content;
+    if (
+      e.payload.tool === "write" &&
+      typeof input?.content === "string" &&
+      typeof input.path === "string" &&
+      path.resolve(path.dirname(file), input.path) === file
+    )
+      return input.content;
   }
   return null;
 }
@@ -26,20 +32,33 @@ export function planFromLog(events: readonly SessionEvent[], file: string): stri
  */
 export async function recoverPlanFile(db: Db, sessionId: string): Promise<"version" | "log" | null> {
   // An outside agent keeps its own plan file: the path it sent is shown, never written (it could name any file).
-  const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [sessionId]);
+  const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [
+    sessionId,
+  ]);
   if (!owner || isExternalModel(owner.model)) return null;
   const events = await readEvents(db, sessionId);
   const state = foldEvents(events);
   const file = state.planPath;
   if (!file || fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined) return null;
   const [latest] = state.planId
-    ? await (await sql(db)).query<{ content: string }>('SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1', [state.planId])
+    ? await (await sql(db)).query<{ content: string }>(
+        'SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1',
+        [state.planId],
+      )
     : [];
   const fromLog = latest ? null : planFromLog(events, file);
   const content = latest?.content ?? fromLog;
   if (content === null || content === undefined) return null;
   writePlanFile(state.workspace, file, content);
   const source = latest ? "version" : "log";
-  await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "info", text: `The plan file was missing and was restored from the ${source === "version" ? "latest plan version" : "session log"}: ${file}` } }]);
+  await appendEvents(db, sessionId, [
+    {
+      type: "notice",
+      payload: {
+        level: "info",
+        text: `The plan file was missing and was restored from the ${source === "version" ? "latest plan version" : "session log"}: ${file}`,
+      },
+    },
+  ]);
   return source;
 }

@@ -19,16 +19,40 @@ export type PlanDetails = {
 /** What a plan review shows: the plan, its version and what changed since the version before. */
 export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails | null> {
   const run = await sql(db);
-  const [row] = await run.query<{ planId: string; version: number; content: string; filePath: string; status: string; editedByUser: boolean }>(
+  const [row] = await run.query<{
+    planId: string;
+    version: number;
+    content: string;
+    filePath: string;
+    status: string;
+    editedByUser: boolean;
+  }>(
     'SELECT v."planId", v."version", v."content", v."filePath", v."status", v."editedByUser" FROM "Review" r JOIN "PlanVersion" v ON v."planId" = r."planId" AND v."version" = r."planVersion" WHERE r."id" = ?',
     [reviewId],
   );
   if (!row) return null;
-  const [prev] = await run.query<{ version: number; content: string }>('SELECT "version", "content" FROM "PlanVersion" WHERE "planId" = ? AND "version" = ?', [row.planId, row.version - 1]);
-  const diff = prev ? createTwoFilesPatch(`plan v${prev.version}`, `plan v${row.version}`, prev.content, row.content, "", "", { context: 3 }) : "";
-  const earlier = carry((await listComments(db, row.planId)).filter((c) => c.version < row.version), row.content);
+  const [prev] = await run.query<{ version: number; content: string }>(
+    'SELECT "version", "content" FROM "PlanVersion" WHERE "planId" = ? AND "version" = ?',
+    [row.planId, row.version - 1],
+  );
+  const diff = prev
+    ? createTwoFilesPatch(`plan v${prev.version}`, `plan v${row.version}`, prev.content, row.content, "", "", {
+        context: 3,
+      })
+    : "";
+  const earlier = carry(
+    (await listComments(db, row.planId)).filter((c) => c.version < row.version),
+    row.content,
+  );
   return {
-    planId: row.planId, version: row.version, markdown: row.content, path: row.filePath, status: row.status, editedByUser: Boolean(row.editedByUser),
-    previous: prev ? { version: prev.version, markdown: prev.content } : null, diff, earlier,
+    planId: row.planId,
+    version: row.version,
+    markdown: row.content,
+    path: row.filePath,
+    status: row.status,
+    editedByUser: Boolean(row.editedByUser),
+    previous: prev ? { version: prev.version, markdown: prev.content } : null,
+    diff,
+    earlier,
   };
 }

@@ -25,7 +25,8 @@ export function sideBySide(before: string, after: string): SideRow[] {
       i++;
       continue;
     }
-    for (const l of lines(part.value)) rows.push(part.added ? { left: null, right: l, kind: "added" } : { left: l, right: null, kind: "removed" });
+    for (const l of lines(part.value))
+      rows.push(part.added ? { left: null, right: l, kind: "added" } : { left: l, right: null, kind: "removed" });
   }
   return rows;
 }

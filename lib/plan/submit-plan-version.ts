@@ -29,16 +29,30 @@ export class PlanVersionTaken extends Error {
  */
 export async function insertPlanSubmission(run: SqlRunner, s: PlanSubmission): Promise<void> {
   const at = new Date();
-  await run.execute('INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    newId("plv"), s.planId, s.version, s.markdown, s.file, "submitted", false, at,
-  ]);
+  await run.execute(
+    'INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [newId("plv"), s.planId, s.version, s.markdown, s.file, "submitted", false, at],
+  );
   await indexDocs(run, s.sessionId, [{ kind: "plan", body: s.markdown }]);
-  const bumped = await run.execute('UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?', [
-    s.version, "submitted", at, s.planId, s.version - 1,
-  ]);
+  const bumped = await run.execute(
+    'UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?',
+    [s.version, "submitted", at, s.planId, s.version - 1],
+  );
   if (bumped !== 1) throw new PlanVersionTaken("The plan changed while it was being submitted; try again.");
   await run.execute(
     'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "planId", "planVersion", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [s.reviewId, s.sessionId, "plan-review", "pending", s.sessionId, JSON.stringify(s.intent), JSON.stringify({ path: s.file, version: s.version }), s.callId, s.planId, s.version, at],
+    [
+      s.reviewId,
+      s.sessionId,
+      "plan-review",
+      "pending",
+      s.sessionId,
+      JSON.stringify(s.intent),
+      JSON.stringify({ path: s.file, version: s.version }),
+      s.callId,
+      s.planId,
+      s.version,
+      at,
+    ],
   );
 }

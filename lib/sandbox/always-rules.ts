@@ -1,5 +1,14 @@
 import { literalWord } from "./read-only-commands";
-import { hasStrayControl, nodeType, parseShell, splitCommands, walkShell, type ParsedShell, type ShCallExpr, type ShStmt } from "./split-commands";
+import {
+  hasStrayControl,
+  nodeType,
+  parseShell,
+  splitCommands,
+  walkShell,
+  type ParsedShell,
+  type ShCallExpr,
+  type ShStmt,
+} from "./split-commands";
 
 /**
  * Programs that only read or show, or create empty things, whatever their further arguments: a rule
@@ -9,9 +18,37 @@ import { hasStrayControl, nodeType, parseShell, splitCommands, walkShell, type P
  * here: their further arguments decide what runs.
  */
 const ANY_ARGUMENTS = new Set([
-  "ls", "cat", "head", "tail", "wc", "pwd", "echo", "which", "stat", "du", "df", "basename", "dirname", "realpath",
-  "readlink", "uname", "whoami", "id", "true", "false", "sleep", "cmp", "nl", "sha256sum", "sha1sum", "md5sum",
-  "grep", "egrep", "fgrep", "mkdir", "touch",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "pwd",
+  "echo",
+  "which",
+  "stat",
+  "du",
+  "df",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "uname",
+  "whoami",
+  "id",
+  "true",
+  "false",
+  "sleep",
+  "cmp",
+  "nl",
+  "sha256sum",
+  "sha1sum",
+  "md5sum",
+  "grep",
+  "egrep",
+  "fgrep",
+  "mkdir",
+  "touch",
 ]);
 
 /** Program + subcommand pairs with the same property. git's global options (-c, -C) come before the subcommand, so never match. */
@@ -80,7 +117,8 @@ export function alwaysOptions(shape: CommandShape): AlwaysOption[] {
   if (sub !== undefined && SUBCOMMANDS.get(program)?.has(sub)) {
     return [exact, { rule: `${program} ${sub} *`, exact: false, words: `\`${program} ${sub}\` with any arguments` }];
   }
-  if (ANY_ARGUMENTS.has(program)) return [exact, { rule: `${program} *`, exact: false, words: `\`${program}\` with any arguments` }];
+  if (ANY_ARGUMENTS.has(program))
+    return [exact, { rule: `${program} *`, exact: false, words: `\`${program}\` with any arguments` }];
   return [exact];
 }
 

@@ -31,29 +31,45 @@ function readChildPid(info: Readable): Promise<number> {
  * the host's 127.0.0.1 (where Plangate and local databases listen) unreachable from it. Resolves with the
  * slirp4netns process (the caller ends it when the command ends) after releasing the sandbox.
  */
-export async function attachNetwork(slirpPath: string, sandbox: ChildProcess, info: Readable, block: Writable): Promise<ChildProcess> {
+export async function attachNetwork(
+  slirpPath: string,
+  sandbox: ChildProcess,
+  info: Readable,
+  block: Writable,
+): Promise<ChildProcess> {
   // Node's stdio "pipes" are socket pairs: the other end closing shows up as ECONNRESET, which is no error here.
   const ignore = () => undefined;
   info.on("error", ignore);
   block.on("error", ignore);
   const pid = await readChildPid(info);
   // --exit-fd: slirp4netns ends when this pipe closes, even if the server dies without cleaning up.
-  const slirp = spawn(slirpPath, ["--configure", "--mtu=65520", "--disable-host-loopback", "--ready-fd", "3", "--exit-fd", "4", String(pid), "tap0"], {
-    stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"],
-  });
+  const slirp = spawn(
+    slirpPath,
+    ["--configure", "--mtu=65520", "--disable-host-loopback", "--ready-fd", "3", "--exit-fd", "4", String(pid), "tap0"],
+    {
+      stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   slirp.stderr?.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
   for (const stream of slirp.stdio) stream?.on("error", ignore);
   const ready = slirp.stdio[3] as Readable;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ToolError("The sandbox's network did not come up in time.")), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new ToolError("The sandbox's network did not come up in time.")),
+      READY_TIMEOUT_MS,
+    );
     ready.once("data", () => {
       clearTimeout(timer);
       resolve();
     });
     slirp.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new ToolError(`The sandbox's network could not be set up (slirp4netns exited ${code}): ${stderr.trim().slice(-300)}`));
+      reject(
+        new ToolError(
+          `The sandbox's network could not be set up (slirp4netns exited ${code}): ${stderr.trim().slice(-300)}`,
+        ),
+      );
     });
     slirp.once("error", (err) => {
       clearTimeout(timer);

@@ -15,8 +15,19 @@ const base: BwrapOptions = {
   etc: ["passwd", "ssl", "resolv.conf"],
 };
 const ro = bwrapArgs(base);
-const rw = bwrapArgs({ ...base, cwd: "/work/ws", profile: { write: true, network: false }, protect: ["/work/ws/.plangate", "/work/ws/.git/config"] });
-const net = bwrapArgs({ ...base, profile: { write: true, network: true }, resolvConf: "/tmp/p/resolv.conf", infoFd: 3, blockFd: 4 });
+const rw = bwrapArgs({
+  ...base,
+  cwd: "/work/ws",
+  profile: { write: true, network: false },
+  protect: ["/work/ws/.plangate", "/work/ws/.git/config"],
+});
+const net = bwrapArgs({
+  ...base,
+  profile: { write: true, network: true },
+  resolvConf: "/tmp/p/resolv.conf",
+  infoFd: 3,
+  blockFd: 4,
+});
 
 describe("bwrapArgs", () => {
   it.each([
@@ -41,7 +52,9 @@ describe("bwrapArgs", () => {
   });
 
   it("shows no host folder but the system's, the chosen /etc entries and the workspace", () => {
-    const sources = ro.flatMap((arg, i) => (arg === "--ro-bind" || arg === "--ro-bind-try" || arg === "--bind" ? [ro[i + 1]] : []));
+    const sources = ro.flatMap((arg, i) =>
+      arg === "--ro-bind" || arg === "--ro-bind-try" || arg === "--bind" ? [ro[i + 1]] : [],
+    );
     expect(sources).toEqual(["/usr", "/etc/passwd", "/etc/ssl", "/etc/resolv.conf", "/work/ws"]);
     expect(joined(ro)).not.toMatch(/--ro-bind \/ \//);
     // The synthetic root (/etc, the folders above the workspace) is read-only as well.
@@ -79,11 +92,17 @@ describe("bwrapArgs", () => {
   });
 
   it("pins .git before its read-only parts, covers missing control folders after them, and only when the workspace is writable", () => {
-    const guard = { protect: ["/work/ws/.git/config"], pin: ["/work/ws/.git"], cover: { empty: "/run/empty", paths: ["/work/ws/.claude"] } };
+    const guard = {
+      protect: ["/work/ws/.git/config"],
+      pin: ["/work/ws/.git"],
+      cover: { empty: "/run/empty", paths: ["/work/ws/.claude"] },
+    };
     const args = bwrapArgs({ ...base, profile: { write: true, network: false }, ...guard });
     const at = (needle: string) => joined(args).indexOf(needle);
     expect(at("--bind /work/ws /work/ws")).toBeLessThan(at("--bind /work/ws/.git /work/ws/.git"));
-    expect(at("--bind /work/ws/.git /work/ws/.git")).toBeLessThan(at("--ro-bind /work/ws/.git/config /work/ws/.git/config"));
+    expect(at("--bind /work/ws/.git /work/ws/.git")).toBeLessThan(
+      at("--ro-bind /work/ws/.git/config /work/ws/.git/config"),
+    );
     expect(at("--ro-bind /work/ws/.git/config")).toBeLessThan(at("--ro-bind /run/empty /work/ws/.claude"));
     const readOnly = joined(bwrapArgs({ ...base, ...guard }));
     expect(readOnly).not.toContain("/work/ws/.claude");
@@ -96,7 +115,16 @@ describe("bwrapArgs", () => {
       { path: "/opt/plangate/.env", dir: false, beforeWorkspace: false },
       { path: "/work/ws/data", dir: true, beforeWorkspace: false },
     ];
-    const args = bwrapArgs({ ...base, workspace: "/srv/ws", cwd: "/srv/ws", extraRead: ["/opt/plangate"], hide, emptyFile: "/run/empty-file", profile: { write: true, network: false }, protect: ["/srv/ws/.git/config"] });
+    const args = bwrapArgs({
+      ...base,
+      workspace: "/srv/ws",
+      cwd: "/srv/ws",
+      extraRead: ["/opt/plangate"],
+      hide,
+      emptyFile: "/run/empty-file",
+      profile: { write: true, network: false },
+      protect: ["/srv/ws/.git/config"],
+    });
     const at = (needle: string) => joined(args).indexOf(needle);
     expect(at("--ro-bind-try /opt/plangate /opt/plangate")).toBeLessThan(at("--tmpfs /srv"));
     expect(at("--tmpfs /srv")).toBeLessThan(at("--bind /srv/ws /srv/ws"));

@@ -68,7 +68,8 @@ export function bwrapArgs(o: BwrapOptions): string[] {
   args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--dir", "/run");
   args.push("--dir", SANDBOX_HOME, "--setenv", "HOME", SANDBOX_HOME, "--setenv", "TMPDIR", "/tmp");
   for (const extra of o.extraRead ?? []) args.push("--ro-bind-try", extra, extra);
-  const hide = (h: HiddenPath) => (h.dir ? args.push("--tmpfs", h.path) : args.push("--ro-bind", o.emptyFile ?? "/dev/null", h.path));
+  const hide = (h: HiddenPath) =>
+    h.dir ? args.push("--tmpfs", h.path) : args.push("--ro-bind", o.emptyFile ?? "/dev/null", h.path);
   for (const h of o.hide ?? []) if (h.beforeWorkspace) hide(h);
   // Bound after the tmpfs mounts, or a workspace under /tmp (mkdtemp) would be hidden by them.
   args.push(o.profile.write ? "--bind" : "--ro-bind", o.workspace, o.workspace);

@@ -4,7 +4,20 @@ import { spawnSync } from "node:child_process";
  * Variables a command inherits from the server. An allowlist, not a filter of secret-looking names: the
  * server's environment holds API keys, tokens and database URLs under names no pattern can predict.
  */
-const PASSED = new Set(["PATH", "LANG", "LANGUAGE", "TERM", "TZ", "USER", "LOGNAME", "SHELL", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CI"]);
+const PASSED = new Set([
+  "PATH",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "COLORTERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CI",
+]);
 
 /**
  * Repository settings that run programs: the workspace's hooks, fsmonitor and pager. A command that a

@@ -35,8 +35,18 @@ export function findProgram(name: string): string | null {
 function works(bwrapPath: string): boolean {
   const dir = path.dirname(bwrapPath);
   const view = hostView();
-  const options = { workspace: dir, cwd: dir, profile: { write: false, network: false }, system: view.system, etc: ETC_ENTRIES, extraRead: view.extraRead };
-  const result = spawnSync(bwrapPath, [...bwrapArgs(options), "--", "true"], { stdio: "ignore", timeout: CHECK_TIMEOUT_MS });
+  const options = {
+    workspace: dir,
+    cwd: dir,
+    profile: { write: false, network: false },
+    system: view.system,
+    etc: ETC_ENTRIES,
+    extraRead: view.extraRead,
+  };
+  const result = spawnSync(bwrapPath, [...bwrapArgs(options), "--", "true"], {
+    stdio: "ignore",
+    timeout: CHECK_TIMEOUT_MS,
+  });
   return result.error === undefined && result.status === 0;
 }
 

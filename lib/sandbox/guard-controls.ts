@@ -37,7 +37,11 @@ export function holdControlGuard(workspace: string, quarantineRoot: string): Hel
   const found = controlGuard(workspace);
   // An empty folder that is another running command's cover is this command's cover too: it stays until both end.
   const shared = found.readOnly.filter((p) => covering.has(p));
-  const guard = { ...found, readOnly: found.readOnly.filter((p) => !covering.has(p)), cover: [...found.cover, ...shared] };
+  const guard = {
+    ...found,
+    readOnly: found.readOnly.filter((p) => !covering.has(p)),
+    cover: [...found.cover, ...shared],
+  };
   for (const c of guard.cover) covering.set(c, (covering.get(c) ?? 0) + 1);
   // An empty control folder could be another instance's cover, removed while this command runs (which detaches
   // this command's read-only mount of it): it must still be empty afterwards.
@@ -70,7 +74,10 @@ export function holdControlGuard(workspace: string, quarantineRoot: string): Hel
       }
     }
     if (planted.length > 0) {
-      const into = path.join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`);
+      const into = path.join(
+        quarantineRoot,
+        `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`,
+      );
       for (const p of planted) quarantine(workspace, p, into);
     }
     return planted.map((p) => path.relative(workspace, p));

@@ -13,13 +13,50 @@ const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/lib
  * files, cron, other services' configuration) does not exist in the sandbox.
  */
 export const ETC_ENTRIES: readonly string[] = [
-  "passwd", "group", "hosts", "host.conf", "nsswitch.conf", "resolv.conf", "gai.conf", "hostname",
-  "ssl", "ca-certificates", "ca-certificates.conf", "pki", "crypto-policies",
-  "alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
-  "localtime", "timezone", "locale.alias", "locale.conf", "default/locale",
-  "mime.types", "magic", "magic.mime", "protocols", "services", "shells", "os-release", "debian_version", "lsb-release",
-  "gitconfig", "gitattributes", "bash.bashrc", "profile", "inputrc", "terminfo", "environment",
-  "python3", "python3.11", "python3.12", "perl", "java-17-openjdk", "gprofng.rc",
+  "passwd",
+  "group",
+  "hosts",
+  "host.conf",
+  "nsswitch.conf",
+  "resolv.conf",
+  "gai.conf",
+  "hostname",
+  "ssl",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "pki",
+  "crypto-policies",
+  "alternatives",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "localtime",
+  "timezone",
+  "locale.alias",
+  "locale.conf",
+  "default/locale",
+  "mime.types",
+  "magic",
+  "magic.mime",
+  "protocols",
+  "services",
+  "shells",
+  "os-release",
+  "debian_version",
+  "lsb-release",
+  "gitconfig",
+  "gitattributes",
+  "bash.bashrc",
+  "profile",
+  "inputrc",
+  "terminfo",
+  "environment",
+  "python3",
+  "python3.11",
+  "python3.12",
+  "perl",
+  "java-17-openjdk",
+  "gprofng.rc",
 ];
 
 /** The private network's DNS forwarder (slirp4netns). */
@@ -80,7 +117,20 @@ export function hostView(): HostView {
 
 /** Folders that must never be shown, whoever asks: home folders, the data folder, system internals. */
 export function hiddenRoots(dataDir: string, workspaceRoots: readonly string[]): string[] {
-  return ["/root", "/home", "/etc", "/proc", "/sys", "/dev", "/run", "/var/run", "/boot", dataDir, ...workspaceRoots, os.homedir()];
+  return [
+    "/root",
+    "/home",
+    "/etc",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/var/run",
+    "/boot",
+    dataDir,
+    ...workspaceRoots,
+    os.homedir(),
+  ];
 }
 
 /**
@@ -88,7 +138,10 @@ export function hiddenRoots(dataDir: string, workspaceRoots: readonly string[]):
  * contain a hidden folder: a cloned repository must not be able to show itself the person's home or the
  * server's database.
  */
-export function filterExtraRead(requested: readonly string[], hidden: readonly string[]): { kept: string[]; refused: string[] } {
+export function filterExtraRead(
+  requested: readonly string[],
+  hidden: readonly string[],
+): { kept: string[]; refused: string[] } {
   const kept: string[] = [];
   const refused: string[] = [];
   for (const raw of requested) {

@@ -42,13 +42,13 @@ describe("isReadOnlyCommand accepts", () => {
     "git --version",
     "cat < README.md",
     "cat <<EOF\nhello\nEOF",
-    "grep x <<< \"$HOME\"",
+    'grep x <<< "$HOME"',
     "ls >&2; ls 2>&1; ls 1>&2; ls &>/dev/null; ls >/dev/null",
     "(ls; cat a) | sort",
     "{ ls; }",
-    "echo \"$(git rev-parse HEAD)\" `pwd`",
+    'echo "$(git rev-parse HEAD)" `pwd`',
     "diff <(ls a) <(ls b)",
-    "for f in *.md; do wc -l \"$f\"; done",
+    'for f in *.md; do wc -l "$f"; done',
     "if test -d src; then ls src; else echo none; fi",
     "while false; do ls; done",
     "case x in a) ls ;; esac",
@@ -105,7 +105,7 @@ describe("isReadOnlyCommand refuses", () => {
     ["echo ${a[$(id)]}", "parameter expansion"],
     ["echo ${f@P}", "parameter expansion"],
     ["$CMD -la", "the command name $CMD is not a literal word"],
-    ["echo \"unclosed", "the command could not be parsed"],
+    ['echo "unclosed', "the command could not be parsed"],
     ["find . -name '*.md' -exec touch {} +", "find -exec can write files or run commands"],
     ["find . -execdir rm {} ;", "find -execdir"],
     ["find . -ok rm {} ;", "find -ok"],
@@ -187,9 +187,12 @@ describe("isReadOnlyCommand without a sandbox (confined) also refuses what reach
     if (!verdict.ok) expect(verdict.reason).toContain(reason);
   });
 
-  it.each(["cat README.md", "ls -la src", "grep -rn TODO src", "git log -n 3", "cat < README.md"])("%j stays allowed", (src) => {
-    expect(isReadOnlyCommand(src, { confined: true })).toEqual({ ok: true });
-  });
+  it.each(["cat README.md", "ls -la src", "grep -rn TODO src", "git log -n 3", "cat < README.md"])(
+    "%j stays allowed",
+    (src) => {
+      expect(isReadOnlyCommand(src, { confined: true })).toEqual({ ok: true });
+    },
+  );
 });
 
 describe("option helpers", () => {

@@ -30,7 +30,17 @@ function literalOnly(name: string, check: (args: string[]) => string | null): Ar
   };
 }
 
-const FIND_WRITERS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+const FIND_WRITERS = new Set([
+  "-exec",
+  "-execdir",
+  "-ok",
+  "-okdir",
+  "-delete",
+  "-fprint",
+  "-fprint0",
+  "-fprintf",
+  "-fls",
+]);
 
 const RULES = new Map<string, ArgCheck>([
   ...["ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "echo", "which", "type", "stat"].map(
@@ -39,48 +49,79 @@ const RULES = new Map<string, ArgCheck>([
   ...["du", "df", "basename", "dirname", "realpath", "readlink", "uname", "whoami", "id", "printenv"].map(
     (n): [string, ArgCheck] => [n, plain],
   ),
-  ...["true", "false", "sleep", "diff", "cmp", "cut", "tr", "nl", "jq", "sha256sum", "md5sum"].map((n): [string, ArgCheck] => [n, plain]),
-  ["find", literalOnly("find", (args) => {
-    const bad = args.find((a) => FIND_WRITERS.has(a));
-    return bad === undefined ? null : `find ${bad} can write files or run commands`;
-  })],
-  ["sort", literalOnly("sort", (args) => {
-    const bad = args.find((a) => shortFlag(a, "oT", "ktS") || longPrefix(a, ["output", "temporary-directory", "compress-program"]));
-    return bad === undefined ? null : `sort ${bad} writes files or runs a program`;
-  })],
-  ["uniq", literalOnly("uniq", (args) => {
-    const operands = countOperands(args, "fsw", ["skip-fields", "skip-chars", "check-chars"]);
-    return operands <= 1 ? null : "uniq with a second file operand writes that file";
-  })],
+  ...["true", "false", "sleep", "diff", "cmp", "cut", "tr", "nl", "jq", "sha256sum", "md5sum"].map(
+    (n): [string, ArgCheck] => [n, plain],
+  ),
+  [
+    "find",
+    literalOnly("find", (args) => {
+      const bad = args.find((a) => FIND_WRITERS.has(a));
+      return bad === undefined ? null : `find ${bad} can write files or run commands`;
+    }),
+  ],
+  [
+    "sort",
+    literalOnly("sort", (args) => {
+      const bad = args.find(
+        (a) => shortFlag(a, "oT", "ktS") || longPrefix(a, ["output", "temporary-directory", "compress-program"]),
+      );
+      return bad === undefined ? null : `sort ${bad} writes files or runs a program`;
+    }),
+  ],
+  [
+    "uniq",
+    literalOnly("uniq", (args) => {
+      const operands = countOperands(args, "fsw", ["skip-fields", "skip-chars", "check-chars"]);
+      return operands <= 1 ? null : "uniq with a second file operand writes that file";
+    }),
+  ],
   ["env", (args) => (args.length === 0 ? null : `"env" with arguments runs a command`)],
   ["git", literalOnly("git", checkGit)],
-  ["rg", literalOnly("rg", (args) => {
-    const bad = args.find((a) => longPrefix(a, ["pre", "hostname-bin"]));
-    return bad === undefined ? null : `rg ${bad} runs a program`;
-  })],
-  ["tree", literalOnly("tree", (args) => {
-    const bad = args.find((a) => shortFlag(a, "oR", ""));
-    return bad === undefined ? null : `tree ${bad} writes files`;
-  })],
-  ["date", literalOnly("date", (args) => {
-    const bad = args.find((a) => shortFlag(a, "s", "dfrI") || longPrefix(a, ["set"]));
-    return bad === undefined ? null : `date ${bad} sets the clock`;
-  })],
-  ["file", literalOnly("file", (args) => {
-    const bad = args.find((a) => shortFlag(a, "C", "eFfmP") || longPrefix(a, ["compile"]));
-    return bad === undefined ? null : `file ${bad} writes a compiled magic file`;
-  })],
-  ["printf", (args) => {
-    const first = args[0];
-    if (first === undefined) return null;
-    if (first.text === null) return `printf format ${first.raw} is not a literal word`;
-    return first.text.startsWith("-v") ? "printf -v assigns a variable" : null;
-  }],
+  [
+    "rg",
+    literalOnly("rg", (args) => {
+      const bad = args.find((a) => longPrefix(a, ["pre", "hostname-bin"]));
+      return bad === undefined ? null : `rg ${bad} runs a program`;
+    }),
+  ],
+  [
+    "tree",
+    literalOnly("tree", (args) => {
+      const bad = args.find((a) => shortFlag(a, "oR", ""));
+      return bad === undefined ? null : `tree ${bad} writes files`;
+    }),
+  ],
+  [
+    "date",
+    literalOnly("date", (args) => {
+      const bad = args.find((a) => shortFlag(a, "s", "dfrI") || longPrefix(a, ["set"]));
+      return bad === undefined ? null : `date ${bad} sets the clock`;
+    }),
+  ],
+  [
+    "file",
+    literalOnly("file", (args) => {
+      const bad = args.find((a) => shortFlag(a, "C", "eFfmP") || longPrefix(a, ["compile"]));
+      return bad === undefined ? null : `file ${bad} writes a compiled magic file`;
+    }),
+  ],
+  [
+    "printf",
+    (args) => {
+      const first = args[0];
+      if (first === undefined) return null;
+      if (first.text === null) return `printf format ${first.raw} is not a literal word`;
+      return first.text.startsWith("-v") ? "printf -v assigns a variable" : null;
+    },
+  ],
   // Bash evaluates the array subscript in `test -v 'a[$(cmd)]'`, so -v/-R and unknown words are out.
-  ...["test", "["].map((n): [string, ArgCheck] => [n, literalOnly(n, (args) => {
-    const bad = args.find((a) => a === "-v" || a === "-R");
-    return bad === undefined ? null : `${n} ${bad} can run code through an array subscript`;
-  })]),
+  ...["test", "["].map((n): [string, ArgCheck] => [
+    n,
+    literalOnly(n, (args) => {
+      const bad = args.find((a) => a === "-v" || a === "-R");
+      return bad === undefined ? null : `${n} ${bad} can run code through an array subscript`;
+    }),
+  ]),
 ]);
 
 const REFUSED_NAMES = new Map<string, string>([
@@ -117,7 +158,7 @@ function doubleQuoted(value: string): string {
   for (let i = 0; i < value.length; i++) {
     const ch = value.charAt(i);
     const next = value.charAt(i + 1);
-    if (ch === "\\" && next !== "" && "$`\"\\\n".includes(next)) {
+    if (ch === "\\" && next !== "" && '$`"\\\n'.includes(next)) {
       if (next !== "\n") out += next;
       i++;
     } else {
@@ -231,9 +272,29 @@ function checkParam(param: ShParamExp, text: (node: ShNode) => string): string |
 }
 
 const STRUCTURAL = new Set(
-  ["File", "Stmt", "Comment", "BinaryCmd", "Subshell", "Block", "IfClause", "WhileClause", "ForClause", "WordIter"].concat(
-    ["CaseClause", "CaseItem", "TimeClause", "Word", "Lit", "SglQuoted", "DblQuoted", "CmdSubst", "ProcSubst", "ExtGlob"],
-  ),
+  [
+    "File",
+    "Stmt",
+    "Comment",
+    "BinaryCmd",
+    "Subshell",
+    "Block",
+    "IfClause",
+    "WhileClause",
+    "ForClause",
+    "WordIter",
+  ].concat([
+    "CaseClause",
+    "CaseItem",
+    "TimeClause",
+    "Word",
+    "Lit",
+    "SglQuoted",
+    "DblQuoted",
+    "CmdSubst",
+    "ProcSubst",
+    "ExtGlob",
+  ]),
 );
 
 function checkNode(node: ShNode, type: string, text: (node: ShNode) => string, opts: ReadOnlyOptions): string | null {
@@ -269,7 +330,12 @@ function checkNode(node: ShNode, type: string, text: (node: ShNode) => string, o
  * so a mistake here costs nothing. Without bubblewrap it is all there is, and runs `confined`.
  */
 export function isReadOnlyCommand(src: string, opts: ReadOnlyOptions = {}): ReadOnlyVerdict {
-  if (hasStrayControl(src)) return { ok: false, reason: "the command holds a control character (such as a carriage return) that the shell reads otherwise than Plangate's parser" };
+  if (hasStrayControl(src))
+    return {
+      ok: false,
+      reason:
+        "the command holds a control character (such as a carriage return) that the shell reads otherwise than Plangate's parser",
+    };
   const parsed = parseShell(src);
   if ("error" in parsed) return { ok: false, reason: `the command could not be parsed: ${parsed.error}` };
   let reason: string | null = null;

@@ -42,14 +42,43 @@ export function countOperands(args: string[], shortWithValue: string, longWithVa
 }
 
 const GIT_DIR_OPTIONS = ["-C", "-c", "--git-dir", "--work-tree", "--exec-path", "--namespace", "--config-env"];
-const GIT_SAFE_GLOBALS = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--version"]);
-const GIT_READERS = new Set(["status", "log", "diff", "show", "rev-parse", "ls-files", "blame", "grep", "describe", "shortlog"]);
-const GIT_BRANCH_LISTING = new Set(["-a", "-r", "-v", "-vv", "--list", "--show-current", "--all", "--remotes", "--verbose"]);
+const GIT_SAFE_GLOBALS = new Set([
+  "--no-pager",
+  "-P",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "--no-replace-objects",
+  "--version",
+]);
+const GIT_READERS = new Set([
+  "status",
+  "log",
+  "diff",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "blame",
+  "grep",
+  "describe",
+  "shortlog",
+]);
+const GIT_BRANCH_LISTING = new Set([
+  "-a",
+  "-r",
+  "-v",
+  "-vv",
+  "--list",
+  "--show-current",
+  "--all",
+  "--remotes",
+  "--verbose",
+]);
 
 function gitReader(sub: string, args: string[]): string | null {
   for (const a of args) {
     // --output writes a file; external diff drivers and a pager are arbitrary programs.
-    const writes = longPrefix(a, ["output", "ext-diff", "open-files-in-pager"]) || (sub === "grep" && shortFlag(a, "O", "efABCm"));
+    const writes =
+      longPrefix(a, ["output", "ext-diff", "open-files-in-pager"]) || (sub === "grep" && shortFlag(a, "O", "efABCm"));
     if (writes) return `git ${sub} ${a} writes a file or runs a program`;
   }
   return null;
@@ -82,7 +111,9 @@ export function checkGit(args: string[]): string | null {
     return rest.every((a) => GIT_BRANCH_LISTING.has(a)) ? null : `git branch ${rest.join(" ")} can change branches`;
   }
   if (sub === "remote") {
-    return rest.every((a) => a === "-v" || a === "--verbose") ? null : `git remote ${rest.join(" ")} can change remotes`;
+    return rest.every((a) => a === "-v" || a === "--verbose")
+      ? null
+      : `git remote ${rest.join(" ")} can change remotes`;
   }
   if (sub === "config") return gitConfig(rest);
   return `"git ${sub}" is not a read-only command`;

@@ -100,7 +100,12 @@ function extraReads(requested: readonly string[]): string[] {
   return [...hostView().extraRead, ...env.sandboxRead, ...kept];
 }
 
-function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: boolean, held: HeldGuard | null): [string, string[]] {
+function sandboxCommand(
+  input: RunCommandInput,
+  bwrapPath: string,
+  network: boolean,
+  held: HeldGuard | null,
+): [string, string[]] {
   const view = hostView();
   const env = getEnv();
   const extraRead = extraReads(input.extraRead ?? []);
@@ -117,7 +122,11 @@ function sandboxCommand(input: RunCommandInput, bwrapPath: string, network: bool
     pin: guard?.pin ?? [],
     cover: { empty: view.emptyDir, paths: guard?.cover ?? [] },
     emptyFile: view.emptyFile,
-    hide: hiddenServerFiles({ dataDir: env.dataDir, databaseUrl: env.DATABASE_URL, checkout: process.cwd() }, input.workspace, shown),
+    hide: hiddenServerFiles(
+      { dataDir: env.dataDir, databaseUrl: env.DATABASE_URL, checkout: process.cwd() },
+      input.workspace,
+      shown,
+    ),
     ...(network ? { resolvConf: view.resolvConf, infoFd: 3, blockFd: 4 } : {}),
   });
   return [bwrapPath, [...args, "--", "bash", "-c", MERGE_STREAMS, "bash", input.command]];
@@ -136,7 +145,14 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   const held = guarded ? holdControlGuard(input.workspace, path.join(getEnv().dataDir, "quarantine")) : null;
   try {
     const first = await runOnce(input, held);
-    if (first.started || !first.result.sandboxed || first.result.exitCode === 0 || first.result.timedOut || input.signal?.aborted) return withPlanted(first.result, held);
+    if (
+      first.started ||
+      !first.result.sandboxed ||
+      first.result.exitCode === 0 ||
+      first.result.timedOut ||
+      input.signal?.aborted
+    )
+      return withPlanted(first.result, held);
     return withPlanted((await runOnce(input, held)).result, held);
   } finally {
     held?.release();
@@ -148,7 +164,10 @@ function withPlanted(result: RunCommandResult, held: HeldGuard | null): RunComma
   return planted.length > 0 ? { ...result, planted } : result;
 }
 
-async function runOnce(input: RunCommandInput, held: HeldGuard | null): Promise<{ result: RunCommandResult; started: boolean }> {
+async function runOnce(
+  input: RunCommandInput,
+  held: HeldGuard | null,
+): Promise<{ result: RunCommandResult; started: boolean }> {
   const bwrapPath = input.sandbox.available ? input.sandbox.bwrapPath : null;
   const sandboxed = bwrapPath !== null;
   if (!input.profile.write && !sandboxed) {
@@ -158,23 +177,52 @@ async function runOnce(input: RunCommandInput, held: HeldGuard | null): Promise<
   }
   const network = sandboxed && input.profile.network;
   if (network && !input.sandbox.slirpPath) {
-    throw new ToolError("This command was allowed the network, but slirp4netns is not installed, so the sandbox cannot give it one safely.");
+    throw new ToolError(
+      "This command was allowed the network, but slirp4netns is not installed, so the sandbox cannot give it one safely.",
+    );
   }
-  const result: RunCommandResult = { exitCode: null, output: "", timedOut: false, truncated: false, sandboxed, profile: input.profile, planted: [] };
+  const result: RunCommandResult = {
+    exitCode: null,
+    output: "",
+    timedOut: false,
+    truncated: false,
+    sandboxed,
+    profile: input.profile,
+    planted: [],
+  };
   if (input.signal?.aborted) return { result, started: false };
 
-  const [file, args] = bwrapPath === null ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]] : sandboxCommand(input, bwrapPath, network, held);
-  const env = commandEnv({ write: input.profile.write, asWritten: input.asWritten === true, extraNames: getEnv().sandboxEnv });
+  const [file, args] =
+    bwrapPath === null
+      ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]]
+      : sandboxCommand(input, bwrapPath, network, held);
+  const env = commandEnv({
+    write: input.profile.write,
+    asWritten: input.asWritten === true,
+    extraNames: getEnv().sandboxEnv,
+  });
   // detached = a new session, so the process group id is the child's pid and one kill reaches it all.
-  const stdio = network ? (["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"] as const) : (["ignore", "pipe", "pipe", "ignore", "ignore", "pipe"] as const);
-  const child = spawn(file, args, { cwd: input.cwd, env: env as NodeJS.ProcessEnv, stdio: [...stdio], detached: true }) as ChildProcess & { stdout: Readable; stderr: Readable };
+  const stdio = network
+    ? (["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"] as const)
+    : (["ignore", "pipe", "pipe", "ignore", "ignore", "pipe"] as const);
+  const child = spawn(file, args, {
+    cwd: input.cwd,
+    env: env as NodeJS.ProcessEnv,
+    stdio: [...stdio],
+    detached: true,
+  }) as ChildProcess & { stdout: Readable; stderr: Readable };
   // The wrapper writes one byte on its lifeline once it runs inside the sandbox: from then on the command may have run.
   let started = false;
   (child.stdio as unknown as (Readable | null)[])[LIFELINE_FD]?.once("data", () => (started = true));
   let slirp: ChildProcess | null = null;
   if (network) {
     try {
-      slirp = await attachNetwork(input.sandbox.slirpPath as string, child, child.stdio[3] as Readable, child.stdio[4] as Writable);
+      slirp = await attachNetwork(
+        input.sandbox.slirpPath as string,
+        child,
+        child.stdio[3] as Readable,
+        child.stdio[4] as Writable,
+      );
     } catch (error) {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");

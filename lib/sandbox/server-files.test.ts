@@ -39,7 +39,11 @@ describe("hiddenServerFiles", () => {
 
   it("when the workspace holds the data folder: the folder, and the database even though the workspace shows it", () => {
     const outsideDb = file("elsewhere/db/plangate.db");
-    const mine = { dataDir: path.join(root, "proj/.plangate-data"), databaseUrl: `file:${outsideDb}`, checkout: path.join(root, "proj") };
+    const mine = {
+      dataDir: path.join(root, "proj/.plangate-data"),
+      databaseUrl: `file:${outsideDb}`,
+      checkout: path.join(root, "proj"),
+    };
     file("proj/.plangate-data/x");
     file("proj/.env.production");
     const ws = path.join(root, "proj");

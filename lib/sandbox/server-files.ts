@@ -37,7 +37,8 @@ export function hiddenServerFiles(places: ServerPlaces, workspace: string, shown
   const add = (p: string, dir: boolean) => {
     const r = real(p);
     if (r === null || !visible(r) || out.some((h) => h.path === r)) return;
-    if (!dir && (!fs.statSync(r).isFile() || out.some((h) => h.dir && inside(h.path, r) && !inside(workspace, r)))) return;
+    if (!dir && (!fs.statSync(r).isFile() || out.some((h) => h.dir && inside(h.path, r) && !inside(workspace, r))))
+      return;
     // The workspace is shown, whatever holds it: a folder holding it is hidden first and the workspace bound into it.
     if (dir && r === workspace) return;
     out.push({ path: r, dir, beforeWorkspace: dir && inside(r, workspace) });

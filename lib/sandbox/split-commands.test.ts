@@ -15,10 +15,10 @@ describe("splitCommands", () => {
     ["echo `pwd`", ["echo $(pwd)", "pwd"]],
     ["diff <(ls a) <(ls b)", ["diff <(ls a) <(ls b)", "ls a", "ls b"]],
     ["echo 'a  b'   \"c  d\"", ["echo 'a  b' \"c  d\""]],
-    ["echo \"$(rm -rf x)\"", ["echo \"$(rm -rf x)\"", "rm -rf x"]],
+    ['echo "$(rm -rf x)"', ['echo "$(rm -rf x)"', "rm -rf x"]],
     ["if test -f x; then rm x; else touch x; fi", ["test -f x", "rm x", "touch x"]],
-    ["for f in *.md; do wc -l \"$f\"; done", ["wc -l \"$f\""]],
-    ["while read -r l; do echo \"$l\"; done < list", ["<list", "read -r l", "echo \"$l\""]],
+    ['for f in *.md; do wc -l "$f"; done', ['wc -l "$f"']],
+    ['while read -r l; do echo "$l"; done < list', ["<list", "read -r l", 'echo "$l"']],
     ["case $x in a) rm a ;; *) ls ;; esac", ["rm a", "ls"]],
     ["f() { rm -rf /; }; f", ["rm -rf /", "f"]],
     ["FOO=1 git log", ["FOO=1 git log"]],
@@ -35,7 +35,7 @@ describe("splitCommands", () => {
     expect(splitCommands(src)).toEqual({ commands });
   });
 
-  it.each([["echo \"a"], ["if then"], ["a &&"], ["echo $(("]])("a parse error keeps the whole text: %j", (src) => {
+  it.each([['echo "a'], ["if then"], ["a &&"], ["echo $(("]])("a parse error keeps the whole text: %j", (src) => {
     const result = splitCommands(`  ${src}  `);
     expect(result.commands).toEqual([src]);
     expect(result.error).toMatch(/\S/);
@@ -52,7 +52,20 @@ describe("mvdan-sh redirection operator numbers", () => {
       return true;
     });
     const r = REDIR;
-    expect(ops).toEqual([r.out, r.append, r.in, r.inOut, r.dupIn, r.dupOut, r.clobber, r.hdoc, r.dashHdoc, r.hereString, r.all, r.appendAll]);
+    expect(ops).toEqual([
+      r.out,
+      r.append,
+      r.in,
+      r.inOut,
+      r.dupIn,
+      r.dupOut,
+      r.clobber,
+      r.hdoc,
+      r.dashHdoc,
+      r.hereString,
+      r.all,
+      r.appendAll,
+    ]);
     expect(ops).toEqual([54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65]);
   });
 });

@@ -25,7 +25,10 @@ export function planAppend(current: SessionState, events: NewEvent[], at: Date):
 }
 
 export async function readState(run: SqlRunner, sessionId: string): Promise<SessionState> {
-  const [row] = await run.query<{ state: string; lastSeq: number }>('SELECT "state", "lastSeq" FROM "Session" WHERE "id" = ?', [sessionId]);
+  const [row] = await run.query<{ state: string; lastSeq: number }>(
+    'SELECT "state", "lastSeq" FROM "Session" WHERE "id" = ?',
+    [sessionId],
+  );
   if (!row) throw new AppError("session_not_found");
   return stateFromRow(row);
 }
@@ -34,7 +37,13 @@ export async function readState(run: SqlRunner, sessionId: string): Promise<Sess
  * The writes of one append: event rows, outbox rows, projection columns and mode history. A writer that raced
  * us fails on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
  */
-async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionState, result: Appended, at: Date): Promise<void> {
+async function writeAppend(
+  run: SqlRunner,
+  sessionId: string,
+  previous: SessionState,
+  result: Appended,
+  at: Date,
+): Promise<void> {
   await insertLogRows(run, sessionId, result.events, () => at);
   // Only new events owe outside effects (webhooks): forks and imports copy history through insertLogRows alone.
   await insertOutboxRows(run, sessionId, result.events, at);
@@ -43,7 +52,21 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
   const changed = await run.execute(
     'UPDATE "Session" SET "permissionMode" = ?, "prePlanMode" = ?, "planActive" = ?, "planPending" = ?, "status" = ?, "pendingReviewId" = ?, ' +
       '"pendingAsks" = ?, "state" = ?, "lastSeq" = ?, "lastActivityAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "lastSeq" = ?',
-    [c.permissionMode, c.prePlanMode, c.planActive, c.planPending, c.status, c.pendingReviewId, c.pendingAsks, c.state, c.lastSeq, at, at, sessionId, previous.lastSeq],
+    [
+      c.permissionMode,
+      c.prePlanMode,
+      c.planActive,
+      c.planPending,
+      c.status,
+      c.pendingReviewId,
+      c.pendingAsks,
+      c.state,
+      c.lastSeq,
+      at,
+      at,
+      sessionId,
+      previous.lastSeq,
+    ],
   );
   // On PostgreSQL this UPDATE also notifies other instances' streams, at commit (the log_notify migration's trigger).
   if (changed !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
@@ -53,7 +76,12 @@ async function writeAppend(run: SqlRunner, sessionId: string, previous: SessionS
  * The rows of logged events: the events themselves and the mode history they carry. Appends, forks and
  * imports all write a log through here, so the ModeChange table always matches the log.
  */
-export async function insertLogRows<E extends NewEvent & { seq: number }>(run: SqlRunner, sessionId: string, events: readonly E[], at: (e: E) => Date): Promise<void> {
+export async function insertLogRows<E extends NewEvent & { seq: number }>(
+  run: SqlRunner,
+  sessionId: string,
+  events: readonly E[],
+  at: (e: E) => Date,
+): Promise<void> {
   for (let i = 0; i < events.length; i += 200) {
     const chunk = events.slice(i, i + 200);
     await run.execute(

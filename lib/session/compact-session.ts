@@ -21,7 +21,8 @@ export function planReference(state: SessionState): string | null {
   } catch {
     text = "(the file is missing; it is restored from the latest plan version on resume)";
   }
-  if (state.mode === "plan") return `Plan mode is on. Your plan file is ${state.planPath}; it currently says:\n\n${text || "(empty)"}`;
+  if (state.mode === "plan")
+    return `Plan mode is on. Your plan file is ${state.planPath}; it currently says:\n\n${text || "(empty)"}`;
   return text ? `The plan agreed in this session (${state.planPath}); keep following it:\n\n${text}` : null;
 }
 
@@ -37,7 +38,11 @@ function sinceLastCompaction(events: readonly SessionEvent[]): { previous: strin
  * Summarises the turns so far into one compaction event. The log keeps every event (history stays
  * browsable); only what the model is sent changes. Never cuts through tool calls waiting for their results.
  */
-export async function compactSession(db: Db, sessionId: string, opts: { duringTurn?: string } = {}): Promise<{ compacted: boolean; toSeq: number }> {
+export async function compactSession(
+  db: Db,
+  sessionId: string,
+  opts: { duringTurn?: string } = {},
+): Promise<{ compacted: boolean; toSeq: number }> {
   // Only the log from the last compaction on matters (its summary, then what came after): the cost of a
   // compaction follows what it summarises, not the session's age. The state knows where that is (a state
   // written before it kept step facts says 0: the whole log, still right).
@@ -46,7 +51,8 @@ export async function compactSession(db: Db, sessionId: string, opts: { duringTu
   const { previous, from } = sinceLastCompaction(events);
   const slice = events.filter((e) => e.seq >= from && e.type !== "compaction");
   if (slice.length === 0) return { compacted: false, toSeq: from - 1 };
-  if (openCalls(events).length > 0) throw new AppError("conflict", "Tool calls are waiting for their results; compact after they finish.");
+  if (openCalls(events).length > 0)
+    throw new AppError("conflict", "Tool calls are waiting for their results; compact after they finish.");
   const toSeq = events.at(-1)?.seq ?? 0;
   const summary = [previous ? `Earlier:\n${previous}\n` : "", summarizeLog(slice)].join("\n").trim();
   await appendEvents(db, sessionId, [{ type: "compaction", payload: { summary, fromSeq: from, toSeq } }], {

@@ -7,8 +7,10 @@ import { dropDocs } from "./search-index";
 /** Deletes a session with its events, plans, reviews, asks and grants (the rows cascade); never while it runs. */
 export async function deleteSession(db: Db, sessionId: string): Promise<{ deleted: string }> {
   const { state } = await getSession(db, sessionId);
-  if (state.openTurnId) throw new AppError("turn_in_progress", "The session has an open turn: stop it before deleting it.");
-  if (state.team?.role === "lead") throw new AppError("conflict", "This session leads a team: its teammates' plans would have no one to answer them.");
+  if (state.openTurnId)
+    throw new AppError("turn_in_progress", "The session has an open turn: stop it before deleting it.");
+  if (state.team?.role === "lead")
+    throw new AppError("conflict", "This session leads a team: its teammates' plans would have no one to answer them.");
   await ormTransaction(db, async (tx, run) => {
     await dropDocs(run, sessionId);
     await tx.session.delete({ where: { id: sessionId } });

@@ -21,25 +21,76 @@ describe("exports read in the reader's terms", () => {
 });
 
 describe("the Markdown export's header and transcript", () => {
-  const session = { id: "ses_1", title: "Add pagination", workspace: "/w", agent: "build", model: "anthropic/claude", createdAt: "2026-11-30T10:00:00.000Z" };
-  const base = ["# Add pagination", "", "- Session: ses_1", "- Workspace: /w", "- Agent: build, model: anthropic/claude", "- Created: 2026-11-30 10:00:00 (UTC); events: 7"];
+  const session = {
+    id: "ses_1",
+    title: "Add pagination",
+    workspace: "/w",
+    agent: "build",
+    model: "anthropic/claude",
+    createdAt: "2026-11-30T10:00:00.000Z",
+  };
+  const base = [
+    "# Add pagination",
+    "",
+    "- Session: ses_1",
+    "- Workspace: /w",
+    "- Agent: build, model: anthropic/claude",
+    "- Created: 2026-11-30 10:00:00 (UTC); events: 7",
+  ];
   it.each([
     ["no usage (offline, scripted)", null, base],
     ["zero usage says nothing", { input: 0, output: 0 }, base],
     ["usage", { input: 1234, output: 56 }, [...base, "- Tokens: 1,234 in / 56 out"]],
-    ["usage with cache reads", { input: 1234, output: 56, cacheRead: 900 }, [...base, "- Tokens: 1,234 in / 56 out (900 cached)"]],
+    [
+      "usage with cache reads",
+      { input: 1234, output: 56, cacheRead: 900 },
+      [...base, "- Tokens: 1,234 in / 56 out (900 cached)"],
+    ],
   ] as [string, Usage | null, string[]][])("%s", (_name, usage, want) => {
     expect(markdownHeader(session, 7, usage)).toEqual(want);
   });
 
-  const log = (events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);
+  const log = (events: NewEvent[]): SessionEvent[] =>
+    events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);
   it.each([
-    ["a message with its tokens", { type: "message.assistant", payload: { text: "Done.", usage: { input: 10, output: 2 } } }, ["**Agent** (#1; 10 in / 2 out tokens):", "", "Done.", ""]],
-    ["a partial message", { type: "message.assistant", payload: { text: "Half", partial: true } }, ["**Agent** (#1, partial — stopped):", "", "Half", ""]],
+    [
+      "a message with its tokens",
+      { type: "message.assistant", payload: { text: "Done.", usage: { input: 10, output: 2 } } },
+      ["**Agent** (#1; 10 in / 2 out tokens):", "", "Done.", ""],
+    ],
+    [
+      "a partial message",
+      { type: "message.assistant", payload: { text: "Half", partial: true } },
+      ["**Agent** (#1, partial — stopped):", "", "Half", ""],
+    ],
     ["a plain message", { type: "message.assistant", payload: { text: "Hi" } }, ["**Agent** (#1):", "", "Hi", ""]],
-    ["a retry", { type: "model.retrying", payload: { turnId: "t", attempt: 2, of: 5, retryAt: "2026-01-01T00:00:04.000Z", reason: "429 Too Many Requests" } }, ["- #1 Retrying the model request (attempt 2 of 5): 429 Too Many Requests"]],
-    ["a turn's tokens", { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } } }, ["- #1 Turn ended: done · 1,234 in / 56 out tokens (900 cached)"]],
-    ["the token limit", { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens" } }, ["- #1 Turn ended: token limit reached"]],
+    [
+      "a retry",
+      {
+        type: "model.retrying",
+        payload: {
+          turnId: "t",
+          attempt: 2,
+          of: 5,
+          retryAt: "2026-01-01T00:00:04.000Z",
+          reason: "429 Too Many Requests",
+        },
+      },
+      ["- #1 Retrying the model request (attempt 2 of 5): 429 Too Many Requests"],
+    ],
+    [
+      "a turn's tokens",
+      {
+        type: "turn.ended",
+        payload: { turnId: "t", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } },
+      },
+      ["- #1 Turn ended: done · 1,234 in / 56 out tokens (900 cached)"],
+    ],
+    [
+      "the token limit",
+      { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens" } },
+      ["- #1 Turn ended: token limit reached"],
+    ],
     ["a finished turn without tokens", { type: "turn.ended", payload: { turnId: "t", reason: "done" } }, []],
   ] as [string, NewEvent, string[]][])("%s", (_name, event, want) => {
     expect(transcriptLines(log([event]))).toEqual(want);

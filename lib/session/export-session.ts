@@ -9,7 +9,15 @@ import { listVerifications, type VerificationView } from "../verify/verify-sessi
 
 export const EXPORT_FORMAT = "plangate.session.v1";
 
-type CommentRow = { planId: string; version: number; lineStart: number; lineEnd: number; quote: string; body: string; author: string };
+type CommentRow = {
+  planId: string;
+  version: number;
+  lineStart: number;
+  lineEnd: number;
+  quote: string;
+  body: string;
+  author: string;
+};
 
 export type SessionExport = {
   format: typeof EXPORT_FORMAT;
@@ -28,19 +36,37 @@ async function sessionComments(db: Db, sessionId: string): Promise<CommentRow[]>
     'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
     [sessionId],
   );
-  return rows.map((r) => ({ ...r, version: Number(r.version), lineStart: Number(r.lineStart), lineEnd: Number(r.lineEnd) }));
+  return rows.map((r) => ({
+    ...r,
+    version: Number(r.version),
+    lineStart: Number(r.lineStart),
+    lineEnd: Number(r.lineEnd),
+  }));
 }
 
 export async function exportJson(db: Db, sessionId: string): Promise<SessionExport> {
   const { session, state } = await getSession(db, sessionId);
   return {
-    format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), session, events: await readEvents(db, sessionId),
-    verifications: await listVerifications(db, sessionId), comments: await sessionComments(db, sessionId),
+    format: EXPORT_FORMAT,
+    exportedAt: new Date().toISOString(),
+    session,
+    events: await readEvents(db, sessionId),
+    verifications: await listVerifications(db, sessionId),
+    comments: await sessionComments(db, sessionId),
     usage: hasUsage(state.usage) ? state.usage : null,
   };
 }
 
-type VersionRow = { planId: string; version: number; content: string; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null };
+type VersionRow = {
+  planId: string;
+  version: number;
+  content: string;
+  status: string;
+  decision: string | null;
+  feedback: string | null;
+  decidedBy: string | null;
+  decidedAt: string | Date | null;
+};
 
 const fence = (text: string) => {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -50,19 +76,40 @@ const fence = (text: string) => {
 /** A time in the reader's zone, with the zone named (UTC when none is given). */
 export function localTime(at: string | Date, tz = "UTC"): string {
   const d = new Date(at);
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(d);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: tz,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(d);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} (${tz})`;
 }
 
 /** The file name of an export: the session's title, made safe, and the date. */
 export function exportFileName(title: string, ext: "md" | "json", at = new Date()): string {
-  const base = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).toLowerCase() || "session";
+  const base =
+    title
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60)
+      .toLowerCase() || "session";
   return `${base}-${at.toISOString().slice(0, 10)}.${ext}`;
 }
 
 /** The Markdown export's header: what the session is, and its tokens when its model reported any. */
-export function markdownHeader(session: Pick<SessionView, "id" | "title" | "workspace" | "agent" | "model" | "createdAt">, eventCount: number, usage: Usage | null, tz = "UTC"): string[] {
+export function markdownHeader(
+  session: Pick<SessionView, "id" | "title" | "workspace" | "agent" | "model" | "createdAt">,
+  eventCount: number,
+  usage: Usage | null,
+  tz = "UTC",
+): string[] {
   const tokens = usageText(usage, { unit: false });
   return [
     `# ${session.title}`,
@@ -80,7 +127,13 @@ export function transcriptLines(events: readonly SessionEvent[]): string[] {
   const out: string[] = [];
   for (const item of timelineItems(events)) {
     if (item.kind === "user") out.push(`**User** (#${item.seq}):`, "", item.text, "");
-    else if (item.kind === "assistant") out.push(`**Agent** (#${item.seq}${item.partial ? ", partial — stopped" : ""}${item.tokens ? `; ${item.tokens}` : ""}):`, "", item.text, "");
+    else if (item.kind === "assistant")
+      out.push(
+        `**Agent** (#${item.seq}${item.partial ? ", partial — stopped" : ""}${item.tokens ? `; ${item.tokens}` : ""}):`,
+        "",
+        item.text,
+        "",
+      );
     else if (item.kind === "tool") out.push(`- #${item.seq} \`${item.tool}\` ${item.summary} → ${item.status}`);
     else if (item.kind === "turn") out.push(`- #${item.seq} ${item.text}${item.tokens ? ` · ${item.tokens}` : ""}`);
     else out.push(`- #${item.seq} ${item.text.replaceAll("\n", " · ")}`);
@@ -96,24 +149,48 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
     'SELECT v."planId", v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
     [sessionId],
   );
-  const out = [...markdownHeader(session, events.length, state.usage, tz), "", "## Transcript", "", ...transcriptLines(events)];
+  const out = [
+    ...markdownHeader(session, events.length, state.usage, tz),
+    "",
+    "## Transcript",
+    "",
+    ...transcriptLines(events),
+  ];
   const comments = await sessionComments(db, sessionId);
   if (versions.length > 0) {
     out.push("", "## Plans", "");
     for (const v of versions) {
-      const verdict = v.decision ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}` : v.status;
+      const verdict = v.decision
+        ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}`
+        : v.status;
       const f = fence(v.content);
       const mine = comments.filter((c) => c.planId === v.planId && c.version === Number(v.version));
-      const commentLines = mine.map((c) => `- Line${c.lineStart === c.lineEnd ? ` ${c.lineStart}` : `s ${c.lineStart}–${c.lineEnd}`} (“${c.quote.replaceAll("\n", " ⏎ ")}”): ${c.body}`);
-      out.push(`### Version ${v.version}: ${verdict}`, "", ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []), ...(mine.length ? ["Comments:", ...commentLines, ""] : []), `${f}markdown`, v.content.trimEnd(), f, "");
+      const commentLines = mine.map(
+        (c) =>
+          `- Line${c.lineStart === c.lineEnd ? ` ${c.lineStart}` : `s ${c.lineStart}–${c.lineEnd}`} (“${c.quote.replaceAll("\n", " ⏎ ")}”): ${c.body}`,
+      );
+      out.push(
+        `### Version ${v.version}: ${verdict}`,
+        "",
+        ...(v.feedback ? [`Feedback: ${v.feedback}`, ""] : []),
+        ...(mine.length ? ["Comments:", ...commentLines, ""] : []),
+        `${f}markdown`,
+        v.content.trimEnd(),
+        f,
+        "",
+      );
     }
   }
   const verifications = await listVerifications(db, sessionId);
   if (verifications.length > 0) {
     out.push("", "## Verification", "");
     for (const v of verifications) {
-      out.push(`### Plan version ${v.planVersion}: ${v.report.status} (${v.report.method}, ${localTime(v.createdAt, tz)})`, "");
-      for (const i of v.report.items) out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
+      out.push(
+        `### Plan version ${v.planVersion}: ${v.report.status} (${v.report.method}, ${localTime(v.createdAt, tz)})`,
+        "",
+      );
+      for (const i of v.report.items)
+        out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
       if (v.report.unplanned.length) out.push(`- unplanned: ${v.report.unplanned.join(", ")}`);
       if (v.report.test) out.push(`- test \`${v.report.test.command}\`: ${v.report.test.passed ? "passed" : "failed"}`);
       out.push("");

@@ -22,22 +22,63 @@ export type SessionView = {
 };
 
 type Row = {
-  id: string; title: string; workspace: string; agent: string; model: string; permissionMode: string; status: string;
-  planSlug: string | null; parentId: string | null; forkedFromId: string | null; teamId: string | null; role: string | null;
-  lastSeq: number; lastActivityAt: Date | string; createdAt: Date | string;
+  id: string;
+  title: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  permissionMode: string;
+  status: string;
+  planSlug: string | null;
+  parentId: string | null;
+  forkedFromId: string | null;
+  teamId: string | null;
+  role: string | null;
+  lastSeq: number;
+  lastActivityAt: Date | string;
+  createdAt: Date | string;
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 export function sessionView(row: Row): SessionView {
   return {
-    id: row.id, title: row.title, workspace: row.workspace, agent: row.agent, model: row.model, mode: row.permissionMode,
-    status: row.status, planSlug: row.planSlug, parentId: row.parentId, forkedFromId: row.forkedFromId, teamId: row.teamId,
-    role: row.role, lastSeq: Number(row.lastSeq), lastActivityAt: iso(row.lastActivityAt), createdAt: iso(row.createdAt),
+    id: row.id,
+    title: row.title,
+    workspace: row.workspace,
+    agent: row.agent,
+    model: row.model,
+    mode: row.permissionMode,
+    status: row.status,
+    planSlug: row.planSlug,
+    parentId: row.parentId,
+    forkedFromId: row.forkedFromId,
+    teamId: row.teamId,
+    role: row.role,
+    lastSeq: Number(row.lastSeq),
+    lastActivityAt: iso(row.lastActivityAt),
+    createdAt: iso(row.createdAt),
   };
 }
 
-const COLUMNS = ["id", "title", "workspace", "agent", "model", "permissionMode", "status", "planSlug", "parentId", "forkedFromId", "teamId", "role", "lastSeq", "lastActivityAt", "createdAt", "state"]
+const COLUMNS = [
+  "id",
+  "title",
+  "workspace",
+  "agent",
+  "model",
+  "permissionMode",
+  "status",
+  "planSlug",
+  "parentId",
+  "forkedFromId",
+  "teamId",
+  "role",
+  "lastSeq",
+  "lastActivityAt",
+  "createdAt",
+  "state",
+]
   .map((c) => `"${c}"`)
   .join(", ");
 

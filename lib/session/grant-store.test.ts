@@ -5,11 +5,22 @@ import { grantRuleset } from "./grant-store";
 const base = fromConfig({ "*": "allow", bash: "ask", edit: "ask" });
 const bash = (patterns: string[]): CallAsk => ({ permission: "bash", patterns, readOnly: false });
 const judge = (asks: CallAsk[], grantRules: ReturnType<typeof grantRuleset>, actor: "agent" | "outside" = "agent") =>
-  judgeCall({ actor, asks, agentRules: actor === "agent" ? base : [], grantRules, mode: "default", gates: { autoGateOpen: true, bypassEnabled: true }, allowedOnce: new Set() });
+  judgeCall({
+    actor,
+    asks,
+    agentRules: actor === "agent" ? base : [],
+    grantRules,
+    mode: "default",
+    gates: { autoGateOpen: true, bypassEnabled: true },
+    allowedOnce: new Set(),
+  });
 
 describe("grants as rules", () => {
   it("grants read again with the same content are the same ruleset (compiled once); a change gives a new one", () => {
-    const rows = [{ permission: "bash", pattern: "npm run *", exact: false }, { permission: "bash", pattern: "make build", exact: true }];
+    const rows = [
+      { permission: "bash", pattern: "npm run *", exact: false },
+      { permission: "bash", pattern: "make build", exact: true },
+    ];
     const first = grantRuleset(rows.map((r) => ({ ...r })));
     expect(grantRuleset(rows.map((r) => ({ ...r })))).toBe(first);
     expect(grantRuleset(rows.slice(0, 1))).not.toBe(first);

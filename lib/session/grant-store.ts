@@ -23,14 +23,26 @@ export type GrantView = {
   createdAt: string;
 };
 
-type Row = { id: string; scope: string; sessionId: string | null; workspace: string | null; permission: string; pattern: string; exact: number | boolean; actor: string; createdAt: string | Date };
+type Row = {
+  id: string;
+  scope: string;
+  sessionId: string | null;
+  workspace: string | null;
+  permission: string;
+  pattern: string;
+  exact: number | boolean;
+  actor: string;
+  createdAt: string | Date;
+};
 
 // Commands are judged as shell text: an older wildcard grant that is no longer offered is read as exact text.
 const COMMAND_PERMISSIONS = new Set(["bash", "network"]);
 
 function isExact(r: Pick<Row, "permission" | "pattern" | "exact">): boolean {
   if (r.exact === true || r.exact === 1) return true;
-  return COMMAND_PERMISSIONS.has(r.permission) && r.pattern !== "*" && /[*?]/.test(r.pattern) && !isSafePrefixRule(r.pattern);
+  return (
+    COMMAND_PERMISSIONS.has(r.permission) && r.pattern !== "*" && /[*?]/.test(r.pattern) && !isSafePrefixRule(r.pattern)
+  );
 }
 
 /** The rule in the same words the permission card used when it was saved. */
@@ -40,15 +52,29 @@ export function describeGrant(permission: string, pattern: string, exact: boolea
   if (exact || !/[*?]/.test(pattern)) what = `exactly \`${pattern}\``;
   else if (head !== null && !/[*?]/.test(head)) what = `\`${head}\` with any arguments`;
   else what = `\`${pattern}\` (* stands for anything)`;
-  const verb = permission === "bash" ? "Run" : permission === "network" ? "Network for" : permission === "edit" ? "Write" : `${permission}:`;
+  const verb =
+    permission === "bash"
+      ? "Run"
+      : permission === "network"
+        ? "Network for"
+        : permission === "edit"
+          ? "Write"
+          : `${permission}:`;
   return `${verb} ${what}`;
 }
 
 function view(r: Row): GrantView {
   const exact = isExact(r);
   return {
-    id: r.id, scope: r.scope === "workspace" ? "workspace" : "session", sessionId: r.sessionId, workspace: r.workspace,
-    permission: r.permission, pattern: r.pattern, exact, actor: r.actor === "outside" ? "outside" : "agent", words: describeGrant(r.permission, r.pattern, exact),
+    id: r.id,
+    scope: r.scope === "workspace" ? "workspace" : "session",
+    sessionId: r.sessionId,
+    workspace: r.workspace,
+    permission: r.permission,
+    pattern: r.pattern,
+    exact,
+    actor: r.actor === "outside" ? "outside" : "agent",
+    words: describeGrant(r.permission, r.pattern, exact),
     createdAt: new Date(r.createdAt).toISOString(),
   };
 }
@@ -57,15 +83,29 @@ const COLUMNS = '"id", "scope", "sessionId", "workspace", "permission", "pattern
 const APPLIES = '("scope" = \'session\' AND "sessionId" = ?) OR ("scope" = \'workspace\' AND "workspace" = ?)';
 
 /** Saved grants that apply to a session (its own and its workspace's), or all of a workspace's; for one actor or both. */
-export async function listGrants(db: Db, where: ({ sessionId: string; workspace: string } | { workspace: string }) & { actor?: GrantActor }): Promise<GrantView[]> {
-  const [clause, args] = "sessionId" in where ? [`(${APPLIES})`, [where.sessionId, where.workspace]] : ['"workspace" = ?', [where.workspace]];
+export async function listGrants(
+  db: Db,
+  where: ({ sessionId: string; workspace: string } | { workspace: string }) & { actor?: GrantActor },
+): Promise<GrantView[]> {
+  const [clause, args] =
+    "sessionId" in where
+      ? [`(${APPLIES})`, [where.sessionId, where.workspace]]
+      : ['"workspace" = ?', [where.workspace]];
   const [actorClause, actorArgs] = where.actor ? [' AND "actor" = ?', [where.actor]] : ["", []];
-  const rows = await (await sql(db)).query<Row>(`SELECT ${COLUMNS} FROM "PermissionGrant" WHERE ${clause}${actorClause} ORDER BY "createdAt", "id"`, [...args, ...actorArgs]);
+  const rows = await (await sql(db)).query<Row>(
+    `SELECT ${COLUMNS} FROM "PermissionGrant" WHERE ${clause}${actorClause} ORDER BY "createdAt", "id"`,
+    [...args, ...actorArgs],
+  );
   return rows.map(view);
 }
 
 /** Persisted "always" replies that apply to a session, as allow rules for the one actor they were made for. */
-export async function grantRules(db: Db, sessionId: string, workspace: string, actor: GrantActor = "agent"): Promise<Ruleset> {
+export async function grantRules(
+  db: Db,
+  sessionId: string,
+  workspace: string,
+  actor: GrantActor = "agent",
+): Promise<Ruleset> {
   return grantRuleset(await listGrants(db, { sessionId, workspace, actor }));
 }
 
@@ -75,15 +115,27 @@ const interned = new Map<string, Ruleset>();
 const NO_GRANTS: Ruleset = Object.freeze([]) as unknown as Ruleset;
 
 /** Grants as allow rules (their source says whom they were made for), one shared array per distinct content. */
-export function grantRuleset(grants: readonly (Pick<GrantView, "permission" | "pattern" | "exact"> & { actor?: GrantActor })[]): Ruleset {
+export function grantRuleset(
+  grants: readonly (Pick<GrantView, "permission" | "pattern" | "exact"> & { actor?: GrantActor })[],
+): Ruleset {
   if (grants.length === 0) return NO_GRANTS;
-  const key = grants.map((g) => `${g.exact ? 1 : 0}${g.actor === "outside" ? "o" : "a"}${g.permission}\u0000${g.pattern}`).join("\u0001");
+  const key = grants
+    .map((g) => `${g.exact ? 1 : 0}${g.actor === "outside" ? "o" : "a"}${g.permission}\u0000${g.pattern}`)
+    .join("\u0001");
   let rules = interned.get(key);
   if (rules) {
     // Re-inserted so that the bound below drops the least recently used content first.
     interned.delete(key);
   } else {
-    rules = grants.map((g): Rule => ({ permission: g.permission, pattern: g.pattern, action: "allow", source: g.actor === "outside" ? "outside-grant" : "grant", ...(g.exact ? { exact: true } : {}) }));
+    rules = grants.map(
+      (g): Rule => ({
+        permission: g.permission,
+        pattern: g.pattern,
+        action: "allow",
+        source: g.actor === "outside" ? "outside-grant" : "grant",
+        ...(g.exact ? { exact: true } : {}),
+      }),
+    );
     if (interned.size >= 1000) interned.delete(interned.keys().next().value as string);
   }
   interned.set(key, rules);
@@ -92,11 +144,29 @@ export function grantRuleset(grants: readonly (Pick<GrantView, "permission" | "p
 
 export type NewGrant = { permission: string; pattern: string; exact: boolean };
 
-export async function insertGrants(run: SqlRunner, scope: "session" | "workspace", sessionId: string, workspace: string, grants: readonly NewGrant[], actor: GrantActor): Promise<void> {
+export async function insertGrants(
+  run: SqlRunner,
+  scope: "session" | "workspace",
+  sessionId: string,
+  workspace: string,
+  grants: readonly NewGrant[],
+  actor: GrantActor,
+): Promise<void> {
   for (const g of grants) {
     await run.execute(
       'INSERT INTO "PermissionGrant" ("id", "scope", "sessionId", "workspace", "permission", "pattern", "action", "exact", "actor", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [newId("grt"), scope, scope === "session" ? sessionId : null, workspace, g.permission, g.pattern, "allow", g.exact, actor, new Date()],
+      [
+        newId("grt"),
+        scope,
+        scope === "session" ? sessionId : null,
+        workspace,
+        g.permission,
+        g.pattern,
+        "allow",
+        g.exact,
+        actor,
+        new Date(),
+      ],
     );
   }
 }

@@ -15,8 +15,20 @@ export const IMPORT_MAX_BYTES = 50_000_000;
 
 export const importBody = z.object({
   format: z.literal("plangate.session.v1"),
-  session: z.object({ title: z.string().min(1).max(200), workspace: z.string().min(1), agent: z.string().min(1), model: z.string().min(1) }).passthrough(),
-  events: z.array(z.object({ seq: z.number().int().min(1), type: z.string(), payload: z.unknown(), at: z.string().optional() })).min(1).max(200_000),
+  session: z
+    .object({
+      title: z.string().min(1).max(200),
+      workspace: z.string().min(1),
+      agent: z.string().min(1),
+      model: z.string().min(1),
+    })
+    .passthrough(),
+  events: z
+    .array(
+      z.object({ seq: z.number().int().min(1), type: z.string(), payload: z.unknown(), at: z.string().optional() }),
+    )
+    .min(1)
+    .max(200_000),
 });
 export type ImportBody = z.infer<typeof importBody>;
 
@@ -32,7 +44,8 @@ export type ImportChecks = {
 };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
-const NOT_RUN = "Not run: this call was still pending when the session was exported, and an imported session runs nothing it carries.";
+const NOT_RUN =
+  "Not run: this call was still pending when the session was exported, and an imported session runs nothing it carries.";
 
 type Stamped = NewEvent & { seq: number; at: Date };
 
@@ -42,10 +55,25 @@ function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
     if (i !== 0) throw new AppError("bad_request", `events.${i}: only the first event may be session.created`);
     const { script: _dropped, ...rest } = e.payload;
     const planSlug = rest.planSlug && SLUG.test(rest.planSlug) ? rest.planSlug : null;
-    return { ...e, payload: { ...rest, planSlug, workspace: checks.workspace, agent: checks.agent, model: checks.model, parentId: null, ...(checks.script ? { script: checks.script } : {}) } };
+    return {
+      ...e,
+      payload: {
+        ...rest,
+        planSlug,
+        workspace: checks.workspace,
+        agent: checks.agent,
+        model: checks.model,
+        parentId: null,
+        ...(checks.script ? { script: checks.script } : {}),
+      },
+    };
   }
   if (e.type === "plan.created") {
-    if (!SLUG.test(e.payload.slug)) throw new AppError("bad_request", `events.${i}.payload.slug: not a plan slug (lowercase letters, digits and dashes)`);
+    if (!SLUG.test(e.payload.slug))
+      throw new AppError(
+        "bad_request",
+        `events.${i}.payload.slug: not a plan slug (lowercase letters, digits and dashes)`,
+      );
     return { ...e, payload: { ...e.payload, path: checks.planPath(e.payload.slug) } };
   }
   return e;
@@ -57,9 +85,14 @@ function closing(events: readonly Stamped[], state: SessionState, gates: ModeGat
   for (const requestId of [...state.pendingPermissions, ...state.pendingChecks]) {
     out.push({ type: "permission.replied", payload: { requestId, reply: "reject", message: "Closed on import." } });
   }
-  if (state.pendingReview) out.push({ type: "review.answered", payload: { reviewId: state.pendingReview.id, decision: "abandon" } });
+  if (state.pendingReview)
+    out.push({ type: "review.answered", payload: { reviewId: state.pendingReview.id, decision: "abandon" } });
   const mode = resumeMode(state.mode, state.prePlanMode, gates);
-  if (mode.changed) out.push({ type: "mode.changed", payload: { from: state.mode, to: mode.next.mode, prePlanMode: mode.next.prePlanMode, cause: "resume" } });
+  if (mode.changed)
+    out.push({
+      type: "mode.changed",
+      payload: { from: state.mode, to: mode.next.mode, prePlanMode: mode.next.prePlanMode, cause: "resume" },
+    });
   if (state.openTurnId) out.push({ type: "turn.ended", payload: { turnId: state.openTurnId, reason: "aborted" } });
   return out;
 }
@@ -77,11 +110,15 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
     try {
       event = parseNewEvent(e);
     } catch (error) {
-      throw new AppError("bad_request", `events.${i} (${e.type}): ${error instanceof Error ? error.message.slice(0, 300) : "invalid"}`);
+      throw new AppError(
+        "bad_request",
+        `events.${i} (${e.type}): ${error instanceof Error ? error.message.slice(0, 300) : "invalid"}`,
+      );
     }
     return { ...event, seq: e.seq, at: e.at && !Number.isNaN(Date.parse(e.at)) ? new Date(e.at) : new Date() };
   });
-  if (parsed[0]?.type !== "session.created") throw new AppError("bad_request", "events.0: the log must start with session.created");
+  if (parsed[0]?.type !== "session.created")
+    throw new AppError("bad_request", "events.0: the log must start with session.created");
   const events = parsed.map((e, i) => rewrite(e, i, checks));
   const folded = foldEvents(events);
   const now = new Date();
@@ -89,7 +126,17 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   const state = foldEvents(events);
   const id = newId("ses");
   const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({ data: { id, title: body.session.title, workspace: checks.workspace, agent: checks.agent, model: checks.model, ...projectionColumns(state, now), createdAt: now } });
+    await tx.session.create({
+      data: {
+        id,
+        title: body.session.title,
+        workspace: checks.workspace,
+        agent: checks.agent,
+        model: checks.model,
+        ...projectionColumns(state, now),
+        createdAt: now,
+      },
+    });
     await insertLogRows(run, id, events, (e) => e.at);
     await assignSearchKey(run, id);
     await indexDocs(run, id, searchDocs(events));

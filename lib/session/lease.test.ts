@@ -21,9 +21,22 @@ afterAll(async () => {
   await t.close();
 });
 
-const newSession = async () => (await createSession(t.db, { title: "lease", workspace: "/tmp/w", agent: "build", model: "offline", mode: "default" })).id;
+const newSession = async () =>
+  (
+    await createSession(t.db, {
+      title: "lease",
+      workspace: "/tmp/w",
+      agent: "build",
+      model: "offline",
+      mode: "default",
+    })
+  ).id;
 const owner = async (id: string) =>
-  (await (await sql(t.db)).query<{ leaseOwner: string | null }>('SELECT "leaseOwner" FROM "Session" WHERE "id" = ?', [id]))[0]?.leaseOwner;
+  (
+    await (
+      await sql(t.db)
+    ).query<{ leaseOwner: string | null }>('SELECT "leaseOwner" FROM "Session" WHERE "id" = ?', [id])
+  )[0]?.leaseOwner;
 
 describe("session leases across instances", () => {
   it("one holder at a time; an expired lease is reaped by exactly one of many instances that saw it", async () => {
@@ -51,7 +64,10 @@ describe("session leases across instances", () => {
     const lostToken = await acquireLease(t.db, lost);
     let keptLost = 0;
     let lostLost = 0;
-    const stops = [keepLease(t.db, kept, keptToken as string, () => keptLost++), keepLease(t.db, lost, lostToken as string, () => lostLost++)];
+    const stops = [
+      keepLease(t.db, kept, keptToken as string, () => keptLost++),
+      keepLease(t.db, lost, lostToken as string, () => lostLost++),
+    ];
     // Another instance took `lost` over (as after this process stalled past the expiry).
     await (await sql(t.db)).execute('UPDATE "Session" SET "leaseOwner" = ? WHERE "id" = ?', ["srv_other:lse_x", lost]);
     await sleep(1500);

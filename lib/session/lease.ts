@@ -17,7 +17,12 @@ export async function acquireLease(db: Db, sessionId: string, ttlMs = leaseTtlMs
 }
 
 /** The lease claim on a given runner, e.g. inside a transaction so that it commits with other writes. */
-export async function claimLease(run: SqlRunner, sessionId: string, token: string, ttlMs = leaseTtlMs()): Promise<string | null> {
+export async function claimLease(
+  run: SqlRunner,
+  sessionId: string,
+  token: string,
+  ttlMs = leaseTtlMs(),
+): Promise<string | null> {
   const now = new Date();
   const changed = await run.execute(
     'UPDATE "Session" SET "leaseOwner" = ?, "leaseUntil" = ? WHERE "id" = ? AND ("leaseOwner" IS NULL OR "leaseUntil" IS NULL OR "leaseUntil" < ?)',
@@ -27,11 +32,10 @@ export async function claimLease(run: SqlRunner, sessionId: string, token: strin
 }
 
 export async function renewLease(db: Db, sessionId: string, token: string, ttlMs = leaseTtlMs()): Promise<boolean> {
-  const changed = await (await sql(db)).execute('UPDATE "Session" SET "leaseUntil" = ? WHERE "id" = ? AND "leaseOwner" = ?', [
-    new Date(Date.now() + ttlMs),
-    sessionId,
-    token,
-  ]);
+  const changed = await (await sql(db)).execute(
+    'UPDATE "Session" SET "leaseUntil" = ? WHERE "id" = ? AND "leaseOwner" = ?',
+    [new Date(Date.now() + ttlMs), sessionId, token],
+  );
   return changed === 1;
 }
 
@@ -49,7 +53,10 @@ export function keepLease(db: Db, sessionId: string, token: string, onLost: () =
 }
 
 export async function releaseLease(db: Db, sessionId: string, token: string): Promise<void> {
-  await (await sql(db)).execute('UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ?', [sessionId, token]);
+  await (await sql(db)).execute(
+    'UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ?',
+    [sessionId, token],
+  );
 }
 
 /**

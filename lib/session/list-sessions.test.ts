@@ -9,7 +9,11 @@ describe("snippetOf", () => {
   it.each([
     ["move the xylophone table", ["xylophone"], "move the \u0002xylophone\u0003 table"],
     ["Teach the Quokka to smile", ["quokka"], "Teach the \u0002Quokka\u0003 to smile"],
-    ["a ".repeat(50) + "needle" + " b".repeat(50), ["needle"], `…${" a".repeat(30).slice(1)} \u0002needle\u0003 ${"b ".repeat(30).slice(0, -1)}…`],
+    [
+      "a ".repeat(50) + "needle" + " b".repeat(50),
+      ["needle"],
+      `…${" a".repeat(30).slice(1)} \u0002needle\u0003 ${"b ".repeat(30).slice(0, -1)}…`,
+    ],
     ["nothing here", ["missing"], null],
   ])("%j", (text, words, want) => {
     expect(snippetOf(text, words, 60)).toBe(want);
@@ -44,14 +48,28 @@ const ids: string[] = [];
 beforeAll(async () => {
   t = freshDb();
   for (let i = 0; i < SESSIONS; i++) {
-    const { id } = await createSession(t.db, { title: `Task ${i}`, workspace: `/w${i % 3}`, agent: "build", model: "offline", mode: i % 2 ? "plan" : "default" });
-    await appendEvents(t.db, id, messages(i).map((text, k) => ({ type: k % 2 ? "message.assistant" : "message.user", payload: { text } })));
+    const { id } = await createSession(t.db, {
+      title: `Task ${i}`,
+      workspace: `/w${i % 3}`,
+      agent: "build",
+      model: "offline",
+      mode: i % 2 ? "plan" : "default",
+    });
+    await appendEvents(
+      t.db,
+      id,
+      messages(i).map((text, k) => ({ type: k % 2 ? "message.assistant" : "message.user", payload: { text } })),
+    );
     ids.push(id);
   }
   const run = await sql(t.db);
   for (let i = 0; i < SESSIONS; i++) {
     const status = i % 4 === 2 ? "awaiting_review" : "idle";
-    await run.execute('UPDATE "Session" SET "lastActivityAt" = ?, "status" = ? WHERE "id" = ?', [new Date(Date.UTC(2026, 0, 1, 0, 10 + minute(i))), status, ids[i]!]);
+    await run.execute('UPDATE "Session" SET "lastActivityAt" = ?, "status" = ? WHERE "id" = ?', [
+      new Date(Date.UTC(2026, 0, 1, 0, 10 + minute(i))),
+      status,
+      ids[i]!,
+    ]);
   }
 }, 60_000);
 afterAll(async () => {
@@ -60,7 +78,9 @@ afterAll(async () => {
 
 /** What a listing must return: the sessions `keep` names, newest activity first (ties: greater id first). */
 async function expected(keep: (i: number) => boolean): Promise<string[]> {
-  const rows = await (await sql(t.db)).query<{ id: string }>('SELECT "id" FROM "Session" ORDER BY "lastActivityAt" DESC, "id" DESC');
+  const rows = await (await sql(t.db)).query<{ id: string }>(
+    'SELECT "id" FROM "Session" ORDER BY "lastActivityAt" DESC, "id" DESC',
+  );
   return rows.map((r) => r.id).filter((id) => keep(ids.indexOf(id)));
 }
 
@@ -86,7 +106,11 @@ describe.each(Object.entries(BUDGETS))("search pages (%s)", (_, budget) => {
     ["two words in one document (not in two)", { q: "red apple" }, (i) => i % 4 === 0],
     ["a prefix, filtered by mode", { q: "paginat", mode: "plan" }, (i) => i % 3 !== 2 && i % 2 === 1],
     ["a word in every session, filtered by workspace", { q: "alpha", workspace: "/w1" }, (i) => i % 3 === 1],
-    ["a word, filtered by status", { q: "the", status: "awaiting_review" }, (i) => (i % 3 === 0 || i % 5 === 0) && i % 4 === 2],
+    [
+      "a word, filtered by status",
+      { q: "the", status: "awaiting_review" },
+      (i) => (i % 3 === 0 || i % 5 === 0) && i % 4 === 2,
+    ],
     ["a word the index holds without its accent", { q: "facade" }, (i) => i === 7],
     ["a word that is not ASCII (the prefix form)", { q: "Façade" }, (i) => i === 7],
     ["a prefix of more terms than are expanded (the prefix form)", { q: "qz" }, (i) => i === 8],

@@ -5,7 +5,13 @@ import { PERMISSION_MODES } from "../permission/modes";
 import { SESSION_STATUSES } from "../core/events";
 import { sessionView, type SessionView } from "./get-session";
 import { fewerMatches, ftsQuery, searchWords, keysMatching, SESSION_AMONG_MATCHES, termQuery } from "./search-index";
-import { fewerMatchesPg, PG_SESSION_AMONG_MATCHES, PG_SESSION_RANK, sessionsMatchingPg, tsQueryText } from "./search-index-pg";
+import {
+  fewerMatchesPg,
+  PG_SESSION_AMONG_MATCHES,
+  PG_SESSION_RANK,
+  sessionsMatchingPg,
+  tsQueryText,
+} from "./search-index-pg";
 
 export const listSessionsQuery = z.object({
   status: z.enum(SESSION_STATUSES).optional(),
@@ -42,12 +48,29 @@ function decodeCursor(raw: string | undefined): Cursor | undefined {
   }
 }
 
-const COLUMNS = ["id", "title", "workspace", "agent", "model", "permissionMode", "status", "planSlug", "parentId", "forkedFromId", "teamId", "role", "lastSeq", "lastActivityAt", "createdAt"]
+const COLUMNS = [
+  "id",
+  "title",
+  "workspace",
+  "agent",
+  "model",
+  "permissionMode",
+  "status",
+  "planSlug",
+  "parentId",
+  "forkedFromId",
+  "teamId",
+  "role",
+  "lastSeq",
+  "lastActivityAt",
+  "createdAt",
+]
   .map((c) => `s."${c}"`)
   .join(", ");
 
 // The latest plan's status of session `s`, a column of every listing.
-const PLAN_STATUS = '(SELECT p."status" FROM "Plan" p WHERE p."sessionId" = s."id" ORDER BY p."updatedAt" DESC LIMIT 1) AS "planStatus"';
+const PLAN_STATUS =
+  '(SELECT p."status" FROM "Plan" p WHERE p."sessionId" = s."id" ORDER BY p."updatedAt" DESC LIMIT 1) AS "planStatus"';
 
 type Row = Parameters<typeof sessionView>[0] & { planStatus: string | null; rank?: number | null };
 
@@ -92,7 +115,8 @@ async function snippets(run: SqlRunner, words: string[], rows: Row[]): Promise<M
     [like, ...rest, like],
   );
   for (const t of texts) {
-    const text = t.plan ?? (t.message === null ? null : String((JSON.parse(t.message) as { text?: unknown }).text ?? ""));
+    const text =
+      t.plan ?? (t.message === null ? null : String((JSON.parse(t.message) as { text?: unknown }).text ?? ""));
     const found = text === null ? null : snippetOf(text, words);
     if (found !== null) out.set(t.id, found);
   }
@@ -107,16 +131,18 @@ const clause = (sql: string, ...args: SqlArg[]): Where => ({ sql: [sql], args })
 // Written as a range on lastActivityAt plus a tie-break, not as one OR: the OR form makes SQLite gather and sort
 // every older session (a "multi-index OR"), where a range walks the index newest first and stops at the limit.
 const after = (c: Cursor | undefined): Where =>
-  c ? clause('s."lastActivityAt" <= ? AND (s."lastActivityAt" < ? OR s."id" < ?)', new Date(c.at), new Date(c.at), c.id) : { sql: [], args: [] };
+  c
+    ? clause('s."lastActivityAt" <= ? AND (s."lastActivityAt" < ? OR s."id" < ?)', new Date(c.at), new Date(c.at), c.id)
+    : { sql: [], args: [] };
 const sqlWhere = (w: Where) => (w.sql.length ? ` WHERE ${w.sql.join(" AND ")}` : "");
 const ORDER_BY = ' ORDER BY s."lastActivityAt" DESC, s."id" DESC';
 const ORDER = `${ORDER_BY} LIMIT ?`;
 
 function selectRows(run: SqlRunner, where: Where, limit: number): Promise<Row[]> {
-  return run.query<Row>(
-    `SELECT ${COLUMNS}, ${PLAN_STATUS} FROM "Session" s${sqlWhere(where)}${ORDER}`,
-    [...where.args, limit],
-  );
+  return run.query<Row>(`SELECT ${COLUMNS}, ${PLAN_STATUS} FROM "Session" s${sqlWhere(where)}${ORDER}`, [
+    ...where.args,
+    limit,
+  ]);
 }
 
 /**
@@ -135,27 +161,46 @@ const BUDGET: SearchBudget = { docsPerCandidate: 32 };
  * not known up front, so rounds alternate a bounded count with a bounded walk, each four times the last, and the
  * first to finish answers: never far from the cheaper plan, whether a word is in every session or a few old ones.
  */
-async function searchRows(run: SqlRunner, filters: Where, cursor: Cursor | undefined, words: string[], limit: number, budget: SearchBudget): Promise<Row[]> {
+async function searchRows(
+  run: SqlRunner,
+  filters: Where,
+  cursor: Cursor | undefined,
+  words: string[],
+  limit: number,
+  budget: SearchBudget,
+): Promise<Row[]> {
   if (run.provider === "postgres") return searchRowsPg(run, filters, cursor, words, limit, budget);
   const terms = await termQuery(run, words);
   if (terms.kind === "nothing") return [];
-  if (terms.kind === "prefix") return selectRows(run, and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, ftsQuery(words.join(" ")))), limit + 1);
+  if (terms.kind === "prefix")
+    return selectRows(
+      run,
+      and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, ftsQuery(words.join(" ")))),
+      limit + 1,
+    );
   const { match } = terms;
   const hits: string[] = [];
   let from = cursor;
   for (let chunk = limit + 1; ; chunk *= 4) {
-    if (await fewerMatches(run, match, chunk * budget.docsPerCandidate)) return selectRows(run, and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, match)), limit + 1);
+    if (await fewerMatches(run, match, chunk * budget.docsPerCandidate))
+      return selectRows(run, and(filters, after(cursor), clause(SESSION_AMONG_MATCHES, match)), limit + 1);
     const where = and(filters, after(from));
     const walked = await run.query<{ id: string; at: string | Date; key: number | null }>(
       `SELECT s."id", s."lastActivityAt" AS "at", s."searchKey" AS "key" FROM "Session" s${sqlWhere(where)}${ORDER}`,
       [...where.args, chunk],
     );
-    const matched = await keysMatching(run, match, walked.flatMap((c) => (c.key === null ? [] : [Number(c.key)])));
+    const matched = await keysMatching(
+      run,
+      match,
+      walked.flatMap((c) => (c.key === null ? [] : [Number(c.key)])),
+    );
     hits.push(...walked.filter((c) => c.key !== null && matched.has(Number(c.key))).map((c) => c.id));
     const last = walked.at(-1);
     if (hits.length > limit || walked.length < chunk || !last) {
       const page = hits.slice(0, limit + 1);
-      return page.length ? selectRows(run, clause(`s."id" IN (${page.map(() => "?").join(", ")})`, ...page), limit + 1) : [];
+      return page.length
+        ? selectRows(run, clause(`s."id" IN (${page.map(() => "?").join(", ")})`, ...page), limit + 1)
+        : [];
     }
     from = { at: new Date(last.at).getTime(), id: last.id };
   }
@@ -169,7 +214,14 @@ async function searchRows(run: SqlRunner, filters: Where, cursor: Cursor | undef
  * keyset cursor on (lastActivityAt, id) stays exact, and a common word's page costs what the page does, where
  * ranking would score every match first. Each row still carries its rank, computed for the page's rows only.
  */
-async function searchRowsPg(run: SqlRunner, filters: Where, cursor: Cursor | undefined, words: string[], limit: number, budget: SearchBudget): Promise<Row[]> {
+async function searchRowsPg(
+  run: SqlRunner,
+  filters: Where,
+  cursor: Cursor | undefined,
+  words: string[],
+  limit: number,
+  budget: SearchBudget,
+): Promise<Row[]> {
   const query = tsQueryText(words);
   if (query === null) return [];
   const ranked = (where: Where) =>
@@ -180,10 +232,18 @@ async function searchRowsPg(run: SqlRunner, filters: Where, cursor: Cursor | und
   const hits: string[] = [];
   let from = cursor;
   for (let chunk = limit + 1; ; chunk *= 4) {
-    if (await fewerMatchesPg(run, query, chunk * budget.docsPerCandidate)) return ranked(and(filters, after(cursor), clause(PG_SESSION_AMONG_MATCHES, query)));
+    if (await fewerMatchesPg(run, query, chunk * budget.docsPerCandidate))
+      return ranked(and(filters, after(cursor), clause(PG_SESSION_AMONG_MATCHES, query)));
     const where = and(filters, after(from));
-    const walked = await run.query<{ id: string; at: string | Date }>(`SELECT s."id", s."lastActivityAt" AS "at" FROM "Session" s${sqlWhere(where)}${ORDER}`, [...where.args, chunk]);
-    const matched = await sessionsMatchingPg(run, query, walked.map((c) => c.id));
+    const walked = await run.query<{ id: string; at: string | Date }>(
+      `SELECT s."id", s."lastActivityAt" AS "at" FROM "Session" s${sqlWhere(where)}${ORDER}`,
+      [...where.args, chunk],
+    );
+    const matched = await sessionsMatchingPg(
+      run,
+      query,
+      walked.map((c) => c.id),
+    );
     hits.push(...walked.filter((c) => matched.has(c.id)).map((c) => c.id));
     const last = walked.at(-1);
     if (hits.length > limit || walked.length < chunk || !last) {
@@ -217,9 +277,15 @@ export async function listSessions(
   const found = await snippets(run, words, shown);
   const page = shown.map((r) => {
     const snippet = found.get(r.id);
-    return { ...sessionView(r), planStatus: r.planStatus, ...(snippet ? { snippet } : {}), ...(r.rank == null ? {} : { rank: Number(r.rank) }) };
+    return {
+      ...sessionView(r),
+      planStatus: r.planStatus,
+      ...(snippet ? { snippet } : {}),
+      ...(r.rank == null ? {} : { rank: Number(r.rank) }),
+    };
   });
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeCursor({ at: Date.parse(last.lastActivityAt), id: last.id }) : null;
+  const nextCursor =
+    rows.length > query.limit && last ? encodeCursor({ at: Date.parse(last.lastActivityAt), id: last.id }) : null;
   return { sessions: page, nextCursor };
 }

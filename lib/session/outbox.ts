@@ -7,12 +7,24 @@ import type { EventType, SessionEvent } from "../core/events";
  * row in the append's own transaction: what was acknowledged is owed, even if the process dies right after
  * the commit. The session layer only records and announces them; consumers live above it and register here.
  */
-export const OUTBOX_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(["review.asked", "review.answered", "verification.completed"]);
+export const OUTBOX_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  "review.asked",
+  "review.answered",
+  "verification.completed",
+]);
 
-export async function insertOutboxRows(run: SqlRunner, sessionId: string, events: readonly SessionEvent[], at: Date): Promise<void> {
+export async function insertOutboxRows(
+  run: SqlRunner,
+  sessionId: string,
+  events: readonly SessionEvent[],
+  at: Date,
+): Promise<void> {
   for (const e of events) {
     if (!OUTBOX_EVENT_TYPES.has(e.type)) continue;
-    await run.execute('INSERT INTO "EventOutbox" ("id", "sessionId", "seq", "type", "createdAt") VALUES (?, ?, ?, ?, ?)', [newId("obx", at.getTime()), sessionId, e.seq, e.type, at]);
+    await run.execute(
+      'INSERT INTO "EventOutbox" ("id", "sessionId", "seq", "type", "createdAt") VALUES (?, ?, ?, ?, ?)',
+      [newId("obx", at.getTime()), sessionId, e.seq, e.type, at],
+    );
   }
 }
 

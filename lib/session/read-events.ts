@@ -5,7 +5,12 @@ import type { EventType, SessionEvent } from "../core/events";
 type EventRow = { seq: number; type: string; payload: string; createdAt: Date | string };
 
 export function eventFromRow(row: EventRow): SessionEvent {
-  return { seq: Number(row.seq), type: row.type as EventType, payload: JSON.parse(row.payload), at: new Date(row.createdAt).toISOString() } as SessionEvent;
+  return {
+    seq: Number(row.seq),
+    type: row.type as EventType,
+    payload: JSON.parse(row.payload),
+    at: new Date(row.createdAt).toISOString(),
+  } as SessionEvent;
 }
 
 type ReadOptions = { after?: number; limit?: number; upto?: number };
@@ -16,7 +21,11 @@ export async function readEvents(db: Db, sessionId: string, opts: ReadOptions = 
 }
 
 /** readEvents on a given runner (e.g. inside a transaction). */
-export async function readEventsWith(run: SqlRunner, sessionId: string, opts: ReadOptions = {}): Promise<SessionEvent[]> {
+export async function readEventsWith(
+  run: SqlRunner,
+  sessionId: string,
+  opts: ReadOptions = {},
+): Promise<SessionEvent[]> {
   const where = ['"sessionId" = ?', '"seq" > ?'];
   const args: SqlArg[] = [sessionId, opts.after ?? 0];
   if (opts.upto !== undefined) {

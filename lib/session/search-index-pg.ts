@@ -21,8 +21,15 @@ const MAX_ROW_BYTES = 256 * 1024;
 /** Pure: the lexemes of a text, in order: letter and digit runs of its NFKC form, lower case, without accents. */
 export function searchTokens(text: string): string[] {
   // Lower-casing before NFD lets "İ" fold to "i" (its dot is a combining mark); U+0300–U+036F are the accents.
-  const folded = text.normalize("NFKC").toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC");
-  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).map((t) => (t.length <= MAX_LEXEME ? t : Array.from(t).slice(0, MAX_LEXEME).join("")));
+  const folded = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .normalize("NFC");
+  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).map((t) =>
+    t.length <= MAX_LEXEME ? t : Array.from(t).slice(0, MAX_LEXEME).join(""),
+  );
 }
 
 /**
@@ -40,7 +47,8 @@ export function tsvectorRows(body: string): string[] {
   let bytes = 0;
   let position = 0;
   const flush = () => {
-    if (positions.size > 0) rows.push([...positions].map(([lexeme, at]) => `${quoteLexeme(lexeme)}:${at.join(",")}`).join(" "));
+    if (positions.size > 0)
+      rows.push([...positions].map(([lexeme, at]) => `${quoteLexeme(lexeme)}:${at.join(",")}`).join(" "));
     positions = new Map();
     bytes = 0;
     position = 0;
@@ -72,7 +80,9 @@ export function tsQueryText(words: readonly string[]): string | null {
   for (const word of words) {
     const tokens = searchTokens(word);
     if (tokens.length === 0) continue;
-    const phrase = tokens.map((t, i) => (i === tokens.length - 1 ? `${quoteLexeme(t)}:*` : quoteLexeme(t))).join(" <-> ");
+    const phrase = tokens
+      .map((t, i) => (i === tokens.length - 1 ? `${quoteLexeme(t)}:*` : quoteLexeme(t)))
+      .join(" <-> ");
     parts.add(tokens.length > 1 ? `(${phrase})` : phrase);
   }
   return parts.size > 0 ? [...parts].join(" & ") : null;
@@ -99,7 +109,10 @@ export async function dropDocsPg(run: SqlRunner, sessionId: string): Promise<voi
 export async function fewerMatchesPg(run: SqlRunner, query: string, cap: number): Promise<boolean> {
   if (cap === Infinity) return true;
   if (cap <= 0) return false;
-  const [row] = await run.query<{ n: number }>('SELECT count(*) AS "n" FROM (SELECT 1 FROM "SessionSearch" WHERE "terms" @@ CAST(? AS tsquery) LIMIT ?) "m"', [query, cap]);
+  const [row] = await run.query<{ n: number }>(
+    'SELECT count(*) AS "n" FROM (SELECT 1 FROM "SessionSearch" WHERE "terms" @@ CAST(? AS tsquery) LIMIT ?) "m"',
+    [query, cap],
+  );
   return Number(row?.n ?? 0) < cap;
 }
 
@@ -125,7 +138,8 @@ export async function sessionsMatchingPg(run: SqlRunner, query: string, ids: rea
  * index (ARRAY(...) is computed before the scan, so the planner cannot turn it into a probe per session) and
  * then read by primary key. Cost: every match, read once.
  */
-export const PG_SESSION_AMONG_MATCHES = 's."id" = ANY(ARRAY(SELECT "sessionId" FROM "SessionSearch" WHERE "terms" @@ CAST(? AS tsquery)))';
+export const PG_SESSION_AMONG_MATCHES =
+  's."id" = ANY(ARRAY(SELECT "sessionId" FROM "SessionSearch" WHERE "terms" @@ CAST(? AS tsquery)))';
 
 /**
  * SQL, two `?` (the same query twice): how well session `s` matches, the ts_rank of its best matching document

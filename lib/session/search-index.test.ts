@@ -7,8 +7,27 @@ import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
 import type { NewEvent } from "../core/events";
 import { listSessions } from "./list-sessions";
-import { DOCS_PER_SESSION, fewerMatches, ftsQuery, keySpans, keysMatching, searchDocs, searchWords, termQuery, termsWithPrefix, wholeTermsMatch } from "./search-index";
-import { fewerMatchesPg, PG_SESSION_AMONG_MATCHES, quoteLexeme, searchTokens, sessionsMatchingPg, tsQueryText, tsvectorRows } from "./search-index-pg";
+import {
+  DOCS_PER_SESSION,
+  fewerMatches,
+  ftsQuery,
+  keySpans,
+  keysMatching,
+  searchDocs,
+  searchWords,
+  termQuery,
+  termsWithPrefix,
+  wholeTermsMatch,
+} from "./search-index";
+import {
+  fewerMatchesPg,
+  PG_SESSION_AMONG_MATCHES,
+  quoteLexeme,
+  searchTokens,
+  sessionsMatchingPg,
+  tsQueryText,
+  tsvectorRows,
+} from "./search-index-pg";
 
 describe("ftsQuery", () => {
   it.each<[string, string | null]>([
@@ -30,7 +49,10 @@ describe("ftsQuery", () => {
 describe("searchDocs", () => {
   it("indexes the title, user and assistant text, and nothing else", () => {
     const events: NewEvent[] = [
-      { type: "session.created", payload: { title: "Add pagination", workspace: "/w", agent: "build", model: "offline", mode: "default" } },
+      {
+        type: "session.created",
+        payload: { title: "Add pagination", workspace: "/w", agent: "build", model: "offline", mode: "default" },
+      },
       { type: "message.user", payload: { text: "please page the list" } },
       { type: "message.assistant", payload: { text: "  " } },
       { type: "message.assistant", payload: { text: "Done." } },
@@ -62,9 +84,32 @@ describe("keySpans", () => {
   it.each<[number[], number, [number, number][]]>([
     [[], 32, []],
     [[5], 32, [[5, 5]]],
-    [[9, 1, 5, 5, 3], 2, [[1, 5], [9, 9]]],
-    [[100, 1, 34, 67], 32, [[1, 1], [34, 34], [67, 67], [100, 100]]],
-    [[100, 1, 33, 65], 32, [[1, 65], [100, 100]]],
+    [
+      [9, 1, 5, 5, 3],
+      2,
+      [
+        [1, 5],
+        [9, 9],
+      ],
+    ],
+    [
+      [100, 1, 34, 67],
+      32,
+      [
+        [1, 1],
+        [34, 34],
+        [67, 67],
+        [100, 100],
+      ],
+    ],
+    [
+      [100, 1, 33, 65],
+      32,
+      [
+        [1, 65],
+        [100, 100],
+      ],
+    ],
   ])("%j (gap %i) → %j", (keys, gap, want) => {
     expect(keySpans(keys, gap)).toEqual(want);
   });
@@ -86,7 +131,8 @@ describe.skipIf(onPostgres)("the index, read by term", () => {
       [key(41), "nothing to see"],
       [key(90), Array.from({ length: 40 }, (_, i) => `qz${i}`).join(" ")],
     ];
-    for (const [rowid, body] of docs) await run.execute('INSERT INTO "SessionSearch" (rowid, "body") VALUES (?, ?)', [rowid, body]);
+    for (const [rowid, body] of docs)
+      await run.execute('INSERT INTO "SessionSearch" (rowid, "body") VALUES (?, ?)', [rowid, body]);
   });
   afterAll(async () => {
     await t.close();
@@ -101,7 +147,10 @@ describe.skipIf(onPostgres)("the index, read by term", () => {
   });
 
   it("expands plain words into whole terms; anything else keeps FTS5's prefix form", async () => {
-    expect(await termQuery(run, ["The", "PAGE"])).toEqual({ kind: "terms", match: '("the" OR "them" OR "then") AND ("page" OR "pager")' });
+    expect(await termQuery(run, ["The", "PAGE"])).toEqual({
+      kind: "terms",
+      match: '("the" OR "them" OR "then") AND ("page" OR "pager")',
+    });
     expect(await termQuery(run, ["the", "nowhere"])).toEqual({ kind: "nothing" });
     expect(await termQuery(run, ["façade"])).toEqual({ kind: "prefix" });
     expect(await termQuery(run, ["the_list"])).toEqual({ kind: "prefix" });
@@ -186,17 +235,33 @@ describe.runIf(onPostgres)("the PostgreSQL index", () => {
   let run: SqlRunner;
   const names = new Map<string, string>();
   const session = async (name: string, title: string, messages: string[] = []): Promise<string> => {
-    const { id } = await createSession(t.db, { title, workspace: "/w", agent: "build", model: "offline", mode: "default" });
-    if (messages.length) await appendEvents(t.db, id, messages.map((text) => ({ type: "message.user" as const, payload: { text } })));
+    const { id } = await createSession(t.db, {
+      title,
+      workspace: "/w",
+      agent: "build",
+      model: "offline",
+      mode: "default",
+    });
+    if (messages.length)
+      await appendEvents(
+        t.db,
+        id,
+        messages.map((text) => ({ type: "message.user" as const, payload: { text } })),
+      );
     names.set(id, name);
     return id;
   };
-  const docsOf = async (id: string) => Number((await run.query<{ n: number }>('SELECT count(*) AS "n" FROM "SessionSearch" WHERE "sessionId" = ?', [id]))[0]?.n);
+  const docsOf = async (id: string) =>
+    Number(
+      (await run.query<{ n: number }>('SELECT count(*) AS "n" FROM "SessionSearch" WHERE "sessionId" = ?', [id]))[0]?.n,
+    );
   /** The sessions (by name) a search matches, through the SQL the listing uses. */
   const matching = async (text: string): Promise<string[]> => {
     const query = tsQueryText(searchWords(text));
     if (query === null) return [];
-    const rows = await run.query<{ id: string }>(`SELECT s."id" FROM "Session" s WHERE ${PG_SESSION_AMONG_MATCHES}`, [query]);
+    const rows = await run.query<{ id: string }>(`SELECT s."id" FROM "Session" s WHERE ${PG_SESSION_AMONG_MATCHES}`, [
+      query,
+    ]);
     return rows.map((r) => names.get(r.id) ?? r.id).sort();
   };
   beforeAll(async () => {
@@ -247,13 +312,18 @@ describe.runIf(onPostgres)("the PostgreSQL index", () => {
 
   it("reads nothing in a search as an operator", async () => {
     const hit = async (terms: string, query: string) =>
-      (await run.query<{ hit: boolean }>('SELECT CAST(? AS tsvector) @@ CAST(? AS tsquery) AS "hit"', [terms, query]))[0]?.hit;
+      (
+        await run.query<{ hit: boolean }>('SELECT CAST(? AS tsvector) @@ CAST(? AS tsquery) AS "hit"', [terms, query])
+      )[0]?.hit;
     // Each of these would match 'b' if its operators were read as operators.
     expect(await hit("'b':1", quoteLexeme("x | b"))).toBe(false);
     expect(await hit("'b':1", quoteLexeme("b' | 'x"))).toBe(false);
     expect(await hit("'b':1", quoteLexeme("!x"))).toBe(false);
     expect(await hit("'b':1", `${quoteLexeme("b")}:*`)).toBe(true);
-    const [one] = await run.query<{ n: number }>("SELECT array_length(tsvector_to_array(CAST(? AS tsvector)), 1) AS \"n\"", [`${quoteLexeme("a' 'b:1 'c")}:1`]);
+    const [one] = await run.query<{ n: number }>(
+      'SELECT array_length(tsvector_to_array(CAST(? AS tsvector)), 1) AS "n"',
+      [`${quoteLexeme("a' 'b:1 'c")}:1`],
+    );
     expect(Number(one?.n)).toBe(1);
     // Through the listing: the words are searched for, the punctuation is not.
     expect(await matching('title:x OR "y" NEAR(a b) -c *')).toEqual([]);

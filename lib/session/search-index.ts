@@ -9,7 +9,8 @@ export function searchDocs(events: readonly NewEvent[]): SearchDoc[] {
   const docs: SearchDoc[] = [];
   for (const e of events) {
     if (e.type === "session.created" && e.payload.title.trim()) docs.push({ kind: "title", body: e.payload.title });
-    else if ((e.type === "message.user" || e.type === "message.assistant") && e.payload.text.trim()) docs.push({ kind: "message", body: e.payload.text });
+    else if ((e.type === "message.user" || e.type === "message.assistant") && e.payload.text.trim())
+      docs.push({ kind: "message", body: e.payload.text });
   }
   return docs;
 }
@@ -23,13 +24,21 @@ export const DOCS_PER_SESSION = 2 ** 24;
  */
 export async function assignSearchKey(run: SqlRunner, sessionId: string): Promise<void> {
   if (run.provider === "postgres") return;
-  await run.execute('UPDATE "Session" SET "searchKey" = (SELECT COALESCE(MAX("searchKey"), 0) + 1 FROM "Session") WHERE "id" = ? AND "searchKey" IS NULL', [sessionId]);
+  await run.execute(
+    'UPDATE "Session" SET "searchKey" = (SELECT COALESCE(MAX("searchKey"), 0) + 1 FROM "Session") WHERE "id" = ? AND "searchKey" IS NULL',
+    [sessionId],
+  );
 }
 
 /** Adds documents to the full-text index (SQLite FTS5, PostgreSQL tsvector rows) inside the caller's transaction. */
 export async function indexDocs(run: SqlRunner, sessionId: string, docs: readonly SearchDoc[]): Promise<void> {
   if (docs.length === 0) return;
-  if (run.provider === "postgres") return indexDocsPg(run, sessionId, docs.map((d) => d.body));
+  if (run.provider === "postgres")
+    return indexDocsPg(
+      run,
+      sessionId,
+      docs.map((d) => d.body),
+    );
   const [row] = await run.query<{ searchKey: number | null; searchDocs: number }>(
     'UPDATE "Session" SET "searchDocs" = "searchDocs" + ? WHERE "id" = ? RETURNING "searchKey", "searchDocs"',
     [docs.length, sessionId],
@@ -39,18 +48,26 @@ export async function indexDocs(run: SqlRunner, sessionId: string, docs: readonl
   if (Number(row.searchDocs) > DOCS_PER_SESSION) return;
   for (let i = 0; i < docs.length; i += 100) {
     const chunk = docs.slice(i, i + 100);
-    await run.execute(`INSERT INTO "SessionSearch" (rowid, "body") VALUES ${chunk.map(() => "(?, ?)").join(", ")}`, chunk.flatMap((d, j) => [first + i + j, d.body]));
+    await run.execute(
+      `INSERT INTO "SessionSearch" (rowid, "body") VALUES ${chunk.map(() => "(?, ?)").join(", ")}`,
+      chunk.flatMap((d, j) => [first + i + j, d.body]),
+    );
   }
 }
 
 /** Removes a session's documents (before the session row goes). */
 export async function dropDocs(run: SqlRunner, sessionId: string): Promise<void> {
   if (run.provider === "postgres") return dropDocsPg(run, sessionId);
-  const [row] = await run.query<{ searchKey: number | null }>('SELECT "searchKey" FROM "Session" WHERE "id" = ?', [sessionId]);
+  const [row] = await run.query<{ searchKey: number | null }>('SELECT "searchKey" FROM "Session" WHERE "id" = ?', [
+    sessionId,
+  ]);
   if (!row || row.searchKey === null) return;
   const base = Number(row.searchKey) * DOCS_PER_SESSION;
   // CAST: a bound JS number arrives as a REAL, and FTS5 ignores a REAL rowid bound (it would scan the whole index).
-  await run.execute('DELETE FROM "SessionSearch" WHERE rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)', [base, base + DOCS_PER_SESSION - 1]);
+  await run.execute('DELETE FROM "SessionSearch" WHERE rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)', [
+    base,
+    base + DOCS_PER_SESSION - 1,
+  ]);
 }
 
 /** Pure: the words of a search (letters, digits, underscores; at most 12). */
@@ -120,7 +137,10 @@ export async function termQuery(run: SqlRunner, words: readonly string[]): Promi
 export async function fewerMatches(run: SqlRunner, match: string, cap: number): Promise<boolean> {
   if (cap === Infinity) return true;
   if (cap <= 0) return false;
-  const [row] = await run.query<{ n: number }>('SELECT count(*) AS "n" FROM (SELECT 1 FROM "SessionSearch" WHERE "SessionSearch" MATCH ? LIMIT ?)', [match, cap]);
+  const [row] = await run.query<{ n: number }>(
+    'SELECT count(*) AS "n" FROM (SELECT 1 FROM "SessionSearch" WHERE "SessionSearch" MATCH ? LIMIT ?)',
+    [match, cap],
+  );
   return Number(row?.n ?? 0) < cap;
 }
 
@@ -157,4 +177,5 @@ export async function keysMatching(run: SqlRunner, match: string, keys: readonly
 }
 
 /** SQL, one `?` (the match): session `s` is among all matching sessions. Cost: every match, read once. */
-export const SESSION_AMONG_MATCHES = 's."searchKey" IN (SELECT rowid >> 24 FROM "SessionSearch" WHERE "SessionSearch" MATCH ?)';
+export const SESSION_AMONG_MATCHES =
+  's."searchKey" IN (SELECT rowid >> 24 FROM "SessionSearch" WHERE "SessionSearch" MATCH ?)';

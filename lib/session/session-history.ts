@@ -4,16 +4,38 @@ import type { Usage } from "../core/events";
 import { usageFromStateJson } from "./projection";
 
 export type PlanVersionView = {
-  planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null;
-  decidedAt: string | null; editedByUser: boolean; createdAt: string; content: string; changes: SideRow[] | null;
+  planId: string;
+  version: number;
+  status: string;
+  decision: string | null;
+  feedback: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  editedByUser: boolean;
+  createdAt: string;
+  content: string;
+  changes: SideRow[] | null;
   /** For an approved version: verified (pass), failed, or not verified yet. */
   verification: "verified" | "failed" | "not verified" | null;
   /** The reviewer's comments on lines of this version. */
   comments: { lineStart: number; lineEnd: number; quote: string; body: string; author: string }[];
 };
 export type ModeChangeView = { seq: number; from: string; to: string; cause: string; at: string };
-export type PermissionDecisionView = { id: string; tool: string; permission: string; patterns: string[]; status: string; scope: string | null; message: string | null; at: string };
-export type RelatedSession = { id: string; title: string; relation: "parent" | "subagent" | "forked from" | "fork" | "lead" | "teammate" };
+export type PermissionDecisionView = {
+  id: string;
+  tool: string;
+  permission: string;
+  patterns: string[];
+  status: string;
+  scope: string | null;
+  message: string | null;
+  at: string;
+};
+export type RelatedSession = {
+  id: string;
+  title: string;
+  relation: "parent" | "subagent" | "forked from" | "fork" | "lead" | "teammate";
+};
 export type SessionHistory = {
   plans: PlanVersionView[];
   modes: ModeChangeView[];
@@ -32,19 +54,48 @@ const iso = (d: string | Date | null) => (d === null ? null : new Date(d).toISOS
  * sessions. `recent` lists only the latest mode switches and permission replies (the session page), so a
  * long session's page reads as much as a short one's; the totals are always given.
  */
-export async function sessionHistory(db: Db, sessionId: string, opts: { recent?: number } = {}): Promise<SessionHistory> {
+export async function sessionHistory(
+  db: Db,
+  sessionId: string,
+  opts: { recent?: number } = {},
+): Promise<SessionHistory> {
   const run = await sql(db);
   // The latest rows come newest first from the index and are put back in order below.
   const desc = opts.recent === undefined ? "" : " DESC";
   const limit = opts.recent === undefined ? "" : ` LIMIT ${Math.max(0, Math.floor(opts.recent))}`;
   const [versions, modesDesc, asksDesc, related, commentRows, [counts]] = await Promise.all([
-    run.query<{ planId: string; version: number; status: string; decision: string | null; feedback: string | null; decidedBy: string | null; decidedAt: string | Date | null; editedByUser: boolean | number; createdAt: string | Date; content: string; verified: string | null }>(
+    run.query<{
+      planId: string;
+      version: number;
+      status: string;
+      decision: string | null;
+      feedback: string | null;
+      decidedBy: string | null;
+      decidedAt: string | Date | null;
+      editedByUser: boolean | number;
+      createdAt: string | Date;
+      content: string;
+      verified: string | null;
+    }>(
       'SELECT v."planId", v."version", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt", v."editedByUser", v."createdAt", v."content", ' +
         '(SELECT x."status" FROM "Verification" x WHERE x."planId" = v."planId" AND x."planVersion" = v."version" ORDER BY x."createdAt" DESC LIMIT 1) AS "verified" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
       [sessionId],
     ),
-    run.query<{ seq: number; fromMode: string; toMode: string; cause: string; createdAt: string | Date }>(`SELECT "seq", "fromMode", "toMode", "cause", "createdAt" FROM "ModeChange" WHERE "sessionId" = ? ORDER BY "seq"${desc}${limit}`, [sessionId]),
-    run.query<{ id: string; tool: string; permission: string; patterns: string; status: string; scope: string | null; message: string | null; createdAt: string | Date; repliedAt: string | Date | null }>(
+    run.query<{ seq: number; fromMode: string; toMode: string; cause: string; createdAt: string | Date }>(
+      `SELECT "seq", "fromMode", "toMode", "cause", "createdAt" FROM "ModeChange" WHERE "sessionId" = ? ORDER BY "seq"${desc}${limit}`,
+      [sessionId],
+    ),
+    run.query<{
+      id: string;
+      tool: string;
+      permission: string;
+      patterns: string;
+      status: string;
+      scope: string | null;
+      message: string | null;
+      createdAt: string | Date;
+      repliedAt: string | Date | null;
+    }>(
       `SELECT "id", "tool", "permission", "patterns", "status", "scope", "message", "createdAt", "repliedAt" FROM "PermissionRequest" WHERE "sessionId" = ? ORDER BY "createdAt"${desc}, "id"${desc}${limit}`,
       [sessionId],
     ),
@@ -56,7 +107,15 @@ export async function sessionHistory(db: Db, sessionId: string, opts: { recent?:
        UNION ALL SELECT m."id", m."title", CASE WHEN m."role" = 'lead' THEN 'lead' ELSE 'teammate' END FROM "Session" s JOIN "Session" m ON m."teamId" = s."teamId" WHERE s."id" = ? AND m."id" <> s."id"`,
       [sessionId, sessionId, sessionId, sessionId, sessionId],
     ),
-    run.query<{ planId: string; version: number; lineStart: number; lineEnd: number; quote: string; body: string; author: string }>(
+    run.query<{
+      planId: string;
+      version: number;
+      lineStart: number;
+      lineEnd: number;
+      quote: string;
+      body: string;
+      author: string;
+    }>(
       'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
       [sessionId],
     ),
@@ -71,19 +130,55 @@ export async function sessionHistory(db: Db, sessionId: string, opts: { recent?:
   const plans = versions.map((v, i): PlanVersionView => {
     const prev = versions[i - 1];
     return {
-      planId: v.planId, version: v.version, status: v.status, decision: v.decision, feedback: v.feedback, decidedBy: v.decidedBy, decidedAt: iso(v.decidedAt),
-      editedByUser: Boolean(v.editedByUser), createdAt: iso(v.createdAt) ?? "", content: v.content,
+      planId: v.planId,
+      version: v.version,
+      status: v.status,
+      decision: v.decision,
+      feedback: v.feedback,
+      decidedBy: v.decidedBy,
+      decidedAt: iso(v.decidedAt),
+      editedByUser: Boolean(v.editedByUser),
+      createdAt: iso(v.createdAt) ?? "",
+      content: v.content,
       changes: prev && prev.planId === v.planId ? sideBySide(prev.content, v.content) : null,
-      verification: v.status !== "approved" ? null : v.verified === "pass" ? "verified" : v.verified === "fail" ? "failed" : "not verified",
+      verification:
+        v.status !== "approved"
+          ? null
+          : v.verified === "pass"
+            ? "verified"
+            : v.verified === "fail"
+              ? "failed"
+              : "not verified",
       comments: commentRows
         .filter((c) => c.planId === v.planId && Number(c.version) === Number(v.version))
-        .map((c) => ({ lineStart: Number(c.lineStart), lineEnd: Number(c.lineEnd), quote: c.quote, body: c.body, author: c.author })),
+        .map((c) => ({
+          lineStart: Number(c.lineStart),
+          lineEnd: Number(c.lineEnd),
+          quote: c.quote,
+          body: c.body,
+          author: c.author,
+        })),
     };
   });
   return {
     plans,
-    modes: modes.map((m) => ({ seq: Number(m.seq), from: m.fromMode, to: m.toMode, cause: m.cause, at: iso(m.createdAt) ?? "" })),
-    permissions: asks.map((a) => ({ id: a.id, tool: a.tool, permission: a.permission, patterns: JSON.parse(a.patterns) as string[], status: a.status, scope: a.scope, message: a.message, at: iso(a.repliedAt ?? a.createdAt) ?? "" })),
+    modes: modes.map((m) => ({
+      seq: Number(m.seq),
+      from: m.fromMode,
+      to: m.toMode,
+      cause: m.cause,
+      at: iso(m.createdAt) ?? "",
+    })),
+    permissions: asks.map((a) => ({
+      id: a.id,
+      tool: a.tool,
+      permission: a.permission,
+      patterns: JSON.parse(a.patterns) as string[],
+      status: a.status,
+      scope: a.scope,
+      message: a.message,
+      at: iso(a.repliedAt ?? a.createdAt) ?? "",
+    })),
     related,
     totals: { modes: Number(counts?.modes ?? 0), permissions: Number(counts?.permissions ?? 0) },
     usage: usageFromStateJson(counts?.state),

@@ -4,7 +4,18 @@ import { foldEvents, type SessionState } from "../core/fold";
 import { getSession } from "./get-session";
 import { readEvents } from "./read-events";
 
-export type ReplayView = Pick<SessionState, "mode" | "prePlanMode" | "plan" | "queuedMode" | "status" | "pendingReview" | "pendingPermissions" | "planPath" | "team"> & { seq: number };
+export type ReplayView = Pick<
+  SessionState,
+  | "mode"
+  | "prePlanMode"
+  | "plan"
+  | "queuedMode"
+  | "status"
+  | "pendingReview"
+  | "pendingPermissions"
+  | "planPath"
+  | "team"
+> & { seq: number };
 
 /** Replay: the session's state right after event `seq`, folded from the log alone. */
 export async function stateAt(db: Db, sessionId: string, seq: number): Promise<ReplayView> {
@@ -13,7 +24,15 @@ export async function stateAt(db: Db, sessionId: string, seq: number): Promise<R
   // At the last event the projection is the fold of the whole log (kept by every append): no replay needed.
   const s = seq === live.lastSeq ? live : foldEvents(await readEvents(db, sessionId, { upto: seq }));
   return {
-    seq, mode: s.mode, prePlanMode: s.prePlanMode, plan: s.plan, queuedMode: s.queuedMode, status: s.status,
-    pendingReview: s.pendingReview, pendingPermissions: s.pendingPermissions, planPath: s.planPath, team: s.team,
+    seq,
+    mode: s.mode,
+    prePlanMode: s.prePlanMode,
+    plan: s.plan,
+    queuedMode: s.queuedMode,
+    status: s.status,
+    pendingReview: s.pendingReview,
+    pendingPermissions: s.pendingPermissions,
+    planPath: s.planPath,
+    team: s.team,
   };
 }

@@ -25,7 +25,15 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function newSession(): Promise<string> {
-  return (await createSession(t.db, { title: "stream test", workspace: "/tmp/w", agent: "build", model: "offline", mode: "default" })).id;
+  return (
+    await createSession(t.db, {
+      title: "stream test",
+      workspace: "/tmp/w",
+      agent: "build",
+      model: "offline",
+      mode: "default",
+    })
+  ).id;
 }
 
 /** An open stream whose text is collected as it arrives. */
@@ -34,7 +42,12 @@ function open(sessionId: string, after = 0) {
   controllers.push(controller);
   const reader = streamSessionEvents(t.db, sessionId, after, controller.signal).getReader();
   const decoder = new TextDecoder();
-  const s = { text: "", done: false, ids: () => [...s.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), close: () => controller.abort() };
+  const s = {
+    text: "",
+    done: false,
+    ids: () => [...s.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
+    close: () => controller.abort(),
+  };
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read();
@@ -62,12 +75,16 @@ async function appendElsewhere(sessionId: string, texts: string[]): Promise<void
     await client.connect();
     try {
       await client.query("BEGIN");
-      const { rows } = await client.query<{ lastSeq: number }>('SELECT "lastSeq" FROM "Session" WHERE "id" = $1 FOR UPDATE', [sessionId]);
+      const { rows } = await client.query<{ lastSeq: number }>(
+        'SELECT "lastSeq" FROM "Session" WHERE "id" = $1 FOR UPDATE',
+        [sessionId],
+      );
       const lastSeq = Number(rows[0]?.lastSeq);
       for (const [i, text] of texts.entries()) {
-        await client.query('INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ($1, $2, $3, $4, now())', [
-          sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }),
-        ]);
+        await client.query(
+          'INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ($1, $2, $3, $4, now())',
+          [sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text })],
+        );
       }
       // No NOTIFY of its own: the database's trigger announces the new lastSeq at commit.
       await client.query('UPDATE "Session" SET "lastSeq" = $1 WHERE "id" = $2', [lastSeq + texts.length, sessionId]);
@@ -80,9 +97,15 @@ async function appendElsewhere(sessionId: string, texts: string[]): Promise<void
   const conn = new Database(t.file);
   try {
     conn.transaction(() => {
-      const { lastSeq } = conn.prepare('SELECT "lastSeq" FROM "Session" WHERE "id" = ?').get(sessionId) as { lastSeq: number };
-      const insert = conn.prepare('INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)');
-      texts.forEach((text, i) => insert.run(sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }), Date.now()));
+      const { lastSeq } = conn.prepare('SELECT "lastSeq" FROM "Session" WHERE "id" = ?').get(sessionId) as {
+        lastSeq: number;
+      };
+      const insert = conn.prepare(
+        'INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES (?, ?, ?, ?, ?)',
+      );
+      texts.forEach((text, i) =>
+        insert.run(sessionId, lastSeq + 1 + i, "notice", JSON.stringify({ level: "info", text }), Date.now()),
+      );
       conn.prepare('UPDATE "Session" SET "lastSeq" = ? WHERE "id" = ?').run(lastSeq + texts.length, sessionId);
     })();
   } finally {
@@ -115,7 +138,11 @@ describe("session event stream", () => {
 
   it("resumes after a seq and then follows writes from another connection within about a second", async () => {
     const id = await newSession();
-    await appendEvents(t.db, id, range(1, 5).map((i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })));
+    await appendEvents(
+      t.db,
+      id,
+      range(1, 5).map((i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })),
+    );
     const s = open(id, 3);
     await until(() => s.ids().includes(6));
     const at = Date.now();

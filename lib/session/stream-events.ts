@@ -36,7 +36,12 @@ function readCommitted(db: Db, sessionId: string, after: number): Promise<Sessio
  * makes it immediate, and the shared log watcher (one per process, not per stream) catches what other server
  * processes appended.
  */
-export function streamSessionEvents(db: Db, sessionId: string, after: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function streamSessionEvents(
+  db: Db,
+  sessionId: string,
+  after: number,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let last = after;
   let closed = false;
@@ -82,7 +87,9 @@ export function streamSessionEvents(db: Db, sessionId: string, after: number, si
         if (lastSeq > last) enqueue(() => (lastSeq > last ? catchUpNow() : undefined));
       });
       // Drafts (a model's text as it streams) go out as they come, without an id: they are not log events.
-      const unsubscribeDrafts = subscribeDrafts(sessionId, (text) => send(`event: draft\ndata: ${JSON.stringify({ text })}\n\n`));
+      const unsubscribeDrafts = subscribeDrafts(sessionId, (text) =>
+        send(`event: draft\ndata: ${JSON.stringify({ text })}\n\n`),
+      );
       const stopHeartbeat = onHeartbeat(() => send(`: heartbeat ${Date.now()}\n\n`));
       const close = () => {
         if (closed) return;

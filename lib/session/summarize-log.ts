@@ -20,14 +20,20 @@ export function summarizeLog(events: readonly SessionEvent[]): string {
     else if (e.type === "tool.called" && FILE_TOOLS.has(e.payload.tool)) {
       const input = e.payload.input as { path?: unknown; patch?: unknown } | null;
       if (typeof input?.path === "string") files.add(input.path);
-      if (typeof input?.patch === "string") for (const m of input.patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm)) if (m[1] !== "/dev/null") files.add(m[1] as string);
+      if (typeof input?.patch === "string")
+        for (const m of input.patch.matchAll(/^\+\+\+ (?:b\/)?(\S+)/gm))
+          if (m[1] !== "/dev/null") files.add(m[1] as string);
     } else if (e.type === "tool.called" && e.payload.tool === "bash") {
       const input = e.payload.input as { command?: unknown } | null;
       if (typeof input?.command === "string") commands.push(clip(input.command, 120));
-    } else if (e.type === "review.answered") decisions.push(`review ${e.payload.reviewId}: ${e.payload.decision}${e.payload.feedback ? ` (${clip(e.payload.feedback, 200)})` : ""}`);
+    } else if (e.type === "review.answered")
+      decisions.push(
+        `review ${e.payload.reviewId}: ${e.payload.decision}${e.payload.feedback ? ` (${clip(e.payload.feedback, 200)})` : ""}`,
+      );
   }
   const state = foldEvents(events);
-  const section = (title: string, lines: string[]) => (lines.length ? [`## ${title}`, ...lines.map((l) => `- ${l}`), ""] : []);
+  const section = (title: string, lines: string[]) =>
+    lines.length ? [`## ${title}`, ...lines.map((l) => `- ${l}`), ""] : [];
   return [
     ...section("The user asked", asks.slice(-10)),
     ...section("The agent answered", answers.slice(-5)),

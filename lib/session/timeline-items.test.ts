@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { NewEvent, SessionEvent } from "../core/events";
 import { summarizeCall, timelineItems } from "./timeline-items";
 
-const log = (events: NewEvent[]): SessionEvent[] => events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);
+const log = (events: NewEvent[]): SessionEvent[] =>
+  events.map((e, i) => ({ ...e, seq: i + 1, at: "2026-01-01T00:00:00.000Z" }) as SessionEvent);
 
 describe("summarizeCall", () => {
   const cases: [string, unknown, string][] = [
@@ -13,7 +14,11 @@ describe("summarizeCall", () => {
     ["glob", { pattern: "**/*.ts" }, "**/*.ts"],
     ["task", { agent: "explore", description: "find the router" }, "explore: find the router"],
     ["exit_plan_mode", { plan: "# P" }, "plan submitted for review"],
-    ["apply_patch", { patch: "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b.txt\n*** End Patch" }, "a.txt, b.txt"],
+    [
+      "apply_patch",
+      { patch: "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: b.txt\n*** End Patch" },
+      "a.txt, b.txt",
+    ],
     ["question", { questions: [] }, '{"questions":[]}'],
     ["unknown", "x".repeat(300), `"${"x".repeat(158)}…`],
   ];
@@ -28,13 +33,38 @@ describe("timelineItems", () => {
       log([
         { type: "tool.called", payload: { callId: "c1", tool: "edit", input: { path: "a.ts" } } },
         { type: "tool.called", payload: { callId: "c2", tool: "bash", input: { command: "rm x" } } },
-        { type: "tool.result", payload: { callId: "c1", tool: "edit", ok: true, output: "Edited a.ts", metadata: { diff: "-a\n+b" } } },
+        {
+          type: "tool.result",
+          payload: { callId: "c1", tool: "edit", ok: true, output: "Edited a.ts", metadata: { diff: "-a\n+b" } },
+        },
         { type: "tool.result", payload: { callId: "c2", tool: "bash", ok: false, error: "denied by plan mode" } },
       ]),
     );
     expect(items).toEqual([
-      { kind: "tool", seq: 1, callId: "c1", tool: "edit", summary: "a.ts", status: "ok", output: "Edited a.ts", diff: "-a\n+b", at: expect.any(String), ms: 0 },
-      { kind: "tool", seq: 2, callId: "c2", tool: "bash", summary: "rm x", status: "error", output: "denied by plan mode", diff: null, at: expect.any(String), ms: 0 },
+      {
+        kind: "tool",
+        seq: 1,
+        callId: "c1",
+        tool: "edit",
+        summary: "a.ts",
+        status: "ok",
+        output: "Edited a.ts",
+        diff: "-a\n+b",
+        at: expect.any(String),
+        ms: 0,
+      },
+      {
+        kind: "tool",
+        seq: 2,
+        callId: "c2",
+        tool: "bash",
+        summary: "rm x",
+        status: "error",
+        output: "denied by plan mode",
+        diff: null,
+        at: expect.any(String),
+        ms: 0,
+      },
     ]);
   });
 
@@ -57,31 +87,147 @@ describe("timelineItems", () => {
     ["system message hidden", { type: "message.user", payload: { text: "internal", source: "system" } }, null],
     ["blank assistant hidden", { type: "message.assistant", payload: { text: "  " } }, null],
     ["assistant", { type: "message.assistant", payload: { text: "**ok**" } }, { kind: "assistant", text: "**ok**" }],
-    ["mode change", { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "command" } }, { kind: "mode", text: "Mode: Ask before edits → Plan (by a command)" }],
-    ["queued mode", { type: "mode.queued", payload: { target: "plan", cause: "command" } }, { kind: "mode", text: "Mode Plan at the next step" }],
-    ["queued cleared", { type: "mode.queued", payload: { target: null, cause: "command" } }, { kind: "mode", text: "Queued mode change cancelled" }],
-    ["plan version", { type: "review.asked", payload: { reviewId: "r", kind: "plan-review", planVersion: 2 } }, { kind: "plan", text: "Plan version 2 submitted for review" }],
-    ["approve", { type: "review.answered", payload: { reviewId: "r", decision: "approve" } }, { kind: "decision", text: "Plan approved" }],
-    ["reject with feedback", { type: "review.answered", payload: { reviewId: "r", decision: "reject", feedback: "add tests" } }, { kind: "decision", text: "Plan sent back: add tests" }],
-    ["permission asked", { type: "permission.asked", payload: { requestId: "p", tool: "bash", permission: "bash", patterns: ["npm test"] } }, { kind: "permission", text: "Permission asked: bash npm test" }],
-    ["permission rejected", { type: "permission.replied", payload: { requestId: "p", reply: "reject", message: "no" } }, { kind: "permission", text: "Rejected: no" }],
-    ["command", { type: "command.run", payload: { name: "plan", args: "off", outcome: "committed" } }, { kind: "notice", text: "/plan off (committed)" }],
+    [
+      "mode change",
+      { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "command" } },
+      { kind: "mode", text: "Mode: Ask before edits → Plan (by a command)" },
+    ],
+    [
+      "queued mode",
+      { type: "mode.queued", payload: { target: "plan", cause: "command" } },
+      { kind: "mode", text: "Mode Plan at the next step" },
+    ],
+    [
+      "queued cleared",
+      { type: "mode.queued", payload: { target: null, cause: "command" } },
+      { kind: "mode", text: "Queued mode change cancelled" },
+    ],
+    [
+      "plan version",
+      { type: "review.asked", payload: { reviewId: "r", kind: "plan-review", planVersion: 2 } },
+      { kind: "plan", text: "Plan version 2 submitted for review" },
+    ],
+    [
+      "approve",
+      { type: "review.answered", payload: { reviewId: "r", decision: "approve" } },
+      { kind: "decision", text: "Plan approved" },
+    ],
+    [
+      "reject with feedback",
+      { type: "review.answered", payload: { reviewId: "r", decision: "reject", feedback: "add tests" } },
+      { kind: "decision", text: "Plan sent back: add tests" },
+    ],
+    [
+      "permission asked",
+      {
+        type: "permission.asked",
+        payload: { requestId: "p", tool: "bash", permission: "bash", patterns: ["npm test"] },
+      },
+      { kind: "permission", text: "Permission asked: bash npm test" },
+    ],
+    [
+      "permission rejected",
+      { type: "permission.replied", payload: { requestId: "p", reply: "reject", message: "no" } },
+      { kind: "permission", text: "Rejected: no" },
+    ],
+    [
+      "command",
+      { type: "command.run", payload: { name: "plan", args: "off", outcome: "committed" } },
+      { kind: "notice", text: "/plan off (committed)" },
+    ],
     ["turn done hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done" } }, null],
-    ["turn aborted", { type: "turn.ended", payload: { turnId: "t", reason: "aborted" } }, { kind: "turn", text: "Turn ended: aborted" }],
-    ["max steps", { type: "turn.ended", payload: { turnId: "t", reason: "max_steps" } }, { kind: "turn", text: "Turn ended: max steps" }],
-    ["token limit", { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens" } }, { kind: "turn", text: "Turn ended: token limit reached" }],
-    ["turn error", { type: "turn.ended", payload: { turnId: "t", reason: "error" } }, { kind: "turn", text: "Turn ended: error" }],
-    ["turn done with tokens", { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } } }, { kind: "turn", text: "Turn ended: done", tokens: "1,234 in / 56 out tokens (900 cached)" }],
-    ["turn done with zero tokens hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 0, output: 0 } } }, null],
-    ["token limit with tokens", { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens", usage: { input: 200000, output: 3000 } } }, { kind: "turn", text: "Turn ended: token limit reached", tokens: "200,000 in / 3,000 out tokens" }],
+    [
+      "turn aborted",
+      { type: "turn.ended", payload: { turnId: "t", reason: "aborted" } },
+      { kind: "turn", text: "Turn ended: aborted" },
+    ],
+    [
+      "max steps",
+      { type: "turn.ended", payload: { turnId: "t", reason: "max_steps" } },
+      { kind: "turn", text: "Turn ended: max steps" },
+    ],
+    [
+      "token limit",
+      { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens" } },
+      { kind: "turn", text: "Turn ended: token limit reached" },
+    ],
+    [
+      "turn error",
+      { type: "turn.ended", payload: { turnId: "t", reason: "error" } },
+      { kind: "turn", text: "Turn ended: error" },
+    ],
+    [
+      "turn done with tokens",
+      {
+        type: "turn.ended",
+        payload: { turnId: "t", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } },
+      },
+      { kind: "turn", text: "Turn ended: done", tokens: "1,234 in / 56 out tokens (900 cached)" },
+    ],
+    [
+      "turn done with zero tokens hidden",
+      { type: "turn.ended", payload: { turnId: "t", reason: "done", usage: { input: 0, output: 0 } } },
+      null,
+    ],
+    [
+      "token limit with tokens",
+      { type: "turn.ended", payload: { turnId: "t", reason: "max_tokens", usage: { input: 200000, output: 3000 } } },
+      { kind: "turn", text: "Turn ended: token limit reached", tokens: "200,000 in / 3,000 out tokens" },
+    ],
     ["abandoned hidden", { type: "turn.ended", payload: { turnId: "t", reason: "abandoned" } }, null],
-    ["model retrying", { type: "model.retrying", payload: { turnId: "t", attempt: 2, of: 5, retryAt: "2026-01-01T00:00:04.000Z", reason: "503 Service Unavailable" } }, { kind: "retry", text: "Retrying the model request (attempt 2 of 5): 503 Service Unavailable" }],
-    ["partial assistant", { type: "message.assistant", payload: { text: "Half a", partial: true } }, { kind: "assistant", text: "Half a", partial: true }],
-    ["assistant with tokens", { type: "message.assistant", payload: { text: "ok", usage: { input: 10, output: 2 } } }, { kind: "assistant", text: "ok", tokens: "10 in / 2 out tokens" }],
+    [
+      "model retrying",
+      {
+        type: "model.retrying",
+        payload: {
+          turnId: "t",
+          attempt: 2,
+          of: 5,
+          retryAt: "2026-01-01T00:00:04.000Z",
+          reason: "503 Service Unavailable",
+        },
+      },
+      { kind: "retry", text: "Retrying the model request (attempt 2 of 5): 503 Service Unavailable" },
+    ],
+    [
+      "partial assistant",
+      { type: "message.assistant", payload: { text: "Half a", partial: true } },
+      { kind: "assistant", text: "Half a", partial: true },
+    ],
+    [
+      "assistant with tokens",
+      { type: "message.assistant", payload: { text: "ok", usage: { input: 10, output: 2 } } },
+      { kind: "assistant", text: "ok", tokens: "10 in / 2 out tokens" },
+    ],
     ["blank partial assistant hidden", { type: "message.assistant", payload: { text: "", partial: true } }, null],
-    ["todos", { type: "todo.updated", payload: { todos: [{ content: "a", status: "completed" }, { content: "b", status: "pending" }] } }, { kind: "todo", text: "[x] a\n[ ] b" }],
+    [
+      "todos",
+      {
+        type: "todo.updated",
+        payload: {
+          todos: [
+            { content: "a", status: "completed" },
+            { content: "b", status: "pending" },
+          ],
+        },
+      },
+      { kind: "todo", text: "[x] a\n[ ] b" },
+    ],
     ["turn started hidden", { type: "turn.started", payload: { turnId: "t" } }, null],
-    ["verification", { type: "verification.completed", payload: { verificationId: "ver_1", planVersion: 1, status: "fail", method: "deterministic", summary: "Fail: 1/2 plan items done" } }, { kind: "verification", text: "Fail: 1/2 plan items done" }],
+    [
+      "verification",
+      {
+        type: "verification.completed",
+        payload: {
+          verificationId: "ver_1",
+          planVersion: 1,
+          status: "fail",
+          method: "deterministic",
+          summary: "Fail: 1/2 plan items done",
+        },
+      },
+      { kind: "verification", text: "Fail: 1/2 plan items done" },
+    ],
   ];
   it.each(rows)("%s", (_name, event, expected) => {
     const items = timelineItems(log([event]));
@@ -106,7 +252,9 @@ describe("team mail reads without its protocol", () => {
       "message from bob: on it",
     ].join("\n");
     const summary = teamMailSummary(text);
-    expect(summary).toBe("Team mail: alice's plan (version 2) is waiting for approval in the team mailbox\nTeam mail from bob: on it");
+    expect(summary).toBe(
+      "Team mail: alice's plan (version 2) is waiting for approval in the team mailbox\nTeam mail from bob: on it",
+    );
     expect(summary).not.toMatch(/requestId|rev_|send_message/);
   });
 });

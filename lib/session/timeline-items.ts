@@ -75,7 +75,9 @@ export function summarizeCall(tool: string, input: unknown): string {
 
 function outputText(output: unknown): string {
   const text = typeof output === "string" ? output : JSON.stringify(output ?? "", null, 2);
-  return text.length > MAX_OUTPUT ? `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)` : text;
+  return text.length > MAX_OUTPUT
+    ? `${text.slice(0, MAX_OUTPUT)}\n… (${text.length - MAX_OUTPUT} more characters)`
+    : text;
 }
 
 /** Why a turn ended, in words ("max_tokens": it passed PLANGATE_MAX_TURN_TOKENS). */
@@ -98,12 +100,21 @@ const DECISIONS: Record<string, string> = {
  */
 export function teamMailSummary(text: string): string {
   const lines: string[] = [];
-  for (const block of text.replace(/^\[Team mailbox\]\s*/, "").split(/\n\n(?=(?:plan_approval_request|plan_approval_response|message) from )/)) {
+  for (const block of text
+    .replace(/^\[Team mailbox\]\s*/, "")
+    .split(/\n\n(?=(?:plan_approval_request|plan_approval_response|message) from )/)) {
     const request = /^plan_approval_request from (\S+) \(requestId [^,]+, version (\d+)/.exec(block);
-    const response = /^plan_approval_response from (\S+) \(requestId [^)]+\): (approved|rejected)(?:\. Feedback: ([\s\S]*))?/.exec(block);
+    const response =
+      /^plan_approval_response from (\S+) \(requestId [^)]+\): (approved|rejected)(?:\. Feedback: ([\s\S]*))?/.exec(
+        block,
+      );
     const message = /^message from (\S+): ([\s\S]*)$/.exec(block);
-    if (request) lines.push(`Team mail: ${request[1]}'s plan (version ${request[2]}) is waiting for approval in the team mailbox`);
-    else if (response) lines.push(`Team mail: ${response[1]} ${response[2] === "approved" ? "approved the plan" : "sent the plan back"}${response[3] ? `: ${response[3]}` : ""}`);
+    if (request)
+      lines.push(`Team mail: ${request[1]}'s plan (version ${request[2]}) is waiting for approval in the team mailbox`);
+    else if (response)
+      lines.push(
+        `Team mail: ${response[1]} ${response[2] === "approved" ? "approved the plan" : "sent the plan back"}${response[3] ? `: ${response[3]}` : ""}`,
+      );
     else if (message) lines.push(`Team mail from ${message[1]}: ${message[2]}`);
   }
   return lines.length > 0 ? lines.join("\n") : "Team mail";
@@ -116,20 +127,41 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
   for (const e of events) {
     switch (e.type) {
       case "message.user":
-        if (e.payload.source === "team") items.push({ kind: "notice", seq: e.seq, text: teamMailSummary(e.payload.text) });
+        if (e.payload.source === "team")
+          items.push({ kind: "notice", seq: e.seq, text: teamMailSummary(e.payload.text) });
         else if (e.payload.source !== "system") items.push({ kind: "user", seq: e.seq, text: e.payload.text });
         break;
       case "message.assistant": {
         if (!e.payload.text.trim()) break;
         const tokens = usageText(e.payload.usage);
-        items.push({ kind: "assistant", seq: e.seq, text: e.payload.text, ...(e.payload.partial ? { partial: true as const } : {}), ...(tokens ? { tokens } : {}) });
+        items.push({
+          kind: "assistant",
+          seq: e.seq,
+          text: e.payload.text,
+          ...(e.payload.partial ? { partial: true as const } : {}),
+          ...(tokens ? { tokens } : {}),
+        });
         break;
       }
       case "model.retrying":
-        items.push({ kind: "retry", seq: e.seq, text: `Retrying the model request (attempt ${e.payload.attempt} of ${e.payload.of}): ${e.payload.reason}` });
+        items.push({
+          kind: "retry",
+          seq: e.seq,
+          text: `Retrying the model request (attempt ${e.payload.attempt} of ${e.payload.of}): ${e.payload.reason}`,
+        });
         break;
       case "tool.called": {
-        const item: ToolItem = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: summarizeCall(e.payload.tool, e.payload.input), status: "running", output: null, diff: null, ...(e.at ? { at: e.at } : {}) };
+        const item: ToolItem = {
+          kind: "tool",
+          seq: e.seq,
+          callId: e.payload.callId,
+          tool: e.payload.tool,
+          summary: summarizeCall(e.payload.tool, e.payload.input),
+          status: "running",
+          output: null,
+          diff: null,
+          ...(e.at ? { at: e.at } : {}),
+        };
         if (e.payload.tool === "apply_patch") item.diff = field(e.payload.input, "patch") ?? null;
         calls.set(item.callId, item);
         items.push(item);
@@ -138,7 +170,16 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
       case "tool.result": {
         let item = calls.get(e.payload.callId);
         if (!item) {
-          item = { kind: "tool", seq: e.seq, callId: e.payload.callId, tool: e.payload.tool, summary: "", status: "running", output: null, diff: null };
+          item = {
+            kind: "tool",
+            seq: e.seq,
+            callId: e.payload.callId,
+            tool: e.payload.tool,
+            summary: "",
+            status: "running",
+            output: null,
+            diff: null,
+          };
           items.push(item);
         }
         item.status = e.payload.ok ? "ok" : "error";
@@ -148,29 +189,63 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         break;
       }
       case "mode.changed":
-        items.push({ kind: "mode", seq: e.seq, to: e.payload.to, text: describeModeChange(e.payload.from, e.payload.to, e.payload.cause) });
+        items.push({
+          kind: "mode",
+          seq: e.seq,
+          to: e.payload.to,
+          text: describeModeChange(e.payload.from, e.payload.to, e.payload.cause),
+        });
         break;
       case "mode.queued":
-        items.push({ kind: "mode", seq: e.seq, to: e.payload.target ?? "", text: e.payload.target ? `Mode ${modeLabel(e.payload.target)} at the next step` : "Queued mode change cancelled" });
+        items.push({
+          kind: "mode",
+          seq: e.seq,
+          to: e.payload.target ?? "",
+          text: e.payload.target
+            ? `Mode ${modeLabel(e.payload.target)} at the next step`
+            : "Queued mode change cancelled",
+        });
         break;
       case "plan.created":
         items.push({ kind: "plan", seq: e.seq, text: `Plan file ${e.payload.path}` });
         break;
       case "review.asked":
-        if (e.payload.kind === "plan-review") items.push({ kind: "plan", seq: e.seq, text: `Plan version ${e.payload.planVersion ?? 1} submitted for review`, planVersion: e.payload.planVersion ?? 1 });
+        if (e.payload.kind === "plan-review")
+          items.push({
+            kind: "plan",
+            seq: e.seq,
+            text: `Plan version ${e.payload.planVersion ?? 1} submitted for review`,
+            planVersion: e.payload.planVersion ?? 1,
+          });
         else items.push({ kind: "plan", seq: e.seq, text: "The agent asked a question" });
         break;
       case "review.answered":
-        items.push({ kind: "decision", seq: e.seq, text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}` });
+        items.push({
+          kind: "decision",
+          seq: e.seq,
+          text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}`,
+        });
         break;
       case "permission.asked":
-        items.push({ kind: "permission", seq: e.seq, text: `Permission asked: ${e.payload.permission} ${e.payload.patterns.join(", ")}` });
+        items.push({
+          kind: "permission",
+          seq: e.seq,
+          text: `Permission asked: ${e.payload.permission} ${e.payload.patterns.join(", ")}`,
+        });
         break;
       case "permission.replied":
-        items.push({ kind: "permission", seq: e.seq, text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.message ? `: ${e.payload.message}` : ""}` });
+        items.push({
+          kind: "permission",
+          seq: e.seq,
+          text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.message ? `: ${e.payload.message}` : ""}`,
+        });
         break;
       case "command.run":
-        items.push({ kind: "notice", seq: e.seq, text: `/${e.payload.name}${e.payload.args ? ` ${e.payload.args}` : ""}${e.payload.outcome ? ` (${e.payload.outcome})` : ""}` });
+        items.push({
+          kind: "notice",
+          seq: e.seq,
+          text: `/${e.payload.name}${e.payload.args ? ` ${e.payload.args}` : ""}${e.payload.outcome ? ` (${e.payload.outcome})` : ""}`,
+        });
         break;
       case "notice":
         items.push({ kind: "notice", seq: e.seq, text: e.payload.text });
@@ -182,17 +257,32 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         // A turn that simply finished says so only to give its tokens.
         const tokens = usageText(e.payload.usage);
         if ((e.payload.reason === "done" || e.payload.reason === "abandoned") && !tokens) break;
-        items.push({ kind: "turn", seq: e.seq, text: `Turn ended: ${TURN_ENDS[e.payload.reason] ?? e.payload.reason}`, ...(tokens ? { tokens } : {}) });
+        items.push({
+          kind: "turn",
+          seq: e.seq,
+          text: `Turn ended: ${TURN_ENDS[e.payload.reason] ?? e.payload.reason}`,
+          ...(tokens ? { tokens } : {}),
+        });
         break;
       }
       case "turn.interrupted":
         items.push({ kind: "turn", seq: e.seq, text: "Turn interrupted (server stopped); resume to continue" });
         break;
       case "verification.completed":
-        items.push({ kind: "verification", seq: e.seq, text: e.payload.summary, status: e.payload.status, verificationId: e.payload.verificationId });
+        items.push({
+          kind: "verification",
+          seq: e.seq,
+          text: e.payload.summary,
+          status: e.payload.status,
+          verificationId: e.payload.verificationId,
+        });
         break;
       case "todo.updated":
-        items.push({ kind: "todo", seq: e.seq, text: e.payload.todos.map((t) => `${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`).join("\n") });
+        items.push({
+          kind: "todo",
+          seq: e.seq,
+          text: e.payload.todos.map((t) => `${t.status === "completed" ? "[x]" : "[ ]"} ${t.content}`).join("\n"),
+        });
         break;
       default:
         break;

@@ -10,7 +10,11 @@ import { insertMail, listMail, type MailView } from "./mailbox";
 
 export const replyBody = z.object({ approve: z.boolean(), feedback: z.string().max(20_000).optional() }).strict();
 /** A person in the mailbox may also pick the teammate's mode, edit the plan, and comment on its lines. */
-export type PlanReply = z.infer<typeof replyBody> & { mode?: "acceptEdits" | "default"; plan?: string; comments?: CommentInput[] };
+export type PlanReply = z.infer<typeof replyBody> & {
+  mode?: "acceptEdits" | "default";
+  plan?: string;
+  comments?: CommentInput[];
+};
 
 /**
  * Who answers: a person in the mailbox, or the lead's model (send_message) in the mode the lead is in now.
@@ -32,19 +36,33 @@ export function approvedMode(answerer: Answerer, chosen?: "acceptEdits" | "defau
  */
 export async function answerPlanRequest(
   db: Db,
-  input: { teamId: string; responder: string; request: MailView | undefined; reply: PlanReply; answerer?: Answerer; drive: (sessionId: string) => Promise<void> },
+  input: {
+    teamId: string;
+    responder: string;
+    request: MailView | undefined;
+    reply: PlanReply;
+    answerer?: Answerer;
+    drive: (sessionId: string) => Promise<void>;
+  },
 ): Promise<{ request: MailView }> {
   const { request, reply } = input;
-  if (!request || request.teamId !== input.teamId || request.type !== "plan_approval_request") throw new AppError("not_found", "This team has no such plan approval request.");
+  if (!request || request.teamId !== input.teamId || request.type !== "plan_approval_request")
+    throw new AppError("not_found", "This team has no such plan approval request.");
   const team = await getTeam(db, input.teamId);
-  if (input.responder !== team.leadSessionId || request.to !== team.leadSessionId) throw new AppError("forbidden", "Only the teammate's own team lead can answer its plan.");
-  if (request.status === "answered") throw new AppError("already_decided", "That plan approval request was already answered.");
+  if (input.responder !== team.leadSessionId || request.to !== team.leadSessionId)
+    throw new AppError("forbidden", "Only the teammate's own team lead can answer its plan.");
+  if (request.status === "answered")
+    throw new AppError("already_decided", "That plan approval request was already answered.");
   const [review] = await listReviews(db, { id: request.requestId ?? "" });
-  if (!review || review.status !== "pending") throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
+  if (!review || review.status !== "pending")
+    throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
   const feedback = reply.feedback?.trim() || undefined;
   const answerer = input.answerer ?? { by: "person" };
   // Whether this answerer may decide is the gate's (in decidePlanReview): an outside agent's plan only by a person.
-  const decider: Decider = answerer.by === "person" ? { by: "person", via: "mailbox" } : { by: "lead-model", mode: answerer.mode, readOnly: answerer.readOnly, personRequired: team.personApproval };
+  const decider: Decider =
+    answerer.by === "person"
+      ? { by: "person", via: "mailbox" }
+      : { by: "lead-model", mode: answerer.mode, readOnly: answerer.readOnly, personRequired: team.personApproval };
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
   // asked when it was the lead's model, in default mode, that approved; a person may choose.
   const mode = approvedMode(answerer, reply.mode);
@@ -52,12 +70,27 @@ export async function answerPlanRequest(
   const decision = reply.approve
     ? ({ decision: "approve", mode, ...(reply.plan !== undefined ? { plan: reply.plan } : {}), ...extra } as const)
     : ({ decision: "reject", ...(feedback ? { feedback } : {}), ...extra } as const);
-  await decidePlanReview(db, review, decision, { drive: input.drive, decider, alsoWrite: async (run) => {
-    const changed = await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?', ["answered", new Date(), request.id, "answered"]);
-    if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
-    // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
-    await insertMail(run, { teamId: input.teamId, from: input.responder, to: request.from, type: "plan_approval_response", requestId: request.requestId, payload: { approve: reply.approve, ...(feedback ? { feedback } : {}) }, status: "read" });
-  } });
+  await decidePlanReview(db, review, decision, {
+    drive: input.drive,
+    decider,
+    alsoWrite: async (run) => {
+      const changed = await run.execute(
+        'UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?',
+        ["answered", new Date(), request.id, "answered"],
+      );
+      if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
+      // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
+      await insertMail(run, {
+        teamId: input.teamId,
+        from: input.responder,
+        to: request.from,
+        type: "plan_approval_response",
+        requestId: request.requestId,
+        payload: { approve: reply.approve, ...(feedback ? { feedback } : {}) },
+        status: "read",
+      });
+    },
+  });
   const [after] = await listMail(db, { id: request.id });
   return { request: after ?? request };
 }

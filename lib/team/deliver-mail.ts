@@ -12,13 +12,26 @@ export async function deliverMail(db: Db, sessionId: string, teamId: string, tur
   const unread = await listMail(db, { to: sessionId, status: "unread" });
   if (unread.length === 0) return false;
   const team = await getTeam(db, teamId);
-  const names = Object.fromEntries([...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]));
-  await appendEvents(db, sessionId, [{ type: "message.user", payload: { text: formatMail(unread, names), source: "team" } }], {
-    guard: (s) => s.openTurnId === turnId,
-    also: async (run) => {
-      const at = new Date();
-      for (const m of unread) await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = ? WHERE "id" = ? AND "status" = ?', ["read", at, m.id, "unread"]);
+  const names = Object.fromEntries(
+    [...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]),
+  );
+  await appendEvents(
+    db,
+    sessionId,
+    [{ type: "message.user", payload: { text: formatMail(unread, names), source: "team" } }],
+    {
+      guard: (s) => s.openTurnId === turnId,
+      also: async (run) => {
+        const at = new Date();
+        for (const m of unread)
+          await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = ? WHERE "id" = ? AND "status" = ?', [
+            "read",
+            at,
+            m.id,
+            "unread",
+          ]);
+      },
     },
-  });
+  );
   return true;
 }

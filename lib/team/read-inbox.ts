@@ -3,7 +3,11 @@ import { getTeam } from "./get-team";
 import { listMail, type MailType, type MailView } from "./mailbox";
 
 /** A member's inbox (the lead's by default): pending plan requests first, then everything else in order. */
-export async function readInbox(db: Db, teamId: string, query: { status?: "pending" | "unread" | "read" | "answered"; type?: MailType; to?: string }): Promise<MailView[]> {
+export async function readInbox(
+  db: Db,
+  teamId: string,
+  query: { status?: "pending" | "unread" | "read" | "answered"; type?: MailType; to?: string },
+): Promise<MailView[]> {
   const team = await getTeam(db, teamId);
   const to = query.to ?? team.leadSessionId;
   const pending = (m: MailView) => m.type === "plan_approval_request" && m.status !== "answered";

@@ -4,13 +4,24 @@ import { wakeSession } from "./wake-session";
 import { getTeam } from "./get-team";
 import { insertMail, type MailType } from "./mailbox";
 
-export type OutgoingMail = { teamId: string; from: string; to: string; type: MailType; requestId?: string | null; payload: Record<string, unknown> };
+export type OutgoingMail = {
+  teamId: string;
+  from: string;
+  to: string;
+  type: MailType;
+  requestId?: string | null;
+  payload: Record<string, unknown>;
+};
 
 /**
  * A team message: stored in order, delivered at the recipient's next step. An idle recipient gets a turn
  * so that it reads the message now (a suspended one reads it when it resumes).
  */
-export async function sendMail(db: Db, mail: OutgoingMail, drive: (id: string) => Promise<void>): Promise<{ id: string }> {
+export async function sendMail(
+  db: Db,
+  mail: OutgoingMail,
+  drive: (id: string) => Promise<void>,
+): Promise<{ id: string }> {
   const id = await sqlTransaction(db, (run) => insertMail(run, mail));
   await wakeSession(db, mail.to, drive);
   return { id };

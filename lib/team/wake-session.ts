@@ -10,7 +10,11 @@ import { getTeam } from "./get-team";
  */
 export async function wakeSession(db: Db, sessionId: string, drive: (id: string) => Promise<void>): Promise<void> {
   const turnId = newId("trn");
-  await appendEvents(db, sessionId, (s) => (s.openTurnId || s.pendingReview || s.pendingPermissions.length > 0 ? [] : [{ type: "turn.started", payload: { turnId } }]));
+  await appendEvents(db, sessionId, (s) =>
+    s.openTurnId || s.pendingReview || s.pendingPermissions.length > 0
+      ? []
+      : [{ type: "turn.started", payload: { turnId } }],
+  );
   void drive(sessionId).catch((error: unknown) => console.error(`plangate: drive ${sessionId} failed`, error));
 }
 

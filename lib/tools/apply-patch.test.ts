@@ -124,7 +124,10 @@ describe("apply_patch execute", () => {
   });
 
   it("writes nothing when one hunk does not apply, and names the file and hunk", async () => {
-    await expectToolError(applyPatchTool.execute({ patch: BAD_SECOND }, fx.ctx()), /Hunk 1 of 1 \(@@ -1,2 \+1,2 @@\) does not apply to src\/two\.ts/);
+    await expectToolError(
+      applyPatchTool.execute({ patch: BAD_SECOND }, fx.ctx()),
+      /Hunk 1 of 1 \(@@ -1,2 \+1,2 @@\) does not apply to src\/two\.ts/,
+    );
     expect(await fx.text("src/one.ts")).toBe("const a = 1;\nconst b = 2;\nconst c = 3;\n");
   });
 
@@ -143,10 +146,18 @@ describe("apply_patch execute", () => {
   });
 
   it.each([
-    ["creating a file that exists", `--- /dev/null\n+++ b/src/two.ts\n@@ -0,0 +1 @@\n+x\n`, /Cannot create src\/two\.ts: it already exists/],
+    [
+      "creating a file that exists",
+      `--- /dev/null\n+++ b/src/two.ts\n@@ -0,0 +1 @@\n+x\n`,
+      /Cannot create src\/two\.ts: it already exists/,
+    ],
     ["modifying a missing file", `--- a/nope.ts\n+++ b/nope.ts\n@@ -1 +1 @@\n-a\n+b\n`, /File not found: nope\.ts/],
     ["deleting a missing file", `--- a/nope.ts\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n`, /File not found: nope\.ts/],
-    ["a deletion that leaves content", `--- a/src/two.ts\n+++ /dev/null\n@@ -1 +0,0 @@\n-export {};\n`, /do not remove all of its content/],
+    [
+      "a deletion that leaves content",
+      `--- a/src/two.ts\n+++ /dev/null\n@@ -1 +0,0 @@\n-export {};\n`,
+      /do not remove all of its content/,
+    ],
     ["a malformed hunk", `--- a/src/two.ts\n+++ b/src/two.ts\n@@ -1,5 +1,5 @@\n-a\n+b\n`, /Could not parse the patch/],
     ["a binary change", `diff --git a/i.png b/i.png\nBinary files a/i.png and b/i.png differ\n`, /Binary changes/],
     ["a hunk without headers", `@@ -1 +1 @@\n-a\n+b\n`, /no file to apply to/],

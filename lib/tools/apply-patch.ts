@@ -9,7 +9,15 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
-import { assertMayWrite, controlPatterns, exactPathOptions, fsToolError, readTextIfExists, realPlanFile, writeAllowed } from "./file-common";
+import {
+  assertMayWrite,
+  controlPatterns,
+  exactPathOptions,
+  fsToolError,
+  readTextIfExists,
+  realPlanFile,
+  writeAllowed,
+} from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
@@ -49,7 +57,9 @@ export function parseChanges(text: string): Change[] {
   } catch (err) {
     throw new ToolError(`Could not parse the patch: ${errorText(err)}`);
   }
-  const sections = parsed.filter((p) => p.oldFileName !== undefined || p.newFileName !== undefined || p.hunks.length > 0);
+  const sections = parsed.filter(
+    (p) => p.oldFileName !== undefined || p.newFileName !== undefined || p.hunks.length > 0,
+  );
   if (sections.length === 0) {
     throw new ToolError("The patch contains no file changes; give a unified diff with ---/+++ headers and @@ hunks.");
   }
@@ -62,12 +72,13 @@ export function parseChanges(text: string): Change[] {
     if (p.isBinary === true) throw new ToolError(`Binary changes cannot be applied (${newName}).`);
     // Without a `diff --git` line, a/ and b/ still mean git prefixes when both sides use them (or /dev/null).
     const git =
-      p.isGit === true || ((oldName === DEV_NULL || oldName.startsWith("a/")) && (newName === DEV_NULL || newName.startsWith("b/")));
+      p.isGit === true ||
+      ((oldName === DEV_NULL || oldName.startsWith("a/")) && (newName === DEV_NULL || newName.startsWith("b/")));
     const oldPath = oldName === DEV_NULL ? null : git ? strip(oldName, "a/") : oldName;
     const newPath = newName === DEV_NULL ? null : git ? strip(newName, "b/") : newName;
     const kind = kindOf(p, oldPath, newPath);
-    const source = (kind === "create" ? newPath : oldPath ?? newPath) ?? "";
-    const target = (kind === "delete" ? oldPath : newPath ?? oldPath) ?? "";
+    const source = (kind === "create" ? newPath : (oldPath ?? newPath)) ?? "";
+    const target = (kind === "delete" ? oldPath : (newPath ?? oldPath)) ?? "";
     return { kind, source, target, patch: p };
   });
 }
@@ -111,7 +122,9 @@ function applyHunks(before: string, patch: StructuredPatch, display: string): st
 }
 
 /** Works out every file's new content (null = deleted) without touching the disk. */
-async function plan(resolved: Resolved[]): Promise<{ next: Map<string, string | null>; original: Map<string, string | null> }> {
+async function plan(
+  resolved: Resolved[],
+): Promise<{ next: Map<string, string | null>; original: Map<string, string | null> }> {
   const next = new Map<string, string | null>();
   const original = new Map<string, string | null>();
   const current = async (r: ResolvedPath): Promise<string | null> => {
@@ -132,7 +145,8 @@ async function plan(resolved: Resolved[]): Promise<{ next: Map<string, string | 
       continue;
     }
     const before = await current(source);
-    if (before === null) throw new ToolError(`File not found: ${from}. To create a file, use "--- /dev/null" as its old name.`);
+    if (before === null)
+      throw new ToolError(`File not found: ${from}. To create a file, use "--- /dev/null" as its old name.`);
     if (change.kind === "delete") {
       // A deletion without hunks is taken at its word; with hunks they must match and leave nothing.
       if (change.patch.hunks.length > 0 && applyHunks(before, change.patch, from) !== "") {
@@ -174,7 +188,10 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
   async asks(input, ctx) {
     const resolved = await resolveChanges(parseChanges(input.patch), ctx);
     const paths = touched(resolved);
-    rememberJudgedPaths(ctx.callId, paths.map((p) => p.absolute));
+    rememberJudgedPaths(
+      ctx.callId,
+      paths.map((p) => p.absolute),
+    );
     const planFile = await realPlanFile(ctx);
     const patterns = paths.map(permissionPath);
     const asks: PermissionAsk[] = [];
@@ -202,7 +219,10 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
   async execute(input, ctx) {
     const resolved = await resolveChanges(parseChanges(input.patch), ctx);
     const paths = touched(resolved);
-    assertJudgedPaths(ctx.callId, paths.map((p) => p.absolute));
+    assertJudgedPaths(
+      ctx.callId,
+      paths.map((p) => p.absolute),
+    );
     const planFile = await realPlanFile(ctx);
     for (const p of paths) assertMayWrite(ctx, p, planFile);
     const display = new Map(paths.map((p) => [p.absolute, permissionPath(p)]));
@@ -218,7 +238,9 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
     } catch (err) {
       // Best effort to stay all-or-nothing when the disk fails halfway (full disk, permissions).
       for (const absolute of done.reverse()) {
-        await putBack(write, absolute, original.get(absolute) ?? null, display.get(absolute) ?? absolute).catch(() => undefined);
+        await putBack(write, absolute, original.get(absolute) ?? null, display.get(absolute) ?? absolute).catch(
+          () => undefined,
+        );
       }
       throw fsToolError(err, "a file of the patch", "write");
     }

@@ -20,7 +20,10 @@ function ctx(readOnly: boolean, sandbox: SandboxInfo): ToolContext {
 
 describe("bashTool.asks", () => {
   it("judges every command of a list; always saves each exactly unless a prefix is harmless", async () => {
-    const [ask, ...rest] = await bashTool.asks({ command: "git status -s && rm -rf build > log" }, ctx(true, withSandbox));
+    const [ask, ...rest] = await bashTool.asks(
+      { command: "git status -s && rm -rf build > log" },
+      ctx(true, withSandbox),
+    );
     expect(rest).toEqual([]);
     expect(ask).toMatchObject({
       permission: "bash",
@@ -32,7 +35,10 @@ describe("bashTool.asks", () => {
       metadata: { command: "git status -s && rm -rf build > log", sandboxed: true, network: false, runs: "read-only" },
     });
     expect(ask?.alwaysOptions?.map((c) => c.options.map((o) => [o.rule, o.exact]))).toEqual([
-      [["git status -s", true], ["git status *", false]],
+      [
+        ["git status -s", true],
+        ["git status *", false],
+      ],
       [["rm -rf build >log", true]],
     ]);
   });

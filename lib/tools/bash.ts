@@ -17,11 +17,15 @@ const bashInput = z.object({
     .min(1)
     .max(MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Kill the command after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`),
+    .describe(
+      `Kill the command after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
+    ),
   network: z
     .boolean()
     .optional()
-    .describe("Ask for network access (installing packages, fetching). Without it the command has no network. A person decides; never in plan mode."),
+    .describe(
+      "Ask for network access (installing packages, fetching). Without it the command has no network. A person decides; never in plan mode.",
+    ),
 });
 export type BashInput = z.infer<typeof bashInput>;
 
@@ -36,9 +40,12 @@ function readOnlyRun(command: string, ctx: ToolContext): boolean {
 }
 
 function describeProfile(profile: SandboxProfile, sandboxed: boolean): string {
-  if (!sandboxed) return profile.write ? "(no sandbox on this machine)" : "(no sandbox: ran as an allowlisted read-only command)";
+  if (!sandboxed)
+    return profile.write ? "(no sandbox on this machine)" : "(no sandbox: ran as an allowlisted read-only command)";
   if (!profile.write) return "(read-only sandbox: writes fail, no network)";
-  return profile.network ? "(sandbox: only the workspace is writable; network allowed)" : "(sandbox: only the workspace is writable; no network)";
+  return profile.network
+    ? "(sandbox: only the workspace is writable; network allowed)"
+    : "(sandbox: only the workspace is writable; no network)";
 }
 
 export const bashTool: ToolDef<BashInput> = {
@@ -51,7 +58,7 @@ export const bashTool: ToolDef<BashInput> = {
     "Commands run in an OS sandbox that shows the workspace and the system's programs, not the rest of the host, and has no network",
     "unless you set network: true (a person must allow it). Read-only commands (ls, cat, grep, git log, …) run at once, read-only;",
     "anything else waits for a person's approval and may then write only inside the workspace.",
-    "In plan mode (and for read-only agents) every command is read-only: writes fail with \"Read-only file system\".",
+    'In plan mode (and for read-only agents) every command is read-only: writes fail with "Read-only file system".',
     "Prefer the read, grep, glob and list tools for looking at files.",
   ].join("\n"),
   permission: "bash",
@@ -66,16 +73,42 @@ export const bashTool: ToolDef<BashInput> = {
     const readOnly = readOnlyRun(input.command, ctx);
     const network = input.network === true;
     if (network && ctx.sandbox.available && !ctx.sandbox.slirpPath) {
-      throw new ToolError("Network access is not available here: slirp4netns is not installed, so a sandboxed command cannot get a network safely.");
+      throw new ToolError(
+        "Network access is not available here: slirp4netns is not installed, so a sandboxed command cannot get a network safely.",
+      );
     }
     // Without bubblewrap a command that is not read-only runs on the host: only a person answers it (the gate).
     const unsandboxed = !ctx.sandbox.available;
-    const metadata = { command: input.command, sandboxed: ctx.sandbox.available, network, runs: readOnly ? "read-only" : "workspace" };
+    const metadata = {
+      command: input.command,
+      sandboxed: ctx.sandbox.available,
+      network,
+      runs: readOnly ? "read-only" : "workspace",
+    };
     const asks: PermissionAsk[] = [
-      { permission: "bash", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly, insideWorkspace: true, unsandboxed, metadata },
+      {
+        permission: "bash",
+        patterns,
+        always: [...new Set(always)],
+        alwaysOptions: choices,
+        exactOnly,
+        readOnly,
+        insideWorkspace: true,
+        unsandboxed,
+        metadata,
+      },
     ];
     if (network) {
-      asks.push({ permission: "network", patterns, always: [...new Set(always)], alwaysOptions: choices, exactOnly, readOnly: false, unsandboxed, metadata });
+      asks.push({
+        permission: "network",
+        patterns,
+        always: [...new Set(always)],
+        alwaysOptions: choices,
+        exactOnly,
+        readOnly: false,
+        unsandboxed,
+        metadata,
+      });
     }
     return asks;
   },
@@ -114,13 +147,20 @@ export const bashTool: ToolDef<BashInput> = {
         ].join("\n"),
       );
     }
-    if (result.timedOut) lines.push(`(timed out after ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; the command was killed)`);
+    if (result.timedOut)
+      lines.push(`(timed out after ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; the command was killed)`);
     else if (ctx.signal.aborted) lines.push("(aborted; the command was killed)");
     lines.push(describeProfile(profile, result.sandboxed));
     lines.push(`exit code ${result.exitCode ?? "none (killed)"}`);
     return {
       output: lines.join("\n"),
-      metadata: { exitCode: result.exitCode, timedOut: result.timedOut, truncated: result.truncated, sandboxed: result.sandboxed, profile },
+      metadata: {
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        truncated: result.truncated,
+        sandboxed: result.sandboxed,
+        profile,
+      },
     };
   },
 };

@@ -60,14 +60,20 @@ describe("edit asks", () => {
 
 describe("edit execute", () => {
   it("replaces a unique string and returns the diff", async () => {
-    const { output } = await editTool.execute({ path: "src/a.ts", oldString: "const b = 2;", newString: "const b = 3;" }, fx.ctx());
+    const { output } = await editTool.execute(
+      { path: "src/a.ts", oldString: "const b = 2;", newString: "const b = 3;" },
+      fx.ctx(),
+    );
     expect(output).toMatch(/^Edited src\/a\.ts: replaced 1 occurrence\.\n\n/);
     expect(output).toContain("+const b = 3;");
     expect(await fx.text("src/a.ts")).toBe("const a = 1;\nconst b = 3;\nconst a2 = 1;\n");
   });
 
   it("replaces every occurrence with replaceAll", async () => {
-    const { output } = await editTool.execute({ path: "dup.txt", oldString: "x", newString: "y", replaceAll: true }, fx.ctx());
+    const { output } = await editTool.execute(
+      { path: "dup.txt", oldString: "x", newString: "y", replaceAll: true },
+      fx.ctx(),
+    );
     expect(output).toMatch(/replaced 3 occurrences/);
     expect(await fx.text("dup.txt")).toBe("y\ny\ny\n");
   });
@@ -92,10 +98,18 @@ describe("edit execute", () => {
   });
 
   it.each([
-    ["oldString not found", { path: "src/a.ts", oldString: "nope", newString: "x" }, /not found in src\/a\.ts; read the file first/],
+    [
+      "oldString not found",
+      { path: "src/a.ts", oldString: "nope", newString: "x" },
+      /not found in src\/a\.ts; read the file first/,
+    ],
     ["oldString found several times", { path: "dup.txt", oldString: "x", newString: "y" }, /found 3 times in dup\.txt/],
     ["identical strings", { path: "src/a.ts", oldString: "a", newString: "a" }, /identical/],
-    ["an empty oldString on a non-empty file", { path: "src/a.ts", oldString: "", newString: "x" }, /already exists and is not empty/],
+    [
+      "an empty oldString on a non-empty file",
+      { path: "src/a.ts", oldString: "", newString: "x" },
+      /already exists and is not empty/,
+    ],
     ["a missing file", { path: "missing.ts", oldString: "a", newString: "b" }, /File not found: missing\.ts/],
     ["a directory", { path: "src", oldString: "a", newString: "b" }, /src is a directory/],
     ["a binary file", { path: "bin.dat", oldString: "a", newString: "b" }, /binary file/],

@@ -17,9 +17,14 @@ import { ToolError, type ToolDef } from "./types";
 
 const editInput = z.object({
   path: z.string().min(1).describe("File to edit: relative to the workspace, or absolute."),
-  oldString: z.string().describe('Exact text to replace, whitespace included. Use "" to create a new (or fill an empty) file.'),
+  oldString: z
+    .string()
+    .describe('Exact text to replace, whitespace included. Use "" to create a new (or fill an empty) file.'),
   newString: z.string().describe("Text to put in its place."),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one (default false)."),
+  replaceAll: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence instead of requiring exactly one (default false)."),
 });
 export type EditInput = z.infer<typeof editInput>;
 
@@ -32,7 +37,8 @@ function occurrences(text: string, needle: string): number {
 }
 
 function checkInput(input: EditInput): void {
-  if (input.oldString === input.newString) throw new ToolError("oldString and newString are identical; there is nothing to change.");
+  if (input.oldString === input.newString)
+    throw new ToolError("oldString and newString are identical; there is nothing to change.");
 }
 
 /** The new content, or the ToolError explaining why this edit cannot apply to `before` (null: no such file). */
@@ -46,7 +52,8 @@ export function computeEdit(before: string | null, input: EditInput, display: st
     }
     return { after: input.newString, replaced: 0, created: before === null };
   }
-  if (before === null) throw new ToolError(`File not found: ${display}. To create it, use an empty oldString (or the write tool).`);
+  if (before === null)
+    throw new ToolError(`File not found: ${display}. To create it, use an empty oldString (or the write tool).`);
   let oldString = input.oldString;
   let newString = input.newString;
   let count = occurrences(before, oldString);
@@ -57,7 +64,9 @@ export function computeEdit(before: string | null, input: EditInput, display: st
     count = occurrences(before, oldString);
   }
   if (count === 0) {
-    throw new ToolError(`oldString was not found in ${display}; read the file first and copy the text exactly, whitespace included.`);
+    throw new ToolError(
+      `oldString was not found in ${display}; read the file first and copy the text exactly, whitespace included.`,
+    );
   }
   if (count > 1 && input.replaceAll !== true) {
     throw new ToolError(

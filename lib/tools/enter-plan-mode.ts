@@ -26,7 +26,8 @@ export const enterPlanModeTool: ToolDef<z.infer<typeof input>> = {
     const { state } = await appendEvents(
       rt.db,
       ctx.sessionId,
-      (s) => (s.mode === "plan" ? [] : [...planFileEvents(s, ctx.sessionId), ...transitionEvents(s, "plan", gates, "tool")]),
+      (s) =>
+        s.mode === "plan" ? [] : [...planFileEvents(s, ctx.sessionId), ...transitionEvents(s, "plan", gates, "tool")],
       { also: (run, result) => writePlanRows(run, ctx.sessionId, result.events) },
     );
     preparePlanFolder(state);

@@ -6,11 +6,15 @@ import { PlanFileError, readPlanFile, writePlanFile } from "../plan/plan-file";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 import { insertMail } from "../team/mailbox";
-import { insertPlanSubmission, LEAD_REVIEW_INTENT, PLAN_REVIEW_INTENT, PlanVersionTaken } from "../plan/submit-plan-version";
+import {
+  insertPlanSubmission,
+  LEAD_REVIEW_INTENT,
+  PLAN_REVIEW_INTENT,
+  PlanVersionTaken,
+} from "../plan/submit-plan-version";
 import { leadModelMayAnswer, wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
-
 
 export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
   name: "exit_plan_mode",
@@ -26,9 +30,15 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
   async execute(args, ctx) {
     const rt = ctx.runtime;
     if (!rt) throw new ToolError("exit_plan_mode needs a session");
-    if (rt.isSubagent) throw new ToolError("You are a subagent: you cannot open a plan review. Put your plan and any decision you need in your final result instead.");
+    if (rt.isSubagent)
+      throw new ToolError(
+        "You are a subagent: you cannot open a plan review. Put your plan and any decision you need in your final result instead.",
+      );
     const run = await sql(rt.db);
-    const [existing] = await run.query<{ status: string }>('SELECT "status" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?', [ctx.sessionId, ctx.callId]);
+    const [existing] = await run.query<{ status: string }>(
+      'SELECT "status" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?',
+      [ctx.sessionId, ctx.callId],
+    );
     if (existing) throw new ToolSuspended();
     if (ctx.mode !== "plan") throw new ToolError("exit_plan_mode only works in plan mode; you are not in plan mode.");
     const file = ctx.planFile;
@@ -43,14 +53,18 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
       if (error instanceof PlanFileError) throw new ToolError(`${error.message} The plan was not submitted.`);
       throw error;
     }
-    if (markdown === null) throw new ToolError(`The plan file ${file} does not exist: write your plan there (or pass it as \`plan\`).`);
+    if (markdown === null)
+      throw new ToolError(`The plan file ${file} does not exist: write your plan there (or pass it as \`plan\`).`);
     const problem = planProblem(markdown);
     if (problem) throw new ToolError(problem);
 
     const team = rt.team ?? null;
     const toLead = team?.role === "teammate" && team.requirePlanApproval;
     const reviewId = newId("rev");
-    const [plan] = await run.query<{ id: string; currentVersion: number }>('SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? AND "filePath" = ?', [ctx.sessionId, file]);
+    const [plan] = await run.query<{ id: string; currentVersion: number }>(
+      'SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? AND "filePath" = ?',
+      [ctx.sessionId, file],
+    );
     if (!plan) throw new ToolError("This session has no plan record.");
     const planId = plan.id;
     const version = plan.currentVersion + 1;
@@ -58,26 +72,56 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
       rt.db,
       ctx.sessionId,
       [
-        { type: "review.asked", payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version } },
-        ...(toLead ? [{ type: "notice" as const, payload: { level: "info" as const, text: `Plan version ${version} submitted to the team lead for approval (request ${reviewId}); waiting for the answer.` } }] : []),
+        {
+          type: "review.asked",
+          payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version },
+        },
+        ...(toLead
+          ? [
+              {
+                type: "notice" as const,
+                payload: {
+                  level: "info" as const,
+                  text: `Plan version ${version} submitted to the team lead for approval (request ${reviewId}); waiting for the answer.`,
+                },
+              },
+            ]
+          : []),
       ],
       {
         also: async (tx) => {
           try {
-            await insertPlanSubmission(tx, { sessionId: ctx.sessionId, planId, version, markdown, file, reviewId, callId: ctx.callId, intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT });
+            await insertPlanSubmission(tx, {
+              sessionId: ctx.sessionId,
+              planId,
+              version,
+              markdown,
+              file,
+              reviewId,
+              callId: ctx.callId,
+              intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT,
+            });
           } catch (error) {
             throw error instanceof PlanVersionTaken ? new ToolError(error.message) : error;
           }
           // A teammate that needs approval asks its lead, in the same transaction as the review it waits on.
           if (toLead && team) {
-            await insertMail(tx, { teamId: team.id, from: ctx.sessionId, to: team.leadSessionId, type: "plan_approval_request", requestId: reviewId, payload: { from: team.name, requestId: reviewId, planFilePath: file, planContent: markdown, version } });
+            await insertMail(tx, {
+              teamId: team.id,
+              from: ctx.sessionId,
+              to: team.leadSessionId,
+              type: "plan_approval_request",
+              requestId: reviewId,
+              payload: { from: team.name, requestId: reviewId, planFilePath: file, planContent: markdown, version },
+            });
           }
         },
       },
     );
     // The lead's model gets a turn to answer only when it could: not in plan mode (it may not approve changes
     // from there, and would only plan about the mail), and not in a team that requires a person.
-    if (toLead && (await leadModelMayAnswer(rt.db, team.id, team.leadSessionId))) await wakeSession(rt.db, team.leadSessionId, rt.drive);
+    if (toLead && (await leadModelMayAnswer(rt.db, team.id, team.leadSessionId)))
+      await wakeSession(rt.db, team.leadSessionId, rt.drive);
     throw new ToolSuspended();
   },
 };

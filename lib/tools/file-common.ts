@@ -19,7 +19,8 @@ import { looksBinary } from "./walk-files";
  * O_NONBLOCK: opening a FIFO would otherwise hang until another process opened its other end.
  */
 export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const WRITE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** edit and apply_patch hold whole files in memory (twice, with the diff); past this a shell tool fits better. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
@@ -38,7 +39,9 @@ export function fsToolError(err: unknown, display: string, op: "read" | "write")
     case "ENOENT":
       return new ToolError(`File not found: ${display}`);
     case "ENOTDIR":
-      return op === "read" ? new ToolError(`File not found: ${display}`) : new ToolError(`A parent of ${display} is a file, not a folder.`);
+      return op === "read"
+        ? new ToolError(`File not found: ${display}`)
+        : new ToolError(`A parent of ${display} is a file, not a folder.`);
     case "EISDIR":
       return new ToolError(`${display} is a directory.`);
     case "ELOOP":
@@ -50,7 +53,9 @@ export function fsToolError(err: unknown, display: string, op: "read" | "write")
     case "EPERM":
       return new ToolError(`Permission denied: ${display}`);
     default:
-      return new ToolError(`Cannot ${op} ${display}: ${code(err) ?? (err instanceof Error ? err.message : String(err))}`);
+      return new ToolError(
+        `Cannot ${op} ${display}: ${code(err) ?? (err instanceof Error ? err.message : String(err))}`,
+      );
   }
 }
 
@@ -123,7 +128,13 @@ export async function realPlanFile(ctx: ToolContext): Promise<string | null> {
 }
 
 /** Writes an allowed file; the plan file as a fresh file (temporary file and rename), never through a link. */
-export async function writeAllowed(ctx: ToolContext, absolute: string, content: string, display: string, planFile: string | null): Promise<void> {
+export async function writeAllowed(
+  ctx: ToolContext,
+  absolute: string,
+  content: string,
+  display: string,
+  planFile: string | null,
+): Promise<void> {
   if (planFile === null || absolute !== planFile) return writeTextFile(absolute, content, display);
   try {
     writePlanFile(ctx.workspace, planFile, content);
@@ -172,6 +183,12 @@ export function pathAsks(
   main: Omit<PermissionAsk, "patterns" | "always" | "insideWorkspace">,
 ): PermissionAsk[] {
   const target = permissionPath(resolved);
-  const own: PermissionAsk = { ...main, patterns: [target], always: [target], alwaysOptions: exactPathOptions([target]), insideWorkspace: resolved.inside };
+  const own: PermissionAsk = {
+    ...main,
+    patterns: [target],
+    always: [target],
+    alwaysOptions: exactPathOptions([target]),
+    insideWorkspace: resolved.inside,
+  };
   return resolved.inside ? [own] : [externalDirectoryAsk(resolved, kind), own];
 }

@@ -12,4 +12,12 @@ import { writeTool } from "./write";
  * ToolDef<unknown> works because asks/execute are declared as methods (bivariant); the
  * caller must validate input with each tool's inputSchema before calling them.
  */
-export const fileTools: readonly ToolDef<unknown>[] = [readTool, listTool, globTool, grepTool, writeTool, editTool, applyPatchTool];
+export const fileTools: readonly ToolDef<unknown>[] = [
+  readTool,
+  listTool,
+  globTool,
+  grepTool,
+  writeTool,
+  editTool,
+  applyPatchTool,
+];

@@ -63,7 +63,9 @@ describe("glob execute", () => {
   });
 
   it("names outside results by absolute path", async () => {
-    expect((await globTool.execute({ pattern: "*.ts", path: "out-link" }, fx.ctx())).output).toBe(path.join(fx.outside, "a.ts"));
+    expect((await globTool.execute({ pattern: "*.ts", path: "out-link" }, fx.ctx())).output).toBe(
+      path.join(fx.outside, "a.ts"),
+    );
   });
 
   it(`stops at ${MAX_GLOB_RESULTS} results with a note`, async () => {

@@ -12,7 +12,11 @@ export const MAX_GLOB_RESULTS = 200;
 
 const globInput = z.object({
   pattern: z.string().min(1).max(1000).describe('Glob to match, e.g. "**/*.ts", "src/**/{a,b}.tsx", "*.md".'),
-  path: z.string().min(1).optional().describe("Folder to search: relative to the workspace, or absolute (default: the workspace)."),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Folder to search: relative to the workspace, or absolute (default: the workspace)."),
 });
 export type GlobInput = z.infer<typeof globInput>;
 
@@ -26,7 +30,13 @@ export function checkSearchGlob(pattern: string, field: string): void {
 
 /** Shared by glob and grep: the search folder's external_directory ask plus the tool's own ask on its pattern. */
 export function searchAsks(permission: string, pattern: string, resolved: ResolvedPath): PermissionAsk[] {
-  const own: PermissionAsk = { permission, patterns: [pattern], always: [pattern], readOnly: true, insideWorkspace: resolved.inside };
+  const own: PermissionAsk = {
+    permission,
+    patterns: [pattern],
+    always: [pattern],
+    readOnly: true,
+    insideWorkspace: resolved.inside,
+  };
   own.metadata = { pattern, path: permissionPath(resolved) };
   return resolved.inside ? [own] : [externalDirectoryAsk(resolved, "dir"), own];
 }
@@ -84,6 +94,9 @@ export const globTool: ToolDef<GlobInput> = {
       found.length > MAX_GLOB_RESULTS
         ? `\n\n(${found.length} files matched; showing the ${MAX_GLOB_RESULTS} newest. Narrow the pattern or the path.)`
         : "";
-    return { output: truncateOutput(shown.join("\n") + note), metadata: { count: found.length, truncated: found.length > MAX_GLOB_RESULTS } };
+    return {
+      output: truncateOutput(shown.join("\n") + note),
+      metadata: { count: found.length, truncated: found.length > MAX_GLOB_RESULTS },
+    };
   },
 };

@@ -60,7 +60,11 @@ describe("grep execute", () => {
     ["an include glob", { pattern: "function", include: "*.tsx" }, "src/b.tsx:1: export function view() {}"],
     ["a sub folder", { pattern: "const", path: "src" }, "src/a.ts:1: const alpha = 1;\nsrc/a.ts:3: const beta = 2;"],
     ["one file", { pattern: "beta", path: "src/a.ts" }, "src/a.ts:3: const beta = 2;"],
-    ["a regex", { pattern: "^const (alpha|beta) = [12];$" }, "src/a.ts:1: const alpha = 1;\nsrc/a.ts:3: const beta = 2;"],
+    [
+      "a regex",
+      { pattern: "^const (alpha|beta) = [12];$" },
+      "src/a.ts:1: const alpha = 1;\nsrc/a.ts:3: const beta = 2;",
+    ],
     ["no match", { pattern: "zebra" }, "No matches found."],
   ])("searches %s", async (_label, input, expected) => {
     expect((await grepTool.execute(input, fx.ctx())).output).toBe(expected);

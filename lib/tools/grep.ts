@@ -14,9 +14,24 @@ export const MAX_GREP_FILE_BYTES = 1024 * 1024;
 const MAX_MATCH_LINE_CHARS = 500;
 
 const grepInput = z.object({
-  pattern: z.string().min(1).max(1000).describe("Regular expression to search for (RE2 syntax, as in ripgrep: no look-around or backreferences), e.g. \"function\\s+\\w+\"."),
-  path: z.string().min(1).optional().describe("Folder or file to search: relative to the workspace, or absolute (default: the workspace)."),
-  include: z.string().min(1).max(1000).optional().describe('Only search files whose name matches this glob, e.g. "*.ts" or "*.{ts,tsx}".'),
+  pattern: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe(
+      'Regular expression to search for (RE2 syntax, as in ripgrep: no look-around or backreferences), e.g. "function\\s+\\w+".',
+    ),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Folder or file to search: relative to the workspace, or absolute (default: the workspace)."),
+  include: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Only search files whose name matches this glob, e.g. "*.ts" or "*.{ts,tsx}".'),
 });
 export type GrepInput = z.infer<typeof grepInput>;
 
@@ -28,7 +43,9 @@ function compileRegex(pattern: string): RE2 {
   try {
     return new RE2(pattern, "u");
   } catch (err) {
-    throw new ToolError(`Invalid regular expression (RE2 syntax: no look-around or backreferences): ${err instanceof Error ? err.message : String(err)}`);
+    throw new ToolError(
+      `Invalid regular expression (RE2 syntax: no look-around or backreferences): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -90,7 +107,8 @@ function format(hits: Hit[]): string {
       lines = [];
     }
     current = hit.file;
-    const text = hit.text.length > MAX_MATCH_LINE_CHARS ? `${hit.text.slice(0, MAX_MATCH_LINE_CHARS)}… [line cut]` : hit.text;
+    const text =
+      hit.text.length > MAX_MATCH_LINE_CHARS ? `${hit.text.slice(0, MAX_MATCH_LINE_CHARS)}… [line cut]` : hit.text;
     lines.push(`${hit.file}:${hit.line}: ${text}`);
   }
   if (lines.length > 0) groups.push(lines.join("\n"));

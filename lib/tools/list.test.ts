@@ -9,7 +9,15 @@ let fx: FileFixture;
 
 beforeAll(async () => {
   fx = await makeFileFixture();
-  for (const rel of ["b.txt", "a.txt", "src/z.ts", "src/lib/y.ts", "node_modules/pkg/index.js", ".git/HEAD", "dist/out.js"]) {
+  for (const rel of [
+    "b.txt",
+    "a.txt",
+    "src/z.ts",
+    "src/lib/y.ts",
+    "node_modules/pkg/index.js",
+    ".git/HEAD",
+    "dist/out.js",
+  ]) {
     await fx.put(rel, "x\n");
   }
   // Outside the workspace, so the root listing below is not cut by it.
@@ -27,7 +35,14 @@ describe("list asks", () => {
     ["a subfolder", "src/", "src"],
   ])("asks list on %s", async (_label, input, pattern) => {
     expect(await listTool.asks(input === undefined ? {} : { path: input }, fx.ctx())).toEqual([
-      { permission: "list", patterns: [pattern], always: [pattern], alwaysOptions: exactPathOptions([pattern]), readOnly: true, insideWorkspace: true },
+      {
+        permission: "list",
+        patterns: [pattern],
+        always: [pattern],
+        alwaysOptions: exactPathOptions([pattern]),
+        readOnly: true,
+        insideWorkspace: true,
+      },
     ]);
   });
 
@@ -46,7 +61,11 @@ describe("list asks", () => {
 describe("list execute", () => {
   it("prints a sorted tree, folders first, skipping generated folders", async () => {
     const { output } = await listTool.execute({ path: "." }, fx.ctx());
-    expect(output).toBe(["./", "  empty/", "  src/", "    lib/", "      y.ts", "    z.ts", "  a.txt", "  b.txt", "  out-link@"].join("\n"));
+    expect(output).toBe(
+      ["./", "  empty/", "  src/", "    lib/", "      y.ts", "    z.ts", "  a.txt", "  b.txt", "  out-link@"].join(
+        "\n",
+      ),
+    );
   });
 
   it(`stops at ${MAX_LIST_ENTRIES} entries with a note`, async () => {

@@ -9,7 +9,11 @@ import { IGNORED_DIRS, walkTree } from "./walk-files";
 export const MAX_LIST_ENTRIES = 500;
 
 const listInput = z.object({
-  path: z.string().min(1).optional().describe("Folder to list: relative to the workspace, or absolute (default: the workspace)."),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Folder to list: relative to the workspace, or absolute (default: the workspace)."),
 });
 export type ListInput = z.infer<typeof listInput>;
 

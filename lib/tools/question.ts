@@ -7,7 +7,10 @@ import { ToolError, ToolSuspended, type ToolDef } from "./types";
 const questionSchema = z.object({
   question: z.string().min(1).max(2000),
   header: z.string().max(60).optional(),
-  options: z.array(z.object({ label: z.string().min(1).max(200), description: z.string().max(500).optional() })).max(10).optional(),
+  options: z
+    .array(z.object({ label: z.string().min(1).max(200), description: z.string().max(500).optional() }))
+    .max(10)
+    .optional(),
   multiple: z.boolean().optional(),
 });
 const input = z.object({ questions: z.array(questionSchema).min(1).max(5) });
@@ -28,22 +31,46 @@ export const questionTool: ToolDef<QuestionInput> = {
   async execute(args, ctx) {
     const rt = ctx.runtime;
     if (!rt) throw new ToolError("question needs a session");
-    if (rt.isSubagent) throw new ToolError("A subagent cannot ask the user; put open questions in your final result instead.");
+    if (rt.isSubagent)
+      throw new ToolError("A subagent cannot ask the user; put open questions in your final result instead.");
     const run = await sql(rt.db);
-    const [review] = await run.query<ReviewRow>('SELECT "id", "status", "answer", "decision" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?', [ctx.sessionId, ctx.callId]);
+    const [review] = await run.query<ReviewRow>(
+      'SELECT "id", "status", "answer", "decision" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?',
+      [ctx.sessionId, ctx.callId],
+    );
     if (!review) {
       const id = newId("rev");
-      await appendEvents(rt.db, ctx.sessionId, [{ type: "review.asked", payload: { reviewId: id, kind: "question", toolCallId: ctx.callId } }], {
-        also: (tx) =>
-          tx.execute(
-            'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-            [id, ctx.sessionId, "question", "pending", ctx.sessionId, JSON.stringify({ kind: "question" }), JSON.stringify(args), ctx.callId, new Date()],
-          ).then(() => undefined),
-      });
+      await appendEvents(
+        rt.db,
+        ctx.sessionId,
+        [{ type: "review.asked", payload: { reviewId: id, kind: "question", toolCallId: ctx.callId } }],
+        {
+          also: (tx) =>
+            tx
+              .execute(
+                'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                [
+                  id,
+                  ctx.sessionId,
+                  "question",
+                  "pending",
+                  ctx.sessionId,
+                  JSON.stringify({ kind: "question" }),
+                  JSON.stringify(args),
+                  ctx.callId,
+                  new Date(),
+                ],
+              )
+              .then(() => undefined),
+        },
+      );
       throw new ToolSuspended();
     }
     if (review.status === "pending") throw new ToolSuspended();
-    if (review.decision === "abandon") throw new ToolError("The user dismissed the question and will reply in the chat instead; wait for their message.");
+    if (review.decision === "abandon")
+      throw new ToolError(
+        "The user dismissed the question and will reply in the chat instead; wait for their message.",
+      );
     const answers = JSON.parse(review.answer ?? "[]") as string[][];
     const lines = args.questions.map((q, i) => `${q.question}\n→ ${(answers[i] ?? []).join(", ") || "(no answer)"}`);
     return { output: `The user answered:\n${lines.join("\n\n")}`, metadata: { answers } };

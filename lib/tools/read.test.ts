@@ -31,7 +31,14 @@ afterAll(() => fx.cleanup());
 describe("read asks", () => {
   it("asks read on the workspace-relative path for a file inside", async () => {
     expect(await readTool.asks({ path: "./src/../src/a.ts" }, fx.ctx())).toEqual([
-      { permission: "read", patterns: ["src/a.ts"], always: ["src/a.ts"], alwaysOptions: exact("src/a.ts"), readOnly: true, insideWorkspace: true },
+      {
+        permission: "read",
+        patterns: ["src/a.ts"],
+        always: ["src/a.ts"],
+        alwaysOptions: exact("src/a.ts"),
+        readOnly: true,
+        insideWorkspace: true,
+      },
     ]);
   });
 
@@ -51,7 +58,14 @@ describe("read asks", () => {
         insideWorkspace: false,
         metadata: { path: target },
       },
-      { permission: "read", patterns: [target], always: [target], alwaysOptions: exact(target), readOnly: true, insideWorkspace: false },
+      {
+        permission: "read",
+        patterns: [target],
+        always: [target],
+        alwaysOptions: exact(target),
+        readOnly: true,
+        insideWorkspace: false,
+      },
     ]);
   });
 });
@@ -108,7 +122,11 @@ describe("read execute", () => {
     ["a missing file", { path: "nope/missing.ts" }, /File not found: nope\/missing\.ts/],
     ["a directory", { path: "src" }, /src is a directory; use the list tool/],
     ["a binary file", { path: "image.png" }, /image\.png is a binary file/],
-    ["an offset past the end", { path: "src/a.ts", offset: 9 }, /offset 9 is past the end of src\/a\.ts, which has 3 lines/],
+    [
+      "an offset past the end",
+      { path: "src/a.ts", offset: 9 },
+      /offset 9 is past the end of src\/a\.ts, which has 3 lines/,
+    ],
     ["a NUL in the path", { path: "a\0b" }, /NUL/],
     ["a FIFO (without hanging)", { path: "pipe" }, /pipe is not a regular file/],
   ])("refuses %s with a ToolError", async (_label, input, message) => {

@@ -19,7 +19,10 @@ const readInput = z.object({
 export type ReadInput = z.infer<typeof readInput>;
 
 function formatLine(n: number, line: string): string {
-  const cut = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]` : line;
+  const cut =
+    line.length > MAX_LINE_CHARS
+      ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} characters]`
+      : line;
   return `${String(n).padStart(6)}\t${cut}`;
 }
 
@@ -79,12 +82,14 @@ export const readTool: ToolDef<ReadInput> = {
     let window: Window;
     try {
       const stat = await handle.stat();
-      if (stat.isDirectory()) throw new ToolError(`${display} is a directory; use the list tool to see what it contains.`);
+      if (stat.isDirectory())
+        throw new ToolError(`${display} is a directory; use the list tool to see what it contains.`);
       // A FIFO or device would block or never end.
       if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
       const head = Buffer.alloc(Math.min(8192, stat.size));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      if (looksBinary(head.subarray(0, bytesRead))) throw new ToolError(`${display} is a binary file; it cannot be shown as text.`);
+      if (looksBinary(head.subarray(0, bytesRead)))
+        throw new ToolError(`${display} is a binary file; it cannot be shown as text.`);
       window = await readWindow(handle, first, limit);
     } catch (err) {
       throw fsToolError(err, display, "read");

@@ -29,20 +29,32 @@ async function summary(db: Parameters<typeof readEvents>[0], childId: string): P
 export const taskTool: ToolDef<z.infer<typeof input>> = {
   name: "task",
   description:
-    "Start a subagent with its own context on a focused job and get its summary back. agent: \"explore\" (read-only research) or \"general\" (can change files). Subagents cannot start subagents.",
+    'Start a subagent with its own context on a focused job and get its summary back. agent: "explore" (read-only research) or "general" (can change files). Subagents cannot start subagents.',
   permission: "task",
   rerun: "resume",
   inputSchema: input,
   async asks(args) {
-    return [{ permission: "task", patterns: [args.agent], always: [args.agent], readOnly: READ_ONLY_AGENTS.has(args.agent), metadata: { agent: args.agent, prompt: args.prompt } }];
+    return [
+      {
+        permission: "task",
+        patterns: [args.agent],
+        always: [args.agent],
+        readOnly: READ_ONLY_AGENTS.has(args.agent),
+        metadata: { agent: args.agent, prompt: args.prompt },
+      },
+    ];
   },
   async execute(args, ctx) {
     const rt = ctx.runtime;
     if (!rt) throw new ToolError("task needs a session");
     if (rt.isSubagent) throw new ToolError("A subagent cannot start subagents.");
-    if (!["explore", "general"].includes(args.agent)) throw new ToolError(`Unknown subagent "${args.agent}": use explore or general.`);
+    if (!["explore", "general"].includes(args.agent))
+      throw new ToolError(`Unknown subagent "${args.agent}": use explore or general.`);
     const run = await sql(rt.db);
-    const [existing] = await run.query<{ id: string }>('SELECT "id" FROM "Session" WHERE "parentId" = ? AND "parentCallId" = ?', [ctx.sessionId, ctx.callId]);
+    const [existing] = await run.query<{ id: string }>(
+      'SELECT "id" FROM "Session" WHERE "parentId" = ? AND "parentCallId" = ?',
+      [ctx.sessionId, ctx.callId],
+    );
     let childId = existing?.id;
     if (!childId) {
       const child = await createSession(rt.db, {
@@ -61,7 +73,9 @@ export const taskTool: ToolDef<z.infer<typeof input>> = {
         { type: "message.user", payload: { text: args.prompt } },
         { type: "turn.started", payload: { turnId: newId("trn") } },
       ]);
-      await appendEvents(rt.db, ctx.sessionId, [{ type: "tool.waiting", payload: { callId: ctx.callId, on: childId } }]);
+      await appendEvents(rt.db, ctx.sessionId, [
+        { type: "tool.waiting", payload: { callId: ctx.callId, on: childId } },
+      ]);
       await rt.drive(childId);
     }
     const { state } = await getSession(rt.db, childId);

@@ -6,7 +6,6 @@ export { MAX_OUTPUT_CHARS, ToolError, type PermissionAsk, type SandboxInfo } fro
 import type { Db } from "../db/client";
 import type { TeamMembership } from "../core/fold";
 
-
 /** Everything a tool may know about the call it is running for. */
 export type ToolContext = {
   sessionId: string;

@@ -3,7 +3,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 
 /** Folders that are generated or vendored: walking them drowns real results and costs seconds. */
-export const IGNORED_DIRS: ReadonlySet<string> = new Set(["node_modules", ".git", ".next", "dist", "build", "__pycache__"]);
+export const IGNORED_DIRS: ReadonlySet<string> = new Set([
+  "node_modules",
+  ".git",
+  ".next",
+  "dist",
+  "build",
+  "__pycache__",
+]);
 
 export type WalkEntry = {
   /** POSIX path relative to the walked folder. */

@@ -17,7 +17,10 @@ import {
 import { ToolError, type ToolDef } from "./types";
 
 const writeInput = z.object({
-  path: z.string().min(1).describe("File to write: relative to the workspace, or absolute. Missing folders are created."),
+  path: z
+    .string()
+    .min(1)
+    .describe("File to write: relative to the workspace, or absolute. Missing folders are created."),
   content: z.string().describe("The complete new content of the file."),
 });
 export type WriteInput = z.infer<typeof writeInput>;
@@ -31,7 +34,11 @@ async function diffFor(absolute: string, display: string, content: string): Prom
 }
 
 /** The diff for the permission card, and whether the write would change anything at all. */
-async function changeFor(absolute: string, display: string, content: string): Promise<{ diff: string; unchanged: boolean }> {
+async function changeFor(
+  absolute: string,
+  display: string,
+  content: string,
+): Promise<{ diff: string; unchanged: boolean }> {
   try {
     const before = await readTextIfExists(absolute, display);
     return { diff: unifiedDiff(display, before ?? "", content), unchanged: before === content };

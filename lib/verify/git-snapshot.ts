@@ -12,8 +12,8 @@ import type { Change } from "./match-plan";
 // off). The work tree's .gitattributes still apply, but name drivers that no configuration defines.
 const PRIVATE_GIT = [
   'ws="$PWD"',
-  'g=$(mktemp -d /tmp/plangate-git.XXXXXX)',
-  'trap \'rm -rf "$g"\' EXIT',
+  "g=$(mktemp -d /tmp/plangate-git.XXXXXX)",
+  "trap 'rm -rf \"$g\"' EXIT",
   "export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_ATTR_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0",
   'fmt=$(cd / && git config --file "$ws/.git/config" --get extensions.objectformat 2>/dev/null || true)',
   'mkdir -p "$g/refs" && printf "ref: refs/heads/plangate\\n" > "$g/HEAD"',
@@ -25,7 +25,14 @@ const PRIVATE_GIT = [
 const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false";
 
 async function git(workspace: string, script: string, timeoutMs = 60_000): Promise<{ ok: boolean; output: string }> {
-  const r = await runCommand({ command: `${PRIVATE_GIT}\n${script}`, cwd: workspace, workspace, profile: { write: true, network: false }, timeoutMs, sandbox: detectSandbox() });
+  const r = await runCommand({
+    command: `${PRIVATE_GIT}\n${script}`,
+    cwd: workspace,
+    workspace,
+    profile: { write: true, network: false },
+    timeoutMs,
+    sandbox: detectSandbox(),
+  });
   return { ok: r.exitCode === 0 && !r.timedOut, output: r.output };
 }
 

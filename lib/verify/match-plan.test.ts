@@ -2,14 +2,26 @@ import { describe, expect, it } from "vitest";
 import { matchPlan, type Change } from "./match-plan";
 import { planItems } from "./plan-items";
 
-const change = (path: string, patch = "+x", via: Change["via"] = ["tool"]): Change => ({ path, status: "modified", patch, via });
-const PLAN = "# Plan\n\n1. Add a done flag in src/todo.ts\n2. Expose it in src/server.ts and src/routes.ts\n3. Write a test\n4. Document the pagination cursor\n";
+const change = (path: string, patch = "+x", via: Change["via"] = ["tool"]): Change => ({
+  path,
+  status: "modified",
+  patch,
+  via,
+});
+const PLAN =
+  "# Plan\n\n1. Add a done flag in src/todo.ts\n2. Expose it in src/server.ts and src/routes.ts\n3. Write a test\n4. Document the pagination cursor\n";
 
 describe("matchPlan", () => {
   it.each<[string, Change[], { ok: number; verdicts: string[]; unplanned: string[]; status: string }]>([
     [
       "every item done",
-      [change("src/todo.ts"), change("src/server.ts"), change("src/routes.ts"), change("test/todo.test.ts"), change("docs/api.md", "+The pagination cursor is opaque")],
+      [
+        change("src/todo.ts"),
+        change("src/server.ts"),
+        change("src/routes.ts"),
+        change("test/todo.test.ts"),
+        change("docs/api.md", "+The pagination cursor is opaque"),
+      ],
       { ok: 4, verdicts: ["done", "done", "done", "done"], unplanned: [], status: "pass" },
     ],
     [
@@ -19,10 +31,22 @@ describe("matchPlan", () => {
     ],
     [
       "an unplanned file is listed, not failing; plan files are ignored",
-      [change("src/todo.ts"), change("src/server.ts"), change("src/routes.ts"), change("src/todo.spec.ts"), change("docs/x.md", "+pagination cursor docs"), change("scripts/deploy.sh"), change(".plangate/plans/p.md")],
+      [
+        change("src/todo.ts"),
+        change("src/server.ts"),
+        change("src/routes.ts"),
+        change("src/todo.spec.ts"),
+        change("docs/x.md", "+pagination cursor docs"),
+        change("scripts/deploy.sh"),
+        change(".plangate/plans/p.md"),
+      ],
       { ok: 4, verdicts: ["done", "done", "done", "done"], unplanned: ["scripts/deploy.sh"], status: "pass" },
     ],
-    ["nothing changed", [], { ok: 0, verdicts: ["missing", "missing", "missing", "missing"], unplanned: [], status: "fail" }],
+    [
+      "nothing changed",
+      [],
+      { ok: 0, verdicts: ["missing", "missing", "missing", "missing"], unplanned: [], status: "fail" },
+    ],
   ])("%s", (_name, changes, want) => {
     const r = matchPlan(planItems(PLAN), changes, null);
     expect(r.items.map((i) => i.status)).toEqual(want.verdicts);
@@ -32,12 +56,27 @@ describe("matchPlan", () => {
   });
 
   it("a failing or timed-out test run fails an otherwise complete plan and says why", () => {
-    const all = [change("src/todo.ts"), change("src/server.ts"), change("src/routes.ts"), change("test/a.test.ts"), change("d.md", "+pagination cursor")];
-    const failed = matchPlan(planItems(PLAN), all, { command: "npm test", exitCode: 1, timedOut: false, outputTail: "1 failing" });
+    const all = [
+      change("src/todo.ts"),
+      change("src/server.ts"),
+      change("src/routes.ts"),
+      change("test/a.test.ts"),
+      change("d.md", "+pagination cursor"),
+    ];
+    const failed = matchPlan(planItems(PLAN), all, {
+      command: "npm test",
+      exitCode: 1,
+      timedOut: false,
+      outputTail: "1 failing",
+    });
     expect(failed.status).toBe("fail");
     expect(failed.summary).toContain("test command failed (exit 1)");
-    expect(matchPlan(planItems(PLAN), all, { command: "npm test", exitCode: null, timedOut: true, outputTail: "" }).summary).toContain("timed out");
-    expect(matchPlan(planItems(PLAN), all, { command: "npm test", exitCode: 0, timedOut: false, outputTail: "ok" }).status).toBe("pass");
+    expect(
+      matchPlan(planItems(PLAN), all, { command: "npm test", exitCode: null, timedOut: true, outputTail: "" }).summary,
+    ).toContain("timed out");
+    expect(
+      matchPlan(planItems(PLAN), all, { command: "npm test", exitCode: 0, timedOut: false, outputTail: "ok" }).status,
+    ).toBe("pass");
   });
 
   it("evidence says when a change was made outside the tools", () => {

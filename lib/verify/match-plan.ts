@@ -2,12 +2,25 @@ import type { PlanItem } from "./plan-items";
 
 export type Change = { path: string; status: "added" | "modified" | "deleted"; patch: string; via: ("tool" | "git")[] };
 /** notRun: why the command did not run (the person declined it); such a run neither passes nor fails the check. */
-export type TestRun = { command: string; exitCode: number | null; timedOut: boolean; outputTail: string; notRun?: string };
+export type TestRun = {
+  command: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  outputTail: string;
+  notRun?: string;
+};
 /** unchecked: the step describes no change a diff could show (run, verify, review…): not checkable, not failing. */
-export type ItemVerdict = { id: number; text: string; status: "done" | "deviated" | "missing" | "unchecked"; evidence: string[]; reason: string };
+export type ItemVerdict = {
+  id: number;
+  text: string;
+  status: "done" | "deviated" | "missing" | "unchecked";
+  evidence: string[];
+  reason: string;
+};
 
 // Steps that describe an activity rather than a change to the files.
-const ACTIVITY = /^(?:run|re-?run|verify|check|confirm|review|ensure|make sure|ask|discuss|consider|investigate|read|look|explore|measure|benchmark|deploy|monitor|notify|communicate|test manually)\b/i;
+const ACTIVITY =
+  /^(?:run|re-?run|verify|check|confirm|review|ensure|make sure|ask|discuss|consider|investigate|read|look|explore|measure|benchmark|deploy|monitor|notify|communicate|test manually)\b/i;
 export type VerificationReport = {
   status: "pass" | "fail";
   method: "deterministic" | "model";
@@ -20,14 +33,36 @@ export type VerificationReport = {
   gitUnchecked?: string;
 };
 
-const STOP = new Set(["the", "and", "for", "with", "into", "from", "that", "this", "then", "them", "add", "update", "make", "use", "new", "all", "any", "its", "out", "via"]);
+const STOP = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "into",
+  "from",
+  "that",
+  "this",
+  "then",
+  "them",
+  "add",
+  "update",
+  "make",
+  "use",
+  "new",
+  "all",
+  "any",
+  "its",
+  "out",
+  "via",
+]);
 
 /** Significant words of an item (4+ letters, not filler), for items that name no file. */
 function keywords(text: string): string[] {
   return [...new Set((text.toLowerCase().match(/[a-z][a-z0-9_]{3,}/g) ?? []).filter((w) => !STOP.has(w)))];
 }
 
-const matches = (changed: string, named: string) => changed === named || changed.startsWith(`${named.replace(/\/$/, "")}/`) || changed.endsWith(`/${named}`);
+const matches = (changed: string, named: string) =>
+  changed === named || changed.startsWith(`${named.replace(/\/$/, "")}/`) || changed.endsWith(`/${named}`);
 
 function testSummary(t: TestRun & { passed: boolean }): string {
   if (t.notRun !== undefined) return `test command not run (${t.notRun})`;
@@ -48,24 +83,57 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
       const hit = item.files.map((f) => ({ f, changed: relevant.filter((c) => matches(c.path, f)) }));
       for (const h of hit) for (const c of h.changed) covered.add(c.path);
       const done = hit.filter((h) => h.changed.length > 0);
-      const evidence = done.flatMap((h) => h.changed.map((c) => `${c.path} (${c.status}${c.via.includes("tool") ? "" : ", outside the tools"})`));
-      if (done.length === hit.length) return { id: item.id, text: item.text, status: "done", evidence, reason: "every file it names changed" };
+      const evidence = done.flatMap((h) =>
+        h.changed.map((c) => `${c.path} (${c.status}${c.via.includes("tool") ? "" : ", outside the tools"})`),
+      );
+      if (done.length === hit.length)
+        return { id: item.id, text: item.text, status: "done", evidence, reason: "every file it names changed" };
       const missing = hit.filter((h) => h.changed.length === 0).map((h) => h.f);
-      if (done.length > 0) return { id: item.id, text: item.text, status: "deviated", evidence, reason: `not changed: ${missing.join(", ")}` };
-      return { id: item.id, text: item.text, status: "missing", evidence: [], reason: `none of its files changed (${missing.join(", ")})` };
+      if (done.length > 0)
+        return {
+          id: item.id,
+          text: item.text,
+          status: "deviated",
+          evidence,
+          reason: `not changed: ${missing.join(", ")}`,
+        };
+      return {
+        id: item.id,
+        text: item.text,
+        status: "missing",
+        evidence: [],
+        reason: `none of its files changed (${missing.join(", ")})`,
+      };
     }
     if (/\btests?\b|\bspec\b/i.test(item.text)) {
       const tests = relevant.filter((c) => /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[a-z]+$/i.test(c.path));
       for (const c of tests) covered.add(c.path);
-      if (tests.length > 0) return { id: item.id, text: item.text, status: "done", evidence: tests.map((c) => c.path), reason: "a test file changed" };
+      if (tests.length > 0)
+        return {
+          id: item.id,
+          text: item.text,
+          status: "done",
+          evidence: tests.map((c) => c.path),
+          reason: "a test file changed",
+        };
     }
     if (item.files.length === 0 && ACTIVITY.test(item.text.replace(/^[`*_]+/, ""))) {
-      return { id: item.id, text: item.text, status: "unchecked", evidence: [], reason: "describes an activity, not a change to the files: not checkable from a diff" };
+      return {
+        id: item.id,
+        text: item.text,
+        status: "unchecked",
+        evidence: [],
+        reason: "describes an activity, not a change to the files: not checkable from a diff",
+      };
     }
     const words = keywords(item.text);
     const scored = relevant
       .map((c) => {
-        const added = c.patch.split("\n").filter((l) => l.startsWith("+")).join("\n").toLowerCase();
+        const added = c.patch
+          .split("\n")
+          .filter((l) => l.startsWith("+"))
+          .join("\n")
+          .toLowerCase();
         const hay = `${c.path.toLowerCase()}\n${added}`;
         return { c, hits: words.filter((w) => hay.includes(w)).length };
       })
@@ -73,13 +141,28 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
       .sort((a, b) => b.hits - a.hits);
     if (scored.length > 0) {
       for (const s of scored) covered.add(s.c.path);
-      return { id: item.id, text: item.text, status: "done", evidence: scored.map((s) => `${s.c.path} (${s.hits}/${words.length} words of the step)`), reason: "its words appear in a change" };
+      return {
+        id: item.id,
+        text: item.text,
+        status: "done",
+        evidence: scored.map((s) => `${s.c.path} (${s.hits}/${words.length} words of the step)`),
+        reason: "its words appear in a change",
+      };
     }
-    if (words.length === 0) return { id: item.id, text: item.text, status: "unchecked", evidence: [], reason: "names no file and no checkable words" };
+    if (words.length === 0)
+      return {
+        id: item.id,
+        text: item.text,
+        status: "unchecked",
+        evidence: [],
+        reason: "names no file and no checkable words",
+      };
     return { id: item.id, text: item.text, status: "missing", evidence: [], reason: "no change carries its words" };
   });
   const unplanned = relevant.filter((c) => !covered.has(c.path)).map((c) => c.path);
-  const testResult = test ? { ...test, passed: test.notRun === undefined && test.exitCode === 0 && !test.timedOut } : null;
+  const testResult = test
+    ? { ...test, passed: test.notRun === undefined && test.exitCode === 0 && !test.timedOut }
+    : null;
   const failing = verdicts.filter((v) => v.status === "missing" || v.status === "deviated");
   const unchecked = verdicts.filter((v) => v.status === "unchecked");
   const testFails = testResult !== null && testResult.notRun === undefined && !testResult.passed;
@@ -91,5 +174,13 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
     ...(unplanned.length ? [`unplanned: ${unplanned.join(", ")}`] : []),
     ...(testResult ? [testSummary(testResult)] : []),
   ];
-  return { status, method: "deterministic", items: verdicts, unplanned, changes, test: testResult, summary: `${status === "pass" ? "Pass" : "Fail"}: ${parts.join("; ")}` };
+  return {
+    status,
+    method: "deterministic",
+    items: verdicts,
+    unplanned,
+    changes,
+    test: testResult,
+    summary: `${status === "pass" ? "Pass" : "Fail"}: ${parts.join("; ")}`,
+  };
 }

@@ -4,11 +4,19 @@ import { applyModelGrades, graderPrompt } from "./model-grades";
 import { planItems } from "./plan-items";
 
 const items = planItems("1. Add a flag in src/a.ts\n2. Write docs\n");
-const base = matchPlan(items, [{ path: "src/a.ts", status: "modified", patch: "+flag", via: ["tool"] }, { path: "x.sh", status: "added", patch: "+x", via: ["git"] }], null);
+const base = matchPlan(
+  items,
+  [
+    { path: "src/a.ts", status: "modified", patch: "+flag", via: ["tool"] },
+    { path: "x.sh", status: "added", patch: "+x", via: ["git"] },
+  ],
+  null,
+);
 
 describe("applyModelGrades", () => {
   it("lays valid grades over the report: statuses and evidence from the model, unplanned from the facts", () => {
-    const text = 'Here you go:\n```json\n{"items":[{"id":1,"status":"done","evidence":["src/a.ts adds the flag"]},{"id":2,"status":"deviated","evidence":[],"reason":"docs in a code comment"}]}\n```';
+    const text =
+      'Here you go:\n```json\n{"items":[{"id":1,"status":"done","evidence":["src/a.ts adds the flag"]},{"id":2,"status":"deviated","evidence":[],"reason":"docs in a code comment"}]}\n```';
     const r = applyModelGrades(base, text);
     expect(r).toMatchObject({ method: "model", status: "fail", unplanned: ["x.sh"] });
     expect(r?.items.map((i) => [i.status, i.evidence, i.reason])).toEqual([
@@ -37,7 +45,12 @@ describe("applyModelGrades", () => {
 
 describe("graderPrompt", () => {
   it("lists the items, the changes (marking those made outside the tools) and the test run", () => {
-    const p = graderPrompt(items, [{ path: "x.sh", status: "added", patch: "+x", via: ["git"] }], { command: "npm test", exitCode: 0, timedOut: false, outputTail: "ok" });
+    const p = graderPrompt(items, [{ path: "x.sh", status: "added", patch: "+x", via: ["git"] }], {
+      command: "npm test",
+      exitCode: 0,
+      timedOut: false,
+      outputTail: "ok",
+    });
     expect(p.user).toContain("1. Add a flag in src/a.ts\n2. Write docs");
     expect(p.user).toContain("### x.sh (added, outside the agent's tools)\n+x");
     expect(p.user).toContain("`npm test`: exit 0\nok");

@@ -5,7 +5,11 @@ import type { PlanItem } from "./plan-items";
 const PATCH_BUDGET = 24_000;
 
 /** Pure: what the verifier model reads. It has no tools: the evidence it may cite is what it is shown. */
-export function graderPrompt(items: PlanItem[], changes: Change[], test: TestRun | null): { system: string; user: string } {
+export function graderPrompt(
+  items: PlanItem[],
+  changes: Change[],
+  test: TestRun | null,
+): { system: string; user: string } {
   let budget = PATCH_BUDGET;
   const files = changes.map((c) => {
     const patch = c.patch.slice(0, Math.max(0, budget));
@@ -26,13 +30,22 @@ export function graderPrompt(items: PlanItem[], changes: Change[], test: TestRun
       ...(files.length ? files : ["(no file changed)"]),
       "",
       "## Test command",
-      test ? `\`${test.command}\`: ${test.timedOut ? "timed out" : `exit ${test.exitCode}`}\n${test.outputTail.slice(-2000)}` : "(none configured)",
+      test
+        ? `\`${test.command}\`: ${test.timedOut ? "timed out" : `exit ${test.exitCode}`}\n${test.outputTail.slice(-2000)}`
+        : "(none configured)",
     ].join("\n"),
   };
 }
 
 const answer = z.object({
-  items: z.array(z.object({ id: z.number().int(), status: z.enum(["done", "deviated", "missing"]), evidence: z.array(z.string()).default([]), reason: z.string().default("") })),
+  items: z.array(
+    z.object({
+      id: z.number().int(),
+      status: z.enum(["done", "deviated", "missing"]),
+      evidence: z.array(z.string()).default([]),
+      reason: z.string().default(""),
+    }),
+  ),
 });
 
 /**
@@ -53,7 +66,13 @@ export function applyModelGrades(report: VerificationReport, text: string): Veri
   if (byId.size !== report.items.length || report.items.some((i) => !byId.has(i.id))) return null;
   const items: ItemVerdict[] = report.items.map((i) => {
     const g = byId.get(i.id)!;
-    return { id: i.id, text: i.text, status: g.status, evidence: g.evidence.slice(0, 10), reason: g.reason || `graded ${g.status} by the verifier model` };
+    return {
+      id: i.id,
+      text: i.text,
+      status: g.status,
+      evidence: g.evidence.slice(0, 10),
+      reason: g.reason || `graded ${g.status} by the verifier model`,
+    };
   });
   const failing = items.filter((i) => i.status !== "done");
   const status = failing.length === 0 && (report.test?.passed ?? true) ? "pass" : "fail";

@@ -2,7 +2,8 @@
 export type PlanItem = { id: number; text: string; files: string[]; source: "step" | "task" | "files" };
 
 // A path-like token: has a slash or a file extension (src/a.ts, README.md, package.json).
-const PATH = /(?:^|[\s`'"(\[])((?:\.{0,2}\/)?[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*\.[A-Za-z0-9]{1,8}|(?:[A-Za-z0-9_@.-]+\/)+[A-Za-z0-9_@.-]+)(?=$|[\s`'",;:.)\]/])/g;
+const PATH =
+  /(?:^|[\s`'"(\[])((?:\.{0,2}\/)?[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*\.[A-Za-z0-9]{1,8}|(?:[A-Za-z0-9_@.-]+\/)+[A-Za-z0-9_@.-]+)(?=$|[\s`'",;:.)\]/])/g;
 
 /** Pure: the file paths a line names (normalised: no leading ./, no trailing punctuation). */
 export function pathsIn(text: string): string[] {
@@ -18,7 +19,8 @@ export function pathsIn(text: string): string[] {
 const STEP = /^\s*(?:\d+[.)]|[-*+])\s+(?:\[( |x|X)\]\s+)?(.+)$/;
 
 // Sections whose entries are not steps to carry out: what the plan leaves out, notes, questions, risks.
-const NOT_STEPS = /\b(out of scope|non[- ]goals?|not (doing|included|in scope)|notes?|questions?|risks?|assumptions?|context|background|alternatives?|references?|open issues)\b/i;
+const NOT_STEPS =
+  /\b(out of scope|non[- ]goals?|not (doing|included|in scope)|notes?|questions?|risks?|assumptions?|context|background|alternatives?|references?|open issues)\b/i;
 
 /**
  * Pure: a plan's items from its Markdown: only actionable steps. Numbered and bulleted steps and task-list
@@ -55,7 +57,12 @@ export function planItems(markdown: string): PlanItem[] {
       parent.files = [...new Set([...parent.files, ...pathsIn(text)])];
       continue;
     }
-    const item: PlanItem = { id: items.length + 1, text, files: pathsIn(text), source: filesSection ? "files" : step[1] !== undefined ? "task" : "step" };
+    const item: PlanItem = {
+      id: items.length + 1,
+      text,
+      files: pathsIn(text),
+      source: filesSection ? "files" : step[1] !== undefined ? "task" : "step",
+    };
     if (filesSection && item.files.length === 0) continue;
     items.push(item);
     parent = item;

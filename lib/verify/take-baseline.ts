@@ -39,7 +39,12 @@ export async function holdForBaseline(run: SqlRunner, sessionId: string): Promis
 
 /** The latest approval's baseline when it is still owed: not yet written, in a git workspace. */
 async function owedBaseline(db: Db, sessionId: string): Promise<Owed | null> {
-  const [row] = await (await sql(db)).query<{ id: string; baselineTree: string | null; workspace: string; reviewId: string | null }>(
+  const [row] = await (await sql(db)).query<{
+    id: string;
+    baselineTree: string | null;
+    workspace: string;
+    reviewId: string | null;
+  }>(
     `SELECT v."id", v."baselineTree", s."workspace",
        (SELECT r."id" FROM "Review" r WHERE r."planId" = v."planId" AND r."planVersion" = v."version" AND r."decision" = 'approve' LIMIT 1) AS "reviewId"
      FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" JOIN "Session" s ON s."id" = p."sessionId"
@@ -60,7 +65,10 @@ async function toolCalledSince(db: Db, sessionId: string, reviewId: string | nul
     [sessionId, "review.answered", `%"reviewId":${JSON.stringify(reviewId)}%`],
   );
   if (!approval) return true;
-  const [called] = await run.query('SELECT 1 AS "x" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "seq" > ? LIMIT 1', [sessionId, "tool.called", approval.seq]);
+  const [called] = await run.query(
+    'SELECT 1 AS "x" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "seq" > ? LIMIT 1',
+    [sessionId, "tool.called", approval.seq],
+  );
   return called !== undefined;
 }
 
@@ -100,7 +108,9 @@ async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh:
  * lease) it goes straight to the snapshot; otherwise it looks, and leaves it to whoever holds the lease.
  */
 export async function takeOwedBaseline(db: Db, sessionId: string, held?: HeldBaseline): Promise<void> {
-  const owed = held ? { versionId: held.versionId, reviewId: null, workspace: held.workspace } : await owedBaseline(db, sessionId);
+  const owed = held
+    ? { versionId: held.versionId, reviewId: null, workspace: held.workspace }
+    : await owedBaseline(db, sessionId);
   if (!owed) return;
   const token = held?.token ?? (await acquireLease(db, sessionId));
   // Held elsewhere: by another baseline (it drives when done) or by a drive already under way.

@@ -12,12 +12,24 @@ export function toolChanges(events: readonly SessionEvent[], afterSeq: number, w
     if (e.seq <= afterSeq || e.type !== "tool.result" || !e.payload.ok) continue;
     if (!["write", "edit", "apply_patch"].includes(e.payload.tool)) continue;
     const meta = (e.payload.metadata ?? {}) as { path?: unknown; files?: unknown; diff?: unknown; created?: unknown };
-    const files = typeof meta.path === "string" ? [meta.path] : Array.isArray(meta.files) ? meta.files.filter((f): f is string => typeof f === "string") : [];
+    const files =
+      typeof meta.path === "string"
+        ? [meta.path]
+        : Array.isArray(meta.files)
+          ? meta.files.filter((f): f is string => typeof f === "string")
+          : [];
     for (const f of files) {
       const key = relative(workspace, f);
       const prev = out.get(key);
-      const patch = [prev?.patch, typeof meta.diff === "string" && files.length === 1 ? meta.diff : ""].filter(Boolean).join("\n");
-      out.set(key, { path: key, status: prev?.status ?? (meta.created === true ? "added" : "modified"), patch, via: ["tool"] });
+      const patch = [prev?.patch, typeof meta.diff === "string" && files.length === 1 ? meta.diff : ""]
+        .filter(Boolean)
+        .join("\n");
+      out.set(key, {
+        path: key,
+        status: prev?.status ?? (meta.created === true ? "added" : "modified"),
+        patch,
+        via: ["tool"],
+      });
     }
   }
   return [...out.values()];
@@ -27,7 +39,9 @@ export function toolChanges(events: readonly SessionEvent[], afterSeq: number, w
 export function mergeChanges(tools: Change[], git: Omit<Change, "via">[] | null): Change[] {
   if (!git) return tools;
   const byPath = new Map(tools.map((c) => [c.path, c]));
-  const merged: Change[] = git.map((g) => (byPath.has(g.path) ? { ...g, via: ["tool", "git"] } : { ...g, via: ["git"] }));
+  const merged: Change[] = git.map((g) =>
+    byPath.has(g.path) ? { ...g, via: ["tool", "git"] } : { ...g, via: ["git"] },
+  );
   // A file a tool wrote and then restored shows in the tools' log but not in git: it did not change.
   return merged;
 }

@@ -16,7 +16,13 @@ export type CommandGate =
   | { kind: "declined"; message: string | null }
   | { kind: "waiting"; request: PermissionRequestView };
 
-type Target = { sessionId: string; workspace: string; command: string; timeoutMs: number; extraRead: readonly string[] };
+type Target = {
+  sessionId: string;
+  workspace: string;
+  command: string;
+  timeoutMs: number;
+  extraRead: readonly string[];
+};
 
 /**
  * The command comes from `.plangate/config.json`, a file the agent (or a cloned repository) may have
@@ -27,7 +33,12 @@ export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise
   const grants = await grantRules(db, t.sessionId, t.workspace, "agent");
   // Only a person's exact grant for this very text stands in for the question (the gate decides, as for any call).
   const unsandboxed = !detectSandbox().available;
-  const granted = (permission: string) => grantsAllow("agent", { permission, patterns: [t.command], exactOnly: [t.command], readOnly: false, unsandboxed }, grants);
+  const granted = (permission: string) =>
+    grantsAllow(
+      "agent",
+      { permission, patterns: [t.command], exactOnly: [t.command], readOnly: false, unsandboxed },
+      grants,
+    );
   const network = granted("network");
   if (granted("verify")) return { kind: "run", network };
   const [asked] = await listRequests(db, { sessionId: t.sessionId, toolCallId: key });
@@ -38,17 +49,48 @@ export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise
   const requestId = newId("per");
   const metadata = {
     command: t.command,
-    reason: "The workspace's verify command (.plangate/config.json) checks the work; it runs in the sandbox, writing only the workspace, without network.",
-    alwaysOptions: [{ pattern: t.command, options: [{ rule: t.command, exact: true, words: `exactly \`${t.command}\`` }] }],
+    reason:
+      "The workspace's verify command (.plangate/config.json) checks the work; it runs in the sandbox, writing only the workspace, without network.",
+    alwaysOptions: [
+      { pattern: t.command, options: [{ rule: t.command, exact: true, words: `exactly \`${t.command}\`` }] },
+    ],
   };
-  await appendEvents(db, t.sessionId, [{ type: "permission.asked", payload: { requestId, tool: "verify", permission: "verify", patterns: [t.command], callId: key, purpose: "verify" } }], {
-    also: async (run) => {
-      await run.execute(
-        'INSERT INTO "PermissionRequest" ("id", "sessionId", "toolCallId", "tool", "permission", "patterns", "always", "metadata", "status", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [requestId, t.sessionId, key, "verify", "verify", JSON.stringify([t.command]), JSON.stringify([t.command]), JSON.stringify(metadata), "pending", new Date()],
-      );
+  await appendEvents(
+    db,
+    t.sessionId,
+    [
+      {
+        type: "permission.asked",
+        payload: {
+          requestId,
+          tool: "verify",
+          permission: "verify",
+          patterns: [t.command],
+          callId: key,
+          purpose: "verify",
+        },
+      },
+    ],
+    {
+      also: async (run) => {
+        await run.execute(
+          'INSERT INTO "PermissionRequest" ("id", "sessionId", "toolCallId", "tool", "permission", "patterns", "always", "metadata", "status", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            requestId,
+            t.sessionId,
+            key,
+            "verify",
+            "verify",
+            JSON.stringify([t.command]),
+            JSON.stringify([t.command]),
+            JSON.stringify(metadata),
+            "pending",
+            new Date(),
+          ],
+        );
+      },
     },
-  });
+  );
   const [created] = await listRequests(db, { id: requestId });
   if (!created) throw new Error(`permission request ${requestId} was not stored`);
   return { kind: "waiting", request: created };
@@ -68,7 +110,12 @@ export async function runVerifyCommand(t: Target, network: boolean): Promise<Tes
   if (r.planted.length > 0) {
     // A test run that planted control files failed, whatever its exit code: they were removed.
     const note = `Refused: the command created control files that only a person may write (${r.planted.join(", ")}); they were removed.`;
-    return { command: t.command, exitCode: null, timedOut: r.timedOut, outputTail: `${r.output.slice(-TAIL)}\n${note}` };
+    return {
+      command: t.command,
+      exitCode: null,
+      timedOut: r.timedOut,
+      outputTail: `${r.output.slice(-TAIL)}\n${note}`,
+    };
   }
   return { command: t.command, exitCode: r.exitCode, timedOut: r.timedOut, outputTail: r.output.slice(-TAIL) };
 }

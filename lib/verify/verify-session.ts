@@ -18,9 +18,24 @@ import { getEnv } from "../env";
 import { mergeChanges, toolChanges } from "./tool-changes";
 import { BASELINE_NONE, baselineSettled } from "./take-baseline";
 
-export type VerificationView = { id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: VerificationReport; createdAt: string };
+export type VerificationView = {
+  id: string;
+  sessionId: string;
+  planId: string;
+  planVersion: number;
+  status: string;
+  method: string;
+  report: VerificationReport;
+  createdAt: string;
+};
 
-type Approved = { planId: string; version: number; content: string; baselineTree: string | null; reviewId: string | null };
+type Approved = {
+  planId: string;
+  version: number;
+  content: string;
+  baselineTree: string | null;
+  reviewId: string | null;
+};
 
 async function latestApproved(db: Db, sessionId: string): Promise<Approved | null> {
   const [row] = await (await sql(db)).query<Approved>(
@@ -36,18 +51,49 @@ async function latestApproved(db: Db, sessionId: string): Promise<Approved | nul
 /** A check that cannot run yet: the person has not said whether the workspace's verify command may run. */
 export type VerificationWaiting = { awaitingPermission: PermissionRequestView };
 
-async function runTests(db: Db, sessionId: string, workspace: string, plan: Approved): Promise<TestRun | null | VerificationWaiting> {
+async function runTests(
+  db: Db,
+  sessionId: string,
+  workspace: string,
+  plan: Approved,
+): Promise<TestRun | null | VerificationWaiting> {
   const config = await workspaceConfigFor(db, workspace);
   const verify = config.raw.verify;
   if (!verify) return null;
   // The command comes from the workspace's config: it is run (after its own ask) only once a person trusted that content.
-  if (!config.trusted) return { command: verify.command, exitCode: null, timedOut: false, outputTail: "", notRun: "the workspace's config (.plangate/config.json) is not trusted: trust it on the workspace page to run its verify command" };
-  const [{ n }] = (await (await sql(db)).query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ?', [plan.planId, plan.version])) as [{ n: number }];
-  const target = { sessionId, workspace, command: verify.command, timeoutMs: verify.timeoutMs ?? 300_000, extraRead: config.config.sandbox?.read ?? [] };
+  if (!config.trusted)
+    return {
+      command: verify.command,
+      exitCode: null,
+      timedOut: false,
+      outputTail: "",
+      notRun:
+        "the workspace's config (.plangate/config.json) is not trusted: trust it on the workspace page to run its verify command",
+    };
+  const [{ n }] = (await (
+    await sql(db)
+  ).query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ?', [
+    plan.planId,
+    plan.version,
+  ])) as [{ n: number }];
+  const target = {
+    sessionId,
+    workspace,
+    command: verify.command,
+    timeoutMs: verify.timeoutMs ?? 300_000,
+    extraRead: config.config.sandbox?.read ?? [],
+  };
   // One ask per check: "once" allows this run, not the next verification of the same plan.
   const gate = await gateVerifyCommand(db, target, `verify:${plan.planId}:${plan.version}:${Number(n)}`);
   if (gate.kind === "waiting") return { awaitingPermission: gate.request };
-  if (gate.kind === "declined") return { command: verify.command, exitCode: null, timedOut: false, outputTail: gate.message ?? "", notRun: "the person declined to run it" };
+  if (gate.kind === "declined")
+    return {
+      command: verify.command,
+      exitCode: null,
+      timedOut: false,
+      outputTail: gate.message ?? "",
+      notRun: "the person declined to run it",
+    };
   return runVerifyCommand(target, gate.network);
 }
 
@@ -70,17 +116,46 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
   const items = planItems(plan.content);
   const changes = mergeChanges(fromTools, git.changes);
   const deterministic = matchPlan(items, changes, test);
-  const report = withUnchecked((await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic, git.unchecked);
+  const report = withUnchecked(
+    (await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic,
+    git.unchecked,
+  );
   const id = newId("ver");
   const at = new Date();
-  await appendEvents(db, sessionId, [{ type: "verification.completed", payload: { verificationId: id, planVersion: plan.version, status: report.status, method: report.method, summary: report.summary } }], {
-    also: async (run) => {
-      await run.execute('INSERT INTO "Verification" ("id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-        id, sessionId, plan.planId, plan.version, report.status, report.method, JSON.stringify(report), at,
-      ]);
+  await appendEvents(
+    db,
+    sessionId,
+    [
+      {
+        type: "verification.completed",
+        payload: {
+          verificationId: id,
+          planVersion: plan.version,
+          status: report.status,
+          method: report.method,
+          summary: report.summary,
+        },
+      },
+    ],
+    {
+      also: async (run) => {
+        await run.execute(
+          'INSERT INTO "Verification" ("id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [id, sessionId, plan.planId, plan.version, report.status, report.method, JSON.stringify(report), at],
+        );
+      },
     },
-  });
-  return { id, sessionId, planId: plan.planId, planVersion: plan.version, status: report.status, method: report.method, report, createdAt: at.toISOString() };
+  );
+  return {
+    id,
+    sessionId,
+    planId: plan.planId,
+    planVersion: plan.version,
+    status: report.status,
+    method: report.method,
+    report,
+    createdAt: at.toISOString(),
+  };
 }
 
 type GitView = { changes: Omit<Change, "via">[] | null; unchecked?: string };
@@ -91,14 +166,21 @@ type GitView = { changes: Omit<Change, "via">[] | null; unchecked?: string };
  */
 async function gitSinceApproval(workspace: string, baseline: string | null): Promise<GitView> {
   if (baseline === BASELINE_NONE || !isGitWorkspace(workspace)) return { changes: null };
-  if (!baseline || !isTreeId(baseline)) return { changes: null, unchecked: "the workspace was not captured when the plan was approved" };
+  if (!baseline || !isTreeId(baseline))
+    return { changes: null, unchecked: "the workspace was not captured when the plan was approved" };
   const now = await snapshotTree(workspace);
   if (!now) return { changes: null, unchecked: "the workspace could not be snapshotted now" };
   return { changes: await diffTrees(workspace, baseline, now) };
 }
 
 function withUnchecked(report: VerificationReport, unchecked: string | undefined): VerificationReport {
-  return unchecked ? { ...report, gitUnchecked: unchecked, summary: `${report.summary}; changes outside the tools not checked (${unchecked})` } : report;
+  return unchecked
+    ? {
+        ...report,
+        gitUnchecked: unchecked,
+        summary: `${report.summary}; changes outside the tools not checked (${unchecked})`,
+      }
+    : report;
 }
 
 /**
@@ -106,7 +188,13 @@ function withUnchecked(report: VerificationReport, unchecked: string | undefined
  * shown; the offline and scripted models leave the deterministic verdicts. An unusable answer, or a provider
  * error, also keeps them (the report's method says which decided).
  */
-async function gradeWithModel(modelName: string, items: PlanItem[], changes: Change[], test: TestRun | null, report: VerificationReport): Promise<VerificationReport | null> {
+async function gradeWithModel(
+  modelName: string,
+  items: PlanItem[],
+  changes: Change[],
+  test: TestRun | null,
+  report: VerificationReport,
+): Promise<VerificationReport | null> {
   const { provider } = parseModelName(modelName);
   if (provider === "offline" || provider === "scripted" || items.length === 0) return null;
   try {
@@ -132,15 +220,32 @@ async function gradeWithModel(modelName: string, items: PlanItem[], changes: Cha
 export async function verifyIfDue(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting | null> {
   const plan = await latestApproved(db, sessionId);
   if (!plan) return null;
-  const [done] = await (await sql(db)).query<{ id: string }>('SELECT "id" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ? LIMIT 1', [plan.planId, plan.version]);
+  const [done] = await (await sql(db)).query<{ id: string }>(
+    'SELECT "id" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ? LIMIT 1',
+    [plan.planId, plan.version],
+  );
   if (done) return null;
   return verifySession(db, sessionId);
 }
 
 export async function listVerifications(db: Db, sessionId: string): Promise<VerificationView[]> {
-  const rows = await (await sql(db)).query<{ id: string; sessionId: string; planId: string; planVersion: number; status: string; method: string; report: string; createdAt: string | Date }>(
+  const rows = await (await sql(db)).query<{
+    id: string;
+    sessionId: string;
+    planId: string;
+    planVersion: number;
+    status: string;
+    method: string;
+    report: string;
+    createdAt: string | Date;
+  }>(
     'SELECT "id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt" FROM "Verification" WHERE "sessionId" = ? ORDER BY "createdAt", "id"',
     [sessionId],
   );
-  return rows.map((r) => ({ ...r, planVersion: Number(r.planVersion), report: JSON.parse(r.report) as VerificationReport, createdAt: new Date(r.createdAt).toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    planVersion: Number(r.planVersion),
+    report: JSON.parse(r.report) as VerificationReport,
+    createdAt: new Date(r.createdAt).toISOString(),
+  }));
 }

@@ -30,7 +30,12 @@ type SessionRow = { id: string; title: string; workspace: string; agent: string 
 type ReviewRow = { kind: string; planVersion: number | null; decidedBy: string | null };
 
 // The status a decision leaves a review in (the Review row may have moved on since the event).
-const STATUS_OF: Record<string, string> = { approve: "approved", reject: "rejected", abandon: "abandoned", answered: "answered" };
+const STATUS_OF: Record<string, string> = {
+  approve: "approved",
+  reject: "rejected",
+  abandon: "abandoned",
+  answered: "answered",
+};
 
 export function webhookEventOf(event: SessionEvent): WebhookEvent | null {
   if (event.type === "review.asked") return "review.asked";
@@ -46,17 +51,47 @@ export function webhookEventOf(event: SessionEvent): WebhookEvent | null {
 export async function eventBody(run: SqlRunner, session: SessionRow, event: SessionEvent): Promise<EventBody | null> {
   const type = webhookEventOf(event);
   if (!type) return null;
-  const base = { type, occurredAt: event.at, session: { id: session.id, title: session.title, workspace: session.workspace, agent: session.agent, seq: event.seq } };
+  const base = {
+    type,
+    occurredAt: event.at,
+    session: {
+      id: session.id,
+      title: session.title,
+      workspace: session.workspace,
+      agent: session.agent,
+      seq: event.seq,
+    },
+  };
   if (event.type === "verification.completed") {
     const p = event.payload;
-    return { ...base, review: null, verification: { id: p.verificationId, planVersion: p.planVersion, status: p.status, method: p.method, summary: p.summary } };
+    return {
+      ...base,
+      review: null,
+      verification: {
+        id: p.verificationId,
+        planVersion: p.planVersion,
+        status: p.status,
+        method: p.method,
+        summary: p.summary,
+      },
+    };
   }
   if (event.type !== "review.asked" && event.type !== "review.answered") return null;
   const reviewId = event.payload.reviewId;
-  const [row] = await run.query<ReviewRow>('SELECT "kind", "planVersion", "decidedBy" FROM "Review" WHERE "id" = ?', [reviewId]);
+  const [row] = await run.query<ReviewRow>('SELECT "kind", "planVersion", "decidedBy" FROM "Review" WHERE "id" = ?', [
+    reviewId,
+  ]);
   if (event.type === "review.asked") {
     const p = event.payload;
-    const review = { id: reviewId, kind: p.kind, status: "pending", decision: null, feedback: null, planVersion: p.planVersion ?? row?.planVersion ?? null, decidedBy: null };
+    const review = {
+      id: reviewId,
+      kind: p.kind,
+      status: "pending",
+      decision: null,
+      feedback: null,
+      planVersion: p.planVersion ?? row?.planVersion ?? null,
+      decidedBy: null,
+    };
     return { ...base, review, verification: null };
   }
   const p = event.payload;

@@ -19,20 +19,39 @@ type Sent = { startedAt: Date; durationMs: number; statusCode: number | null; er
 const LEASE_SLACK_MS = 30_000;
 
 function errorText(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `timed out after ${timeoutMs} ms`;
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `timed out after ${timeoutMs} ms`;
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: string; message?: string } | undefined;
   return cause ? `${error.message}: ${cause.code ?? cause.message ?? ""}`.slice(0, 500) : error.message.slice(0, 500);
 }
 
-async function send(url: string, event: string, id: string, body: string, secret: string, timeoutMs: number): Promise<Sent> {
+async function send(
+  url: string,
+  event: string,
+  id: string,
+  body: string,
+  secret: string,
+  timeoutMs: number,
+): Promise<Sent> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const done = (statusCode: number | null, error: string | null): Sent => ({ startedAt, durationMs: Math.round(performance.now() - t0), statusCode, error });
+  const done = (statusCode: number | null, error: string | null): Sent => ({
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+    statusCode,
+    error,
+  });
   try {
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Plangate-Webhooks/1", [EVENT_HEADER]: event, [DELIVERY_HEADER]: id, [SIGNATURE_HEADER]: signBody(secret, body) },
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Plangate-Webhooks/1",
+        [EVENT_HEADER]: event,
+        [DELIVERY_HEADER]: id,
+        [SIGNATURE_HEADER]: signBody(secret, body),
+      },
       body,
       // A redirect is not followed: it could lead an allowed host's hook to any address (SSRF).
       redirect: "manual",
@@ -66,14 +85,18 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
     [claim, new Date(now.getTime() + opts.timeoutMs + LEASE_SLACK_MS), id, "pending", now, now],
   );
   if (took !== 1) return null;
-  const [row] = await run.query<{ url: string; event: string; body: string; attempts: number }>('SELECT "url", "event", "body", "attempts" FROM "WebhookDelivery" WHERE "id" = ?', [id]);
+  const [row] = await run.query<{ url: string; event: string; body: string; attempts: number }>(
+    'SELECT "url", "event", "body", "attempts" FROM "WebhookDelivery" WHERE "id" = ?',
+    [id],
+  );
   if (!row) return null;
   const secret = getEnv().PLANGATE_WEBHOOK_SECRET;
   if (!secret) {
     // The secret was removed after the delivery was made: nothing unsigned ever leaves, so it ends here, uncalled.
-    await run.execute('UPDATE "WebhookDelivery" SET "status" = ?, "error" = ?, "claim" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = NULL, "finishedAt" = ? WHERE "id" = ? AND "claim" = ?', [
-      "failed", "PLANGATE_WEBHOOK_SECRET is not set: not sent unsigned", new Date(), id, claim,
-    ]);
+    await run.execute(
+      'UPDATE "WebhookDelivery" SET "status" = ?, "error" = ?, "claim" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = NULL, "finishedAt" = ? WHERE "id" = ? AND "claim" = ?',
+      ["failed", "PLANGATE_WEBHOOK_SECRET is not set: not sent unsigned", new Date(), id, claim],
+    );
     return { status: "failed", nextAttemptAt: null };
   }
   const number = Number(row.attempts) + 1;
@@ -87,13 +110,30 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
   await sqlTransaction(db, async (tx) => {
     const changed = await tx.execute(
       'UPDATE "WebhookDelivery" SET "attempts" = ?, "status" = ?, "nextAttemptAt" = ?, "claim" = NULL, "leaseUntil" = NULL, "error" = ?, "finishedAt" = ? WHERE "id" = ? AND "claim" = ?',
-      [number, status === "retry" ? "pending" : status, nextAttemptAt, error, status === "retry" ? null : ended, id, claim],
+      [
+        number,
+        status === "retry" ? "pending" : status,
+        nextAttemptAt,
+        error,
+        status === "retry" ? null : ended,
+        id,
+        claim,
+      ],
     );
     // Our claim lapsed (this process stalled past the lease) and another sender took over: its attempt is the one on record.
     if (changed !== 1) return;
-    await tx.execute('INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error") VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      newId("wha", sent.startedAt.getTime()), id, number, sent.startedAt, sent.durationMs, sent.statusCode, sent.error,
-    ]);
+    await tx.execute(
+      'INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error") VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        newId("wha", sent.startedAt.getTime()),
+        id,
+        number,
+        sent.startedAt,
+        sent.durationMs,
+        sent.statusCode,
+        sent.error,
+      ],
+    );
   });
   return { status, nextAttemptAt };
 }

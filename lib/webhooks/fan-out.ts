@@ -28,7 +28,10 @@ type NewDelivery = {
  */
 async function owedDeliveries(db: Db, run: SqlRunner, row: OutboxRow, env: Env, now: Date): Promise<NewDelivery[]> {
   const [event] = await readEventsWith(run, row.sessionId, { after: row.seq - 1, upto: row.seq });
-  const [session] = await run.query<SessionRow>('SELECT "id", "title", "workspace", "agent" FROM "Session" WHERE "id" = ?', [row.sessionId]);
+  const [session] = await run.query<SessionRow>(
+    'SELECT "id", "title", "workspace", "agent" FROM "Session" WHERE "id" = ?',
+    [row.sessionId],
+  );
   if (!event || !session) return [];
   const body = await eventBody(run, session, event);
   if (!body) return [];
@@ -36,7 +39,15 @@ async function owedDeliveries(db: Db, run: SqlRunner, row: OutboxRow, env: Env, 
   const { raw, trusted } = await workspaceConfigFor(db, session.workspace);
   return webhookTargets(body.type, env, raw, trusted).map((target) => {
     const id = newId("whd", now.getTime());
-    const full: WebhookBody = { deliveryId: id, type: body.type, occurredAt: body.occurredAt, createdAt: now.toISOString(), session: body.session, review: body.review, verification: body.verification };
+    const full: WebhookBody = {
+      deliveryId: id,
+      type: body.type,
+      occurredAt: body.occurredAt,
+      createdAt: now.toISOString(),
+      session: body.session,
+      review: body.review,
+      verification: body.verification,
+    };
     return {
       id,
       sessionId: row.sessionId,
@@ -58,7 +69,10 @@ async function owedDeliveries(db: Db, run: SqlRunner, row: OutboxRow, env: Env, 
  */
 export async function fanOutOutbox(db: Db, limit = 100): Promise<{ due: string[]; more: boolean }> {
   const run = await sql(db);
-  const rows = await run.query<OutboxRow>('SELECT "id", "sessionId", "seq", "type" FROM "EventOutbox" ORDER BY "id" LIMIT ?', [limit]);
+  const rows = await run.query<OutboxRow>(
+    'SELECT "id", "sessionId", "seq", "type" FROM "EventOutbox" ORDER BY "id" LIMIT ?',
+    [limit],
+  );
   const due: string[] = [];
   const env = getEnv();
   let failed = 0;
@@ -85,7 +99,20 @@ async function fanOutOne(db: Db, run: SqlRunner, row: OutboxRow, env: Env): Prom
       await tx.execute(
         'INSERT INTO "WebhookDelivery" ("id", "sessionId", "seq", "event", "url", "source", "status", "body", "attempts", "nextAttemptAt", "error", "createdAt", "finishedAt") ' +
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
-        [d.id, d.sessionId, d.seq, d.event, d.url, d.source, d.status, d.body, refused ? null : now, d.error, now, refused ? now : null],
+        [
+          d.id,
+          d.sessionId,
+          d.seq,
+          d.event,
+          d.url,
+          d.source,
+          d.status,
+          d.body,
+          refused ? null : now,
+          d.error,
+          now,
+          refused ? now : null,
+        ],
       );
     }
     return true;

@@ -2,7 +2,13 @@ import { sql, type Db } from "../db/client";
 import type { SqlArg } from "../db/sql";
 import { AppError } from "../errors";
 
-export type AttemptView = { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null };
+export type AttemptView = {
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+};
 
 export type DeliveryView = {
   id: string;
@@ -24,10 +30,27 @@ export type DeliveryView = {
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "refused"] as const;
 
 type Row = {
-  id: string; sessionId: string; seq: number; event: string; url: string; source: string; status: string; body: string;
-  nextAttemptAt: Date | string | null; error: string | null; createdAt: Date | string; finishedAt: Date | string | null;
+  id: string;
+  sessionId: string;
+  seq: number;
+  event: string;
+  url: string;
+  source: string;
+  status: string;
+  body: string;
+  nextAttemptAt: Date | string | null;
+  error: string | null;
+  createdAt: Date | string;
+  finishedAt: Date | string | null;
 };
-type AttemptRow = { deliveryId: string; number: number; startedAt: Date | string; durationMs: number; statusCode: number | null; error: string | null };
+type AttemptRow = {
+  deliveryId: string;
+  number: number;
+  startedAt: Date | string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+};
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -38,7 +61,10 @@ export function displayUrl(url: string): string {
 }
 
 /** Deliveries newest first (ids are time-ordered), each with its attempts in order. */
-export async function listDeliveries(db: Db, where: { sessionId?: string; status?: string; limit?: number } = {}): Promise<DeliveryView[]> {
+export async function listDeliveries(
+  db: Db,
+  where: { sessionId?: string; status?: string; limit?: number } = {},
+): Promise<DeliveryView[]> {
   const run = await sql(db);
   if (where.sessionId !== undefined) {
     const [found] = await run.query('SELECT 1 AS "x" FROM "Session" WHERE "id" = ?', [where.sessionId]);
@@ -66,13 +92,29 @@ export async function listDeliveries(db: Db, where: { sessionId?: string; status
       rows.map((r) => r.id),
     );
     for (const a of list) {
-      const view = { number: Number(a.number), startedAt: new Date(a.startedAt).toISOString(), durationMs: Number(a.durationMs), statusCode: a.statusCode === null ? null : Number(a.statusCode), error: a.error };
+      const view = {
+        number: Number(a.number),
+        startedAt: new Date(a.startedAt).toISOString(),
+        durationMs: Number(a.durationMs),
+        statusCode: a.statusCode === null ? null : Number(a.statusCode),
+        error: a.error,
+      };
       attempts.set(a.deliveryId, [...(attempts.get(a.deliveryId) ?? []), view]);
     }
   }
   return rows.map((r) => ({
-    id: r.id, sessionId: r.sessionId, seq: Number(r.seq), event: r.event, url: displayUrl(r.url), source: r.source, status: r.status,
-    attempts: attempts.get(r.id) ?? [], nextAttemptAt: r.status === "pending" ? iso(r.nextAttemptAt) : null, error: r.error,
-    createdAt: new Date(r.createdAt).toISOString(), finishedAt: iso(r.finishedAt), body: JSON.parse(r.body),
+    id: r.id,
+    sessionId: r.sessionId,
+    seq: Number(r.seq),
+    event: r.event,
+    url: displayUrl(r.url),
+    source: r.source,
+    status: r.status,
+    attempts: attempts.get(r.id) ?? [],
+    nextAttemptAt: r.status === "pending" ? iso(r.nextAttemptAt) : null,
+    error: r.error,
+    createdAt: new Date(r.createdAt).toISOString(),
+    finishedAt: iso(r.finishedAt),
+    body: JSON.parse(r.body),
   }));
 }

@@ -9,7 +9,11 @@ export type WebhookOptions = DeliveryOptions & {
 };
 
 /** 5 attempts: at once, then after 1, 2, 4 and 8 s. */
-export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { backoffMs: [1000, 2000, 4000, 8000], timeoutMs: 10_000, sweepMs: 5_000 };
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
+  backoffMs: [1000, 2000, 4000, 8000],
+  timeoutMs: 10_000,
+  sweepMs: 5_000,
+};
 
 export type WebhookRunner = {
   /** Fans out the outbox and sends what is due; concurrent calls share one pass (and ask for another). */
@@ -36,10 +40,13 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
 
   const later = (at: Date, fn: () => void) => {
     // A few ms late on purpose: a timer may fire a millisecond early, before the row counts as due.
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!stopped) fn();
-    }, Math.max(0, at.getTime() - Date.now()) + 5);
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        if (!stopped) fn();
+      },
+      Math.max(0, at.getTime() - Date.now()) + 5,
+    );
     timer.unref();
     timers.add(timer);
   };

@@ -5,7 +5,11 @@ import { signBody, verifySignature } from "./sign";
 import { webhookTargets, workspaceUrlRefusal } from "./targets";
 
 const SECRET = "0123456789abcdef-secret";
-const env = (hosts: string[], secret: string | null = SECRET, webhooks: string[] = []) => ({ webhooks, webhookHosts: hosts, PLANGATE_WEBHOOK_SECRET: secret ?? undefined });
+const env = (hosts: string[], secret: string | null = SECRET, webhooks: string[] = []) => ({
+  webhooks,
+  webhookHosts: hosts,
+  PLANGATE_WEBHOOK_SECRET: secret ?? undefined,
+});
 
 describe("which URLs a plan event goes to", () => {
   it("a workspace hook reaches only a host the server lists (a name: its default port only; name:port: that port), never with credentials or another scheme", () => {
@@ -14,19 +18,25 @@ describe("which URLs a plan event goes to", () => {
     expect(workspaceUrlRefusal("https://HOOKS.example.com:443/x", e)).toBeNull();
     expect(workspaceUrlRefusal("http://hooks.example.com/x", e)).toBeNull();
     // A name listed without a port is not every port of that host (an internal service on it, say).
-    expect(workspaceUrlRefusal("https://HOOKS.example.com:8443/x", e)).toMatch(/hooks.example.com:8443 is not in PLANGATE_WEBHOOK_HOSTS/);
+    expect(workspaceUrlRefusal("https://HOOKS.example.com:8443/x", e)).toMatch(
+      /hooks.example.com:8443 is not in PLANGATE_WEBHOOK_HOSTS/,
+    );
     expect(workspaceUrlRefusal("http://hooks.example.com:6379/", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("https://hooks.example.com:8443/x", env(["hooks.example.com:8443"]))).toBeNull();
     expect(workspaceUrlRefusal("http://127.0.0.1/x", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("http://127.0.0.1:9000/x", e)).toBeNull();
-    expect(workspaceUrlRefusal("http://127.0.0.1:9001/x", e)).toMatch(/127.0.0.1:9001 is not in PLANGATE_WEBHOOK_HOSTS/);
+    expect(workspaceUrlRefusal("http://127.0.0.1:9001/x", e)).toMatch(
+      /127.0.0.1:9001 is not in PLANGATE_WEBHOOK_HOSTS/,
+    );
     expect(workspaceUrlRefusal("http://169.254.169.254/latest/meta-data/", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("http://hooks.example.com.evil.test/", e)).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
     expect(workspaceUrlRefusal("http://user:pw@hooks.example.com/", e)).toMatch(/credentials/);
     expect(workspaceUrlRefusal("file:///etc/passwd", e)).toMatch(/http\(s\) URL/);
     expect(workspaceUrlRefusal("gopher://hooks.example.com/", e)).toMatch(/http\(s\) URL/);
     expect(workspaceUrlRefusal("/relative", e)).toMatch(/http\(s\) URL/);
-    expect(workspaceUrlRefusal("https://hooks.example.com/", env(["hooks.example.com"], null))).toMatch(/PLANGATE_WEBHOOK_SECRET is not set/);
+    expect(workspaceUrlRefusal("https://hooks.example.com/", env(["hooks.example.com"], null))).toMatch(
+      /PLANGATE_WEBHOOK_SECRET is not set/,
+    );
     expect(workspaceUrlRefusal("https://hooks.example.com/", env([]))).toMatch(/not in PLANGATE_WEBHOOK_HOSTS/);
   });
 
@@ -60,11 +70,19 @@ describe("which URLs a plan event goes to", () => {
 
 describe("webhook configuration and signatures", () => {
   it("the environment: server hooks need a secret; URLs and hosts are checked when the server starts", () => {
-    const parsed = parseEnv({ PLANGATE_WEBHOOKS: "https://a.example/h, http://127.0.0.1:9/x", PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOK_HOSTS: "Hooks.Example.com,127.0.0.1:8080" });
+    const parsed = parseEnv({
+      PLANGATE_WEBHOOKS: "https://a.example/h, http://127.0.0.1:9/x",
+      PLANGATE_WEBHOOK_SECRET: SECRET,
+      PLANGATE_WEBHOOK_HOSTS: "Hooks.Example.com,127.0.0.1:8080",
+    });
     expect(parsed.webhooks).toEqual(["https://a.example/h", "http://127.0.0.1:9/x"]);
     expect(parsed.webhookHosts).toEqual(["hooks.example.com", "127.0.0.1:8080"]);
-    expect(() => parseEnv({ PLANGATE_WEBHOOKS: "https://a.example/h" })).toThrow(/PLANGATE_WEBHOOK_SECRET: PLANGATE_WEBHOOKS needs a secret/);
-    expect(() => parseEnv({ PLANGATE_WEBHOOKS: "ftp://a.example/h", PLANGATE_WEBHOOK_SECRET: SECRET })).toThrow(/PLANGATE_WEBHOOKS/);
+    expect(() => parseEnv({ PLANGATE_WEBHOOKS: "https://a.example/h" })).toThrow(
+      /PLANGATE_WEBHOOK_SECRET: PLANGATE_WEBHOOKS needs a secret/,
+    );
+    expect(() => parseEnv({ PLANGATE_WEBHOOKS: "ftp://a.example/h", PLANGATE_WEBHOOK_SECRET: SECRET })).toThrow(
+      /PLANGATE_WEBHOOKS/,
+    );
     expect(() => parseEnv({ PLANGATE_WEBHOOK_SECRET: "short" })).toThrow(/at least 16 characters/);
     expect(() => parseEnv({ PLANGATE_WEBHOOK_HOSTS: "https://a.example" })).toThrow(/PLANGATE_WEBHOOK_HOSTS/);
     expect(parseEnv({}).webhooks).toEqual([]);

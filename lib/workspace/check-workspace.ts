@@ -15,7 +15,8 @@ export function checkWorkspace(requested: string, roots: string[]): string {
   } catch {
     throw new AppError("workspace_not_allowed", `The workspace ${requested} does not exist.`);
   }
-  if (!fs.statSync(real).isDirectory()) throw new AppError("workspace_not_allowed", `The workspace ${requested} is not a folder.`);
+  if (!fs.statSync(real).isDirectory())
+    throw new AppError("workspace_not_allowed", `The workspace ${requested} is not a folder.`);
   const realRoots = roots.flatMap((r) => {
     try {
       return [fs.realpathSync(r)];
@@ -24,10 +25,17 @@ export function checkWorkspace(requested: string, roots: string[]): string {
     }
   });
   if (!realRoots.some((root) => inside(root, real))) {
-    throw new AppError("workspace_not_allowed", `The workspace ${requested} is outside the allowed roots (${roots.join(", ")}).`);
+    throw new AppError(
+      "workspace_not_allowed",
+      `The workspace ${requested} is outside the allowed roots (${roots.join(", ")}).`,
+    );
   }
   // The roots folder holds every workspace (and, by default, sits in the data folder): it is not one itself.
-  if (realRoots.includes(real)) throw new AppError("workspace_not_allowed", `The workspace ${requested} is an allowed root itself; choose a folder inside it.`);
+  if (realRoots.includes(real))
+    throw new AppError(
+      "workspace_not_allowed",
+      `The workspace ${requested} is an allowed root itself; choose a folder inside it.`,
+    );
   return real;
 }
 
@@ -37,7 +45,8 @@ export function checkWorkspace(requested: string, roots: string[]): string {
  */
 export function workspaceProblem(workspace: string, roots: string[]): string | null {
   try {
-    if (checkWorkspace(workspace, roots) !== workspace) return `The workspace ${workspace} now resolves elsewhere (it was replaced by a link); nothing was run.`;
+    if (checkWorkspace(workspace, roots) !== workspace)
+      return `The workspace ${workspace} now resolves elsewhere (it was replaced by a link); nothing was run.`;
     return null;
   } catch (error) {
     return `${error instanceof Error ? error.message : String(error)} Nothing was run.`;

@@ -13,14 +13,16 @@ export function wideningParts(config: WorkspaceConfig): string[] {
     for (const [name, value] of Object.entries(permission ?? {})) {
       if (value === "allow") out.push(`${where}${name} → allow`);
       else if (value !== null && typeof value === "object") {
-        for (const [pattern, action] of Object.entries(value)) if (action === "allow") out.push(`${where}${name} "${pattern}" → allow`);
+        for (const [pattern, action] of Object.entries(value))
+          if (action === "allow") out.push(`${where}${name} "${pattern}" → allow`);
       }
     }
   };
   allows(config.permission, "");
   for (const [name, agent] of Object.entries(config.agents ?? {})) {
     // A native agent's entry can only narrow it (its allow rules are dropped either way).
-    if (!(agentNames as readonly string[]).includes(name)) out.push(`agent "${name}" (a custom agent with its own rules)`);
+    if (!(agentNames as readonly string[]).includes(name))
+      out.push(`agent "${name}" (a custom agent with its own rules)`);
   }
   for (const folder of config.sandbox?.read ?? []) out.push(`sandbox.read: commands may read ${folder}`);
   if (config.verify) out.push(`verify.command: ${config.verify.command} (still asked before it runs)`);
@@ -62,12 +64,20 @@ const withSource = (rules: Ruleset, source: RuleSource): Ruleset => rules.map((r
  * (last, so it overrides them) only when the content is trusted; `narrowing` (deny and ask) binds otherwise,
  * judged beside the agent's rules with the stricter answer winning, so it can never lift a native deny.
  */
-export function configRules(config: WorkspaceConfig, trusted: boolean, agent?: string, home?: string): { widening: Ruleset; narrowing: Ruleset } {
+export function configRules(
+  config: WorkspaceConfig,
+  trusted: boolean,
+  agent?: string,
+  home?: string,
+): { widening: Ruleset; narrowing: Ruleset } {
   if (config.error !== undefined) return { widening: [], narrowing: [] };
   const opts = home === undefined ? {} : { home };
   if (trusted) return { widening: withSource(fromConfig(config.permission ?? {}, opts), "config"), narrowing: [] };
   const narrowed = narrowConfig(config);
-  const own = agent !== undefined && Object.hasOwn(narrowed.agents ?? {}, agent) ? (narrowed.agents?.[agent]?.permission ?? {}) : {};
+  const own =
+    agent !== undefined && Object.hasOwn(narrowed.agents ?? {}, agent)
+      ? (narrowed.agents?.[agent]?.permission ?? {})
+      : {};
   const narrowing = [...fromConfig(narrowed.permission ?? {}, opts), ...fromConfig(own, opts)];
   return { widening: [], narrowing: withSource(narrowing, "untrusted-config") };
 }

@@ -45,7 +45,8 @@ describe("controlGuard", () => {
   it("mounts what exists read-only (a link where it leads, inside the workspace), covers missing folders, watches missing files and .git's inner entries, pins .git", () => {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ctl-")));
     try {
-      for (const d of [".plangate", ".git/hooks", ".git/objects/info", ".vscode", "cfg"]) fs.mkdirSync(path.join(ws, d), { recursive: true });
+      for (const d of [".plangate", ".git/hooks", ".git/objects/info", ".vscode", "cfg"])
+        fs.mkdirSync(path.join(ws, d), { recursive: true });
       fs.writeFileSync(path.join(ws, ".git/config"), "");
       fs.writeFileSync(path.join(ws, ".npmrc"), "");
       fs.symlinkSync("/etc", path.join(ws, ".claude"));
@@ -57,7 +58,19 @@ describe("controlGuard", () => {
       expect(rel(g.cover)).toEqual([".codex", ".devcontainer", ".gemini", ".husky", ".idea", ".opencode"]);
       // Other agents' rule folders run nothing: checked after the command instead of covered.
       expect(rel(g.watch)).toEqual(expect.arrayContaining([".clinerules", ".kiro", ".roo"]));
-      expect(rel(g.watch)).toEqual(expect.arrayContaining([".envrc", ".bashrc", ".mcp.json", ".git/commondir", ".git/config.worktree", ".git/info", ".git/objects/info/alternates", ".git/worktrees", ".git/modules"]));
+      expect(rel(g.watch)).toEqual(
+        expect.arrayContaining([
+          ".envrc",
+          ".bashrc",
+          ".mcp.json",
+          ".git/commondir",
+          ".git/config.worktree",
+          ".git/info",
+          ".git/objects/info/alternates",
+          ".git/worktrees",
+          ".git/modules",
+        ]),
+      );
       expect(rel(g.watch)).not.toContain(".npmrc");
       expect(controlLinkTargets(ws)).toEqual(["cfg"]);
     } finally {

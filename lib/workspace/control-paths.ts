@@ -14,18 +14,52 @@ import path from "node:path";
 const AGENT_RULE_DIRS: readonly string[] = [".clinerules", ".roo", ".windsurf", ".kiro", ".amazonq", ".continue"];
 
 export const CONTROL_DIRS: readonly string[] = [
-  ".plangate", ".git", ".claude", ".opencode", ".vscode", ".idea", ".cursor", ".gemini", ".codex", ".husky", ".devcontainer",
+  ".plangate",
+  ".git",
+  ".claude",
+  ".opencode",
+  ".vscode",
+  ".idea",
+  ".cursor",
+  ".gemini",
+  ".codex",
+  ".husky",
+  ".devcontainer",
   ...AGENT_RULE_DIRS,
 ];
 
 /** Files that a shell, a package manager or an agent reads as configuration when it starts in the workspace. */
 export const CONTROL_FILES: readonly string[] = [
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin",
-  ".envrc", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmrc", ".mcp.json", ".gitmodules", ".pythonrc", ".inputrc",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".envrc",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmrc",
+  ".mcp.json",
+  ".gitmodules",
+  ".pythonrc",
+  ".inputrc",
   // Settings that run programs: OpenCode's project config (MCP servers, plugins), git hook managers, package
   // manager hooks, per-folder tool managers.
-  "opencode.json", "opencode.jsonc", ".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml",
-  ".pnpmfile.cjs", "bunfig.toml", "mise.toml", ".mise.toml",
+  "opencode.json",
+  "opencode.jsonc",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  "lefthook.yaml",
+  ".lefthook.yml",
+  ".pnpmfile.cjs",
+  "bunfig.toml",
+  "mise.toml",
+  ".mise.toml",
 ];
 
 const DIRS = new Set(CONTROL_DIRS);
@@ -51,7 +85,15 @@ export function isControlPath(relative: string): boolean {
  * refs, logs and the index, which stay writable.
  */
 export const GIT_CONTROL: readonly string[] = [
-  "config", "config.worktree", "commondir", "hooks", "info", "objects/info/alternates", "objects/info/http-alternates", "worktrees", "modules",
+  "config",
+  "config.worktree",
+  "commondir",
+  "hooks",
+  "info",
+  "objects/info/alternates",
+  "objects/info/http-alternates",
+  "worktrees",
+  "modules",
 ];
 
 /** What guards a workspace's control entries while a command allowed to write runs (without a person's exact approval). */
@@ -122,7 +164,8 @@ export function controlLinkTargets(workspace: string): string[] {
     } catch {
       target = path.resolve(workspace, fs.readlinkSync(full));
     }
-    if (inside(workspace, target) && target !== workspace) out.push(path.relative(workspace, target).split(path.sep).join("/"));
+    if (inside(workspace, target) && target !== workspace)
+      out.push(path.relative(workspace, target).split(path.sep).join("/"));
   }
   return out;
 }

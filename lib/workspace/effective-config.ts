@@ -31,7 +31,14 @@ export function effectiveConfig(file: ConfigFile, trust: TrustView | null): Effe
   const hit = slot[key];
   if (hit && hit.trust?.hash === trust?.hash && hit.trust?.trustedAt === trust?.trustedAt) return hit;
   const widening = wideningParts(file.config);
-  const made: EffectiveConfig = { raw: file.config, hash: file.hash, trusted, widening, config: trusted ? file.config : narrowConfig(file.config), trust };
+  const made: EffectiveConfig = {
+    raw: file.config,
+    hash: file.hash,
+    trusted,
+    widening,
+    config: trusted ? file.config : narrowConfig(file.config),
+    trust,
+  };
   slot[key] = made;
   return made;
 }

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 const FILES: Record<string, string> = {
-  "README.md": "# Sample project\n\nA tiny TODO service used to try Plangate's plan mode.\n\n- `src/todo.ts` holds the store\n- `src/server.ts` exposes it over HTTP\n",
+  "README.md":
+    "# Sample project\n\nA tiny TODO service used to try Plangate's plan mode.\n\n- `src/todo.ts` holds the store\n- `src/server.ts` exposes it over HTTP\n",
   "src/todo.ts":
     "export type Todo = { id: number; title: string; done: boolean };\n\nconst todos: Todo[] = [];\n\nexport function addTodo(title: string): Todo {\n  const todo = { id: todos.length + 1, title, done: false };\n  todos.push(todo);\n  return todo;\n}\n\nexport function listTodos(): Todo[] {\n  return [...todos];\n}\n",
   "src/server.ts":

@@ -36,23 +36,63 @@ describe("resolvePath", () => {
   type Case = [label: string, input: () => string, absolute: () => string, relative: string | null];
   const cases: Case[] = [
     ["a relative file", () => "src/a.ts", () => path.join(fx.ws, "src/a.ts"), "src/a.ts"],
-    ["a relative file with ./ and a redundant ..", () => "./src/../src/a.ts", () => path.join(fx.ws, "src/a.ts"), "src/a.ts"],
+    [
+      "a relative file with ./ and a redundant ..",
+      () => "./src/../src/a.ts",
+      () => path.join(fx.ws, "src/a.ts"),
+      "src/a.ts",
+    ],
     ["an absolute path inside", () => path.join(fx.ws, "src/a.ts"), () => path.join(fx.ws, "src/a.ts"), "src/a.ts"],
     ["the workspace root", () => ".", () => fx.ws, "."],
     ["the workspace root given absolutely", () => fx.ws, () => fx.ws, "."],
     ["a .. escape", () => "../outside/secret.txt", () => path.join(fx.outside, "secret.txt"), null],
     ["a .. escape to a missing file", () => "../x", () => path.join(fx.root, "x"), null],
-    ["an absolute path outside", () => path.join(fx.outside, "secret.txt"), () => path.join(fx.outside, "secret.txt"), null],
+    [
+      "an absolute path outside",
+      () => path.join(fx.outside, "secret.txt"),
+      () => path.join(fx.outside, "secret.txt"),
+      null,
+    ],
     ["a symlinked file pointing outside", () => "leak.txt", () => path.join(fx.outside, "secret.txt"), null],
-    ["a file under a symlinked dir pointing outside", () => "out-dir/secret.txt", () => path.join(fx.outside, "secret.txt"), null],
-    ["a missing file under a symlinked dir pointing outside", () => "out-dir/new/file.txt", () => path.join(fx.outside, "new/file.txt"), null],
+    [
+      "a file under a symlinked dir pointing outside",
+      () => "out-dir/secret.txt",
+      () => path.join(fx.outside, "secret.txt"),
+      null,
+    ],
+    [
+      "a missing file under a symlinked dir pointing outside",
+      () => "out-dir/new/file.txt",
+      () => path.join(fx.outside, "new/file.txt"),
+      null,
+    ],
     ["a dangling symlink pointing outside", () => "dangling.txt", () => path.join(fx.outside, "not-yet.txt"), null],
-    ["a non-existent nested file inside", () => "new/deep/file.ts", () => path.join(fx.ws, "new/deep/file.ts"), "new/deep/file.ts"],
-    ["a path through a symlinked dir inside", () => "alias/inner.txt", () => path.join(fx.ws, "real/inner.txt"), "real/inner.txt"],
-    ["a path through a relative symlink inside", () => "rel-alias/inner.txt", () => path.join(fx.ws, "real/inner.txt"), "real/inner.txt"],
+    [
+      "a non-existent nested file inside",
+      () => "new/deep/file.ts",
+      () => path.join(fx.ws, "new/deep/file.ts"),
+      "new/deep/file.ts",
+    ],
+    [
+      "a path through a symlinked dir inside",
+      () => "alias/inner.txt",
+      () => path.join(fx.ws, "real/inner.txt"),
+      "real/inner.txt",
+    ],
+    [
+      "a path through a relative symlink inside",
+      () => "rel-alias/inner.txt",
+      () => path.join(fx.ws, "real/inner.txt"),
+      "real/inner.txt",
+    ],
     // The kernel resolves `out-dir` before `..`, so this is the outside folder's parent, not the workspace.
     ["symlink then .. (kernel order)", () => "out-dir/../ws/src/a.ts", () => path.join(fx.ws, "src/a.ts"), "src/a.ts"],
-    ["symlink then .. leaving the workspace", () => "out-dir/../outside/secret.txt", () => path.join(fx.outside, "secret.txt"), null],
+    [
+      "symlink then .. leaving the workspace",
+      () => "out-dir/../outside/secret.txt",
+      () => path.join(fx.outside, "secret.txt"),
+      null,
+    ],
     ["a missing folder then ..", () => "nope/../src/a.ts", () => path.join(fx.ws, "src/a.ts"), "src/a.ts"],
     ["a sibling whose name starts like the workspace", () => `${fx.ws}-evil/x`, () => `${fx.ws}-evil/x`, null],
   ];
@@ -69,12 +109,18 @@ describe("resolvePath", () => {
     fsSync.symlinkSync(".git", path.join(ws, "docs-git"));
     try {
       // Written as .claude/settings.json, it lands in cfg/settings.json, which Claude Code then reads as its settings.
-      expect(await resolvePath(ws, ".claude/settings.json")).toMatchObject({ relative: "cfg/settings.json", control: true });
+      expect(await resolvePath(ws, ".claude/settings.json")).toMatchObject({
+        relative: "cfg/settings.json",
+        control: true,
+      });
       // Written as an ordinary path, it lands inside .git.
       expect(await resolvePath(ws, "docs-git/config")).toMatchObject({ relative: ".git/config", control: true });
       expect(await resolvePath(ws, "src/.git/config")).toMatchObject({ control: true });
       // And written where the link leads: the same file.
-      expect(await resolvePath(ws, "cfg/settings.json")).toMatchObject({ relative: "cfg/settings.json", control: true });
+      expect(await resolvePath(ws, "cfg/settings.json")).toMatchObject({
+        relative: "cfg/settings.json",
+        control: true,
+      });
       expect(await resolvePath(ws, "src/app.ts")).toMatchObject({ control: false });
     } finally {
       fsSync.rmSync(path.join(ws, ".claude"));

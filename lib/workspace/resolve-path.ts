@@ -96,7 +96,8 @@ export async function resolvePath(workspace: string, input: string): Promise<Res
   const relative = inside ? (rel === "" ? "." : rel.split(path.sep).join("/")) : null;
   const written = path.relative(root, path.resolve(root, expanded)).split(path.sep).join("/");
   const lexical = written !== "" && !written.startsWith("..") && !path.isAbsolute(written) && isControlPath(written);
-  const viaLink = relative !== null && controlLinkTargets(root).some((t) => relative === t || relative.startsWith(`${t}/`));
+  const viaLink =
+    relative !== null && controlLinkTargets(root).some((t) => relative === t || relative.startsWith(`${t}/`));
   return { absolute, relative, inside, control: (relative !== null && isControlPath(relative)) || lexical || viaLink };
 }
 

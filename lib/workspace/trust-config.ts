@@ -20,7 +20,15 @@ export type ConfigTrustView = {
 
 export async function describeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
   const c = await workspaceConfigFor(db, workspace);
-  return { workspace, hash: c.hash, trusted: c.trusted, widening: c.widening, waiting: waitsForTrust(c), error: c.raw.error ?? null, trust: c.trust };
+  return {
+    workspace,
+    hash: c.hash,
+    trusted: c.trusted,
+    widening: c.widening,
+    waiting: waitsForTrust(c),
+    error: c.raw.error ?? null,
+    trust: c.trust,
+  };
 }
 
 /**
@@ -30,7 +38,8 @@ export async function describeConfigTrust(db: Db, workspace: string): Promise<Co
 export async function trustConfig(db: Db, workspace: string, hash: string, by: string): Promise<ConfigTrustView> {
   const now = await workspaceConfigFor(db, workspace);
   if (now.hash === null) throw new AppError("not_found", `${workspace} has no .plangate/config.json to trust.`);
-  if (now.raw.error !== undefined) throw new AppError("bad_request", `The config cannot be trusted as it is: ${now.raw.error}`);
+  if (now.raw.error !== undefined)
+    throw new AppError("bad_request", `The config cannot be trusted as it is: ${now.raw.error}`);
   if (now.hash !== hash) throw new AppError("config_changed", undefined, { hash: now.hash });
   await saveTrust(db, workspace, hash, by);
   return describeConfigTrust(db, workspace);
@@ -38,6 +47,7 @@ export async function trustConfig(db: Db, workspace: string, hash: string, by: s
 
 /** Takes trust back: the config's widening parts stop applying at the next step of every session there. */
 export async function revokeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
-  if ((await deleteTrust(db, workspace)) === null) throw new AppError("not_found", `Nothing is trusted for ${workspace}.`);
+  if ((await deleteTrust(db, workspace)) === null)
+    throw new AppError("not_found", `Nothing is trusted for ${workspace}.`);
   return describeConfigTrust(db, workspace);
 }

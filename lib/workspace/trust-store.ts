@@ -4,7 +4,10 @@ import type { Db } from "../db/client";
 export type TrustView = { workspace: string; hash: string; trustedAt: string; trustedBy: string };
 
 const view = (r: { workspace: string; hash: string; trustedAt: Date; trustedBy: string }): TrustView => ({
-  workspace: r.workspace, hash: r.hash, trustedAt: r.trustedAt.toISOString(), trustedBy: r.trustedBy,
+  workspace: r.workspace,
+  hash: r.hash,
+  trustedAt: r.trustedAt.toISOString(),
+  trustedBy: r.trustedBy,
 });
 
 export async function getTrust(db: Db, workspace: string): Promise<TrustView | null> {
@@ -19,7 +22,13 @@ export async function listTrust(db: Db): Promise<TrustView[]> {
 /** Trust replaces the workspace's earlier trust: one content is trusted at a time, until the file changes. */
 export async function saveTrust(db: Db, workspace: string, hash: string, trustedBy: string): Promise<TrustView> {
   const at = new Date();
-  return view(await db.workspaceTrust.upsert({ where: { workspace }, create: { workspace, hash, trustedAt: at, trustedBy }, update: { hash, trustedAt: at, trustedBy } }));
+  return view(
+    await db.workspaceTrust.upsert({
+      where: { workspace },
+      create: { workspace, hash, trustedAt: at, trustedBy },
+      update: { hash, trustedAt: at, trustedBy },
+    }),
+  );
 }
 
 /** Null when nothing was trusted. */

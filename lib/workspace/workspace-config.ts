@@ -21,11 +21,20 @@ export const workspaceConfigSchema = z
     agents: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,40}$/), agentSchema).optional(),
     plansDirectory: z.string().min(1).max(1000).optional(),
     // Extra host folders shown read-only to commands; home folders and Plangate's own data are never shown.
-    sandbox: z.object({ read: z.array(z.string().min(1).max(1000)).max(50).optional() }).strict().optional(),
-    verify: z.object({ command: z.string().min(1).max(2000), timeoutMs: z.number().int().min(1000).max(1_800_000).optional() }).optional(),
+    sandbox: z
+      .object({ read: z.array(z.string().min(1).max(1000)).max(50).optional() })
+      .strict()
+      .optional(),
+    verify: z
+      .object({ command: z.string().min(1).max(2000), timeoutMs: z.number().int().min(1000).max(1_800_000).optional() })
+      .optional(),
     // URLs called on plan events. Untrusted like the rest of the file: only hosts in PLANGATE_WEBHOOK_HOSTS are called.
     webhooks: z
-      .array(z.object({ url: z.string().min(1).max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional() }).strict())
+      .array(
+        z
+          .object({ url: z.string().min(1).max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional() })
+          .strict(),
+      )
       .max(20)
       .optional(),
   })
@@ -60,10 +69,15 @@ export function readConfigFile(workspace: string): ConfigFile {
     const bytes = fs.readFileSync(file);
     const hash = createHash("sha256").update(bytes).digest("hex");
     const parsed = workspaceConfigSchema.safeParse(JSON.parse(bytes.toString("utf8")));
-    const config = parsed.success ? parsed.data : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+    const config = parsed.success
+      ? parsed.data
+      : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
     read = { config, hash };
   } catch (error) {
-    read = { config: { error: `${CONFIG_PATH}: ${error instanceof Error ? error.message : String(error)}` }, hash: null };
+    read = {
+      config: { error: `${CONFIG_PATH}: ${error instanceof Error ? error.message : String(error)}` },
+      hash: null,
+    };
   }
   if (cache.size > 1000) cache.clear();
   cache.set(file, { stamp: stamp(stat), file: read });

@@ -8,7 +8,13 @@ import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
 import { realServerFixture, until } from "../helpers/server";
 import { CLAUDE_CODE, cliForSuite } from "./install-clis";
-import { findPlanFilePath, startFakeAnthropic, toolResults, type FakeAnthropic, type ScriptTurn } from "./fake-anthropic";
+import {
+  findPlanFilePath,
+  startFakeAnthropic,
+  toolResults,
+  type FakeAnthropic,
+  type ScriptTurn,
+} from "./fake-anthropic";
 import { runClaude, toolUses, type ControlAnswer, type ControlRequest } from "./run-claude";
 
 const claude = await cliForSuite(CLAUDE_CODE);
@@ -22,7 +28,11 @@ afterAll(() => {
 });
 
 const api = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${fixture.server().url}${route}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${fixture.server().url}${route}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -30,39 +40,69 @@ const api = async (method: string, route: string, body?: unknown) => {
 function connectedWorkspace(name: string, extra: string[] = []): string {
   const ws = path.join(fixture.workspace, name);
   fs.mkdirSync(ws, { recursive: true });
-  const r = spawnSync(process.execPath, [path.join(repo, "bin/plangate.mjs"), "connect", "claude-code", "--url", fixture.server().url, ...extra], { cwd: ws, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(repo, "bin/plangate.mjs"), "connect", "claude-code", "--url", fixture.server().url, ...extra],
+    { cwd: ws, encoding: "utf8" },
+  );
   expect(r.status, r.stderr).toBe(0);
   return ws;
 }
 
-async function planRun(ws: string, afterExit: ScriptTurn[], onControlRequest?: (r: ControlRequest) => ControlAnswer | undefined | Promise<ControlAnswer | undefined>) {
+async function planRun(
+  ws: string,
+  afterExit: ScriptTurn[],
+  onControlRequest?: (r: ControlRequest) => ControlAnswer | undefined | Promise<ControlAnswer | undefined>,
+) {
   const fake: FakeAnthropic = await startFakeAnthropic({
     turns: [
-      (req) => [{ type: "tool_use", name: "Write", input: { file_path: findPlanFilePath(req) ?? "missing.md", content: PLAN } }],
+      (req) => [
+        { type: "tool_use", name: "Write", input: { file_path: findPlanFilePath(req) ?? "missing.md", content: PLAN } },
+      ],
       [{ type: "tool_use", name: "ExitPlanMode", input: {} }],
       ...afterExit,
     ],
   });
   const home = fs.mkdtempSync(path.join(fixture.workspace, "..", "home-"));
   made.push(home);
-  const running = runClaude({ bin: claude!, cwd: ws, prompt: "Create hello.txt", baseUrl: fake.url, home, timeoutMs: 90_000, onControlRequest });
-  return { fake, running, exitText: async () => {
-    const run = await running;
-    await fake.close();
-    const callId = toolUses(run.messages).find((u) => u.name === "ExitPlanMode")?.id;
-    return { run, seen: toolResults(fake.mainRequests()[2]?.body ?? null).find((t) => t.toolUseId === callId) };
-  } };
+  const running = runClaude({
+    bin: claude!,
+    cwd: ws,
+    prompt: "Create hello.txt",
+    baseUrl: fake.url,
+    home,
+    timeoutMs: 90_000,
+    onControlRequest,
+  });
+  return {
+    fake,
+    running,
+    exitText: async () => {
+      const run = await running;
+      await fake.close();
+      const callId = toolUses(run.messages).find((u) => u.name === "ExitPlanMode")?.id;
+      return { run, seen: toolResults(fake.mainRequests()[2]?.body ?? null).find((t) => t.toolUseId === callId) };
+    },
+  };
 }
 
 const pendingIn = (ws: string) =>
-  until(() => api("GET", "/api/reviews?status=pending"), (r) => r.body.reviews.some((x: { sessionId: string }) => x.sessionId), 60_000).then(async (r) => {
+  until(
+    () => api("GET", "/api/reviews?status=pending"),
+    (r) => r.body.reviews.some((x: { sessionId: string }) => x.sessionId),
+    60_000,
+  ).then(async (r) => {
     for (const review of r.body.reviews as { id: string; sessionId: string }[]) {
       const s = await api("GET", `/api/sessions/${review.sessionId}`);
       if (s.body.session.workspace === fs.realpathSync(ws)) return { reviewId: review.id, sessionId: review.sessionId };
     }
     throw new Error("no pending review for this workspace");
   });
-const hello = (ws: string) => ({ type: "tool_use" as const, name: "Write", input: { file_path: path.join(ws, "hello.txt"), content: "hello\n" } });
+const hello = (ws: string) => ({
+  type: "tool_use" as const,
+  name: "Write",
+  input: { file_path: path.join(ws, "hello.txt"), content: "hello\n" },
+});
 
 describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangate (real CLI, fake model API)`, () => {
   it("the plan shows on the desk (API and browser); approved there with an edit and auto-accept, the model reads the edited plan and writes", async () => {
@@ -74,40 +114,63 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
     expect(session.state.status).toBe("awaiting_review");
 
     if (fs.existsSync(CHROMIUM) || process.env.CI) {
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      });
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         await page.goto(`${fixture.server().url}/sessions/${sessionId}`);
         await page.getByTestId("decision-card").waitFor({ timeout: 20_000 });
         expect(await page.getByTestId("decision-card").textContent()).toContain("Create hello.txt with a greeting.");
         // The README's picture of a Claude Code plan on the desk (regenerated on request, not on every run).
-        if (process.env.PLANGATE_DOC_SCREENSHOTS) await page.screenshot({ path: path.join(repo, "docs/images/claude-code-plan-review.png") });
+        if (process.env.PLANGATE_DOC_SCREENSHOTS)
+          await page.screenshot({ path: path.join(repo, "docs/images/claude-code-plan-review.png") });
       } finally {
         await browser.close();
       }
     }
 
     const edited = `${PLAN}2. Reviewer: also add a test.\n`;
-    expect((await api("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" })).status).toBe(200);
+    expect(
+      (
+        await api("POST", `/api/reviews/${reviewId}/decision`, {
+          decision: "approve",
+          plan: edited,
+          mode: "acceptEdits",
+        })
+      ).status,
+    ).toBe(200);
     const { run: done, seen } = await run.exitText();
     expect(seen?.isError).toBe(false);
     expect(seen?.text).toContain(`## Approved Plan (edited by user):\n${edited.trim()}`);
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
     expect(done.result).toMatchObject({ subtype: "success" });
-    expect((await api("GET", `/api/sessions/${sessionId}`)).body.state).toMatchObject({ status: "idle", mode: "acceptEdits" });
+    expect((await api("GET", `/api/sessions/${sessionId}`)).body.state).toMatchObject({
+      status: "idle",
+      mode: "acceptEdits",
+    });
   }, 150_000);
 
   it("rejected with a line comment: the model gets the feedback and the comment, stays in plan mode, writes nothing", async () => {
     const ws = connectedWorkspace("reject");
     // After the rejection the model tries to write anyway: plan mode asks the host, which refuses.
-    const run = await planRun(ws, [[hello(ws)], [{ type: "text", text: "Revising." }]], (req) => (req.request.tool_name === "Write" ? { behavior: "deny", message: "not now" } : undefined));
+    const run = await planRun(ws, [[hello(ws)], [{ type: "text", text: "Revising." }]], (req) =>
+      req.request.tool_name === "Write" ? { behavior: "deny", message: "not now" } : undefined,
+    );
     const { reviewId } = await pendingIn(ws);
-    await api("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "Add a test first.", comments: [{ lineStart: 3, lineEnd: 3, body: "Why a greeting?" }] });
+    await api("POST", `/api/reviews/${reviewId}/decision`, {
+      decision: "reject",
+      feedback: "Add a test first.",
+      comments: [{ lineStart: 3, lineEnd: 3, body: "Why a greeting?" }],
+    });
     const { seen, run: done } = await run.exitText();
     expect(seen?.isError).toBe(true);
     expect(seen?.text).toContain("Add a test first.");
     expect(seen?.text).toContain("Why a greeting?");
-    expect(done.controlRequests.find((c) => c.request.tool_name === "Write")?.request.decision_reason_type).toBe("mode");
+    expect(done.controlRequests.find((c) => c.request.tool_name === "Write")?.request.decision_reason_type).toBe(
+      "mode",
+    );
     expect(fs.existsSync(path.join(ws, "hello.txt"))).toBe(false);
   }, 150_000);
 
@@ -115,16 +178,28 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
     const ws = connectedWorkspace("terminal");
     let asked: (() => void) | null = null;
     const seenAsk = new Promise<void>((r) => (asked = r));
-    const run = await planRun(ws, [{ delayMs: 3_000, blocks: [hello(ws)] }, [{ type: "text", text: "Done." }]], async (req) => {
-      if (req.request.tool_name !== "ExitPlanMode") return undefined;
-      asked?.();
-      return { behavior: "allow", updatedInput: req.request.input ?? {}, updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }] };
-    });
+    const run = await planRun(
+      ws,
+      [{ delayMs: 3_000, blocks: [hello(ws)] }, [{ type: "text", text: "Done." }]],
+      async (req) => {
+        if (req.request.tool_name !== "ExitPlanMode") return undefined;
+        asked?.();
+        return {
+          behavior: "allow",
+          updatedInput: req.request.input ?? {},
+          updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+        };
+      },
+    );
     await seenAsk;
     const { reviewId } = await pendingIn(ws).catch(() => ({ reviewId: null as string | null }));
     const { seen } = await run.exitText();
     expect(seen?.text).toContain("## Approved Plan:");
-    const answered = await until(() => api("GET", "/api/reviews?status=answered_elsewhere"), (r) => r.body.reviews.length > 0, 20_000);
+    const answered = await until(
+      () => api("GET", "/api/reviews?status=answered_elsewhere"),
+      (r) => r.body.reviews.length > 0,
+      20_000,
+    );
     if (reviewId) expect(answered.body.reviews.map((x: { id: string }) => x.id)).toContain(reviewId);
     const pending = (await api("GET", "/api/reviews?status=pending")).body.reviews as { sessionId: string }[];
     expect(pending.filter((p) => p.sessionId === answered.body.reviews[0].sessionId)).toEqual([]);
@@ -132,13 +207,29 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
 
   it("with --asks, a Bash call's permission ask waits on Plangate's card; 'once' there runs it, 'always' answers the next one unasked", async () => {
     const ws = connectedWorkspace("asks", ["--asks"]);
-    const bash = (id: string) => [{ type: "tool_use" as const, id, name: "Bash", input: { command: "echo ran >> out.txt", description: "count" } }];
-    const fake = await startFakeAnthropic({ turns: [bash("toolu_b1"), bash("toolu_b2"), bash("toolu_b3"), [{ type: "text", text: "Done." }]] });
+    const bash = (id: string) => [
+      { type: "tool_use" as const, id, name: "Bash", input: { command: "echo ran >> out.txt", description: "count" } },
+    ];
+    const fake = await startFakeAnthropic({
+      turns: [bash("toolu_b1"), bash("toolu_b2"), bash("toolu_b3"), [{ type: "text", text: "Done." }]],
+    });
     const home = fs.mkdtempSync(path.join(fixture.workspace, "..", "home-"));
     made.push(home);
-    const running = runClaude({ bin: claude!, cwd: ws, prompt: "count", baseUrl: fake.url, home, permissionMode: "default", timeoutMs: 90_000 });
+    const running = runClaude({
+      bin: claude!,
+      cwd: ws,
+      prompt: "count",
+      baseUrl: fake.url,
+      home,
+      permissionMode: "default",
+      timeoutMs: 90_000,
+    });
     const replyNext = async (reply: Record<string, unknown>) => {
-      const asked = await until(() => api("GET", "/api/permissions?status=pending"), (r) => r.body.permissions.length === 1, 60_000);
+      const asked = await until(
+        () => api("GET", "/api/permissions?status=pending"),
+        (r) => r.body.permissions.length === 1,
+        60_000,
+      );
       const ask = asked.body.permissions[0] as { id: string; permission: string; patterns: string[] };
       expect([ask.permission, ask.patterns]).toEqual(["bash", ["echo ran >> out.txt"]]);
       expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);

@@ -123,7 +123,15 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
         body = null;
       }
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      const rec: RecordedRequest = { seq: requests.length, method: req.method ?? "GET", path, kind: "other", body, headers: req.headers, raw };
+      const rec: RecordedRequest = {
+        seq: requests.length,
+        method: req.method ?? "GET",
+        path,
+        kind: "other",
+        body,
+        headers: req.headers,
+        raw,
+      };
       requests.push(rec);
       connections.watch(res, rec.seq);
       try {
@@ -131,7 +139,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
       } catch (err) {
         sendJson(res, 500, { type: "error", error: { type: "api_error", message: String(err) } });
       }
-      if (log || rec.kind === "other") process.stderr.write(`[fake-anthropic] ${rec.method} ${rec.path} ${rec.kind}${rec.turn !== undefined ? ` turn=${rec.turn}` : ""} model=${body?.model ?? "-"}\n`);
+      if (log || rec.kind === "other")
+        process.stderr.write(
+          `[fake-anthropic] ${rec.method} ${rec.path} ${rec.kind}${rec.turn !== undefined ? ` turn=${rec.turn}` : ""} model=${body?.model ?? "-"}\n`,
+        );
     });
   });
 
@@ -168,7 +179,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions): Promise
       return sendMessage(res, body, blocks);
     }
     if (rec.method === "HEAD" || (rec.method === "GET" && rec.path === "/")) return sendJson(res, 200, {});
-    return sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `fake-anthropic: ${rec.method} ${rec.path} is not implemented` } });
+    return sendJson(res, 404, {
+      type: "error",
+      error: { type: "not_found_error", message: `fake-anthropic: ${rec.method} ${rec.path} is not implemented` },
+    });
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -212,7 +226,8 @@ export function toolResults(body: MessagesRequest | null): { toolUseId: string; 
   for (const m of body?.messages ?? []) {
     if (typeof m.content === "string") continue;
     for (const b of m.content) {
-      if (b.type === "tool_result") out.push({ toolUseId: b.tool_use_id ?? "", text: contentText(b.content), isError: b.is_error === true });
+      if (b.type === "tool_result")
+        out.push({ toolUseId: b.tool_use_id ?? "", text: contentText(b.content), isError: b.is_error === true });
     }
   }
   return out;

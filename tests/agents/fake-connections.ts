@@ -3,7 +3,12 @@
 import type http from "node:http";
 
 /** Resolves with check()'s value once it is truthy; re-checked whenever a waiter in `waiters` is called. */
-export function waitUntil<T>(waiters: Set<() => void>, check: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> {
+export function waitUntil<T>(
+  waiters: Set<() => void>,
+  check: () => T | undefined,
+  timeoutMs: number,
+  failure: () => string,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const attempt = () => {
       const hit = check();
@@ -54,7 +59,13 @@ export function watchConnections(name: string) {
       socket?.write("", () => socket.destroy());
     },
     waitClosed: (key: number, timeoutMs = 5000) =>
-      waitUntil(waiters, () => (closedEarly.includes(key) ? true : undefined), timeoutMs, () => `${name}: request ${key} was not closed early within ${timeoutMs} ms (closedEarly: [${closedEarly.join(", ")}])`).then(() => undefined),
+      waitUntil(
+        waiters,
+        () => (closedEarly.includes(key) ? true : undefined),
+        timeoutMs,
+        () =>
+          `${name}: request ${key} was not closed early within ${timeoutMs} ms (closedEarly: [${closedEarly.join(", ")}])`,
+      ).then(() => undefined),
     /** The fake is closing: the connections it ends now are not hang-ups. */
     closing() {
       closing = true;

@@ -46,11 +46,25 @@ export type ResponsesTurn = { text?: string; toolCalls?: ResponsesToolCall[] };
 export type ResponsesFault =
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown }
   | { kind: "reset" }
-  | { kind: "cut"; toolCalls: ResponsesToolCall[]; text?: string; atJsonChar: number; clean?: boolean; outOfTokens?: boolean }
+  | {
+      kind: "cut";
+      toolCalls: ResponsesToolCall[];
+      text?: string;
+      atJsonChar: number;
+      clean?: boolean;
+      outOfTokens?: boolean;
+    }
   | { kind: "hold"; text: string };
 export type ResponsesScriptStep = ResponsesTurn | { fault: ResponsesFault };
 /** turn: the index of the script step served (-1: the fallback text). fault: the fault served instead of a turn. */
-export type ResponsesRecorded = { path: string; headers: http.IncomingHttpHeaders; raw: string; body: ResponsesRequest | null; turn?: number; fault?: ResponsesFault["kind"] };
+export type ResponsesRecorded = {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: ResponsesRequest | null;
+  turn?: number;
+  fault?: ResponsesFault["kind"];
+};
 
 export type FakeOpenAIResponses = {
   /** Base URL including `/v1` (for OPENAI_BASE_URL). */
@@ -74,10 +88,15 @@ export function responsesSystemText(body: ResponsesRequest | null): string {
 
 /** Every function_call_output item in the request, in order. */
 export function responsesToolResults(body: ResponsesRequest | null): { callId: string; text: string }[] {
-  return (body?.input ?? []).flatMap((i) => (i.type === "function_call_output" ? [{ callId: i.call_id ?? "", text: partsText(i.output) }] : []));
+  return (body?.input ?? []).flatMap((i) =>
+    i.type === "function_call_output" ? [{ callId: i.call_id ?? "", text: partsText(i.output) }] : [],
+  );
 }
 
-export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opts: { fallbackText?: string } = {}): Promise<FakeOpenAIResponses> {
+export async function startFakeOpenAIResponses(
+  turns: ResponsesScriptStep[],
+  opts: { fallbackText?: string } = {},
+): Promise<FakeOpenAIResponses> {
   turns.forEach(validateStep);
   const requests: ResponsesRecorded[] = [];
   const connections = watchConnections("fake-openai-responses");
@@ -100,7 +119,15 @@ export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opt
       connections.watch(res, index);
       if (req.method !== "POST" || path !== "/v1/responses" || !body) {
         res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: `fake-openai-responses: no route ${req.method} ${path}`, type: "invalid_request_error", code: "not_found" } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `fake-openai-responses: no route ${req.method} ${path}`,
+              type: "invalid_request_error",
+              code: "not_found",
+            },
+          }),
+        );
         return;
       }
       const step = turns[next];
@@ -127,15 +154,41 @@ export async function startFakeOpenAIResponses(turns: ResponsesScriptStep[], opt
   };
 }
 
-type MessageItem = { type: "message"; id: string; status: string; role: "assistant"; content: { type: "output_text"; text: string; annotations: unknown[] }[] };
-type FunctionCallItem = { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: string };
+type MessageItem = {
+  type: "message";
+  id: string;
+  status: string;
+  role: "assistant";
+  content: { type: "output_text"; text: string; annotations: unknown[] }[];
+};
+type FunctionCallItem = {
+  type: "function_call";
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: string;
+};
 type OutputItem = MessageItem | FunctionCallItem;
 
 function messageItem(n: number, text: string): MessageItem {
-  return { type: "message", id: `msg_fake${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text, annotations: [] }] };
+  return {
+    type: "message",
+    id: `msg_fake${n}`,
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text, annotations: [] }],
+  };
 }
 function functionCallItem(n: number, i: number, c: ResponsesToolCall): FunctionCallItem {
-  return { type: "function_call", id: `fc_fake${n}_${i}`, call_id: c.id ?? `call_fake${n}_${i}`, name: c.name, arguments: JSON.stringify(c.args), status: "completed" };
+  return {
+    type: "function_call",
+    id: `fc_fake${n}_${i}`,
+    call_id: c.id ?? `call_fake${n}_${i}`,
+    name: c.name,
+    arguments: JSON.stringify(c.args),
+    status: "completed",
+  };
 }
 
 /** Token counts estimated like the other fakes' (a quarter of the characters), so they grow with the conversation. */
@@ -143,19 +196,36 @@ function estimateUsage(body: ResponsesRequest, items: OutputItem[]) {
   const output = items.map((i) => (i.type === "message" ? (i.content[0]?.text ?? "") : i.name + i.arguments)).join("");
   const input_tokens = Math.ceil(JSON.stringify(body).length / 4);
   const output_tokens = Math.ceil(output.length / 4);
-  return { input_tokens, input_tokens_details: { cached_tokens: 0 }, output_tokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input_tokens + output_tokens };
+  return {
+    input_tokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input_tokens + output_tokens,
+  };
 }
 
-const responseObject = (body: ResponsesRequest, n: number, createdAt: number) => (status: string, output: OutputItem[], extra: Record<string, unknown> = {}) => ({
-  id: `resp_fake${n}`, object: "response", created_at: createdAt, status, model: body.model, output, incomplete_details: null, error: null, ...extra,
-});
+const responseObject =
+  (body: ResponsesRequest, n: number, createdAt: number) =>
+  (status: string, output: OutputItem[], extra: Record<string, unknown> = {}) => ({
+    id: `resp_fake${n}`,
+    object: "response",
+    created_at: createdAt,
+    status,
+    model: body.model,
+    output,
+    incomplete_details: null,
+    error: null,
+    ...extra,
+  });
 
 /** Writes the SSE head, response.created and response.in_progress; returns the event writer and the response builder. */
 function openStream(res: http.ServerResponse, body: ResponsesRequest, n: number) {
   const response = responseObject(body, n, Math.floor(Date.now() / 1000));
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   let sequence = 0;
-  const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const event = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
   event("response.created", { response: response("in_progress", []) });
   event("response.in_progress", { response: response("in_progress", []) });
   return { event, response };
@@ -165,14 +235,21 @@ type Emit = (type: string, data: Record<string, unknown>) => void;
 /** A message item's added event, its content part and its text deltas (no done events). */
 function startMessage(event: Emit, item: MessageItem, output_index: number) {
   event("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
-  event("response.content_part.added", { item_id: item.id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
-  for (const delta of pieces(item.content[0]?.text ?? "")) event("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta, logprobs: [] });
+  event("response.content_part.added", {
+    item_id: item.id,
+    output_index,
+    content_index: 0,
+    part: { type: "output_text", text: "", annotations: [] },
+  });
+  for (const delta of pieces(item.content[0]?.text ?? ""))
+    event("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta, logprobs: [] });
 }
 
 /** A function call item's added event and its argument deltas, up to `args` (no done events). */
 function startFunctionCall(event: Emit, item: FunctionCallItem, output_index: number, args = item.arguments) {
   event("response.output_item.added", { output_index, item: { ...item, arguments: "", status: "in_progress" } });
-  for (const delta of pieces(args)) event("response.function_call_arguments.delta", { item_id: item.id, output_index, delta });
+  for (const delta of pieces(args))
+    event("response.function_call_arguments.delta", { item_id: item.id, output_index, delta });
 }
 
 /** Every event of a complete output item. */
@@ -212,11 +289,19 @@ function validateStep(step: ResponsesScriptStep) {
   const first = step.fault.toolCalls[0];
   if (!first) throw new Error("fake-openai-responses: a cut fault needs a tool call to cut");
   const length = JSON.stringify(first.args).length;
-  if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length)) throw new Error(`fake-openai-responses: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`);
+  if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length))
+    throw new Error(
+      `fake-openai-responses: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`,
+    );
 }
 
-
-function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: ResponsesFault, n: number, connections: ConnectionWatch) {
+function sendFault(
+  res: http.ServerResponse,
+  body: ResponsesRequest,
+  fault: ResponsesFault,
+  n: number,
+  connections: ConnectionWatch,
+) {
   if (fault.kind === "status") return sendOpenAIError(res, fault, "fake-openai-responses");
   if (fault.kind === "reset") return connections.drop(res);
   const { event, response } = openStream(res, body, n);
@@ -229,7 +314,12 @@ function sendFault(res: http.ServerResponse, body: ResponsesRequest, fault: Resp
   const call = functionCallItem(n, 0, fault.toolCalls[0]!);
   startFunctionCall(event, call, output_index, call.arguments.slice(0, fault.atJsonChar));
   if (fault.outOfTokens) {
-    event("response.incomplete", { response: response("incomplete", [], { incomplete_details: { reason: "max_output_tokens" }, usage: estimateUsage(body, []) }) });
+    event("response.incomplete", {
+      response: response("incomplete", [], {
+        incomplete_details: { reason: "max_output_tokens" },
+        usage: estimateUsage(body, []),
+      }),
+    });
     return void res.end();
   }
   if (fault.clean) return void res.end();

@@ -37,7 +37,16 @@ export type OpenAIFault =
 /** A turn, a function choosing it from the request (e.g. to read the plan file's path from the prompt), or a fault. */
 export type ScriptStep = Turn | ((req: ChatRequest) => Turn) | { fault: OpenAIFault };
 /** headers and raw: the request as sent (to check nothing leaks into it). fault: the fault served instead of a turn. */
-export type Recorded = { at: number; path: string; body: ChatRequest; side: boolean; turn?: Turn; headers: http.IncomingHttpHeaders; raw: string; fault?: OpenAIFault["kind"] };
+export type Recorded = {
+  at: number;
+  path: string;
+  body: ChatRequest;
+  side: boolean;
+  turn?: Turn;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  fault?: OpenAIFault["kind"];
+};
 
 export type FakeOpenAI = {
   /** Base URL including `/v1`. */
@@ -70,7 +79,10 @@ export function toolResult(req: ChatRequest, callId: string): string | undefined
 
 const isSide = (req: ChatRequest) => !req.tools || req.tools.length === 0;
 
-export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbackText?: string } = {}): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(
+  script: ScriptStep[] = [],
+  opts: { fallbackText?: string } = {},
+): Promise<FakeOpenAI> {
   const queue = [...script];
   script.forEach(validateStep);
   const requests: Recorded[] = [];
@@ -108,9 +120,25 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
       else {
         const step = queue.shift();
         if (step !== undefined && "fault" in step) fault = step.fault;
-        else turn = step === undefined ? { text: opts.fallbackText ?? "Done." } : typeof step === "function" ? step(body) : step;
+        else
+          turn =
+            step === undefined
+              ? { text: opts.fallbackText ?? "Done." }
+              : typeof step === "function"
+                ? step(body)
+                : step;
       }
-      const index = requests.push({ at: Date.now(), path: url, body, side, turn, headers: req.headers, raw, ...(fault ? { fault: fault.kind } : {}) }) - 1;
+      const index =
+        requests.push({
+          at: Date.now(),
+          path: url,
+          body,
+          side,
+          turn,
+          headers: req.headers,
+          raw,
+          ...(fault ? { fault: fault.kind } : {}),
+        }) - 1;
       connections.watch(res, index);
       for (const w of [...waiters]) w();
       if (fault) sendFault(res, body, fault, `chatcmpl-${++seq}`, connections);
@@ -122,7 +150,12 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
 
   const main = () => requests.filter((r) => !r.side);
   const waitFor = (pred: (r: Recorded) => boolean, timeoutMs = 60_000) =>
-    waitUntil(waiters, () => main().find(pred), timeoutMs, () => `fake-openai: no matching request within ${timeoutMs} ms (${main().length} main requests)`);
+    waitUntil(
+      waiters,
+      () => main().find(pred),
+      timeoutMs,
+      () => `fake-openai: no matching request within ${timeoutMs} ms (${main().length} main requests)`,
+    );
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
@@ -146,7 +179,11 @@ export async function startFakeOpenAI(script: ScriptStep[] = [], opts: { fallbac
 
 function respond(res: http.ServerResponse, body: ChatRequest, turn: Turn, id: string) {
   const created = Math.floor(Date.now() / 1000);
-  const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${id}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
+  const calls = (turn.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${id}_${i}`,
+    name: c.name,
+    args: JSON.stringify(c.args),
+  }));
   const finish = calls.length > 0 ? "tool_calls" : "stop";
   const usage = estimateUsage(body, (turn.text ?? "") + calls.map((c) => c.name + c.args).join(""));
   if (!body.stream) {
@@ -154,9 +191,26 @@ function respond(res: http.ServerResponse, body: ChatRequest, turn: Turn, id: st
     const message = {
       role: "assistant",
       content: turn.text ?? null,
-      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })) } : {}),
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function",
+              function: { name: c.name, arguments: c.args },
+            })),
+          }
+        : {}),
     };
-    res.end(JSON.stringify({ id, object: "chat.completion", created, model: body.model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    res.end(
+      JSON.stringify({
+        id,
+        object: "chat.completion",
+        created,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      }),
+    );
     return;
   }
   const { chunk, delta } = openStream(res, body, id);
@@ -175,8 +229,11 @@ function openStream(res: http.ServerResponse, body: ChatRequest, id: string) {
   const created = Math.floor(Date.now() / 1000);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra })}\n\n`);
-  const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => chunk([{ index: 0, delta: d, finish_reason }]);
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra })}\n\n`,
+    );
+  const delta = (d: Record<string, unknown>, finish_reason: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason }]);
   delta({ role: "assistant", content: "" });
   return { chunk, delta };
 }
@@ -185,7 +242,12 @@ function openStream(res: http.ServerResponse, body: ChatRequest, id: string) {
 function estimateUsage(body: ChatRequest, completion: string) {
   const prompt_tokens = Math.max(1, Math.ceil(JSON.stringify(body).length / 4));
   const completion_tokens = Math.max(1, Math.ceil(completion.length / 4));
-  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_details: { cached_tokens: 0 } };
+  return {
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+    prompt_tokens_details: { cached_tokens: 0 },
+  };
 }
 
 // ---- faults ----
@@ -195,13 +257,25 @@ function validateStep(step: ScriptStep) {
   const first = step.fault.toolCalls[0];
   if (!first) throw new Error("fake-openai: a cut fault needs a tool call to cut");
   const length = JSON.stringify(first.args).length;
-  if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length)) throw new Error(`fake-openai: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`);
+  if (!(step.fault.atJsonChar >= 0 && step.fault.atJsonChar <= length))
+    throw new Error(
+      `fake-openai: cut atJsonChar ${step.fault.atJsonChar} is outside the arguments JSON (0..${length})`,
+    );
 }
 
 /** An HTTP error as OpenAI's APIs send it ({error: {message, type, code, param}}); a string body goes verbatim. */
-export function sendOpenAIError(res: http.ServerResponse, fault: { status: number; headers?: Record<string, string>; body?: unknown }, name: string) {
-  const kind = errorKinds[fault.status] ?? { type: fault.status >= 500 ? "server_error" : "invalid_request_error", code: null };
-  const payload = fault.body ?? { error: { message: `${name}: injected ${fault.status} ${kind.type}`, ...kind, param: null } };
+export function sendOpenAIError(
+  res: http.ServerResponse,
+  fault: { status: number; headers?: Record<string, string>; body?: unknown },
+  name: string,
+) {
+  const kind = errorKinds[fault.status] ?? {
+    type: fault.status >= 500 ? "server_error" : "invalid_request_error",
+    code: null,
+  };
+  const payload = fault.body ?? {
+    error: { message: `${name}: injected ${fault.status} ${kind.type}`, ...kind, param: null },
+  };
   const raw = typeof payload === "string";
   res.writeHead(fault.status, { "content-type": raw ? "text/plain" : "application/json", ...fault.headers });
   res.end(raw ? payload : JSON.stringify(payload));
@@ -213,7 +287,13 @@ const errorKinds: Record<number, { type: string; code: string | null }> = {
   429: { type: "rate_limit_exceeded", code: "rate_limit_exceeded" },
 };
 
-function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFault, id: string, connections: ConnectionWatch) {
+function sendFault(
+  res: http.ServerResponse,
+  body: ChatRequest,
+  fault: OpenAIFault,
+  id: string,
+  connections: ConnectionWatch,
+) {
   if (fault.kind === "status") return sendOpenAIError(res, fault, "fake-openai");
   if (fault.kind === "reset") return connections.drop(res);
   const { delta } = openStream(res, body, id);
@@ -223,7 +303,8 @@ function sendFault(res: http.ServerResponse, body: ChatRequest, fault: OpenAIFau
   const callId = call.id ?? `call_${id}_0`;
   delta({ tool_calls: [{ index: 0, id: callId, type: "function", function: { name: call.name, arguments: "" } }] });
   const args = JSON.stringify(call.args).slice(0, fault.atJsonChar);
-  if (args) for (const piece of splitInto(args, 3)) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+  if (args)
+    for (const piece of splitInto(args, 3)) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
   if (fault.clean) return void res.end();
   connections.dropAfterFlush(res);
 }
@@ -239,7 +320,9 @@ function splitInto(text: string, n: number): string[] {
 /** OpenCode tells the plan agent where to write its plan; a scripted model reads the path from the prompt. */
 export function planPath(req: ChatRequest): string {
   for (const m of req.messages) {
-    const hit = /create your plan at (\S+\.md)/.exec(messageText(m)) ?? /plan file already exists at (\S+\.md)/i.exec(messageText(m));
+    const hit =
+      /create your plan at (\S+\.md)/.exec(messageText(m)) ??
+      /plan file already exists at (\S+\.md)/i.exec(messageText(m));
     if (hit?.[1]) return hit[1];
   }
   throw new Error("the prompt names no plan file");

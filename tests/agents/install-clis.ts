@@ -29,7 +29,10 @@ export const CLAUDE_CODE: CliSpec = {
   version: "2.1.328",
   // The postinstall script puts the native binary at bin/claude.exe (the .bin/claude link); when install scripts
   // were not run, the platform package's binary is used directly.
-  bins: ["node_modules/.bin/claude", `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`],
+  bins: [
+    "node_modules/.bin/claude",
+    `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`,
+  ],
 };
 
 export const OPENCODE: CliSpec = {
@@ -53,7 +56,10 @@ async function probe(spec: CliSpec, prefix: string): Promise<string | null> {
     const bin = path.join(prefix, rel);
     if (!fs.existsSync(bin)) continue;
     try {
-      const { stdout } = await run(bin, ["--version"], { timeout: 30_000, env: { ...process.env, DISABLE_AUTOUPDATER: "1" } });
+      const { stdout } = await run(bin, ["--version"], {
+        timeout: 30_000,
+        env: { ...process.env, DISABLE_AUTOUPDATER: "1" },
+      });
       if (stdout.includes(spec.version)) return bin;
     } catch {
       // try the next candidate
@@ -97,21 +103,40 @@ export async function installCli(spec: CliSpec): Promise<InstallResult> {
       if (again) return { bin: again, version: spec.version, fresh: false };
       fs.mkdirSync(prefix, { recursive: true });
       try {
-        await run("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", prefix, `${spec.pkg}@${spec.version}`], {
-          cwd: prefix,
-          timeout: 5 * 60_000,
-          maxBuffer: 16 * 1024 * 1024,
-        });
+        await run(
+          "npm",
+          [
+            "install",
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            "--prefix",
+            prefix,
+            `${spec.pkg}@${spec.version}`,
+          ],
+          {
+            cwd: prefix,
+            timeout: 5 * 60_000,
+            maxBuffer: 16 * 1024 * 1024,
+          },
+        );
       } catch (err) {
         const e = err as { stderr?: string; message: string };
         // npm's first lines carry the cause ("npm error code ECONNREFUSED", "… request to … failed"); drop stacks.
         const lines = (e.stderr || e.message).split("\n").map((l) => l.replace(/^npm error\s*/, "").trim());
-        const detail = lines.filter((l) => l && !l.startsWith("at ") && !/^(syscall|errno) /.test(l)).slice(0, 3).join("; ");
+        const detail = lines
+          .filter((l) => l && !l.startsWith("at ") && !/^(syscall|errno) /.test(l))
+          .slice(0, 3)
+          .join("; ");
         return { bin: null, reason: `npm install ${spec.pkg}@${spec.version} failed: ${detail}` };
       }
       const bin = await probe(spec, prefix);
       if (bin) return { bin, version: spec.version, fresh: true };
-      return { bin: null, reason: `${spec.pkg}@${spec.version} installed into ${prefix} but no binary answered --version with ${spec.version} (unsupported platform ${process.platform}-${process.arch}?)` };
+      return {
+        bin: null,
+        reason: `${spec.pkg}@${spec.version} installed into ${prefix} but no binary answered --version with ${spec.version} (unsupported platform ${process.platform}-${process.arch}?)`,
+      };
     });
   } catch (err) {
     return { bin: null, reason: `could not install ${spec.pkg}@${spec.version}: ${(err as Error).message}` };

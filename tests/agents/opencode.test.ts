@@ -17,7 +17,11 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const api = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${fixture.server().url}${route}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${fixture.server().url}${route}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -29,7 +33,11 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
   beforeAll(async () => {
     ws = path.join(fixture.workspace, "project");
     fs.mkdirSync(ws, { recursive: true });
-    const connected = spawnSync(process.execPath, [path.join(repo, "bin/plangate.mjs"), "connect", "opencode", "--url", fixture.server().url], { cwd: ws, encoding: "utf8" });
+    const connected = spawnSync(
+      process.execPath,
+      [path.join(repo, "bin/plangate.mjs"), "connect", "opencode", "--url", fixture.server().url],
+      { cwd: ws, encoding: "utf8" },
+    );
     expect(connected.status, connected.stderr).toBe(0);
     expect(fs.existsSync(path.join(ws, ".opencode/plugin/plangate.js"))).toBe(true);
     fake = await startFakeOpenAI();
@@ -41,7 +49,11 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
   });
 
   const pendingReview = (externalId: string) =>
-    until(() => api("GET", "/api/reviews?status=pending"), (r) => r.body.reviews.length > 0, 60_000).then(async (r) => {
+    until(
+      () => api("GET", "/api/reviews?status=pending"),
+      (r) => r.body.reviews.length > 0,
+      60_000,
+    ).then(async (r) => {
       const review = r.body.reviews[0] as { id: string; sessionId: string };
       const session = (await api("GET", `/api/sessions/${review.sessionId}`)).body;
       expect(session.session).toMatchObject({ agent: "opencode", workspace: fs.realpathSync(ws) });
@@ -69,7 +81,10 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
     await oc.prompt(session.id, "Plan: add hello.txt");
     const review = await pendingReview(session.id);
     if (fs.existsSync(CHROMIUM) || process.env.CI) {
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      });
       try {
         const page = await browser.newPage();
         await page.goto(`${fixture.server().url}/sessions/${review.sessionId}`);
@@ -80,7 +95,15 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
         await browser.close();
       }
     }
-    expect((await api("POST", `/api/reviews/${review.id}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" })).status).toBe(200);
+    expect(
+      (
+        await api("POST", `/api/reviews/${review.id}/decision`, {
+          decision: "approve",
+          plan: edited,
+          mode: "acceptEdits",
+        })
+      ).status,
+    ).toBe(200);
     await oc.waitIdle(session.id, from, 90_000);
     const afterRead = fake.main().find(answersCall("call_read_plan")) as Recorded;
     expect(toolResult(afterRead.body, "call_read_plan")).toContain("Reviewer: keep it short.");
@@ -90,7 +113,11 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
 
   it("rejected with a line comment: plan_exit's result carries the feedback and the comment; nothing is written", async () => {
     fake.push(
-      (req) => ({ toolCalls: [{ name: "write", args: { filePath: planPath(req), content: "# Plan\n\n1. Create rejected.txt.\n" } }] }),
+      (req) => ({
+        toolCalls: [
+          { name: "write", args: { filePath: planPath(req), content: "# Plan\n\n1. Create rejected.txt.\n" } },
+        ],
+      }),
       { toolCalls: [{ name: "plan_exit", args: {}, id: "call_exit_reject" }] },
       { text: "I will revise the plan." },
     );
@@ -98,13 +125,22 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
     const from = oc.events.length;
     await oc.prompt(session.id, "Plan: add rejected.txt");
     const review = await pendingReview(session.id);
-    await api("POST", `/api/reviews/${review.id}/decision`, { decision: "reject", feedback: "Not this file.", comments: [{ lineStart: 3, lineEnd: 3, body: "Why rejected.txt?" }] });
+    await api("POST", `/api/reviews/${review.id}/decision`, {
+      decision: "reject",
+      feedback: "Not this file.",
+      comments: [{ lineStart: 3, lineEnd: 3, body: "Why rejected.txt?" }],
+    });
     await oc.waitIdle(session.id, from, 90_000);
-    const result = toolResult((fake.main().find(answersCall("call_exit_reject")) as Recorded).body, "call_exit_reject") ?? "";
+    const result =
+      toolResult((fake.main().find(answersCall("call_exit_reject")) as Recorded).body, "call_exit_reject") ?? "";
     expect(result).toContain("Not this file.");
     expect(result).toContain("Why rejected.txt?");
     // Still the plan agent: the next request offers plan_exit again.
-    expect((fake.main().find(answersCall("call_exit_reject")) as Recorded).body.tools?.some((t) => t.function.name === "plan_exit")).toBe(true);
+    expect(
+      (fake.main().find(answersCall("call_exit_reject")) as Recorded).body.tools?.some(
+        (t) => t.function.name === "plan_exit",
+      ),
+    ).toBe(true);
     expect(fs.existsSync(path.join(ws, "rejected.txt"))).toBe(false);
   }, 180_000);
 });

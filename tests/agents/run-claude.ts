@@ -33,7 +33,13 @@ export interface StreamMessage {
 /** A `can_use_tool` (or other) control request Claude Code sent to the host. */
 export interface ControlRequest {
   request_id: string;
-  request: { subtype: string; tool_name?: string; input?: Record<string, unknown>; tool_use_id?: string; [key: string]: unknown };
+  request: {
+    subtype: string;
+    tool_name?: string;
+    input?: Record<string, unknown>;
+    tool_use_id?: string;
+    [key: string]: unknown;
+  };
 }
 
 /** What a host may answer to a control request: for can_use_tool, `{behavior:"allow",updatedInput}` or `{behavior:"deny",message}`. */
@@ -83,7 +89,11 @@ export interface RunClaudeResult {
 }
 
 /** The environment a run gets (exported so a test can show what is needed). */
-export function claudeEnv(home: string, baseUrl: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function claudeEnv(
+  home: string,
+  baseUrl: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
   const nodeDir = path.dirname(process.execPath);
   const hostPath = process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   const env: Record<string, string | undefined> = {
@@ -115,12 +125,28 @@ export function writeProjectSettings(cwd: string, settings: Record<string, unkno
 
 /** A project settings object with one PermissionRequest command hook for the given matcher. */
 export function permissionRequestHook(command: string, options: { matcher?: string; timeoutSeconds?: number } = {}) {
-  return { hooks: { PermissionRequest: [{ matcher: options.matcher ?? "ExitPlanMode", hooks: [{ type: "command", command, timeout: options.timeoutSeconds ?? 60 }] }] } };
+  return {
+    hooks: {
+      PermissionRequest: [
+        {
+          matcher: options.matcher ?? "ExitPlanMode",
+          hooks: [{ type: "command", command, timeout: options.timeoutSeconds ?? 60 }],
+        },
+      ],
+    },
+  };
 }
 
 /** The stream-json user message for a prompt. */
 export function userMessage(prompt: string): string {
-  return JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text: prompt }] }, parent_tool_use_id: null, session_id: "" }) + "\n";
+  return (
+    JSON.stringify({
+      type: "user",
+      message: { role: "user", content: [{ type: "text", text: prompt }] },
+      parent_tool_use_id: null,
+      session_id: "",
+    }) + "\n"
+  );
 }
 
 /** Run Claude Code once: send the prompt, collect output until the result message, then close stdin. */
@@ -130,17 +156,35 @@ export function runClaude(options: RunClaudeOptions): Promise<RunClaudeResult> {
   fs.mkdirSync(configDir, { recursive: true });
   const args = [
     "-p",
-    "--input-format", "stream-json",
-    "--output-format", "stream-json",
+    "--input-format",
+    "stream-json",
+    "--output-format",
+    "stream-json",
     "--verbose",
-    "--permission-prompt-tool", "stdio",
-    "--permission-mode", options.permissionMode ?? "plan",
+    "--permission-prompt-tool",
+    "stdio",
+    "--permission-mode",
+    options.permissionMode ?? "plan",
     ...(options.args ?? []),
   ];
   const started = Date.now();
-  const child = spawn(options.bin, args, { cwd: options.cwd, env: claudeEnv(home, options.baseUrl, options.env) as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(options.bin, args, {
+    cwd: options.cwd,
+    env: claudeEnv(home, options.baseUrl, options.env) as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const out: RunClaudeResult = {
-    messages: [], controlRequests: [], result: null, stderr: "", stdoutNoise: [], exitCode: null, timedOut: false, durationMs: 0, home, configDir, sessionId: null,
+    messages: [],
+    controlRequests: [],
+    result: null,
+    stderr: "",
+    stdoutNoise: [],
+    exitCode: null,
+    timedOut: false,
+    durationMs: 0,
+    home,
+    configDir,
+    sessionId: null,
   };
 
   return new Promise<RunClaudeResult>((resolve) => {
@@ -181,7 +225,12 @@ export function runClaude(options: RunClaudeOptions): Promise<RunClaudeResult> {
         if (options.onControlRequest) {
           void Promise.resolve(options.onControlRequest(request)).then((answer) => {
             if (answer === undefined) return;
-            send(JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: request.request_id, response: answer } }) + "\n");
+            send(
+              JSON.stringify({
+                type: "control_response",
+                response: { subtype: "success", request_id: request.request_id, response: answer },
+              }) + "\n",
+            );
           });
         }
       }
@@ -221,8 +270,14 @@ export function toolUses(messages: StreamMessage[]): { id: string; name: string;
   const uses: { id: string; name: string; input: Record<string, unknown> }[] = [];
   for (const m of messages) {
     if (m.type !== "assistant") continue;
-    const content = (m.message as { content?: { type: string; id?: string; name?: string; input?: Record<string, unknown> }[] } | undefined)?.content ?? [];
-    for (const b of content) if (b.type === "tool_use") uses.push({ id: b.id ?? "", name: b.name ?? "", input: b.input ?? {} });
+    const content =
+      (
+        m.message as
+          | { content?: { type: string; id?: string; name?: string; input?: Record<string, unknown> }[] }
+          | undefined
+      )?.content ?? [];
+    for (const b of content)
+      if (b.type === "tool_use") uses.push({ id: b.id ?? "", name: b.name ?? "", input: b.input ?? {} });
   }
   return uses;
 }

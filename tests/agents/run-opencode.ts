@@ -36,7 +36,13 @@ export type OpencodeServer = {
   stop: () => Promise<void>;
 };
 
-export type OpencodePart = { type: string; text?: string; tool?: string; callID?: string; state?: { status: string; input?: unknown; output?: string; error?: string } };
+export type OpencodePart = {
+  type: string;
+  text?: string;
+  tool?: string;
+  callID?: string;
+  state?: { status: string; input?: unknown; output?: string; error?: string };
+};
 export type OpencodeMessage = { info: { id: string; role: string; agent?: string }; parts: OpencodePart[] };
 
 export type StartOptions = {
@@ -55,7 +61,8 @@ export type StartOptions = {
   workspace?: string;
 };
 
-const PASS_ENV = /^(PATH|LANG|LC_ALL|TZ|npm_config_registry|NPM_CONFIG_REGISTRY|npm_config_cafile|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
+const PASS_ENV =
+  /^(PATH|LANG|LC_ALL|TZ|npm_config_registry|NPM_CONFIG_REGISTRY|npm_config_cafile|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
 
 export function opencodeConfig(modelBaseUrl: string): Record<string, unknown> {
   return {
@@ -121,7 +128,10 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
   proc.stdout?.on("data", (d: Buffer) => (log += d.toString()));
   proc.stderr?.on("data", (d: Buffer) => (log += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`opencode serve did not start:\n${log.slice(-3000)}`)), opts.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`opencode serve did not start:\n${log.slice(-3000)}`)),
+      opts.startTimeoutMs ?? 60_000,
+    );
     const check = () => {
       const m = /opencode server listening on (http:\/\/[^\s]+)/.exec(log);
       if (m?.[1]) {
@@ -171,7 +181,11 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
           while ((cut = buf.indexOf("\n\n")) >= 0) {
             const frame = buf.slice(0, cut);
             buf = buf.slice(cut + 2);
-            const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+            const data = frame
+              .split("\n")
+              .filter((l) => l.startsWith("data:"))
+              .map((l) => l.slice(5).trim())
+              .join("\n");
             if (!data) continue;
             try {
               events.push(JSON.parse(data) as OpencodeEvent);
@@ -203,7 +217,14 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`opencode: no matching event within ${timeoutMs} ms; last events: ${events.slice(-8).map((e) => e.type).join(", ")}`));
+        reject(
+          new Error(
+            `opencode: no matching event within ${timeoutMs} ms; last events: ${events
+              .slice(-8)
+              .map((e) => e.type)
+              .join(", ")}`,
+          ),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
@@ -244,7 +265,10 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
     waitForEvent,
     waitIdle: async (sessionID, afterIndex = 0, timeoutMs = 60_000) => {
       let index = 0;
-      await waitForEvent((e) => index++ >= afterIndex && e.type === "session.idle" && e.properties.sessionID === sessionID, timeoutMs);
+      await waitForEvent(
+        (e) => index++ >= afterIndex && e.type === "session.idle" && e.properties.sessionID === sessionID,
+        timeoutMs,
+      );
     },
     messages: (sessionID) => api("GET", `/session/${sessionID}/message`),
     stop,

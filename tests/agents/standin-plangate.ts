@@ -25,17 +25,25 @@ export type StandinPlangate = {
 };
 
 /** `maxWaitSeconds` caps `?wait=` (the real server allows 60), so a test sees the client poll again. */
-export async function startStandinPlangate(opts: { token?: string; maxWaitSeconds?: number } = {}): Promise<StandinPlangate> {
+export async function startStandinPlangate(
+  opts: { token?: string; maxWaitSeconds?: number } = {},
+): Promise<StandinPlangate> {
   const reviews: StandinReview[] = [];
   const listeners = new Set<() => void>();
   const notify = () => [...listeners].forEach((l) => l());
-  const state: { unauthorized: number; refuse: { status: number; error: string } | null } = { unauthorized: 0, refuse: null };
+  const state: { unauthorized: number; refuse: { status: number; error: string } | null } = {
+    unauthorized: 0,
+    refuse: null,
+  };
 
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
-  const view = (r: StandinReview) => ({ ...r.decision, ...(r.decision.message === undefined ? {} : { message: r.decision.message }) });
+  const view = (r: StandinReview) => ({
+    ...r.decision,
+    ...(r.decision.message === undefined ? {} : { message: r.decision.message }),
+  });
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -53,7 +61,12 @@ export async function startStandinPlangate(opts: { token?: string; maxWaitSecond
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as StandinReview["body"];
-        const review: StandinReview = { id: `rev_${reviews.length + 1}`, body, decision: { status: "pending", plan: body.plan, edited: false }, polls: 0 };
+        const review: StandinReview = {
+          id: `rev_${reviews.length + 1}`,
+          body,
+          decision: { status: "pending", plan: body.plan, edited: false },
+          polls: 0,
+        };
         reviews.push(review);
         notify();
         json(res, 201, { reviewId: review.id, sessionId: `ses_standin_${body.externalSessionId}` });
@@ -124,7 +137,13 @@ export async function startStandinPlangate(opts: { token?: string; maxWaitSecond
       const r = reviews.find((x) => x.id === id);
       if (!r) throw new Error(`no review ${id}`);
       const plan = d.plan ?? r.body.plan;
-      r.decision = { status: d.status, plan, edited: plan !== r.body.plan, ...(d.mode ? { mode: d.mode } : {}), ...(d.message ? { message: d.message } : {}) };
+      r.decision = {
+        status: d.status,
+        plan,
+        edited: plan !== r.body.plan,
+        ...(d.mode ? { mode: d.mode } : {}),
+        ...(d.message ? { message: d.message } : {}),
+      };
       notify();
     },
     close: () =>

@@ -87,11 +87,19 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ws-"));
   const workspace = path.join(root, "project");
   fs.mkdirSync(workspace);
-  for (const [rel, content] of Object.entries(opts.files ?? { "README.md": "# Demo\n\nA todo service.\n", "src/todo.ts": "export const todos = [];\n" })) {
+  for (const [rel, content] of Object.entries(
+    opts.files ?? { "README.md": "# Demo\n\nA todo service.\n", "src/todo.ts": "export const todos = [];\n" },
+  )) {
     fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
     fs.writeFileSync(path.join(workspace, rel), content);
   }
-  Object.assign(process.env, { DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1", PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_DATA_DIR: root, ...opts.env });
+  Object.assign(process.env, {
+    DATABASE_URL: t.url,
+    PLANGATE_ALLOW_SCRIPTED: "1",
+    PLANGATE_WORKSPACE_ROOTS: root,
+    PLANGATE_DATA_DIR: root,
+    ...opts.env,
+  });
   resetEnvCache();
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
   return {
@@ -102,7 +110,11 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
       const match = ROUTES.map(([, re, mod]) => ({ m: re.exec(u.pathname), mod })).find((r) => r.m);
       const handler = match?.mod[method] as Handler | undefined;
       if (!match || !handler) throw new Error(`no route for ${method} ${u.pathname}`);
-      const req = new Request(u, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+      const req = new Request(u, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
       const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "", messageId: match.m?.[2] }) });
       const text = await res.text();
       const isJson = (res.headers.get("content-type") ?? "").includes("json");
@@ -117,13 +129,19 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
 }
 
 /** Waits until the session is no longer running (a turn ended or it waits on a person). */
-export async function settle(api: Api, sessionId: string, timeoutMs = 20_000): Promise<{ status: string; events: SessionEvent[] }> {
+export async function settle(
+  api: Api,
+  sessionId: string,
+  timeoutMs = 20_000,
+): Promise<{ status: string; events: SessionEvent[] }> {
   const start = Date.now();
   for (;;) {
     const { state } = await getSession(api.t.db, sessionId);
     const leased = await api.t.db.session.findUnique({ where: { id: sessionId }, select: { leaseOwner: true } });
-    if (state.status !== "running" && !leased?.leaseOwner) return { status: state.status, events: await readEvents(api.t.db, sessionId) };
-    if (Date.now() - start > timeoutMs) throw new Error(`session ${sessionId} still ${state.status} after ${timeoutMs} ms`);
+    if (state.status !== "running" && !leased?.leaseOwner)
+      return { status: state.status, events: await readEvents(api.t.db, sessionId) };
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`session ${sessionId} still ${state.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -138,7 +156,13 @@ export const call = (name: string, input: Record<string, unknown> = {}): Step =>
 
 /** Creates a scripted session in the test workspace through POST /api/sessions and returns its id. */
 export async function startScripted(api: Api, script: Step[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.call("POST", "/api/sessions", { title: "t", workspace: api.workspace, model: "scripted", script, ...extra });
+  const res = await api.call("POST", "/api/sessions", {
+    title: "t",
+    workspace: api.workspace,
+    model: "scripted",
+    script,
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.session.id as string;
 }
@@ -155,5 +179,6 @@ export async function trustWorkspaceConfig(api: Pick<Api, "call">, workspace: st
   const shown = await api.call("GET", `/api/workspaces/trust?workspace=${encodeURIComponent(workspace)}`);
   if (shown.status !== 200) throw new Error(`reading the config's trust failed: ${JSON.stringify(shown.body)}`);
   const trusted = await api.call("POST", "/api/workspaces/trust", { workspace, hash: shown.body.hash });
-  if (trusted.status !== 200 || trusted.body.trusted !== true) throw new Error(`trusting the config failed: ${JSON.stringify(trusted.body)}`);
+  if (trusted.status !== 200 || trusted.body.trusted !== true)
+    throw new Error(`trusting the config failed: ${JSON.stringify(trusted.body)}`);
 }

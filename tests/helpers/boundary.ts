@@ -5,7 +5,13 @@ import os from "node:os";
 import path from "node:path";
 
 /** A TCP listener that records every connection and byte it gets: an attack's effect shows up here. */
-export type Listener = { port: number; host: string; connections: () => number; received: () => string; close: () => Promise<void> };
+export type Listener = {
+  port: number;
+  host: string;
+  connections: () => number;
+  received: () => string;
+  close: () => Promise<void>;
+};
 
 export async function listen(host = "127.0.0.1"): Promise<Listener> {
   let connections = 0;
@@ -59,7 +65,14 @@ export function treeHash(root: string): string {
   return hash.digest("hex");
 }
 
-type Ask = { id: string; tool: string; permission: string; patterns: string[]; always: string[]; metadata: Record<string, unknown> };
+type Ask = {
+  id: string;
+  tool: string;
+  permission: string;
+  patterns: string[];
+  always: string[];
+  metadata: Record<string, unknown>;
+};
 type CallApi = { call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }> };
 type Settle = (id: string) => Promise<{ status: string }>;
 
@@ -67,19 +80,26 @@ type Settle = (id: string) => Promise<{ status: string }>;
  * Runs a session's turn to its end, answering every permission ask with `answer` (null leaves it pending and
  * stops). Returns every ask seen, in order.
  */
-export async function driveAnswering(api: CallApi, settle: Settle, id: string, answer: (ask: Ask) => Record<string, unknown> | null): Promise<Ask[]> {
+export async function driveAnswering(
+  api: CallApi,
+  settle: Settle,
+  id: string,
+  answer: (ask: Ask) => Record<string, unknown> | null,
+): Promise<Ask[]> {
   const seen: Ask[] = [];
   for (;;) {
     const { status } = await settle(id);
     if (status !== "awaiting_permission") return seen;
-    const pending = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as Ask[];
+    const pending = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body
+      .permissions as Ask[];
     if (pending.length === 0) return seen;
     for (const ask of pending) {
       seen.push(ask);
       const reply = answer(ask);
       if (reply === null) return seen;
       const res = await api.call("POST", `/api/permissions/${ask.id}/reply`, reply);
-      if (res.status !== 200 && res.status !== 409) throw new Error(`reply failed: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200 && res.status !== 409)
+        throw new Error(`reply failed: ${res.status} ${JSON.stringify(res.body)}`);
     }
   }
 }

@@ -6,14 +6,23 @@ import { inject } from "vitest";
 import { createDb, type Db } from "../../lib/db/client";
 import { postgresBinDir } from "../../scripts/local-postgres";
 
-export type TestDb = { db: Db; url: string; file: string; dir: string; provider: "sqlite" | "postgres"; close: () => Promise<void> };
+export type TestDb = {
+  db: Db;
+  url: string;
+  file: string;
+  dir: string;
+  provider: "sqlite" | "postgres";
+  close: () => Promise<void>;
+};
 
 /** Which database this vitest project runs on (the "postgres" project sets PLANGATE_TEST_DB). */
 export const onPostgres = process.env.PLANGATE_TEST_DB === "postgres";
 
 function psql(sql: string): void {
   const bin = postgresBinDir();
-  const r = spawnSync(bin ? path.join(bin, "psql") : "psql", [inject("pgUrl"), "-v", "ON_ERROR_STOP=1", "-qc", sql], { encoding: "utf8" });
+  const r = spawnSync(bin ? path.join(bin, "psql") : "psql", [inject("pgUrl"), "-v", "ON_ERROR_STOP=1", "-qc", sql], {
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
 }
 

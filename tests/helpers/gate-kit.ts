@@ -20,10 +20,17 @@ export type GateCall = { tool: "bash"; command: string } | { tool: "read" | "wri
  * (`trusted`, the default) or not, the agent resolved from it, the tool's own permission asks (paths resolved
  * with realpath, commands split by the shell parser), and judgeCall.
  */
-export async function gateDecision(workspace: string, call: GateCall, opts: { agent?: string; mode?: PermissionMode; trusted?: boolean } = {}): Promise<"allow" | "ask" | "deny"> {
+export async function gateDecision(
+  workspace: string,
+  call: GateCall,
+  opts: { agent?: string; mode?: PermissionMode; trusted?: boolean } = {},
+): Promise<"allow" | "ask" | "deny"> {
   const file = readConfigFile(workspace);
   if (file.config.error !== undefined) throw new Error(file.config.error);
-  const trust = opts.trusted === false || file.hash === null ? null : { workspace, hash: file.hash, trustedAt: new Date(0).toISOString(), trustedBy: "person" };
+  const trust =
+    opts.trusted === false || file.hash === null
+      ? null
+      : { workspace, hash: file.hash, trustedAt: new Date(0).toISOString(), trustedBy: "person" };
   const { def: agent, narrowing } = agentDef(opts.agent ?? "build", workspace, effectiveConfig(file, trust));
   const mode = opts.mode ?? "default";
   const ctx: ToolContext = {
@@ -44,6 +51,14 @@ export async function gateDecision(workspace: string, call: GateCall, opts: { ag
         : call.tool === "list"
           ? await listTool.asks({ path: call.path }, ctx)
           : await writeTool.asks({ path: call.path, content: "x" }, ctx);
-  const judged = judgeCall({ asks, agentRules: agent.permission, narrowing, grantRules: [], mode, gates: { autoGateOpen: true, bypassEnabled: false }, allowedOnce: new Set() });
+  const judged = judgeCall({
+    asks,
+    agentRules: agent.permission,
+    narrowing,
+    grantRules: [],
+    mode,
+    gates: { autoGateOpen: true, bypassEnabled: false },
+    allowedOnce: new Set(),
+  });
   return judged.kind;
 }

@@ -37,7 +37,11 @@ function buildOnce(): void {
   withBuildLock(repo, () => {
     if (!needsBuild(repo)) return;
     const next = path.join(repo, "node_modules", "next", "dist", "bin", "next");
-    const r = spawnSync(process.execPath, [next, "build"], { cwd: repo, encoding: "utf8", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } });
+    const r = spawnSync(process.execPath, [next, "build"], {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
     if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout + r.stderr).slice(-4000)}`);
   });
 }
@@ -78,7 +82,9 @@ export async function startCluster(name: string, count = 3, extraEnv: Record<str
   const stop = async () => {
     for (const close of [...openStreams]) close();
     // SIGTERM first; an instance still draining connections after 10 s is killed.
-    await Promise.all(servers.map((s) => Promise.race([s.stop(), new Promise((r) => setTimeout(r, 10_000))]).then(() => s.kill9())));
+    await Promise.all(
+      servers.map((s) => Promise.race([s.stop(), new Promise((r) => setTimeout(r, 10_000))]).then(() => s.kill9())),
+    );
     await pool.end().catch(() => undefined);
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)).catch(() => undefined);
     fs.rmSync(root, { recursive: true, force: true });
@@ -112,8 +118,19 @@ export async function startCluster(name: string, count = 3, extraEnv: Record<str
 }
 
 /** A scripted session created through instance `base`; returns its id. */
-export async function scripted(base: string, workspace: string, script: Step[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await http(`${base}/api/sessions`, "POST", { title: "multi-instance", workspace, model: "scripted", script, ...extra });
+export async function scripted(
+  base: string,
+  workspace: string,
+  script: Step[],
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await http(`${base}/api/sessions`, "POST", {
+    title: "multi-instance",
+    workspace,
+    model: "scripted",
+    script,
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`session not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.session.id as string;
 }
@@ -135,7 +152,9 @@ export async function eventsOf(base: string, id: string): Promise<LoggedEvent[]>
 export async function waitStatus(c: Cluster, base: string, id: string, status: string, ms = 20_000): Promise<void> {
   await until(
     async () => {
-      const [row] = await c.query<{ leaseOwner: string | null }>('SELECT "leaseOwner" FROM "Session" WHERE "id" = $1', [id]);
+      const [row] = await c.query<{ leaseOwner: string | null }>('SELECT "leaseOwner" FROM "Session" WHERE "id" = $1', [
+        id,
+      ]);
       return { status: (await stateOf(base, id)).status, lease: row?.leaseOwner ?? null };
     },
     (v) => v.status === status && (status !== "idle" || v.lease === null),
@@ -144,13 +163,19 @@ export async function waitStatus(c: Cluster, base: string, id: string, status: s
 }
 
 /** Fires `n` requests at once, request i going to instance i mod the number of instances. */
-export async function race(servers: Server[], n: number, path: (i: number) => string, body: (i: number) => unknown): Promise<{ i: number; status: number; body: any }[]> {
+export async function race(
+  servers: Server[],
+  n: number,
+  path: (i: number) => string,
+  body: (i: number) => unknown,
+): Promise<{ i: number; status: number; body: any }[]> {
   const gate = Array.from({ length: n }, (_, i) => ({ i, url: `${servers[i % servers.length]!.url}${path(i)}` }));
   return Promise.all(gate.map(async ({ i, url }) => ({ i, ...(await http(url, "POST", body(i))) })));
 }
 
 export const ofType = (events: LoggedEvent[], type: string) => events.filter((e) => e.type === type);
-export const lines = (file: string): string[] => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+export const lines = (file: string): string[] =>
+  fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 
 export type SseEvent = { id: number; data: LoggedEvent };
 
@@ -176,7 +201,10 @@ export function openStream(base: string, id: string, lastEventId?: number): Stre
   let onConnected: () => void = () => undefined;
   const connected = new Promise<void>((r) => (onConnected = r));
   void (async () => {
-    const res = await fetch(`${base}/api/sessions/${id}/stream`, { headers: lastEventId === undefined ? {} : { "last-event-id": String(lastEventId) }, signal: ctrl.signal });
+    const res = await fetch(`${base}/api/sessions/${id}/stream`, {
+      headers: lastEventId === undefined ? {} : { "last-event-id": String(lastEventId) },
+      signal: ctrl.signal,
+    });
     if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -203,7 +231,8 @@ export function openStream(base: string, id: string, lastEventId?: number): Stre
       const end = Date.now() + ms;
       while (!pred(events)) {
         if (error) throw error;
-        if (Date.now() > end) throw new Error(`stream ${base}: timed out with ids ${events.map((e) => e.id).join(",")}`);
+        if (Date.now() > end)
+          throw new Error(`stream ${base}: timed out with ids ${events.map((e) => e.id).join(",")}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

@@ -8,7 +8,8 @@ export const enter = call("enter_plan_mode");
 export const exitWith = (plan: string) => call("exit_plan_mode", { plan });
 
 export const PLAN_V1 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n";
-export const PLAN_V2 = "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n3. Add a rollback step.\n";
+export const PLAN_V2 =
+  "# Plan: todo service\n\n1. Add a done flag to todos.\n2. Write a test.\n3. Add a rollback step.\n";
 
 export type ReviewBody = { id: string; kind: string; status: string; intent: unknown; decision: string | null };
 
@@ -22,7 +23,11 @@ export function resultOf(events: SessionEvent[], tool: string, nth = 0) {
   return r!;
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const v = await fn();
@@ -38,12 +43,22 @@ export function planKit(current: () => Api) {
   async function say(id: string, text = "go") {
     const res = await api().call("POST", `/api/sessions/${id}/messages`, { text });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    return res.body as { turn: { id: string; queued: boolean } | null; command?: { name: string; args: string; outcome: string } };
+    return res.body as {
+      turn: { id: string; queued: boolean } | null;
+      command?: { name: string; args: string; outcome: string };
+    };
   }
   async function stateOf(id: string) {
     const res = await api().call("GET", `/api/sessions/${id}`);
     expect(res.status).toBe(200);
-    return res.body.state as { mode: Mode; prePlanMode: Mode | null; status: string; queuedMode: Mode | null; plan: { active: boolean; pending: boolean }; pendingReview: { id: string; kind: string } | null };
+    return res.body.state as {
+      mode: Mode;
+      prePlanMode: Mode | null;
+      status: string;
+      queuedMode: Mode | null;
+      plan: { active: boolean; pending: boolean };
+      pendingReview: { id: string; kind: string } | null;
+    };
   }
   async function pendingReviews(id: string) {
     const res = await api().call("GET", `/api/reviews?status=pending&sessionId=${id}`);

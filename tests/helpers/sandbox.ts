@@ -9,10 +9,19 @@ import type { SandboxInfo } from "../../lib/tools/types";
 export function sandboxForSuite(opts: { network?: boolean } = {}): SandboxInfo {
   const sandbox = detectSandbox();
   const off = process.env.PLANGATE_SANDBOX === "off";
-  const missing = !sandbox.available ? "bubblewrap (bwrap) cannot run here" : opts.network === true && !sandbox.slirpPath ? "slirp4netns is not installed" : null;
+  const missing = !sandbox.available
+    ? "bubblewrap (bwrap) cannot run here"
+    : opts.network === true && !sandbox.slirpPath
+      ? "slirp4netns is not installed"
+      : null;
   if (missing !== null && !off) {
-    if (process.env.CI) throw new Error(`CI is set but ${missing}: the security suites must run in CI (apt-get install -y bubblewrap slirp4netns)`);
-    console.warn(`plangate: ${missing}, so this security suite is skipped (apt-get install -y bubblewrap slirp4netns to run it)`);
+    if (process.env.CI)
+      throw new Error(
+        `CI is set but ${missing}: the security suites must run in CI (apt-get install -y bubblewrap slirp4netns)`,
+      );
+    console.warn(
+      `plangate: ${missing}, so this security suite is skipped (apt-get install -y bubblewrap slirp4netns to run it)`,
+    );
   }
   return sandbox;
 }

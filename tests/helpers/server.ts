@@ -11,7 +11,13 @@ export { freePort };
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** log: everything the server printed so far (its start log included). */
-export type Server = { url: string; proc: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void>; log: () => string };
+export type Server = {
+  url: string;
+  proc: ChildProcess;
+  kill9: () => Promise<void>;
+  stop: () => Promise<void>;
+  log: () => string;
+};
 
 /** Starts the app the way `npm start` does (migrate, build when stale, next start) in its own process group. */
 export async function startServer(env: Record<string, string>, port: number): Promise<Server> {
@@ -48,7 +54,11 @@ export async function startServer(env: Record<string, string>, port: number): Pr
 }
 
 export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -68,12 +78,22 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms =
  * A real server for one test file: a data folder with a workspace `ws` (filled by `prepare`), migrated and
  * started before the tests, stopped and removed after them. `server()` is the running server.
  */
-export function realServerFixture(name: string, extraEnv: Record<string, string> = {}, prepare: (workspace: string) => void = () => undefined) {
+export function realServerFixture(
+  name: string,
+  extraEnv: Record<string, string> = {},
+  prepare: (workspace: string) => void = () => undefined,
+) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `plangate-${name}-`));
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace, { recursive: true });
   prepare(workspace);
-  const env = { DATABASE_URL: freshDatabaseUrl(root).url, PLANGATE_DATA_DIR: root, PLANGATE_WORKSPACE_ROOTS: root, PLANGATE_ALLOW_SCRIPTED: "1", ...extraEnv };
+  const env = {
+    DATABASE_URL: freshDatabaseUrl(root).url,
+    PLANGATE_DATA_DIR: root,
+    PLANGATE_WORKSPACE_ROOTS: root,
+    PLANGATE_ALLOW_SCRIPTED: "1",
+    ...extraEnv,
+  };
   let running: Server | undefined;
   beforeAll(async () => {
     await migrateDatabase(env.DATABASE_URL, { quiet: true });

@@ -21,7 +21,12 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ at: Date.now(), path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        at: Date.now(),
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       res.writeHead(script.shift() ?? 200, { "content-type": "text/plain" });
       res.end("ok");
     });

@@ -48,13 +48,28 @@ afterEach(async () => {
 
 const PLAN = "# Plan: greeting\n\n1. Write the greeting in hello.txt\n";
 // The agent's first post-approval step writes a file behind the tools' backs: only git can see it.
-const WORK = [exitWith(PLAN), call("bash", { command: "printf 'written after approval\\n' > hello.txt" }), { text: "finished" }];
+const WORK = [
+  exitWith(PLAN),
+  call("bash", { command: "printf 'written after approval\\n' > hello.txt" }),
+  { text: "finished" },
+];
 
-type Report = { status: string; items: { status: string; evidence: string[] }[]; summary: string; gitUnchecked?: string };
+type Report = {
+  status: string;
+  items: { status: string; evidence: string[] }[];
+  summary: string;
+  gitUnchecked?: string;
+};
 
 async function gitWorkspace(): Promise<Api> {
-  const a = testApi({ files: { "README.md": "# Notes\n", ".plangate/config.json": JSON.stringify({ permission: { bash: { "*": "allow" } } }) } });
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: a.workspace, stdio: "pipe" });
+  const a = testApi({
+    files: {
+      "README.md": "# Notes\n",
+      ".plangate/config.json": JSON.stringify({ permission: { bash: { "*": "allow" } } }),
+    },
+  });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: a.workspace, stdio: "pipe" });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
@@ -70,7 +85,9 @@ async function reviewOpen(): Promise<{ id: string; review: string }> {
 }
 
 async function approve(review: string): Promise<void> {
-  expect((await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
+  expect(
+    (await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status,
+  ).toBe(200);
 }
 
 async function baselineOf(id: string): Promise<string | null> {
@@ -87,9 +104,17 @@ async function toolsSinceApproval(id: string): Promise<string[]> {
   return events.flatMap((e) => (e.type === "tool.called" && e.seq > approvedAt ? [e.payload.tool] : []));
 }
 
-const filesIn = (tree: string) => execFileSync("git", ["ls-tree", "-r", "--name-only", tree], { cwd: api.workspace, encoding: "utf8" }).split("\n");
-const verification = (id: string) => waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0]?.report as Report | undefined, 30_000);
-const expireLease = (id: string) => api.t.db.session.update({ where: { id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
+const filesIn = (tree: string) =>
+  execFileSync("git", ["ls-tree", "-r", "--name-only", tree], { cwd: api.workspace, encoding: "utf8" }).split("\n");
+const verification = (id: string) =>
+  waitFor(
+    "the verification",
+    async () =>
+      (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0]?.report as Report | undefined,
+    30_000,
+  );
+const expireLease = (id: string) =>
+  api.t.db.session.update({ where: { id }, data: { leaseUntil: new Date(Date.now() - 1000) } });
 
 /** Approves, and the snapshot it started never finishes (its process is as good as dead) until its lease runs out. */
 async function approveThenSnapshotterDies(id: string, review: string): Promise<{ release: () => void }> {
@@ -175,7 +200,9 @@ describe("the approval baseline: taken after the decision commits, before the ag
     expect(report.summary).toContain("changes outside the tools not checked");
     kick(api.t.db, id);
     await new Promise((r) => setTimeout(r, 200));
-    const notices = (await readEvents(api.t.db, id)).filter((e) => e.type === "notice" && e.payload.text.includes("not captured"));
+    const notices = (await readEvents(api.t.db, id)).filter(
+      (e) => e.type === "notice" && e.payload.text.includes("not captured"),
+    );
     expect(notices).toHaveLength(1);
   });
 
@@ -205,7 +232,9 @@ describe("the approval baseline: taken after the decision commits, before the ag
     const id = await startScripted(api, [exitWith(PLAN), { text: "ok" }], { mode: "plan" });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
     await approve(await awaitReview(api, id));
-    await waitFor("the turn to end", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "message.assistant" && e.payload.text === "ok"));
+    await waitFor("the turn to end", async () =>
+      (await readEvents(api.t.db, id)).some((e) => e.type === "message.assistant" && e.payload.text === "ok"),
+    );
     expect(await baselineOf(id)).toBe("none");
     expect(snap.started).toBe(0);
   });

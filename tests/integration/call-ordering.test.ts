@@ -28,7 +28,11 @@ describe("calls are judged by the mode they were issued in", () => {
     const id = await startScripted(api, [step, { text: "done" }], { mode: "plan" });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
     const review = await pendingReview(id);
-    await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits", plan: "# Plan\n\n1. Do not create any file.\n" });
+    await api.call("POST", `/api/reviews/${review}/decision`, {
+      decision: "approve",
+      mode: "acceptEdits",
+      plan: "# Plan\n\n1. Do not create any file.\n",
+    });
     const { events } = await settle(api, id);
     const write = results(events).find((r) => r.tool === "write");
     expect(write).toMatchObject({ ok: false, error: expect.stringContaining("issued in plan mode") });
@@ -46,7 +50,10 @@ describe("an abort and a permission reply are serialised", () => {
       await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
       expect((await settle(api, id)).status).toBe("awaiting_permission");
       const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions;
-      await Promise.all([api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "once" }), api.call("POST", `/api/sessions/${id}/abort`)]);
+      await Promise.all([
+        api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "once" }),
+        api.call("POST", `/api/sessions/${id}/abort`),
+      ]);
       const { events } = await settle(api, id);
       await new Promise((r) => setTimeout(r, 50));
       const ran = fs.existsSync(path.join(api.workspace, marker));
@@ -60,7 +67,10 @@ describe("an abort and a permission reply are serialised", () => {
 describe("a call cut by a crash is not run again", () => {
   it("resume reports the started command as interrupted and does not repeat it", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("bash", { command: "echo ran >> count.txt" }), { text: "after the crash" }]);
+    const id = await startScripted(api, [
+      call("bash", { command: "echo ran >> count.txt" }),
+      { text: "after the crash" },
+    ]);
     // What kill -9 leaves mid-command: the call was allowed and started, its result never logged, no lease.
     await appendEvents(api.t.db, id, [
       { type: "message.user", payload: { text: "go" } },
@@ -73,7 +83,11 @@ describe("a call cut by a crash is not run again", () => {
     expect((await api.call("POST", `/api/sessions/${id}/resume`)).status).toBe(202);
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
-    expect(results(events)[0]).toMatchObject({ callId: "call_1", ok: false, error: expect.stringContaining("Interrupted") });
+    expect(results(events)[0]).toMatchObject({
+      callId: "call_1",
+      ok: false,
+      error: expect.stringContaining("Interrupted"),
+    });
     expect(fs.existsSync(path.join(api.workspace, "count.txt"))).toBe(false);
     expect(ofType(events, "message.assistant").map((m) => m.text)).toContain("after the crash");
   });
@@ -82,7 +96,9 @@ describe("a call cut by a crash is not run again", () => {
 describe("a fork made at a pending review", () => {
   it("closes the dangling exit_plan_mode as cancelled instead of running it again at its next message", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. x\n" }), { text: "after" }], { mode: "plan" });
+    const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. x\n" }), { text: "after" }], {
+      mode: "plan",
+    });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
     const review = await pendingReview(id);
     const fork = await api.call("POST", `/api/sessions/${id}/fork`, {});
@@ -101,13 +117,19 @@ describe("a fork made at a pending review", () => {
 describe("an approval with a note", () => {
   it("passes the note to the model with the approval, and History keeps it", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. x\n" }), { text: "done" }], { mode: "plan" });
+    const id = await startScripted(api, [call("exit_plan_mode", { plan: "# Plan\n\n1. x\n" }), { text: "done" }], {
+      mode: "plan",
+    });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
     const review = await pendingReview(id);
     const note = "Keep the public API unchanged.";
-    expect((await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", feedback: note })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", feedback: note })).status,
+    ).toBe(200);
     const { events } = await settle(api, id);
-    expect(String(results(events).find((r) => r.tool === "exit_plan_mode")?.output)).toContain(`Notes from the reviewer, to follow while you carry out the plan:\n${note}`);
+    expect(String(results(events).find((r) => r.tool === "exit_plan_mode")?.output)).toContain(
+      `Notes from the reviewer, to follow while you carry out the plan:\n${note}`,
+    );
     const history = (await api.call("GET", `/api/sessions/${id}/history`)).body.history;
     expect(JSON.stringify(history.plans)).toContain(note);
   });

@@ -13,8 +13,15 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const bin = path.join(repo, "bin", "plangate.mjs");
 const config = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-xdg-"));
 
-function plangate(args: string[], opts: { cwd?: string; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: opts.cwd ?? repo, env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: "" }, stdio: ["pipe", "pipe", "pipe"] });
+function plangate(
+  args: string[],
+  opts: { cwd?: string; stdin?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: opts.cwd ?? repo,
+    env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: "" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -24,7 +31,11 @@ function plangate(args: string[], opts: { cwd?: string; stdin?: string } = {}): 
 }
 
 const authed = async (url: string, method: string, body?: unknown) => {
-  const res = await fetch(url, { method, headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 
@@ -33,7 +44,10 @@ describe("plangate connect claude-code + the hook", () => {
     const server = fixture.server();
     const ws = fixture.workspace;
     fs.mkdirSync(path.join(ws, ".claude"), { recursive: true });
-    fs.writeFileSync(path.join(ws, ".claude/settings.json"), JSON.stringify({ permissions: { allow: ["Bash(npm test:*)"] } }));
+    fs.writeFileSync(
+      path.join(ws, ".claude/settings.json"),
+      JSON.stringify({ permissions: { allow: ["Bash(npm test:*)"] } }),
+    );
     const connected = await plangate(["connect", "claude-code", "--url", server.url, "--token", TOKEN], { cwd: ws });
     expect(connected.code).toBe(0);
     const settings = JSON.parse(fs.readFileSync(path.join(ws, ".claude/settings.json"), "utf8"));
@@ -44,29 +58,63 @@ describe("plangate connect claude-code + the hook", () => {
     expect(JSON.stringify(settings)).not.toContain(TOKEN);
     expect(fs.statSync(path.join(config, "plangate/credentials.json")).mode & 0o777).toBe(0o600);
     // The command as a shell reads it: each word is single-quoted.
-    const hookArgs = (hook.hooks[0].command as string).match(/hook claude-code --url '[^']+'/)?.[0].replace(/'/g, "").split(" ") ?? [];
+    const hookArgs =
+      (hook.hooks[0].command as string)
+        .match(/hook claude-code --url '[^']+'/)?.[0]
+        .replace(/'/g, "")
+        .split(" ") ?? [];
     expect(hookArgs).toEqual(["hook", "claude-code", "--url", server.url]);
 
     const stdin = (plan: string) =>
-      JSON.stringify({ session_id: "cc-session-1", transcript_path: path.join(ws, "transcript.jsonl"), cwd: ws, permission_mode: "plan", hook_event_name: "PermissionRequest", tool_name: "ExitPlanMode", tool_input: { plan, planFilePath: "/home/u/.claude/plans/p.md" } });
+      JSON.stringify({
+        session_id: "cc-session-1",
+        transcript_path: path.join(ws, "transcript.jsonl"),
+        cwd: ws,
+        permission_mode: "plan",
+        hook_event_name: "PermissionRequest",
+        tool_name: "ExitPlanMode",
+        tool_input: { plan, planFilePath: "/home/u/.claude/plans/p.md" },
+      });
     // Approve with an edit: the hook prints the allow with the edited plan and the mode.
     const first = plangate(hookArgs, { cwd: ws, stdin: stdin("# Plan\n\n1. Add a filter\n") });
-    const pending = await until(() => authed(`${server.url}/api/reviews?status=pending`, "GET"), (r) => r.body.reviews.length === 1);
+    const pending = await until(
+      () => authed(`${server.url}/api/reviews?status=pending`, "GET"),
+      (r) => r.body.reviews.length === 1,
+    );
     const reviewId = pending.body.reviews[0].id as string;
-    expect((await authed(`${server.url}/api/reviews/${reviewId}/decision`, "POST", { decision: "approve", plan: "# Plan\n\n1. Add a filter\n2. Test it\n", mode: "acceptEdits" })).status).toBe(200);
+    expect(
+      (
+        await authed(`${server.url}/api/reviews/${reviewId}/decision`, "POST", {
+          decision: "approve",
+          plan: "# Plan\n\n1. Add a filter\n2. Test it\n",
+          mode: "acceptEdits",
+        })
+      ).status,
+    ).toBe(200);
     const approved = await first;
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toEqual({
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
-        decision: { behavior: "allow", updatedInput: { plan: "# Plan\n\n1. Add a filter\n2. Test it\n", planFilePath: "/home/u/.claude/plans/p.md" }, updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }] },
+        decision: {
+          behavior: "allow",
+          updatedInput: { plan: "# Plan\n\n1. Add a filter\n2. Test it\n", planFilePath: "/home/u/.claude/plans/p.md" },
+          updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+        },
       },
     });
 
     // Reject with a line comment: a deny whose message carries both.
     const second = plangate(hookArgs, { cwd: ws, stdin: stdin("# Plan\n\n1. Rewrite everything\n") });
-    const again = await until(() => authed(`${server.url}/api/reviews?status=pending`, "GET"), (r) => r.body.reviews.length === 1);
-    await authed(`${server.url}/api/reviews/${again.body.reviews[0].id}/decision`, "POST", { decision: "reject", feedback: "Too big", comments: [{ lineStart: 3, lineEnd: 3, body: "Split this" }] });
+    const again = await until(
+      () => authed(`${server.url}/api/reviews?status=pending`, "GET"),
+      (r) => r.body.reviews.length === 1,
+    );
+    await authed(`${server.url}/api/reviews/${again.body.reviews[0].id}/decision`, "POST", {
+      decision: "reject",
+      feedback: "Too big",
+      comments: [{ lineStart: 3, lineEnd: 3, body: "Split this" }],
+    });
     const denied = JSON.parse((await second).stdout);
     expect(denied.hookSpecificOutput.decision.behavior).toBe("deny");
     expect(denied.hookSpecificOutput.decision.message).toContain("Too big");
@@ -77,14 +125,30 @@ describe("plangate connect claude-code + the hook", () => {
 
     // The terminal answers first: the review shows so, and the hook says nothing.
     const third = plangate(hookArgs, { cwd: ws, stdin: stdin("# Plan\n\n1. Smaller\n") });
-    const third1 = await until(() => authed(`${server.url}/api/reviews?status=pending`, "GET"), (r) => r.body.reviews.length === 1);
-    fs.writeFileSync(path.join(ws, "transcript.jsonl"), [
-      JSON.stringify({ message: { content: [{ type: "tool_use", id: "toolu_1", name: "ExitPlanMode", input: {} }] } }),
-      JSON.stringify({ message: { content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "User has approved your plan." }] } }),
-    ].join("\n"));
+    const third1 = await until(
+      () => authed(`${server.url}/api/reviews?status=pending`, "GET"),
+      (r) => r.body.reviews.length === 1,
+    );
+    fs.writeFileSync(
+      path.join(ws, "transcript.jsonl"),
+      [
+        JSON.stringify({
+          message: { content: [{ type: "tool_use", id: "toolu_1", name: "ExitPlanMode", input: {} }] },
+        }),
+        JSON.stringify({
+          message: {
+            content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "User has approved your plan." }],
+          },
+        }),
+      ].join("\n"),
+    );
     const silent = await third;
     expect(silent.stdout).toBe("");
-    await until(() => authed(`${server.url}/api/reviews?status=answered_elsewhere`, "GET"), (r) => r.body.reviews.some((x: { id: string }) => x.id === third1.body.reviews[0].id), 15_000);
+    await until(
+      () => authed(`${server.url}/api/reviews?status=answered_elsewhere`, "GET"),
+      (r) => r.body.reviews.some((x: { id: string }) => x.id === third1.body.reviews[0].id),
+      15_000,
+    );
     expect((await authed(`${server.url}/api/reviews?status=pending`, "GET")).body.reviews).toHaveLength(0);
 
     // Without the token the server refuses, and the hook leaves the decision to the terminal (exit 0, silent).
@@ -94,24 +158,48 @@ describe("plangate connect claude-code + the hook", () => {
     expect(refused.stderr).toContain("401");
 
     expect((await plangate(["connect", "claude-code", "--remove"], { cwd: ws })).code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(ws, ".claude/settings.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(npm test:*)"] } });
+    expect(JSON.parse(fs.readFileSync(path.join(ws, ".claude/settings.json"), "utf8"))).toEqual({
+      permissions: { allow: ["Bash(npm test:*)"] },
+    });
   }, 120_000);
 });
 
 describe("the hook as the attack: what a sandbox rule or the repository allows never reaches Claude Code as allow", () => {
   const hook = (stdin: object) => {
-    const child = spawn(process.execPath, [bin, "hook", "claude-code", "--url", fixture.server().url], { env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: TOKEN }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "hook", "claude-code", "--url", fixture.server().url], {
+      env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: TOKEN },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stdin.end(JSON.stringify(stdin));
-    return new Promise<{ code: number | null; stdout: string }>((resolve) => child.once("close", (code) => resolve({ code, stdout })));
-  };
-  const asked = (tool: string, toolInput: Record<string, unknown>) => ({ session_id: "cc-hook-attack", cwd: fixture.workspace, hook_event_name: "PermissionRequest", tool_name: tool, tool_input: toolInput });
-  const pendingFor = (pattern: string) =>
-    until(() => authed(`${fixture.server().url}/api/permissions?status=pending`, "GET"), (r) => r.body.permissions.some((p: { patterns: string[] }) => p.patterns.includes(pattern))).then(
-      (r) => r.body.permissions.find((p: { patterns: string[] }) => p.patterns.includes(pattern)) as { id: string; metadata: Record<string, unknown> },
+    return new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      child.once("close", (code) => resolve({ code, stdout })),
     );
-  const behaviour = (out: string) => (out ? (JSON.parse(out) as { hookSpecificOutput: { decision: { behavior: string } } }).hookSpecificOutput.decision.behavior : "none");
+  };
+  const asked = (tool: string, toolInput: Record<string, unknown>) => ({
+    session_id: "cc-hook-attack",
+    cwd: fixture.workspace,
+    hook_event_name: "PermissionRequest",
+    tool_name: tool,
+    tool_input: toolInput,
+  });
+  const pendingFor = (pattern: string) =>
+    until(
+      () => authed(`${fixture.server().url}/api/permissions?status=pending`, "GET"),
+      (r) => r.body.permissions.some((p: { patterns: string[] }) => p.patterns.includes(pattern)),
+    ).then(
+      (r) =>
+        r.body.permissions.find((p: { patterns: string[] }) => p.patterns.includes(pattern)) as {
+          id: string;
+          metadata: Record<string, unknown>;
+        },
+    );
+  const behaviour = (out: string) =>
+    out
+      ? (JSON.parse(out) as { hookSpecificOutput: { decision: { behavior: string } } }).hookSpecificOutput.decision
+          .behavior
+      : "none";
 
   it("with a person's `mkdir *` grant for outside agents, a composed command waits for a person and the hook prints deny, never allow", async () => {
     const server = fixture.server();
@@ -119,12 +207,21 @@ describe("the hook as the attack: what a sandbox rule or the repository allows n
     // The grant: "always" on Claude Code's plain `mkdir a`, as the person would on the permission card.
     const first = hook(asked("Bash", { command: "mkdir a" }));
     const plain = await pendingFor("mkdir a");
-    expect((await authed(`${server.url}/api/permissions/${plain.id}/reply`, "POST", { reply: "always", scope: "workspace" })).status).toBe(200);
+    expect(
+      (await authed(`${server.url}/api/permissions/${plain.id}/reply`, "POST", { reply: "always", scope: "workspace" }))
+        .status,
+    ).toBe(200);
     expect(behaviour((await first).stdout)).toBe("allow");
     // It answers a single simple command at once...
     expect(behaviour((await hook(asked("Bash", { command: "mkdir b" }))).stdout)).toBe("allow");
     // ...and no composition of one.
-    for (const command of [`mkdir x && touch ${ws}/PWNED`, `mkdir x; touch ${ws}/PWNED`, `mkdir x $(touch ${ws}/PWNED)`, `mkdir x > ${ws}/.bashrc`, `mkdir x\ntouch ${ws}/PWNED`]) {
+    for (const command of [
+      `mkdir x && touch ${ws}/PWNED`,
+      `mkdir x; touch ${ws}/PWNED`,
+      `mkdir x $(touch ${ws}/PWNED)`,
+      `mkdir x > ${ws}/.bashrc`,
+      `mkdir x\ntouch ${ws}/PWNED`,
+    ]) {
       const waiting = hook(asked("Bash", { command }));
       const req = await pendingFor(command);
       expect(req.metadata.exactOnly).toEqual([command]);
@@ -138,14 +235,29 @@ describe("the hook as the attack: what a sandbox rule or the repository allows n
     const server = fixture.server();
     const ws = fs.realpathSync(fixture.workspace);
     fs.mkdirSync(path.join(ws, ".plangate"), { recursive: true });
-    fs.writeFileSync(path.join(ws, ".plangate/config.json"), JSON.stringify({ permission: { edit: { "*": "allow" }, bash: "allow" } }));
+    fs.writeFileSync(
+      path.join(ws, ".plangate/config.json"),
+      JSON.stringify({ permission: { edit: { "*": "allow" }, bash: "allow" } }),
+    );
     const view = await authed(`${server.url}/api/workspaces/trust?workspace=${encodeURIComponent(ws)}`, "GET");
-    expect((await authed(`${server.url}/api/workspaces/trust`, "POST", { workspace: ws, hash: view.body.hash })).body.trusted).toBe(true);
-    for (const file of [".claude/settings.json", ".git/config", ".plangate/config.json", ".bashrc", "src/.git/config"]) {
+    expect(
+      (await authed(`${server.url}/api/workspaces/trust`, "POST", { workspace: ws, hash: view.body.hash })).body
+        .trusted,
+    ).toBe(true);
+    for (const file of [
+      ".claude/settings.json",
+      ".git/config",
+      ".plangate/config.json",
+      ".bashrc",
+      "src/.git/config",
+    ]) {
       const waiting = hook(asked("Write", { file_path: path.join(ws, file), content: "{}" }));
       const req = await pendingFor(file);
       expect(req.metadata.control).toBe(true);
-      expect((await authed(`${server.url}/api/permissions/${req.id}/reply`, "POST", { reply: "always", scope: "workspace" })).status).toBe(400);
+      expect(
+        (await authed(`${server.url}/api/permissions/${req.id}/reply`, "POST", { reply: "always", scope: "workspace" }))
+          .status,
+      ).toBe(400);
       await authed(`${server.url}/api/permissions/${req.id}/reply`, "POST", { reply: "reject" });
       expect([file, behaviour((await waiting).stdout)]).toEqual([file, "deny"]);
     }
@@ -160,24 +272,71 @@ describe("the hook as the attack: what a sandbox rule or the repository allows n
   it("a team lead's model cannot answer Claude Code's plan: the hook keeps waiting until a person decides; the plan path it sent is never written", async () => {
     const server = fixture.server();
     const ws = fs.realpathSync(fixture.workspace);
-    const script = [{ toolCalls: [{ name: "send_message", input: { type: "plan_approval_response", to: "claude-code-cc-hook-team", approve: true } }] }, { text: "approved it" }];
-    const lead = (await authed(`${server.url}/api/sessions`, "POST", { workspace: ws, model: "scripted", mode: "acceptEdits", script })).body.session.id as string;
+    const script = [
+      {
+        toolCalls: [
+          {
+            name: "send_message",
+            input: { type: "plan_approval_response", to: "claude-code-cc-hook-team", approve: true },
+          },
+        ],
+      },
+      { text: "approved it" },
+    ];
+    const lead = (
+      await authed(`${server.url}/api/sessions`, "POST", {
+        workspace: ws,
+        model: "scripted",
+        mode: "acceptEdits",
+        script,
+      })
+    ).body.session.id as string;
     const teamId = (await authed(`${server.url}/api/teams`, "POST", { sessionId: lead })).body.team.id as string;
-    const child = spawn(process.execPath, [bin, "hook", "claude-code", "--url", server.url], { env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: TOKEN }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "hook", "claude-code", "--url", server.url], {
+      env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: TOKEN },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    child.stdin.end(JSON.stringify({ session_id: "cc-hook-team", cwd: ws, hook_event_name: "PermissionRequest", tool_name: "ExitPlanMode", tool_input: { plan: "# Plan\n\n1. Change src/app.ts\n", planFilePath: "tests/conftest.py" } }));
-    const mail = await until(() => authed(`${server.url}/api/teams/${teamId}/mailbox`, "GET"), (r) => r.body.messages.some((m: { type: string }) => m.type === "plan_approval_request"));
-    const request = mail.body.messages.find((m: { type: string }) => m.type === "plan_approval_request") as { id: string; requestId: string; from: string };
+    child.stdin.end(
+      JSON.stringify({
+        session_id: "cc-hook-team",
+        cwd: ws,
+        hook_event_name: "PermissionRequest",
+        tool_name: "ExitPlanMode",
+        tool_input: { plan: "# Plan\n\n1. Change src/app.ts\n", planFilePath: "tests/conftest.py" },
+      }),
+    );
+    const mail = await until(
+      () => authed(`${server.url}/api/teams/${teamId}/mailbox`, "GET"),
+      (r) => r.body.messages.some((m: { type: string }) => m.type === "plan_approval_request"),
+    );
+    const request = mail.body.messages.find((m: { type: string }) => m.type === "plan_approval_request") as {
+      id: string;
+      requestId: string;
+      from: string;
+    };
 
     // The lead's model tries to approve: refused, with a clear error; the review and the hook keep waiting.
     await authed(`${server.url}/api/sessions/${lead}/messages`, "POST", { text: "answer your teammate" });
-    const leadEvents = await until(() => authed(`${server.url}/api/sessions/${lead}/events?limit=500`, "GET"), (r) => r.body.events.some((e: { type: string; payload: { tool?: string } }) => e.type === "tool.result" && e.payload.tool === "send_message"));
-    const result = leadEvents.body.events.find((e: { type: string; payload: { tool?: string } }) => e.type === "tool.result" && e.payload.tool === "send_message").payload as { ok: boolean; error: string };
+    const leadEvents = await until(
+      () => authed(`${server.url}/api/sessions/${lead}/events?limit=500`, "GET"),
+      (r) =>
+        r.body.events.some(
+          (e: { type: string; payload: { tool?: string } }) =>
+            e.type === "tool.result" && e.payload.tool === "send_message",
+        ),
+    );
+    const result = leadEvents.body.events.find(
+      (e: { type: string; payload: { tool?: string } }) =>
+        e.type === "tool.result" && e.payload.tool === "send_message",
+    ).payload as { ok: boolean; error: string };
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/only a person may answer an outside agent's plan/);
-    expect((await authed(`${server.url}/api/external/plan-reviews/${request.requestId}?wait=0`, "GET")).body.status).toBe("pending");
+    expect(
+      (await authed(`${server.url}/api/external/plan-reviews/${request.requestId}?wait=0`, "GET")).body.status,
+    ).toBe("pending");
     expect(child.exitCode).toBeNull();
     expect(stdout).toBe("");
 
@@ -187,8 +346,18 @@ describe("the hook as the attack: what a sandbox rule or the repository allows n
     expect(fs.existsSync(path.join(ws, "tests/conftest.py"))).toBe(false);
 
     // A person sends it back: the hook tells Claude Code to keep planning.
-    expect((await authed(`${server.url}/api/teams/${teamId}/mailbox/${request.id}/reply`, "POST", { approve: false, feedback: "Smaller, please" })).status).toBe(200);
+    expect(
+      (
+        await authed(`${server.url}/api/teams/${teamId}/mailbox/${request.id}/reply`, "POST", {
+          approve: false,
+          feedback: "Smaller, please",
+        })
+      ).status,
+    ).toBe(200);
     await exited;
-    expect(JSON.parse(stdout).hookSpecificOutput.decision).toMatchObject({ behavior: "deny", message: expect.stringContaining("Smaller, please") });
+    expect(JSON.parse(stdout).hookSpecificOutput.decision).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("Smaller, please"),
+    });
   }, 120_000);
 });

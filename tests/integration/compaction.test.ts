@@ -15,10 +15,22 @@ const text = (m: { content: unknown }) => JSON.stringify(m.content);
 
 describe("compaction keeps plan state", () => {
   it("auto-compacts a long plan-mode turn; plan mode, the plan reference and the pending review survive", async () => {
-    api = testApi({ files: { "README.md": `# Big\n\n${"lorem ipsum dolor sit amet ".repeat(200)}\n` }, env: { PLANGATE_CONTEXT_CHARS: "4000" } });
-    const id = await startScripted(api, [call("read", { path: "README.md" }), call("read", { path: "README.md", offset: 2 }), call("exit_plan_mode", { plan: PLAN }), { text: "executing" }], {
-      mode: "plan",
+    api = testApi({
+      files: { "README.md": `# Big\n\n${"lorem ipsum dolor sit amet ".repeat(200)}\n` },
+      env: { PLANGATE_CONTEXT_CHARS: "4000" },
     });
+    const id = await startScripted(
+      api,
+      [
+        call("read", { path: "README.md" }),
+        call("read", { path: "README.md", offset: 2 }),
+        call("exit_plan_mode", { plan: PLAN }),
+        { text: "executing" },
+      ],
+      {
+        mode: "plan",
+      },
+    );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan pagination" });
     expect((await settle(api, id)).status).toBe("awaiting_review");
     const events = await readEvents(api.t.db, id);
@@ -58,11 +70,15 @@ describe("compaction keeps plan state", () => {
     const events = await readEvents(api.t.db, id);
     const compaction = events.at(-1);
     expect(compaction).toMatchObject({ type: "compaction", payload: { fromSeq: 1, toSeq: before.lastSeq } });
-    expect(compaction?.type === "compaction" && compaction.payload.summary).toMatch(/list files[\s\S]*Commands run[\s\S]*ls/);
+    expect(compaction?.type === "compaction" && compaction.payload.summary).toMatch(
+      /list files[\s\S]*Commands run[\s\S]*ls/,
+    );
     const after = foldEvents(events);
     // Only where the conversation restarts is recorded (so a restarted driver reads the log from there).
     expect(after.steps?.compactedAt).toBe(compaction?.seq);
     expect({ ...after, lastSeq: 0, steps: { ...after.steps, compactedAt: 0 } }).toEqual({ ...before, lastSeq: 0 });
-    expect((await api.call("POST", `/api/sessions/${id}/messages`, { text: "/compact" })).body.command.outcome).toBe("noop");
+    expect((await api.call("POST", `/api/sessions/${id}/messages`, { text: "/compact" })).body.command.outcome).toBe(
+      "noop",
+    );
   });
 });

@@ -22,25 +22,34 @@ function place(): { root: string; project: string; marker: string } {
 }
 
 function plangate(args: string[], cwd: string) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, XDG_CONFIG_HOME: path.join(cwd, ".."), PLANGATE_TOKEN: "" }, timeout: 30_000 });
+  return spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(cwd, ".."), PLANGATE_TOKEN: "" },
+    timeout: 30_000,
+  });
 }
 
 describe("plangate connect refuses what would run or land elsewhere", () => {
-  it.each(["http://127.0.0.1:3000;touch MARKER", "http://127.0.0.1:3000 $(touch MARKER)", "http://127.0.0.1:3000/`touch MARKER`", "http://x@127.0.0.1:3000", "file:///etc/passwd", "http://127.0.0.1:3000/path?q=1"])(
-    "--url %s is refused and nothing is written",
-    (raw) => {
-      const { project, marker } = place();
-      const url = raw.replace("MARKER", marker);
-      for (const agent of ["claude-code", "opencode"]) {
-        const r = plangate(["connect", agent, "--url", url], project);
-        expect([agent, r.status]).toEqual([agent, 2]);
-        expect(r.stderr).toMatch(/--url/);
-      }
-      expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
-      expect(fs.existsSync(path.join(project, ".opencode"))).toBe(false);
-      expect(fs.existsSync(marker)).toBe(false);
-    },
-  );
+  it.each([
+    "http://127.0.0.1:3000;touch MARKER",
+    "http://127.0.0.1:3000 $(touch MARKER)",
+    "http://127.0.0.1:3000/`touch MARKER`",
+    "http://x@127.0.0.1:3000",
+    "file:///etc/passwd",
+    "http://127.0.0.1:3000/path?q=1",
+  ])("--url %s is refused and nothing is written", (raw) => {
+    const { project, marker } = place();
+    const url = raw.replace("MARKER", marker);
+    for (const agent of ["claude-code", "opencode"]) {
+      const r = plangate(["connect", agent, "--url", url], project);
+      expect([agent, r.status]).toEqual([agent, 2]);
+      expect(r.stderr).toMatch(/--url/);
+    }
+    expect(fs.existsSync(path.join(project, ".claude"))).toBe(false);
+    expect(fs.existsSync(path.join(project, ".opencode"))).toBe(false);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 
   it("the hook command quotes every word: run by a shell, it is exactly Plangate's hook", () => {
     const { project } = place();
@@ -55,11 +64,17 @@ describe("plangate connect refuses what would run or land elsewhere", () => {
   });
 
   it.each([
-    ["the settings file", (project: string, outside: string) => {
-      fs.mkdirSync(path.join(project, ".claude"));
-      fs.symlinkSync(outside, path.join(project, ".claude/settings.json"));
-    }],
-    ["the .claude folder", (project: string, outside: string) => fs.symlinkSync(path.dirname(outside), path.join(project, ".claude"))],
+    [
+      "the settings file",
+      (project: string, outside: string) => {
+        fs.mkdirSync(path.join(project, ".claude"));
+        fs.symlinkSync(outside, path.join(project, ".claude/settings.json"));
+      },
+    ],
+    [
+      "the .claude folder",
+      (project: string, outside: string) => fs.symlinkSync(path.dirname(outside), path.join(project, ".claude")),
+    ],
   ])("a link planted at %s is refused: the file it leads to is unchanged", (_name, plant) => {
     const { root, project } = place();
     const elsewhere = path.join(root, "elsewhere");

@@ -25,10 +25,16 @@ async function expectViewMatchesLog(id: string): Promise<void> {
 
 describe("the driver's incremental conversation view", () => {
   it("equals the log rebuilt from scratch after turns, messages, compactions, a fork and a restart", async () => {
-    api = testApi({ files: { "a.txt": `${"alpha beta gamma ".repeat(60)}\n`, "b.txt": "short\n" }, env: { PLANGATE_CONTEXT_CHARS: "2500" } });
+    api = testApi({
+      files: { "a.txt": `${"alpha beta gamma ".repeat(60)}\n`, "b.txt": "short\n" },
+      env: { PLANGATE_CONTEXT_CHARS: "2500" },
+    });
     // Turns of a few reads each; the small context limit makes the driver compact in the middle of turns.
     const script: Step[] = [];
-    for (let t = 0; t < 8; t++) script.push(call("read", { path: "a.txt" }), call("read", { path: "b.txt", offset: 1 + (t % 2) }), { text: `turn ${t} done` });
+    for (let t = 0; t < 8; t++)
+      script.push(call("read", { path: "a.txt" }), call("read", { path: "b.txt", offset: 1 + (t % 2) }), {
+        text: `turn ${t} done`,
+      });
     const id = await startScripted(api, script, { mode: "default" });
     for (let t = 0; t < 4; t++) {
       await api.call("POST", `/api/sessions/${id}/messages`, { text: `round ${t}` });

@@ -48,7 +48,11 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
 }
 
 function cli(from: string, to: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -85,54 +89,110 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     resetEnvCache();
     (globalThis as { plangateDb?: unknown }).plangateDb = source;
     api = { ...api, t: { ...api.t, db: source, url: sourceUrl, file, provider: "sqlite" } };
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: api.workspace, stdio: "pipe" });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: api.workspace,
+        stdio: "pipe",
+      });
     git("init", "-q");
     git("add", "-A");
     git("commit", "-qm", "init");
-    const say = async (id: string, text: string) => expect((await api.call("POST", `/api/sessions/${id}/messages`, { text })).status).toBe(202);
+    const say = async (id: string, text: string) =>
+      expect((await api.call("POST", `/api/sessions/${id}/messages`, { text })).status).toBe(202);
 
     // A plan sent back with line comments, revised, approved, executed and verified (modes, plans, reviews, verification).
-    const planned = await startScripted(api, [exitWith(V1), exitWith(V2), call("write", { path: "src/todo.ts", content: "export const cache = new Map();\n" }), { text: "finished" }], { mode: "plan", title: "Cache plan" });
+    const planned = await startScripted(
+      api,
+      [
+        exitWith(V1),
+        exitWith(V2),
+        call("write", { path: "src/todo.ts", content: "export const cache = new Map();\n" }),
+        { text: "finished" },
+      ],
+      { mode: "plan", title: "Cache plan" },
+    );
     await say(planned, "plan a zanzibar cache");
     const first = await awaitReview(api, planned);
-    const rejected = await api.call("POST", `/api/reviews/${first}/decision`, { decision: "reject", feedback: "No Redis.", comments: [{ lineStart: 4, lineEnd: 4, body: "Keep it in memory." }] });
+    const rejected = await api.call("POST", `/api/reviews/${first}/decision`, {
+      decision: "reject",
+      feedback: "No Redis.",
+      comments: [{ lineStart: 4, lineEnd: 4, body: "Keep it in memory." }],
+    });
     expect(rejected.status).toBe(200);
     const second = await awaitReview(api, planned);
-    expect((await api.call("POST", `/api/reviews/${second}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
-    await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${planned}/verify`)).body.verifications[0], 30_000);
+    expect(
+      (await api.call("POST", `/api/reviews/${second}/decision`, { decision: "approve", mode: "acceptEdits" })).status,
+    ).toBe(200);
+    await waitFor(
+      "the verification",
+      async () => (await api.call("GET", `/api/sessions/${planned}/verify`)).body.verifications[0],
+      30_000,
+    );
     expect((await api.call("POST", `/api/sessions/${planned}/fork`, { atSeq: 4 })).status).toBe(201);
 
     // An ask answered "always" (a permission request and a grant).
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-outside-")));
     fs.writeFileSync(path.join(outside, "a.txt"), "A");
-    const asker = await startScripted(api, [call("read", { path: `${outside}/a.txt` }), { text: "read it" }], { title: "Outside reader" });
+    const asker = await startScripted(api, [call("read", { path: `${outside}/a.txt` }), { text: "read it" }], {
+      title: "Outside reader",
+    });
     await say(asker, "read the outside file");
-    const ask = await waitFor("the ask", async () => (await api.call("GET", `/api/permissions?status=pending&sessionId=${asker}`)).body.permissions[0] as { id: string } | undefined);
-    expect((await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", scope: "session" })).status).toBe(200);
+    const ask = await waitFor(
+      "the ask",
+      async () =>
+        (await api.call("GET", `/api/permissions?status=pending&sessionId=${asker}`)).body.permissions[0] as
+          | { id: string }
+          | undefined,
+    );
+    expect(
+      (await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", scope: "session" })).status,
+    ).toBe(200);
 
     // A subagent (a child session) and a team whose teammate's plan the lead approves in the mailbox.
-    const parent = await startScripted(api, [call("task", { agent: "explore", prompt: "look around", script: [{ text: "child summary" }] }), { text: "parent done" }]);
+    const parent = await startScripted(api, [
+      call("task", { agent: "explore", prompt: "look around", script: [{ text: "child summary" }] }),
+      { text: "parent done" },
+    ]);
     await say(parent, "delegate");
     const lead = await startScripted(api, []);
     const team = await api.call("POST", "/api/teams", { sessionId: lead, name: "Copy team" });
     expect(team.status).toBe(201);
     const teamId = team.body.team.id as string;
-    const mate = await api.call("POST", `/api/teams/${teamId}/teammates`, { name: "alice", task: "plan the work", requirePlanApproval: true, script: [exitWith("# Alice\n\n1. work\n"), { text: "alice done" }] });
+    const mate = await api.call("POST", `/api/teams/${teamId}/teammates`, {
+      name: "alice",
+      task: "plan the work",
+      requirePlanApproval: true,
+      script: [exitWith("# Alice\n\n1. work\n"), { text: "alice done" }],
+    });
     expect(mate.status).toBe(201);
-    const request = await waitFor("alice's request", async () => ((await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string }[])[0]);
-    expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true })).status).toBe(200);
+    const request = await waitFor(
+      "alice's request",
+      async () =>
+        ((await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string }[])[0],
+    );
+    expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true })).status).toBe(
+      200,
+    );
     await setAutoGate(source, false);
 
     // A person's trust in the workspace's config.
     fs.mkdirSync(path.join(api.workspace, ".plangate"), { recursive: true });
-    fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "npm test": "allow" } } }));
+    fs.writeFileSync(
+      path.join(api.workspace, ".plangate/config.json"),
+      JSON.stringify({ permission: { bash: { "npm test": "allow" } } }),
+    );
     await trustWorkspaceConfig(api, api.workspace);
 
     // A webhook delivery with one failed attempt (nothing listens on port 1), and outbox rows not yet fanned out.
-    Object.assign(process.env, { PLANGATE_WEBHOOKS: "http://127.0.0.1:1/hook", PLANGATE_WEBHOOK_SECRET: "copy-test-secret-0123" });
+    Object.assign(process.env, {
+      PLANGATE_WEBHOOKS: "http://127.0.0.1:1/hook",
+      PLANGATE_WEBHOOK_SECRET: "copy-test-secret-0123",
+    });
     resetEnvCache();
     const [delivery] = (await fanOutOutbox(source, 1)).due;
-    expect(await attemptDelivery(source, delivery!, { backoffMs: [60_000], timeoutMs: 5_000 })).toMatchObject({ status: "retry" });
+    expect(await attemptDelivery(source, delivery!, { backoffMs: [60_000], timeoutMs: 5_000 })).toMatchObject({
+      status: "retry",
+    });
     delete process.env.PLANGATE_WEBHOOKS;
     delete process.env.PLANGATE_WEBHOOK_SECRET;
     resetEnvCache();
@@ -165,7 +225,9 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     const copy = createDb(to);
     try {
       expect(await dump(copy)).toEqual(await dump(source));
-      const kinds = await copy.session.findMany({ where: { OR: [{ parentId: { not: null } }, { forkedFromId: { not: null } }, { teamId: { not: null } }] } });
+      const kinds = await copy.session.findMany({
+        where: { OR: [{ parentId: { not: null } }, { forkedFromId: { not: null } }, { teamId: { not: null } }] },
+      });
       expect(kinds.filter((s) => s.parentId).length).toBe(1);
       expect(kinds.filter((s) => s.forkedFromId).length).toBe(1);
       expect(kinds.filter((s) => s.teamId).length).toBe(2);
@@ -218,7 +280,11 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
       const planned = await copy.session.findFirstOrThrow({ where: { title: "Cache plan" } });
       const found = await listSessions(copy, { q: "zanzibar" });
       expect(found.sessions.map((s) => s.id)).toContain(planned.id);
-      expect((await listSessions(copy, { q: "zanzibar" })).sessions.every((s) => s.id === planned.id || s.forkedFromId === planned.id)).toBe(true);
+      expect(
+        (await listSessions(copy, { q: "zanzibar" })).sessions.every(
+          (s) => s.id === planned.id || s.forkedFromId === planned.id,
+        ),
+      ).toBe(true);
     } finally {
       await copy.$disconnect();
     }
@@ -233,8 +299,14 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
       db.close();
       return `file:${copy}`;
     };
-    const notJson = spoil("not-json.db", `UPDATE "SessionEvent" SET "payload" = '{"text": "cut off' WHERE "sessionId" = ? AND "seq" = 3`);
-    const wrongState = spoil("wrong-state.db", `UPDATE "Session" SET "state" = json_set("state", '$.mode', 'bypassPermissions') WHERE "id" = ?`);
+    const notJson = spoil(
+      "not-json.db",
+      `UPDATE "SessionEvent" SET "payload" = '{"text": "cut off' WHERE "sessionId" = ? AND "seq" = 3`,
+    );
+    const wrongState = spoil(
+      "wrong-state.db",
+      `UPDATE "Session" SET "state" = json_set("state", '$.mode', 'bypassPermissions') WHERE "id" = ?`,
+    );
 
     const to = target();
     const report = await copyDatabase({ from: notJson, to, batchSize: 5 });

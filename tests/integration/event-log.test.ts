@@ -22,7 +22,13 @@ afterEach(async () => {
 });
 
 async function newSession() {
-  return createSession(t.db, { title: "log test", workspace: "/tmp/w", agent: "build", model: "offline", mode: "default" });
+  return createSession(t.db, {
+    title: "log test",
+    workspace: "/tmp/w",
+    agent: "build",
+    model: "offline",
+    mode: "default",
+  });
 }
 
 function expectGapFree(seqs: number[]) {
@@ -33,7 +39,9 @@ describe("session event log (real SQLite file)", () => {
   it("numbers 60 concurrent in-process appends 1..61 with no gap or duplicate", async () => {
     const { id } = await newSession();
     await Promise.all(
-      Array.from({ length: 60 }, (_, i) => appendEvents(t.db, id, [{ type: "message.user", payload: { text: `m${i}` } }])),
+      Array.from({ length: 60 }, (_, i) =>
+        appendEvents(t.db, id, [{ type: "message.user", payload: { text: `m${i}` } }]),
+      ),
     );
     const events = await readEvents(t.db, id);
     expectGapFree(events.map((e) => e.seq));
@@ -45,48 +53,64 @@ describe("session event log (real SQLite file)", () => {
     const { id } = await newSession();
     const worker = path.resolve(import.meta.dirname, "../helpers/append-worker.ts");
     await Promise.all(
-      ["a", "b", "c"].map((tag) => run(process.execPath, ["--import", "tsx", worker, t.url, id, "40", tag], { timeout: 120_000 })),
+      ["a", "b", "c"].map((tag) =>
+        run(process.execPath, ["--import", "tsx", worker, t.url, id, "40", tag], { timeout: 120_000 }),
+      ),
     );
     const events = await readEvents(t.db, id);
     expect(events).toHaveLength(121);
     expectGapFree(events.map((e) => e.seq));
     for (const tag of ["a", "b", "c"]) {
       // Each writer's own events stay in the order it wrote them.
-      const mine = events.flatMap((e) => (e.type === "message.user" && e.payload.text.startsWith(`${tag}-`) ? [Number(e.payload.text.slice(2))] : []));
+      const mine = events.flatMap((e) =>
+        e.type === "message.user" && e.payload.text.startsWith(`${tag}-`) ? [Number(e.payload.text.slice(2))] : [],
+      );
       expect(mine).toEqual(Array.from({ length: 40 }, (_, i) => i));
     }
     const { state } = await getSession(t.db, id);
     expect(state).toEqual(foldEvents(events));
   }, 180_000);
 
-  it.each([1, 2, 3])("fold of the log equals the stored projection after a random mix of operations (seed %i)", async (seed) => {
-    const { id } = await newSession();
-    const rand = rng(seed);
-    let state = (await getSession(t.db, id)).state;
-    for (let n = 0; n < 150; n++) {
-      const events = randomOp(state, rand, n);
-      if (events.length === 0) continue;
-      state = (await appendEvents(t.db, id, events)).state;
-      if (n % 50 === 0) expect((await getSession(t.db, id)).state).toEqual(foldEvents(await readEvents(t.db, id)));
-    }
-    const stored = await getSession(t.db, id);
-    const folded = foldEvents(await readEvents(t.db, id));
-    expect(stored.state).toEqual(folded);
-    expect(stored.session.status).toBe(folded.status);
-    expect(stored.session.mode).toBe(folded.mode);
-    const row = await t.db.session.findUniqueOrThrow({ where: { id } });
-    expect({ planActive: row.planActive, planPending: row.planPending, prePlanMode: row.prePlanMode, pendingAsks: row.pendingAsks }).toEqual({
-      planActive: folded.plan.active,
-      planPending: folded.plan.pending,
-      prePlanMode: folded.prePlanMode,
-      pendingAsks: folded.pendingPermissions.length,
-    });
-  });
+  it.each([1, 2, 3])(
+    "fold of the log equals the stored projection after a random mix of operations (seed %i)",
+    async (seed) => {
+      const { id } = await newSession();
+      const rand = rng(seed);
+      let state = (await getSession(t.db, id)).state;
+      for (let n = 0; n < 150; n++) {
+        const events = randomOp(state, rand, n);
+        if (events.length === 0) continue;
+        state = (await appendEvents(t.db, id, events)).state;
+        if (n % 50 === 0) expect((await getSession(t.db, id)).state).toEqual(foldEvents(await readEvents(t.db, id)));
+      }
+      const stored = await getSession(t.db, id);
+      const folded = foldEvents(await readEvents(t.db, id));
+      expect(stored.state).toEqual(folded);
+      expect(stored.session.status).toBe(folded.status);
+      expect(stored.session.mode).toBe(folded.mode);
+      const row = await t.db.session.findUniqueOrThrow({ where: { id } });
+      expect({
+        planActive: row.planActive,
+        planPending: row.planPending,
+        prePlanMode: row.prePlanMode,
+        pendingAsks: row.pendingAsks,
+      }).toEqual({
+        planActive: folded.plan.active,
+        planPending: folded.plan.pending,
+        prePlanMode: folded.prePlanMode,
+        pendingAsks: folded.pendingPermissions.length,
+      });
+    },
+  );
 
   it("records every mode change in the mode history in the same transaction", async () => {
     const { id } = await newSession();
-    await appendEvents(t.db, id, [{ type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "command" } }]);
-    await appendEvents(t.db, id, [{ type: "mode.changed", payload: { from: "plan", to: "acceptEdits", prePlanMode: null, cause: "review" } }]);
+    await appendEvents(t.db, id, [
+      { type: "mode.changed", payload: { from: "default", to: "plan", prePlanMode: "default", cause: "command" } },
+    ]);
+    await appendEvents(t.db, id, [
+      { type: "mode.changed", payload: { from: "plan", to: "acceptEdits", prePlanMode: null, cause: "review" } },
+    ]);
     const history = await t.db.modeChange.findMany({ where: { sessionId: id }, orderBy: { seq: "asc" } });
     expect(history.map((h) => [h.seq, h.fromMode, h.toMode, h.cause])).toEqual([
       [2, "default", "plan", "command"],

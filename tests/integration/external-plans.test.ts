@@ -13,7 +13,14 @@ afterEach(async () => {
 
 const PLAN = "# Add a todo filter\n\n1. Add `filter` to src/todo.ts\n2. Test it\n";
 const submit = (extra: Record<string, unknown> = {}) =>
-  api.call("POST", "/api/external/plan-reviews", { agent: "claude-code", externalSessionId: "cc-1234", cwd: api.workspace, plan: PLAN, planFilePath: "~/.claude/plans/todo-filter.md", ...extra });
+  api.call("POST", "/api/external/plan-reviews", {
+    agent: "claude-code",
+    externalSessionId: "cc-1234",
+    cwd: api.workspace,
+    plan: PLAN,
+    planFilePath: "~/.claude/plans/todo-filter.md",
+    ...extra,
+  });
 const outcome = (id: string, wait = 0) => api.call("GET", `/api/external/plan-reviews/${id}?wait=${wait}`);
 
 describe("an outside agent's plan review", () => {
@@ -22,22 +29,42 @@ describe("an outside agent's plan review", () => {
     const created = await submit();
     expect(created.status).toBe(201);
     const { reviewId, sessionId } = created.body as { reviewId: string; sessionId: string };
-    const pending = (await api.call("GET", "/api/reviews?status=pending")).body.reviews as { id: string; sessionId: string; kind: string }[];
+    const pending = (await api.call("GET", "/api/reviews?status=pending")).body.reviews as {
+      id: string;
+      sessionId: string;
+      kind: string;
+    }[];
     expect(pending.map((r) => [r.id, r.kind])).toEqual([[reviewId, "plan-review"]]);
     const session = (await api.call("GET", `/api/sessions/${sessionId}`)).body;
     // Named for the agent's own session, so a person can tell which terminal it is.
-    expect(session.session).toMatchObject({ agent: "claude-code", workspace: api.workspace, title: "claude-code session cc-1234" });
+    expect(session.session).toMatchObject({
+      agent: "claude-code",
+      workspace: api.workspace,
+      title: "claude-code session cc-1234",
+    });
     expect(session.state.status).toBe("awaiting_review");
-    expect((await api.call("GET", "/api/sessions")).body.sessions.map((s: { id: string }) => s.id)).toContain(sessionId);
+    expect((await api.call("GET", "/api/sessions")).body.sessions.map((s: { id: string }) => s.id)).toContain(
+      sessionId,
+    );
     expect((await outcome(reviewId)).body).toMatchObject({ status: "pending", plan: PLAN, message: null });
 
     // The hook waits while a person decides: the long poll answers as soon as the decision commits.
     const waiting = outcome(reviewId, 20);
     const edited = `${PLAN}3. Document it in the README\n`;
-    const decided = await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve", plan: edited, mode: "acceptEdits" });
+    const decided = await api.call("POST", `/api/reviews/${reviewId}/decision`, {
+      decision: "approve",
+      plan: edited,
+      mode: "acceptEdits",
+    });
     expect(decided.status).toBe(200);
     const answer = (await waiting).body;
-    expect(answer).toMatchObject({ status: "approved", decision: "approve", plan: edited, edited: true, mode: "acceptEdits" });
+    expect(answer).toMatchObject({
+      status: "approved",
+      decision: "approve",
+      plan: edited,
+      edited: true,
+      mode: "acceptEdits",
+    });
     expect(answer.message).toContain("## Approved Plan (edited by user)");
     expect(answer.message).toContain("Document it in the README");
     // No Plangate model runs for it: the decision closes the turn it opened, and nothing else is logged.
@@ -52,7 +79,13 @@ describe("an outside agent's plan review", () => {
     expect((await readEvents(api.t.db, sessionId)).length).toBe(types.length);
     // History and the exports carry it like any session.
     const { history } = (await api.call("GET", `/api/sessions/${sessionId}/history`)).body;
-    expect(history.plans.map((p: { version: number; status: string; editedByUser: boolean }) => [p.version, p.status, p.editedByUser])).toEqual([[1, "approved", true]]);
+    expect(
+      history.plans.map((p: { version: number; status: string; editedByUser: boolean }) => [
+        p.version,
+        p.status,
+        p.editedByUser,
+      ]),
+    ).toEqual([[1, "approved", true]]);
     const exported = await api.call("GET", `/api/sessions/${sessionId}/export?format=md`);
     expect(exported.status).toBe(200);
     expect(String(exported.body)).toContain("Document it in the README");
@@ -63,12 +96,20 @@ describe("an outside agent's plan review", () => {
   it("a rejection with a line comment gives the hook the feedback and the comment; the next plan of the same session is version 2", async () => {
     api = testApi();
     const { reviewId, sessionId } = (await submit()).body as { reviewId: string; sessionId: string };
-    await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "Too vague", comments: [{ lineStart: 3, lineEnd: 3, body: "Which file?" }] });
+    await api.call("POST", `/api/reviews/${reviewId}/decision`, {
+      decision: "reject",
+      feedback: "Too vague",
+      comments: [{ lineStart: 3, lineEnd: 3, body: "Which file?" }],
+    });
     const answer = (await outcome(reviewId)).body;
     expect(answer).toMatchObject({ status: "rejected", decision: "reject", edited: false, mode: "plan" });
     expect(answer.message).toContain("Too vague");
     expect(answer.message).toContain("Which file?");
-    const again = (await submit({ plan: `${PLAN}3. Say which file\n` })).body as { reviewId: string; sessionId: string; version: number };
+    const again = (await submit({ plan: `${PLAN}3. Say which file\n` })).body as {
+      reviewId: string;
+      sessionId: string;
+      version: number;
+    };
     expect(again).toMatchObject({ sessionId, version: 2 });
   });
 
@@ -78,14 +119,24 @@ describe("an outside agent's plan review", () => {
     const second = (await submit({ plan: `${PLAN}3. More\n` })).body as { reviewId: string; sessionId: string };
     expect(second.sessionId).toBe(first.sessionId);
     expect((await outcome(first.reviewId)).body.status).toBe("abandoned");
-    const marked = await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, { answer: "approved" });
+    const marked = await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, {
+      answer: "approved",
+    });
     expect(marked.status).toBe(200);
     expect((await outcome(second.reviewId)).body.status).toBe("answered_elsewhere");
     expect((await api.call("GET", "/api/reviews?status=pending")).body.reviews).toHaveLength(0);
     expect((await api.call("GET", `/api/sessions/${first.sessionId}`)).body.state.status).toBe("idle");
     // The desk can no longer decide it, and a second terminal report changes nothing.
-    expect((await api.call("POST", `/api/reviews/${second.reviewId}/decision`, { decision: "approve" })).status).toBe(409);
-    expect((await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, { answer: "rejected" })).status).toBe(409);
+    expect((await api.call("POST", `/api/reviews/${second.reviewId}/decision`, { decision: "approve" })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await api.call("POST", `/api/external/plan-reviews/${second.reviewId}/answered-elsewhere`, {
+          answer: "rejected",
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it("refuses a folder outside the workspace roots, an unknown agent and a review of Plangate's own agent, changing nothing", async () => {
@@ -107,17 +158,30 @@ describe("an outside agent's plan review", () => {
 });
 
 describe("an outside agent's permission asks", () => {
-  const ask = (tool: string, input: Record<string, unknown>) => api.call("POST", "/api/external/permission-asks", { agent: "claude-code", externalSessionId: "cc-asks", cwd: api.workspace, tool, input });
+  const ask = (tool: string, input: Record<string, unknown>) =>
+    api.call("POST", "/api/external/permission-asks", {
+      agent: "claude-code",
+      externalSessionId: "cc-asks",
+      cwd: api.workspace,
+      tool,
+      input,
+    });
 
   it("wait on the permission card; 'always' is saved for the workspace and answers the same call next time without a person", async () => {
     api = testApi();
     const first = await ask("Bash", { command: "npm run build" });
     expect(first.status).toBe(201);
     const { requestId } = first.body as { requestId: string };
-    const pending = (await api.call("GET", "/api/permissions?status=pending")).body.permissions as { id: string; permission: string; patterns: string[] }[];
+    const pending = (await api.call("GET", "/api/permissions?status=pending")).body.permissions as {
+      id: string;
+      permission: string;
+      patterns: string[];
+    }[];
     expect(pending.map((p) => [p.id, p.permission, p.patterns])).toEqual([[requestId, "bash", ["npm run build"]]]);
     const waiting = api.call("GET", `/api/external/permission-asks/${requestId}?wait=20`);
-    expect((await api.call("POST", `/api/permissions/${requestId}/reply`, { reply: "always", scope: "workspace" })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/permissions/${requestId}/reply`, { reply: "always", scope: "workspace" })).status,
+    ).toBe(200);
     expect((await waiting).body).toMatchObject({ requestId, status: "always" });
     // The saved rule answers: no new ask. A different command still asks.
     expect((await ask("Bash", { command: "npm run build" })).body).toMatchObject({ requestId: null, status: "allow" });
@@ -125,10 +189,19 @@ describe("an outside agent's permission asks", () => {
   });
 
   it("a rejection carries its message; the workspace config's deny answers at once; calls Plangate cannot judge are refused", async () => {
-    api = testApi({ files: { "README.md": "# x\n", ".plangate/config.json": JSON.stringify({ permission: { bash: { "rm *": "deny" } } }) } });
-    const edit = (await ask("Edit", { file_path: `${api.workspace}/README.md`, old_string: "x", new_string: "y" })).body as { requestId: string };
+    api = testApi({
+      files: {
+        "README.md": "# x\n",
+        ".plangate/config.json": JSON.stringify({ permission: { bash: { "rm *": "deny" } } }),
+      },
+    });
+    const edit = (await ask("Edit", { file_path: `${api.workspace}/README.md`, old_string: "x", new_string: "y" }))
+      .body as { requestId: string };
     await api.call("POST", `/api/permissions/${edit.requestId}/reply`, { reply: "reject", message: "Not the README" });
-    expect((await api.call("GET", `/api/external/permission-asks/${edit.requestId}`)).body).toMatchObject({ status: "reject", message: "Not the README" });
+    expect((await api.call("GET", `/api/external/permission-asks/${edit.requestId}`)).body).toMatchObject({
+      status: "reject",
+      message: "Not the README",
+    });
     expect((await ask("Bash", { command: "rm -rf build" })).body).toMatchObject({ status: "deny", requestId: null });
     expect((await ask("Edit", { file_path: "/etc/hosts", old_string: "a", new_string: "b" })).status).toBe(400);
     expect((await ask("WebFetch", { url: "http://x" })).status).toBe(400);
@@ -138,17 +211,27 @@ describe("an outside agent's permission asks", () => {
 describe("an outside agent in a team's workspace", () => {
   it("joins the team; its plan waits in the lead's mailbox (not the desk's route), and the lead's answer reaches its hook", async () => {
     api = testApi();
-    const lead = (await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script: [] })).body.session.id as string;
+    const lead = (await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script: [] }))
+      .body.session.id as string;
     const teamId = (await api.call("POST", "/api/teams", { sessionId: lead })).body.team.id as string;
     const { reviewId, sessionId } = (await submit()).body as { reviewId: string; sessionId: string };
-    const mail = (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as { id: string; type: string; requestId: string; from: string }[];
+    const mail = (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as {
+      id: string;
+      type: string;
+      requestId: string;
+      from: string;
+    }[];
     expect(mail.map((m) => [m.type, m.requestId, m.from])).toEqual([["plan_approval_request", reviewId, sessionId]]);
-    const team = (await api.call("GET", `/api/teams/${teamId}`)).body.team as { teammates: { sessionId: string; name: string }[] };
+    const team = (await api.call("GET", `/api/teams/${teamId}`)).body.team as {
+      teammates: { sessionId: string; name: string }[];
+    };
     expect(team.teammates.map((t) => t.sessionId)).toEqual([sessionId]);
     // Only the lead answers a teammate's plan, from the mailbox.
     expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" })).status).toBe(403);
     expect((await outcome(reviewId)).body.status).toBe("pending");
-    expect((await api.call("POST", `/api/teams/${teamId}/mailbox/${mail[0]?.id}/reply`, { approve: true })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/teams/${teamId}/mailbox/${mail[0]?.id}/reply`, { approve: true })).status,
+    ).toBe(200);
     expect((await outcome(reviewId, 10)).body).toMatchObject({ status: "approved", plan: PLAN });
   });
 });

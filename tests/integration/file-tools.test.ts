@@ -64,11 +64,21 @@ describe("fileTools", () => {
 describe("asks against real rules", () => {
   it.each([
     ["an edit under src", "edit", { path: "src/app.ts", oldString: "1", newString: "2" }, "allow"],
-    ["an edit under src spelled with ./ and ..", "edit", { path: "./lib/../src/app.ts", oldString: "1", newString: "2" }, "allow"],
+    [
+      "an edit under src spelled with ./ and ..",
+      "edit",
+      { path: "./lib/../src/app.ts", oldString: "1", newString: "2" },
+      "allow",
+    ],
     ["a write that leaves and re-enters the workspace", "write", { path: "../ws/src/b.ts", content: "" }, "allow"],
     ["a write outside src", "write", { path: "README.md", content: "" }, "ask"],
     ["a write through a symlink escape", "write", { path: "out-link/x.ts", content: "" }, "deny"],
-    ["a patch with one file outside", "apply_patch", { patch: "--- /dev/null\n+++ b/../x.ts\n@@ -0,0 +1 @@\n+x\n" }, "deny"],
+    [
+      "a patch with one file outside",
+      "apply_patch",
+      { patch: "--- /dev/null\n+++ b/../x.ts\n@@ -0,0 +1 @@\n+x\n" },
+      "deny",
+    ],
     ["a read", "read", { path: "src/app.ts" }, "ask"],
   ])("%s → %s", async (_label, name, input, expected) => {
     expect(verdict(await tool(name).asks(input, fx.ctx()))).toBe(expected);

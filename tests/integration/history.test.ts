@@ -15,19 +15,27 @@ afterEach(async () => {
   await api?.close();
 });
 
-const list = async (query: string) => (await api.call("GET", `/api/sessions?${query}`)).body as { sessions: { id: string; title: string; planStatus: string | null }[]; nextCursor: string | null };
+const list = async (query: string) =>
+  (await api.call("GET", `/api/sessions?${query}`)).body as {
+    sessions: { id: string; title: string; planStatus: string | null }[];
+    nextCursor: string | null;
+  };
 
 describe("session history", () => {
   it("lists with filters (status, mode, workspace, team), full-text search over titles, messages and plans, and cursor pages", async () => {
     api = testApi();
     const other = path.join(path.dirname(api.workspace), "other");
     fs.mkdirSync(other);
-    const titled = async (title: string, extra: Record<string, unknown> = {}) => startScripted(api, [], { title, ...extra });
+    const titled = async (title: string, extra: Record<string, unknown> = {}) =>
+      startScripted(api, [], { title, ...extra });
     const a = await titled("Add pagination to todos");
     const b = await titled("Fix the flaky build", { mode: "plan" });
     const c = await titled("Refactor storage", { workspace: other });
     await appendEvents(api.t.db, c, [{ type: "message.user", payload: { text: "use the sqlite WAL journal" } }]);
-    const d = await startScripted(api, [exitWith("# Plan\n\n1. Introduce a cursor-based paginator\n")], { title: "Plain title", mode: "plan" });
+    const d = await startScripted(api, [exitWith("# Plan\n\n1. Introduce a cursor-based paginator\n")], {
+      title: "Plain title",
+      mode: "plan",
+    });
     await api.call("POST", `/api/sessions/${d}/messages`, { text: "go" });
     expect((await settle(api, d)).status).toBe("awaiting_review");
     await api.call("POST", "/api/teams", { sessionId: a });
@@ -63,7 +71,10 @@ describe("session history", () => {
 
     // A plan edited at approval is found by the words the person added.
     const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${d}`)).body.reviews[0].id as string;
-    const edited = await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", plan: "# Plan\n\n1. Introduce a cursor-based paginator\n2. Measure it on quokkas\n" });
+    const edited = await api.call("POST", `/api/reviews/${review}/decision`, {
+      decision: "approve",
+      plan: "# Plan\n\n1. Introduce a cursor-based paginator\n2. Measure it on quokkas\n",
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     await settle(api, d);
     expect(await ids("q=quokka")).toEqual([d]);
@@ -72,26 +83,49 @@ describe("session history", () => {
 
   it("replay: folding the log up to any recorded point equals the live state at that time", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("enter_plan_mode"), exitWith(PLAN_V1), exitWith(PLAN_V2), call("write", { path: "x.txt", content: "x\n" }), { text: "done" }]);
+    const id = await startScripted(api, [
+      call("enter_plan_mode"),
+      exitWith(PLAN_V1),
+      exitWith(PLAN_V2),
+      call("write", { path: "x.txt", content: "x\n" }),
+      { text: "done" },
+    ]);
     const live: { seq: number; state: unknown }[] = [];
     const record = async () => {
       const { state } = await getSession(api.t.db, id);
-      live.push({ seq: state.lastSeq, state: { mode: state.mode, plan: state.plan, pendingReview: state.pendingReview, status: state.status, queuedMode: state.queuedMode } });
+      live.push({
+        seq: state.lastSeq,
+        state: {
+          mode: state.mode,
+          plan: state.plan,
+          pendingReview: state.pendingReview,
+          status: state.status,
+          queuedMode: state.queuedMode,
+        },
+      });
     };
     await record();
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan it" });
     await settle(api, id);
     await record();
-    const review = async () => (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
+    const review = async () =>
+      (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
     await api.call("POST", `/api/reviews/${await review()}/decision`, { decision: "reject", feedback: "more" });
     await settle(api, id);
     await record();
     await api.call("POST", `/api/reviews/${await review()}/decision`, { decision: "approve", mode: "acceptEdits" });
     await settle(api, id);
     // The check of the work against the approved plan is appended in the background after the turn ends.
-    await waitFor("the verification", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "verification.completed"));
+    await waitFor("the verification", async () =>
+      (await readEvents(api.t.db, id)).some((e) => e.type === "verification.completed"),
+    );
     await record();
-    expect(live.map((l) => (l.state as { status: string }).status)).toEqual(["idle", "awaiting_review", "awaiting_review", "idle"]);
+    expect(live.map((l) => (l.state as { status: string }).status)).toEqual([
+      "idle",
+      "awaiting_review",
+      "awaiting_review",
+      "idle",
+    ]);
     for (const { seq, state } of live) {
       const res = await api.call("GET", `/api/sessions/${id}/state?at=${seq}`);
       expect(res.status).toBe(200);
@@ -105,12 +139,25 @@ describe("session history", () => {
     expect((await api.call("GET", `/api/sessions/${id}/state?at=${events.length + 1}`)).status).toBe(400);
 
     const history = (await api.call("GET", `/api/sessions/${id}/history`)).body.history;
-    expect(history.plans.map((p: { version: number; decision: string | null; decidedBy: string | null; feedback: string | null }) => [p.version, p.decision, p.decidedBy, p.feedback])).toEqual([
+    expect(
+      history.plans.map(
+        (p: { version: number; decision: string | null; decidedBy: string | null; feedback: string | null }) => [
+          p.version,
+          p.decision,
+          p.decidedBy,
+          p.feedback,
+        ],
+      ),
+    ).toEqual([
       [1, "reject", "user", "more"],
       [2, "approve", "user", null],
     ]);
-    expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([{ left: null, right: "3. Add a rollback step.", kind: "added" }]);
-    expect(history.modes.map((m: { from: string; to: string; cause: string }) => `${m.from}>${m.to}:${m.cause}`)).toEqual(["default>plan:tool", "plan>acceptEdits:review"]);
+    expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([
+      { left: null, right: "3. Add a rollback step.", kind: "added" },
+    ]);
+    expect(
+      history.modes.map((m: { from: string; to: string; cause: string }) => `${m.from}>${m.to}:${m.cause}`),
+    ).toEqual(["default>plan:tool", "plan>acceptEdits:review"]);
     expect(history.totals.modes).toBe(2);
     // The session page reads only the latest rows (a long session's page reads no more), in order, with the totals.
     const latest = await sessionHistory(api.t.db, id, { recent: 1 });
@@ -122,7 +169,11 @@ describe("session history", () => {
   it("tokens: a scripted session reports none; reported tokens are summed into History and both exports", async () => {
     api = testApi();
     const id = await startScripted(api, [], { title: "Tokens" });
-    const exports = async () => [(await api.call("GET", `/api/sessions/${id}/export?format=json`)).body, (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string] as const;
+    const exports = async () =>
+      [
+        (await api.call("GET", `/api/sessions/${id}/export?format=json`)).body,
+        (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string,
+      ] as const;
     expect((await sessionHistory(api.t.db, id)).usage).toBeNull();
     const [noneJson, noneMd] = await exports();
     expect(noneJson.usage).toBeNull();
@@ -132,7 +183,10 @@ describe("session history", () => {
       { type: "turn.started", payload: { turnId: "t1" } },
       { type: "message.assistant", payload: { text: "one", usage: { input: 1000, output: 50, cacheRead: 900 } } },
       { type: "message.assistant", payload: { text: "two", usage: { input: 234, output: 6 } } },
-      { type: "turn.ended", payload: { turnId: "t1", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } } },
+      {
+        type: "turn.ended",
+        payload: { turnId: "t1", reason: "done", usage: { input: 1234, output: 56, cacheRead: 900 } },
+      },
     ]);
     const want = { input: 1234, output: 56, cacheRead: 900 };
     expect((await api.call("GET", `/api/sessions/${id}/history`)).body.history.usage).toEqual(want);
@@ -145,14 +199,21 @@ describe("session history", () => {
 
   it("export as JSON re-imports to the same fold; Markdown reads as a transcript with plans and decisions; fork links both ways", async () => {
     api = testApi();
-    const id = await startScripted(api, [exitWith(PLAN_V1), call("read", { path: "README.md" }), { text: "All **done**." }], { mode: "plan", title: "Exported session" });
+    const id = await startScripted(
+      api,
+      [exitWith(PLAN_V1), call("read", { path: "README.md" }), { text: "All **done**." }],
+      { mode: "plan", title: "Exported session" },
+    );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan the export" });
     await settle(api, id);
     const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
     await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", feedback: "ship it" });
     await settle(api, id);
     // The work is verified when the turn ends; the export below must see the finished log.
-    await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications.length > 0);
+    await waitFor(
+      "the verification",
+      async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications.length > 0,
+    );
 
     const exported = (await api.call("GET", `/api/sessions/${id}/export?format=json`)).body;
     expect(exported.format).toBe("plangate.session.v1");
@@ -166,7 +227,9 @@ describe("session history", () => {
 
     const bad = structuredClone(exported);
     bad.events[2].seq = 7;
-    expect((await api.call("POST", "/api/sessions/import", bad)).body.error.message).toMatch(/events\.2\.seq: expected 3/);
+    expect((await api.call("POST", "/api/sessions/import", bad)).body.error.message).toMatch(
+      /events\.2\.seq: expected 3/,
+    );
     const badType = structuredClone(exported);
     badType.events[1].payload = { nope: true };
     expect((await api.call("POST", "/api/sessions/import", badType)).status).toBe(400);
@@ -174,7 +237,10 @@ describe("session history", () => {
     const outside = structuredClone(exported);
     outside.session.workspace = "/etc";
     const refused = await api.call("POST", "/api/sessions/import", outside);
-    expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringMatching(/outside the allowed roots/)]);
+    expect([refused.status, refused.body.error.message]).toEqual([
+      400,
+      expect.stringMatching(/outside the allowed roots/),
+    ]);
     // A log that ends inside a turn arrives idle, its turn closed: an import runs nothing it carries.
     const open = structuredClone(exported);
     open.events = open.events.slice(0, 4);
@@ -195,7 +261,10 @@ describe("session history", () => {
     const fork = await api.call("POST", `/api/sessions/${id}/fork`, { atSeq: 4 });
     expect(fork.status).toBe(201);
     const forkId = fork.body.session.id as string;
-    const related = async (of: string) => (await api.call("GET", `/api/sessions/${of}/history`)).body.history.related.map((r: { id: string; relation: string }) => [r.id, r.relation]);
+    const related = async (of: string) =>
+      (await api.call("GET", `/api/sessions/${of}/history`)).body.history.related.map(
+        (r: { id: string; relation: string }) => [r.id, r.relation],
+      );
     expect(await related(forkId)).toEqual([[id, "forked from"]]);
     expect(await related(id)).toEqual([[forkId, "fork"]]);
     // The fork is found by its own title and by the messages it copied.
@@ -214,7 +283,11 @@ describe("session history", () => {
     expect((await list("q=doomed")).sessions).toHaveLength(1);
     // The review keeps a turn open: deleting it would strand the decision.
     expect((await del({ confirm: id })).status).toBe(409);
-    await api.call("POST", `/api/reviews/${(await api.call("GET", `/api/reviews?sessionId=${id}`)).body.reviews[0].id}/decision`, { decision: "abandon" });
+    await api.call(
+      "POST",
+      `/api/reviews/${(await api.call("GET", `/api/reviews?sessionId=${id}`)).body.reviews[0].id}/decision`,
+      { decision: "abandon" },
+    );
     await settle(api, id);
     expect((await del({ confirm: id })).body).toEqual({ deleted: id });
     expect((await api.call("GET", `/api/sessions/${id}`)).status).toBe(404);
@@ -223,7 +296,9 @@ describe("session history", () => {
     expect(await api.t.db.review.count({ where: { sessionId: id } })).toBe(0);
     expect((await list("q=doomed")).sessions).toHaveLength(0);
     if (api.t.provider === "postgres") {
-      expect(await (await sql(api.t.db)).query('SELECT "sessionId" FROM "SessionSearch" WHERE "sessionId" = ?', [id])).toEqual([]);
+      expect(
+        await (await sql(api.t.db)).query('SELECT "sessionId" FROM "SessionSearch" WHERE "sessionId" = ?', [id]),
+      ).toEqual([]);
     }
   });
 });

@@ -26,11 +26,14 @@ type Res = { status: number; headers: http.IncomingHttpHeaders; body: string };
 function send(method: string, url: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Res> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: { host: u.host, ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: { host: u.host, ...headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on("error", reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -45,7 +48,14 @@ describe("the HTTP edge", () => {
     const listed = await send("GET", `${server.url}/api/reviews?status=pending`, { ...auth, host: "rebind.test:3000" });
     expect(listed.status).toBe(421);
     expect(JSON.parse(listed.body).error.code).toBe("host_not_allowed");
-    expect((await send("GET", `${server.url}/api/reviews?status=pending`, { ...auth, host: `localhost:${new URL(server.url).port}` })).status).toBe(200);
+    expect(
+      (
+        await send("GET", `${server.url}/api/reviews?status=pending`, {
+          ...auth,
+          host: `localhost:${new URL(server.url).port}`,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("every page refuses to be framed and carries a CSP without inline script", async () => {
@@ -66,7 +76,9 @@ describe("the HTTP edge", () => {
     expect((await send("GET", `${server.url}/api/sessions`)).status).toBe(401);
     expect((await send("GET", `${server.url}/api/sessions`, { authorization: TOKEN })).status).toBe(401);
     expect((await send("GET", `${server.url}/api/sessions`, { authorization: "Bearer x" })).status).toBe(401);
-    expect((await send("GET", `${server.url}/api/sessions`, { authorization: `Bearer ${TOKEN}${"x".repeat(500)}` })).status).toBe(401);
+    expect(
+      (await send("GET", `${server.url}/api/sessions`, { authorization: `Bearer ${TOKEN}${"x".repeat(500)}` })).status,
+    ).toBe(401);
     expect((await send("GET", `${server.url}/api/sessions`, auth)).status).toBe(200);
     const first = await send("GET", `${server.url}/?token=${TOKEN}&tab=x`);
     expect(first.status).toBe(303);
@@ -81,25 +93,52 @@ describe("the HTTP edge", () => {
     expect(tls.status).toBe(303);
     expect(String(tls.headers["set-cookie"])).toMatch(/;\s*Secure/i);
     // A state change never takes the token from the query.
-    expect((await send("POST", `${server.url}/api/sessions?token=${TOKEN}`, { "content-type": "application/json" }, "{}")).status).toBe(401);
+    expect(
+      (await send("POST", `${server.url}/api/sessions?token=${TOKEN}`, { "content-type": "application/json" }, "{}"))
+        .status,
+    ).toBe(401);
   });
 
   it("a title with a lone surrogate is a 400 that names the field, not a 500", async () => {
-    const res = await send("POST", `${server.url}/api/sessions`, json({}), `{"title":"bad \\ud800 title","workspace":${JSON.stringify(workspace)}}`);
+    const res = await send(
+      "POST",
+      `${server.url}/api/sessions`,
+      json({}),
+      `{"title":"bad \\ud800 title","workspace":${JSON.stringify(workspace)}}`,
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error.message).toContain("title: not well-formed Unicode");
     // PostgreSQL cannot store NUL in text: refused the same way on both databases.
-    const nul = await send("POST", `${server.url}/api/sessions`, json({}), `{"title":"bad \\u0000 title","workspace":${JSON.stringify(workspace)}}`);
+    const nul = await send(
+      "POST",
+      `${server.url}/api/sessions`,
+      json({}),
+      `{"title":"bad \\u0000 title","workspace":${JSON.stringify(workspace)}}`,
+    );
     expect(nul.status).toBe(400);
-    expect(JSON.parse(nul.body).error.message).toContain("title: not well-formed Unicode (a lone surrogate) or a NUL character");
+    expect(JSON.parse(nul.body).error.message).toContain(
+      "title: not well-formed Unicode (a lone surrogate) or a NUL character",
+    );
   });
 
   it("an import larger than Next's 10 MB default is read whole; past the documented 50 MB it is a 413", async () => {
-    const created = JSON.parse((await send("POST", `${server.url}/api/sessions`, json({}), JSON.stringify({ workspace, model: "scripted", script: [] }))).body);
-    const exported = JSON.parse((await send("GET", `${server.url}/api/sessions/${created.session.id}/export?format=json`, auth)).body);
+    const created = JSON.parse(
+      (
+        await send(
+          "POST",
+          `${server.url}/api/sessions`,
+          json({}),
+          JSON.stringify({ workspace, model: "scripted", script: [] }),
+        )
+      ).body,
+    );
+    const exported = JSON.parse(
+      (await send("GET", `${server.url}/api/sessions/${created.session.id}/export?format=json`, auth)).body,
+    );
     const big = structuredClone(exported);
     const filler = "y".repeat(1_000_000);
-    for (let i = 0; i < 12; i++) big.events.push({ seq: big.events.length + 1, type: "message.user", payload: { text: filler } });
+    for (let i = 0; i < 12; i++)
+      big.events.push({ seq: big.events.length + 1, type: "message.user", payload: { text: filler } });
     const ok = await send("POST", `${server.url}/api/sessions/import`, json({}), JSON.stringify(big));
     expect(ok.status).toBe(201);
     const huge = Buffer.alloc(52_000_000, 32);
@@ -111,12 +150,31 @@ describe("the HTTP edge", () => {
     // Five different patterns (the same call three times in a row would ask about a loop).
     const pattern = (i: number) => `${"{*,*}".repeat(11)}!${i}`;
     const created = JSON.parse(
-      (await send("POST", `${server.url}/api/sessions`, json({}), JSON.stringify({ workspace, model: "scripted", mode: "plan", script: [{ toolCalls: Array.from({ length: 5 }, (_, i) => ({ name: "glob", input: { pattern: pattern(i) } })) }, { text: "done" }] }))).body,
+      (
+        await send(
+          "POST",
+          `${server.url}/api/sessions`,
+          json({}),
+          JSON.stringify({
+            workspace,
+            model: "scripted",
+            mode: "plan",
+            script: [
+              { toolCalls: Array.from({ length: 5 }, (_, i) => ({ name: "glob", input: { pattern: pattern(i) } })) },
+              { text: "done" },
+            ],
+          }),
+        )
+      ).body,
     );
     const id = created.session.id as string;
     await send("POST", `${server.url}/api/sessions/${id}/messages`, json({}), JSON.stringify({ text: "look" }));
     const latencies: number[] = [];
-    const done = until(() => send("GET", `${server.url}/api/sessions/${id}`, auth), (r) => JSON.parse(r.body).state.status === "idle", 60_000);
+    const done = until(
+      () => send("GET", `${server.url}/api/sessions/${id}`, auth),
+      (r) => JSON.parse(r.body).state.status === "idle",
+      60_000,
+    );
     let finished = false;
     void done.then(() => (finished = true));
     while (!finished || latencies.length < 5) {
@@ -130,7 +188,10 @@ describe("the HTTP edge", () => {
     const sorted = [...latencies].sort((a, b) => a - b);
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
     expect(sorted.at(-1)).toBeLessThan(1_000);
-    const events = JSON.parse((await send("GET", `${server.url}/api/sessions/${id}/events?after=0`, auth)).body).events as { type: string; payload: { ok?: boolean; output?: string } }[];
-    expect(events.filter((e) => e.type === "tool.result").map((e) => e.payload.output)).toEqual(Array(5).fill("No files found."));
+    const events = JSON.parse((await send("GET", `${server.url}/api/sessions/${id}/events?after=0`, auth)).body)
+      .events as { type: string; payload: { ok?: boolean; output?: string } }[];
+    expect(events.filter((e) => e.type === "tool.result").map((e) => e.payload.output)).toEqual(
+      Array(5).fill("No files found."),
+    );
   }, 90_000);
 });

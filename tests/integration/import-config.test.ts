@@ -14,7 +14,14 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 const CLAUDE_SETTINGS = {
   $schema: "https://json.schemastore.org/claude-code-settings.json",
   permissions: {
-    allow: ["Bash(npm test:*)", "Bash(npm run lint)", "Edit(src/**)", "Read(~/.npmrc)", "mcp__github__get_issue", "WebFetch(domain:docs.github.com)"],
+    allow: [
+      "Bash(npm test:*)",
+      "Bash(npm run lint)",
+      "Edit(src/**)",
+      "Read(~/.npmrc)",
+      "mcp__github__get_issue",
+      "WebFetch(domain:docs.github.com)",
+    ],
     ask: ["Bash(git push:*)"],
     deny: ["Read(./.env)", "Read(./secrets/**)", "Bash(curl:*)"],
     defaultMode: "acceptEdits",
@@ -51,7 +58,12 @@ function realWorkspace() {
 }
 
 function plangate(args: string[], home: string) {
-  return spawnSync(process.execPath, ["bin/plangate.mjs", "import-config", ...args], { cwd: root, env: { ...process.env, HOME: home }, encoding: "utf8", timeout: 60_000 });
+  return spawnSync(process.execPath, ["bin/plangate.mjs", "import-config", ...args], {
+    cwd: root,
+    env: { ...process.env, HOME: home },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 }
 
 const configFile = (ws: string) => path.join(ws, ".plangate", "config.json");
@@ -97,7 +109,21 @@ describe("plangate import-config", () => {
       gateDecision(ws, { tool: "bash", command: "git log -5" }, { agent: "review" }),
       gateDecision(ws, { tool: "bash", command: "rm -rf dist" }, { agent: "review" }),
     ]);
-    expect(decisions).toEqual(["allow", "ask", "allow", "ask", "deny", "deny", "allow", "ask", "deny", "deny", "allow", "allow", "deny"]);
+    expect(decisions).toEqual([
+      "allow",
+      "ask",
+      "allow",
+      "ask",
+      "deny",
+      "deny",
+      "allow",
+      "ask",
+      "deny",
+      "deny",
+      "allow",
+      "allow",
+      "deny",
+    ]);
     // Written, the file is untrusted until a person trusts it: its allow rules wait, its denies apply now.
     expect(r.stdout).toMatch(/Its allow rules apply only once a person trusts this content/);
     const untrusted = await Promise.all([
@@ -107,10 +133,14 @@ describe("plangate import-config", () => {
       gateDecision(ws, { tool: "read", path: "secrets/prod.key" }, { trusted: false }),
     ]);
     expect(untrusted).toEqual(["ask", "ask", "deny", "deny"]);
-    await expect(gateDecision(ws, { tool: "bash", command: "git log -5" }, { agent: "review", trusted: false })).rejects.toThrow(/no person has trusted yet/);
+    await expect(
+      gateDecision(ws, { tool: "bash", command: "git log -5" }, { agent: "review", trusted: false }),
+    ).rejects.toThrow(/no person has trusted yet/);
     // OpenCode lays an agent's own rules over the workspace's; Plangate the other way round. Where that changes
     // the answer (the review agent's edit deny under the workspace's edit rules) it is reported, not hidden.
-    expect(r.stdout).toMatch(/agents\.review: edit "x": opencode\.jsonc says deny \(agent\.review\.permission\.edit "\*": deny\); workspace-wide rules of opencode\.jsonc answers ask/);
+    expect(r.stdout).toMatch(
+      /agents\.review: edit "x": opencode\.jsonc says deny \(agent\.review\.permission\.edit "\*": deny\); workspace-wide rules of opencode\.jsonc answers ask/,
+    );
 
     // Once more: nothing left to change.
     const again = plangate(["--workspace", ws, "--write"], home);
@@ -121,10 +151,17 @@ describe("plangate import-config", () => {
   it("merges into an existing config: keeps its keys and rules, reports conflicts", () => {
     const { ws, home } = realWorkspace();
     fs.mkdirSync(path.join(ws, ".plangate"));
-    fs.writeFileSync(configFile(ws), JSON.stringify({ verify: { command: "npm test" }, permission: { bash: { "curl *": "allow" } } }, null, 2));
+    fs.writeFileSync(
+      configFile(ws),
+      JSON.stringify({ verify: { command: "npm test" }, permission: { bash: { "curl *": "allow" } } }, null, 2),
+    );
     const r = plangate(["--workspace", ws, "--write", "--json"], home);
     expect(r.status).toBe(0);
-    const out = JSON.parse(r.stdout) as { written: boolean; config: { verify: unknown; permission: { bash: Record<string, string> } }; conflicts: { input: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      written: boolean;
+      config: { verify: unknown; permission: { bash: Record<string, string> } };
+      conflicts: { input: string }[];
+    };
     expect(out.written).toBe(true);
     expect(out.config.verify).toEqual({ command: "npm test" });
     expect(out.config.permission.bash["curl *"]).toBe("allow");
@@ -135,8 +172,14 @@ describe("plangate import-config", () => {
   it("reads ~/.claude/settings.json only with --user", () => {
     const { ws, home } = realWorkspace();
     fs.mkdirSync(path.join(home, ".claude"));
-    fs.writeFileSync(path.join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(sudo:*)"] } }));
-    const without = JSON.parse(plangate(["--workspace", ws, "--json"], home).stdout) as { sources: string[]; config: { permission: { bash: Record<string, string> } } };
+    fs.writeFileSync(
+      path.join(home, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(sudo:*)"] } }),
+    );
+    const without = JSON.parse(plangate(["--workspace", ws, "--json"], home).stdout) as {
+      sources: string[];
+      config: { permission: { bash: Record<string, string> } };
+    };
     expect(without.sources).not.toContain("~/.claude/settings.json");
     const withUser = JSON.parse(plangate(["--workspace", ws, "--json", "--user"], home).stdout) as typeof without;
     expect(withUser.sources[0]).toBe("~/.claude/settings.json");
@@ -144,11 +187,27 @@ describe("plangate import-config", () => {
   });
 
   it.each([
-    [".claude/settings.json", JSON.stringify({ permissions: { allow: "Bash(npm test:*)" } }), ".claude/settings.json: permissions.allow:"],
-    [".claude/settings.local.json", JSON.stringify({ permissions: { deny: ["Read(.env)", 7] } }), ".claude/settings.local.json: permissions.deny[1]:"],
-    ["opencode.json", JSON.stringify({ permission: { bash: { "git *": "yes" } } }), 'opencode.json: permission.bash["git *"]:'],
+    [
+      ".claude/settings.json",
+      JSON.stringify({ permissions: { allow: "Bash(npm test:*)" } }),
+      ".claude/settings.json: permissions.allow:",
+    ],
+    [
+      ".claude/settings.local.json",
+      JSON.stringify({ permissions: { deny: ["Read(.env)", 7] } }),
+      ".claude/settings.local.json: permissions.deny[1]:",
+    ],
+    [
+      "opencode.json",
+      JSON.stringify({ permission: { bash: { "git *": "yes" } } }),
+      'opencode.json: permission.bash["git *"]:',
+    ],
     ["opencode.json", "{ nope", "opencode.json: not valid JSON"],
-    [".plangate/config.json", JSON.stringify({ permision: {} }), ".plangate/config.json: (the whole file): Unrecognized key"],
+    [
+      ".plangate/config.json",
+      JSON.stringify({ permision: {} }),
+      ".plangate/config.json: (the whole file): Unrecognized key",
+    ],
   ])("a malformed %s is named with its field, and nothing is written", (file, text, message) => {
     const { ws, home } = realWorkspace();
     fs.mkdirSync(path.dirname(path.join(ws, file)), { recursive: true });

@@ -13,7 +13,11 @@ afterEach(async () => {
 describe("the offline demo model shows the real loop", () => {
   it("plans from the request, revises from the feedback and a line comment, carries the plan out, and passes its own verification", async () => {
     api = testApi();
-    const created = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "offline", mode: "plan" });
+    const created = await api.call("POST", "/api/sessions", {
+      workspace: api.workspace,
+      model: "offline",
+      mode: "plan",
+    });
     const id = created.body.session.id as string;
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "Add a done flag to the todos" });
     expect((await settle(api, id)).status).toBe("awaiting_review");
@@ -23,7 +27,11 @@ describe("the offline demo model shows the real loop", () => {
     expect(v1).toMatch(/## Context\n- Read `src\/todo.ts`/);
     const lines = v1.split("\n");
     const commented = lines.findIndex((l) => l.startsWith("2. ")) + 1;
-    await api.call("POST", `/api/reviews/${review}/decision`, { decision: "reject", feedback: "Mention the default value false.", comments: [{ lineStart: commented, lineEnd: commented, body: "keep it short" }] });
+    await api.call("POST", `/api/reviews/${review}/decision`, {
+      decision: "reject",
+      feedback: "Mention the default value false.",
+      comments: [{ lineStart: commented, lineEnd: commented, body: "keep it short" }],
+    });
 
     expect((await settle(api, id)).status).toBe("awaiting_review");
     review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
@@ -33,8 +41,14 @@ describe("the offline demo model shows the real loop", () => {
     expect(v2).not.toContain("The user did not approve");
 
     await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" });
-    const verification = await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0], 20_000);
+    const verification = await waitFor(
+      "the verification",
+      async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0],
+      20_000,
+    );
     expect(verification.report.status).toBe("pass");
-    expect(fs.readFileSync(path.join(api.workspace, "PLANGATE-NOTES.md"), "utf8")).toContain("Mention the default value false.");
+    expect(fs.readFileSync(path.join(api.workspace, "PLANGATE-NOTES.md"), "utf8")).toContain(
+      "Mention the default value false.",
+    );
   });
 });

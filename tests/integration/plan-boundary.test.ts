@@ -15,7 +15,6 @@ afterEach(async () => {
   for (const dir of cleanup.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-
 const PLAN = "# Plan: rename the todo list\n\n1. Rename todos to items.\n2. Update the README.\n";
 const PLANS = path.join(".plangate", "plans");
 
@@ -71,8 +70,17 @@ describe("plan mode boundary", () => {
       ["edit README.md", call("edit", { path: "README.md", oldString: "alpha", newString: "omega" })],
       ["write src/x.ts", call("write", { path: "src/x.ts", content: "export const x = 1;\n" })],
       ["write ../escape.txt", call("write", { path: "../escape.txt", content: "escaped\n" })],
-      ["apply_patch modify README.md", call("apply_patch", { patch: "--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,3 @@\n # Demo\n \n-alpha beta gamma\n+alpha beta delta\n" })],
-      ["apply_patch create src/new.ts", call("apply_patch", { patch: "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1 @@\n+export const fresh = true;\n" })],
+      [
+        "apply_patch modify README.md",
+        call("apply_patch", {
+          patch:
+            "--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,3 @@\n # Demo\n \n-alpha beta gamma\n+alpha beta delta\n",
+        }),
+      ],
+      [
+        "apply_patch create src/new.ts",
+        call("apply_patch", { patch: "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1 @@\n+export const fresh = true;\n" }),
+      ],
       ["bash echo x > a.txt", call("bash", { command: "echo x > a.txt" })],
       ["bash sed -i", call("bash", { command: "sed -i s/a/b/ README.md" })],
       ["bash rm -rf src", call("bash", { command: "rm -rf src" })],
@@ -81,11 +89,19 @@ describe("plan mode boundary", () => {
         call("task", {
           agent: "general",
           prompt: "edit things",
-          script: [call("write", { path: "src/child.ts", content: "x\n" }), call("edit", { path: "README.md", oldString: "alpha", newString: "child" }), { text: "child done" }],
+          script: [
+            call("write", { path: "src/child.ts", content: "x\n" }),
+            call("edit", { path: "README.md", oldString: "alpha", newString: "child" }),
+            { text: "child done" },
+          ],
         }),
       ],
     ];
-    const id = await startScripted(api, [...attempts.map(([, step]) => step), call("exit_plan_mode", { plan: PLAN }), { text: "end" }], { mode: "plan" });
+    const id = await startScripted(
+      api,
+      [...attempts.map(([, step]) => step), call("exit_plan_mode", { plan: PLAN }), { text: "end" }],
+      { mode: "plan" },
+    );
     const plan = await api.t.db.plan.findFirst({ where: { sessionId: id } });
     expect(plan?.filePath.startsWith(path.join(ws, PLANS) + path.sep)).toBe(true);
     const baseline = workspaceHash(ws);
@@ -139,38 +155,49 @@ describe("plan mode boundary", () => {
         return "plans-link";
       },
     },
-  ])("plansDirectory refused ($name): a warning notice is logged and the plan lands in <workspace>/.plangate/plans", async ({ setup }) => {
-    api = testApi({ files: { "README.md": "# Demo\n" } });
-    const ws = api.workspace;
-    const configured = setup(ws);
-    fs.mkdirSync(path.join(ws, ".plangate"), { recursive: true });
-    fs.writeFileSync(path.join(ws, ".plangate", "config.json"), JSON.stringify({ plansDirectory: configured }));
-    const outside = path.resolve(ws, configured);
-    const outsideBefore = fs.existsSync(outside) ? fs.readdirSync(outside) : null;
+  ])(
+    "plansDirectory refused ($name): a warning notice is logged and the plan lands in <workspace>/.plangate/plans",
+    async ({ setup }) => {
+      api = testApi({ files: { "README.md": "# Demo\n" } });
+      const ws = api.workspace;
+      const configured = setup(ws);
+      fs.mkdirSync(path.join(ws, ".plangate"), { recursive: true });
+      fs.writeFileSync(path.join(ws, ".plangate", "config.json"), JSON.stringify({ plansDirectory: configured }));
+      const outside = path.resolve(ws, configured);
+      const outsideBefore = fs.existsSync(outside) ? fs.readdirSync(outside) : null;
 
-    const id = await startScripted(api, [call("exit_plan_mode", { plan: PLAN }), { text: "end" }]);
-    expect((await say(id, "/plan")).command?.outcome).toBe("committed");
-    const events = await readEvents(api.t.db, id);
-    const notices = ofType(events, "notice");
-    expect(notices).toEqual([expect.objectContaining({ level: "warning" })]);
-    expect(notices[0]!.text).toContain("plansDirectory");
-    const [created] = ofType(events, "plan.created");
-    expect(created?.path.startsWith(path.join(ws, PLANS) + path.sep)).toBe(true);
-    const order = events.map((e) => e.type);
-    expect(order.indexOf("notice")).toBeLessThan(order.indexOf("plan.created"));
+      const id = await startScripted(api, [call("exit_plan_mode", { plan: PLAN }), { text: "end" }]);
+      expect((await say(id, "/plan")).command?.outcome).toBe("committed");
+      const events = await readEvents(api.t.db, id);
+      const notices = ofType(events, "notice");
+      expect(notices).toEqual([expect.objectContaining({ level: "warning" })]);
+      expect(notices[0]!.text).toContain("plansDirectory");
+      const [created] = ofType(events, "plan.created");
+      expect(created?.path.startsWith(path.join(ws, PLANS) + path.sep)).toBe(true);
+      const order = events.map((e) => e.type);
+      expect(order.indexOf("notice")).toBeLessThan(order.indexOf("plan.created"));
 
-    await say(id, "go");
-    expect((await settle(api, id)).status).toBe("awaiting_review");
-    expect(fs.realpathSync(created!.path)).toBe(created!.path);
-    expect(fs.readFileSync(created!.path, "utf8")).toBe(PLAN);
-    expect(fs.existsSync(outside) ? fs.readdirSync(outside) : null).toEqual(outsideBefore);
-  });
+      await say(id, "go");
+      expect((await settle(api, id)).status).toBe("awaiting_review");
+      expect(fs.realpathSync(created!.path)).toBe(created!.path);
+      expect(fs.readFileSync(created!.path, "utf8")).toBe(PLAN);
+      expect(fs.existsSync(outside) ? fs.readdirSync(outside) : null).toEqual(outsideBefore);
+    },
+  );
 });
 
 describe("a mode switch inside one model step", () => {
   it("judges the calls after enter_plan_mode in the same step under plan mode", async () => {
     api = testApi();
-    const id = await startScripted(api, [{ toolCalls: [{ name: "enter_plan_mode", input: {} }, { name: "write", input: { path: "sneaky.txt", content: "x" } }] }, { text: "ok" }]);
+    const id = await startScripted(api, [
+      {
+        toolCalls: [
+          { name: "enter_plan_mode", input: {} },
+          { name: "write", input: { path: "sneaky.txt", content: "x" } },
+        ],
+      },
+      { text: "ok" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
     const write = results(events).find((r) => r.tool === "write");

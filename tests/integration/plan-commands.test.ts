@@ -25,7 +25,9 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
     let events = await readEvents(api.t.db, id);
     expect(await stateOf(id)).toMatchObject({ mode: "plan", prePlanMode: "default", status: "idle" });
     expect(ofType(events, "plan.created")).toHaveLength(1);
-    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    expect(ofType(events, "mode.changed")).toEqual([
+      { from: "default", to: "plan", prePlanMode: "default", cause: "command" },
+    ]);
     expect(ofType(events, "command.run")).toEqual([{ name: "plan", args: "" }]);
     expect(ofType(events, "turn.started")).toEqual([]);
     expect(ofType(events, "message.user")).toEqual([]);
@@ -67,14 +69,25 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
     api = testApi();
     const id = await startScripted(api, [call("bash", { command: "sleep 1" }), { text: "after the boundary" }]);
     await say(id);
-    await waitFor("the bash call to start", async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called" && e.payload.tool === "bash"));
+    await waitFor("the bash call to start", async () =>
+      (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called" && e.payload.tool === "bash"),
+    );
 
     const q1 = await say(id, "/plan");
     expect(q1).toEqual({ turn: null, command: { name: "plan", args: "", outcome: "queued" } });
-    expect(await stateOf(id)).toMatchObject({ mode: "default", queuedMode: "plan", status: "running", plan: { active: false, pending: true } });
+    expect(await stateOf(id)).toMatchObject({
+      mode: "default",
+      queuedMode: "plan",
+      status: "running",
+      plan: { active: false, pending: true },
+    });
     const cancel = await say(id, "/plan off");
     expect(cancel.command?.outcome).toBe("cancelled");
-    expect(await stateOf(id)).toMatchObject({ mode: "default", queuedMode: null, plan: { active: false, pending: false } });
+    expect(await stateOf(id)).toMatchObject({
+      mode: "default",
+      queuedMode: null,
+      plan: { active: false, pending: false },
+    });
     const q2 = await say(id, "/plan");
     expect(q2.command?.outcome).toBe("queued");
     expect((await say(id, "/plan")).command?.outcome).toBe("noop");
@@ -90,7 +103,9 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
       { target: null, cause: "command" },
       { target: "plan", cause: "command" },
     ]);
-    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    expect(ofType(events, "mode.changed")).toEqual([
+      { from: "default", to: "plan", prePlanMode: "default", cause: "command" },
+    ]);
     const order = events.map((e) => e.type);
     const changedAt = order.indexOf("mode.changed");
     expect(changedAt).toBeGreaterThan(order.indexOf("tool.result"));
@@ -119,9 +134,13 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
       expect(ofType(await readEvents(db2, id), "mode.queued")).toEqual([{ target: "plan", cause: "user" }]);
       await driveSession(db2, id);
       const events = await readEvents(db2, id);
-      expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "user" }]);
+      expect(ofType(events, "mode.changed")).toEqual([
+        { from: "default", to: "plan", prePlanMode: "default", cause: "user" },
+      ]);
       expect(ofType(events, "plan.created")).toHaveLength(1);
-      expect(ofType(events, "message.assistant")).toEqual([expect.objectContaining({ text: "first step after restart", mode: "plan" })]);
+      expect(ofType(events, "message.assistant")).toEqual([
+        expect.objectContaining({ text: "first step after restart", mode: "plan" }),
+      ]);
       expect(events.at(-1)).toMatchObject({ type: "turn.ended", payload: { turnId: "trn_restart", reason: "done" } });
     } finally {
       g.plangateDb = api.t.db;
@@ -141,7 +160,9 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
     expect(ofType(events, "message.user").map((m) => m.text)).toEqual(["add tests"]);
     const order = events.map((e) => e.type);
     expect(order.indexOf("mode.changed")).toBeLessThan(order.indexOf("message.user"));
-    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "plan", prePlanMode: "default", cause: "command" }]);
+    expect(ofType(events, "mode.changed")).toEqual([
+      { from: "default", to: "plan", prePlanMode: "default", cause: "command" },
+    ]);
     expect(ofType(events, "message.assistant")).toEqual([expect.objectContaining({ text: "planning", mode: "plan" })]);
     expect(await stateOf(id)).toMatchObject({ mode: "plan", status: "idle" });
   });
@@ -157,7 +178,9 @@ describe("plan mode commands and the mode control (scripted model, real SQLite)"
     expect(again.body.outcome).toBe("noop");
     expect((await api.call("POST", `/api/sessions/${id}/mode`, { mode: "yolo" })).status).toBe(400);
     const events = await readEvents(api.t.db, id);
-    expect(ofType(events, "mode.changed")).toEqual([{ from: "default", to: "acceptEdits", prePlanMode: null, cause: "user" }]);
+    expect(ofType(events, "mode.changed")).toEqual([
+      { from: "default", to: "acceptEdits", prePlanMode: null, cause: "user" },
+    ]);
     expect(ofType(events, "turn.started")).toEqual([]);
   });
 

@@ -16,7 +16,10 @@ afterEach(async () => {
 const SOURCE = "export const todos = [];\n";
 
 /** A plan-mode session whose plan path is known before its first message, with `plant` run on that path. */
-async function planned(script: Parameters<typeof startScripted>[1], plant: (planPath: string) => void): Promise<{ id: string; planPath: string }> {
+async function planned(
+  script: Parameters<typeof startScripted>[1],
+  plant: (planPath: string) => void,
+): Promise<{ id: string; planPath: string }> {
   const id = await startScripted(api, script, { mode: "plan" });
   const planPath = (await api.t.db.plan.findFirstOrThrow({ where: { sessionId: id } })).filePath;
   plant(planPath);
@@ -28,11 +31,17 @@ describe("plan files are written without following links", () => {
   it("a symlink at the plan path to a source file: the plan-mode write is refused and the source is unchanged", async () => {
     api = testApi();
     const source = path.join(api.workspace, "src/todo.ts");
-    const { id } = await planned([{ toolCalls: [{ name: "write", input: { path: ".plangate/plans/x.md", content: "owned\n" } }] }, { text: "done" }], (p) => {
-      fs.symlinkSync(source, p);
-      // The write names the plan path through a second name, so the call is about the planted link itself.
-      fs.symlinkSync(path.basename(p), path.join(path.dirname(p), "x.md"));
-    });
+    const { id } = await planned(
+      [
+        { toolCalls: [{ name: "write", input: { path: ".plangate/plans/x.md", content: "owned\n" } }] },
+        { text: "done" },
+      ],
+      (p) => {
+        fs.symlinkSync(source, p);
+        // The write names the plan path through a second name, so the call is about the planted link itself.
+        fs.symlinkSync(path.basename(p), path.join(path.dirname(p), "x.md"));
+      },
+    );
     const { events } = await settle(api, id);
     expect(results(events)[0]?.ok).toBe(false);
     expect(fs.readFileSync(source, "utf8")).toBe(SOURCE);
@@ -44,7 +53,9 @@ describe("plan files are written without following links", () => {
     fs.writeFileSync(outside, "outside\n");
     const dangling = path.join(path.dirname(api.workspace), "created-through-link.txt");
     for (const target of [outside, dangling]) {
-      const { id, planPath } = await planned([call("exit_plan_mode", { plan: "# Plan\n\n1. step\n" })], (p) => fs.symlinkSync(target, p));
+      const { id, planPath } = await planned([call("exit_plan_mode", { plan: "# Plan\n\n1. step\n" })], (p) =>
+        fs.symlinkSync(target, p),
+      );
       expect((await settle(api, id)).status).toBe("awaiting_review");
       expect(fs.lstatSync(planPath).isSymbolicLink()).toBe(false);
       expect(fs.readFileSync(planPath, "utf8")).toBe("# Plan\n\n1. step\n");
@@ -66,7 +77,9 @@ describe("plan files are written without following links", () => {
   it("a hard link at the plan path to a source file: the plan write gets a fresh file, the source keeps its text", async () => {
     api = testApi();
     const source = path.join(api.workspace, "src/todo.ts");
-    const { id, planPath } = await planned([call("exit_plan_mode", { plan: "# Plan\n\n1. step\n" })], (p) => fs.linkSync(source, p));
+    const { id, planPath } = await planned([call("exit_plan_mode", { plan: "# Plan\n\n1. step\n" })], (p) =>
+      fs.linkSync(source, p),
+    );
     expect((await settle(api, id)).status).toBe("awaiting_review");
     expect(fs.readFileSync(source, "utf8")).toBe(SOURCE);
     expect(fs.statSync(planPath).nlink).toBe(1);
@@ -86,7 +99,10 @@ describe("plan files are written without following links", () => {
   it("slugs carry far more than 552 combinations: 200 sessions never share one", async () => {
     api = testApi();
     const slugs = new Set<string>();
-    for (let i = 0; i < 200; i++) slugs.add((await api.call("POST", "/api/sessions", { workspace: api.workspace, mode: "plan" })).body.session.planSlug);
+    for (let i = 0; i < 200; i++)
+      slugs.add(
+        (await api.call("POST", "/api/sessions", { workspace: api.workspace, mode: "plan" })).body.session.planSlug,
+      );
     expect(slugs.size).toBe(200);
   });
 });
@@ -96,7 +112,9 @@ describe("the workspace is checked again at every tool call", () => {
     api = testApi();
     const outside = fs.mkdtempSync(path.join(path.dirname(path.dirname(api.workspace)), "plangate-swap-"));
     try {
-      const id = await startScripted(api, [call("write", { path: "new.txt", content: "x\n" }), { text: "done" }], { mode: "acceptEdits" });
+      const id = await startScripted(api, [call("write", { path: "new.txt", content: "x\n" }), { text: "done" }], {
+        mode: "acceptEdits",
+      });
       fs.renameSync(api.workspace, `${api.workspace}-moved`);
       fs.symlinkSync(outside, api.workspace);
       await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });

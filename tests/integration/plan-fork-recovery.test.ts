@@ -13,7 +13,12 @@ afterEach(async () => {
 const PLAN = "# Plan: paginate todos\n\n1. Add `limit` and `cursor` to listTodos\n2. Test it\n";
 
 async function planSession(script: Step[]) {
-  const res = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script, mode: "plan" });
+  const res = await api.call("POST", "/api/sessions", {
+    workspace: api.workspace,
+    model: "scripted",
+    script,
+    mode: "plan",
+  });
   expect(res.status).toBe(201);
   const id = res.body.session.id as string;
   await api.call("POST", `/api/sessions/${id}/messages`, { text: "paginate the todos" });
@@ -42,7 +47,9 @@ describe("fork and recovery", () => {
     expect(copied).not.toBe(original);
     expect(fs.readFileSync(copied, "utf8")).toBe(PLAN);
     const forkEvents = await readEvents(api.t.db, forkId);
-    expect(forkEvents.slice(0, at).map((e) => [e.seq, e.type])).toEqual(events.slice(0, at).map((e) => [e.seq, e.type]));
+    expect(forkEvents.slice(0, at).map((e) => [e.seq, e.type])).toEqual(
+      events.slice(0, at).map((e) => [e.seq, e.type]),
+    );
     expect(forkEvents.at(-1)).toMatchObject({ type: "plan.created" });
     // Writing the fork's plan does not touch the original's.
     fs.writeFileSync(copied, "# Changed in the fork\n");
@@ -68,7 +75,11 @@ describe("fork and recovery", () => {
     expect((await api.call("POST", `/api/sessions/${id}/resume`)).status).toBe(202);
     expect(fs.readFileSync(file, "utf8")).toBe(PLAN);
     await settle(api, id);
-    expect((await readEvents(api.t.db, id)).some((e) => e.type === "notice" && e.payload.text.includes("latest plan version"))).toBe(true);
+    expect(
+      (await readEvents(api.t.db, id)).some(
+        (e) => e.type === "notice" && e.payload.text.includes("latest plan version"),
+      ),
+    ).toBe(true);
   });
 
   it("without any submitted version the plan is recovered from the exit tool's input in the log", async () => {

@@ -13,12 +13,44 @@ afterEach(async () => {
 const { say, stateOf, pendingReviews, onlyPendingReview, decide, planRow } = planKit(() => api);
 
 describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite, real files)", () => {
-  type Continuation = { name: string; created: Mode; closeGate: boolean; approveMode?: Mode; want: Mode; cause: string };
+  type Continuation = {
+    name: string;
+    created: Mode;
+    closeGate: boolean;
+    approveMode?: Mode;
+    want: Mode;
+    cause: string;
+  };
   it.each<Continuation>([
-    { name: "created in default, approve without a mode → default", created: "default", closeGate: false, want: "default", cause: "review" },
-    { name: "approve with mode acceptEdits → acceptEdits", created: "default", closeGate: false, approveMode: "acceptEdits", want: "acceptEdits", cause: "review" },
-    { name: "created in auto with the gate open → auto", created: "auto", closeGate: false, want: "auto", cause: "review" },
-    { name: "created in auto, gate closed before approval → default (fallback)", created: "auto", closeGate: true, want: "default", cause: "fallback" },
+    {
+      name: "created in default, approve without a mode → default",
+      created: "default",
+      closeGate: false,
+      want: "default",
+      cause: "review",
+    },
+    {
+      name: "approve with mode acceptEdits → acceptEdits",
+      created: "default",
+      closeGate: false,
+      approveMode: "acceptEdits",
+      want: "acceptEdits",
+      cause: "review",
+    },
+    {
+      name: "created in auto with the gate open → auto",
+      created: "auto",
+      closeGate: false,
+      want: "auto",
+      cause: "review",
+    },
+    {
+      name: "created in auto, gate closed before approval → default (fallback)",
+      created: "auto",
+      closeGate: true,
+      want: "default",
+      cause: "fallback",
+    },
   ])("enter → explore → exit → approve → mode restored and later edits in the same turn succeed: $name", async (c) => {
     api = testApi();
     await setAutoGate(api.t.db, true);
@@ -40,7 +72,9 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     const plan = await planRow(id);
     expect(String(entered.output)).toContain(plan.filePath);
     expect(plan.filePath.startsWith(path.join(api.workspace, ".plangate", "plans") + path.sep)).toBe(true);
-    expect(ofType(waiting.events, "mode.changed")).toEqual([{ from: c.created, to: "plan", prePlanMode: c.created, cause: "tool" }]);
+    expect(ofType(waiting.events, "mode.changed")).toEqual([
+      { from: c.created, to: "plan", prePlanMode: c.created, cause: "tool" },
+    ]);
     const read = resultOf(waiting.events, "read");
     expect(read.ok).toBe(true);
     expect(String(read.output)).toContain("A todo service.");
@@ -48,13 +82,29 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(fs.existsSync(path.join(api.workspace, "src/done.ts"))).toBe(false);
 
     const before = await stateOf(id);
-    expect(before).toMatchObject({ mode: "plan", prePlanMode: c.created, status: "awaiting_review", plan: { active: true } });
+    expect(before).toMatchObject({
+      mode: "plan",
+      prePlanMode: c.created,
+      status: "awaiting_review",
+      plan: { active: true },
+    });
     const review = await onlyPendingReview(id);
-    expect(review).toMatchObject({ kind: "plan-review", status: "pending", intent: { kind: "plan-review", approve: "Approve" } });
+    expect(review).toMatchObject({
+      kind: "plan-review",
+      status: "pending",
+      intent: { kind: "plan-review", approve: "Approve" },
+    });
     expect(before.pendingReview).toEqual({ id: review.id, kind: "plan-review" });
     const details = await api.call("GET", `/api/reviews/${review.id}`);
     expect(details.status).toBe(200);
-    expect(details.body.plan).toMatchObject({ version: 1, markdown: PLAN_V1, path: plan.filePath, diff: "", previous: null, editedByUser: false });
+    expect(details.body.plan).toMatchObject({
+      version: 1,
+      markdown: PLAN_V1,
+      path: plan.filePath,
+      diff: "",
+      previous: null,
+      editedByUser: false,
+    });
 
     if (c.closeGate) await setAutoGate(api.t.db, false);
     const decided = await decide(review.id, { decision: "approve", ...(c.approveMode ? { mode: c.approveMode } : {}) });
@@ -65,7 +115,11 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     const asked: string[] = [];
     let settled = await settle(api, id);
     while (settled.status === "awaiting_permission") {
-      const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { id: string; permission: string; patterns: string[] }[];
+      const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as {
+        id: string;
+        permission: string;
+        patterns: string[];
+      }[];
       asked.push(`${ask?.permission} ${ask?.patterns.join(",")}`);
       await api.call("POST", `/api/permissions/${ask?.id}/reply`, { reply: "once" });
       settled = await settle(api, id);
@@ -74,8 +128,19 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     const { status, events } = settled;
     expect(status).toBe("idle");
     const after = await stateOf(id);
-    expect(after).toMatchObject({ mode: c.want, prePlanMode: null, status: "idle", plan: { active: false, pending: false }, pendingReview: null });
-    expect(ofType(events, "mode.changed").at(-1)).toEqual({ from: "plan", to: c.want, prePlanMode: null, cause: c.cause });
+    expect(after).toMatchObject({
+      mode: c.want,
+      prePlanMode: null,
+      status: "idle",
+      plan: { active: false, pending: false },
+      pendingReview: null,
+    });
+    expect(ofType(events, "mode.changed").at(-1)).toEqual({
+      from: "plan",
+      to: c.want,
+      prePlanMode: null,
+      cause: c.cause,
+    });
 
     const exit = resultOf(events, "exit_plan_mode");
     expect(exit.ok).toBe(true);
@@ -91,7 +156,10 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     // The steps after the approval ran under the restored mode.
     expect(ofType(events, "message.assistant").at(-1)).toMatchObject({ text: "implemented", mode: c.want });
     // The turn ended done (a verification of the work may follow it in the log).
-    expect(events.filter((e) => e.type !== "verification.completed").at(-1)).toMatchObject({ type: "turn.ended", payload: { reason: "done" } });
+    expect(events.filter((e) => e.type !== "verification.completed").at(-1)).toMatchObject({
+      type: "turn.ended",
+      payload: { reason: "done" },
+    });
     expect(ofType(events, "turn.started")).toHaveLength(1);
     const version = await api.t.db.planVersion.findFirst({ where: { planId: plan.id, version: 1 } });
     expect(version).toMatchObject({ status: "approved", decision: "approve", editedByUser: false });
@@ -105,7 +173,11 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     const first = await onlyPendingReview(id);
     const rejected = await decide(first.id, { decision: "reject", feedback: "Add a rollback step." });
     expect(rejected.status).toBe(200);
-    expect(rejected.body.review).toMatchObject({ status: "rejected", decision: "reject", feedback: "Add a rollback step." });
+    expect(rejected.body.review).toMatchObject({
+      status: "rejected",
+      decision: "reject",
+      feedback: "Add a rollback step.",
+    });
 
     const waiting = await settle(api, id);
     expect(waiting.status).toBe("awaiting_review");
@@ -121,7 +193,13 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(second.id).not.toBe(first.id);
     const details = await api.call("GET", `/api/reviews/${second.id}`);
     expect(details.status).toBe(200);
-    const plan = details.body.plan as { version: number; markdown: string; diff: string; previous: { version: number; markdown: string } | null; path: string };
+    const plan = details.body.plan as {
+      version: number;
+      markdown: string;
+      diff: string;
+      previous: { version: number; markdown: string } | null;
+      path: string;
+    };
     expect(plan.version).toBe(2);
     expect(plan.markdown).toBe(PLAN_V2);
     expect(plan.previous).toEqual({ version: 1, markdown: PLAN_V1 });
@@ -138,8 +216,14 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(r2.ok).toBe(true);
     expect(String(r2.output)).toContain("3. Add a rollback step.");
     expect(fs.readFileSync((await planRow(id)).filePath, "utf8")).toBe(PLAN_V2);
-    const versions = await api.t.db.planVersion.findMany({ where: { planId: (await planRow(id)).id }, orderBy: { version: "asc" } });
-    expect(versions.map((v) => [v.version, v.status])).toEqual([[1, "rejected"], [2, "approved"]]);
+    const versions = await api.t.db.planVersion.findMany({
+      where: { planId: (await planRow(id)).id },
+      orderBy: { version: "asc" },
+    });
+    expect(versions.map((v) => [v.version, v.status])).toEqual([
+      [1, "rejected"],
+      [2, "approved"],
+    ]);
   });
 
   it("abandon: the turn ends 'abandoned', the session stays in plan mode and no further model step runs", async () => {
@@ -163,7 +247,13 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     expect(exit.ok).toBe(false);
     expect(exit.error).toMatch(/Stay in plan mode/);
     expect(ofType(events, "message.assistant")).toHaveLength(stepsBefore);
-    expect(await stateOf(id)).toMatchObject({ mode: "plan", prePlanMode: "default", status: "idle", pendingReview: null, plan: { active: true, pending: false } });
+    expect(await stateOf(id)).toMatchObject({
+      mode: "plan",
+      prePlanMode: "default",
+      status: "idle",
+      pendingReview: null,
+      plan: { active: true, pending: false },
+    });
     expect(await pendingReviews(id)).toEqual([]);
     expect((await api.call("POST", `/api/reviews/${review.id}/decision`, { decision: "approve" })).status).toBe(409);
 
@@ -171,11 +261,18 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     await say(id, "let's talk");
     const next = await settle(api, id);
     expect(next.status).toBe("idle");
-    expect(ofType(next.events, "message.assistant").at(-1)).toMatchObject({ text: "this step must not run on abandon", mode: "plan" });
+    expect(ofType(next.events, "message.assistant").at(-1)).toMatchObject({
+      text: "this step must not run on abandon",
+      mode: "plan",
+    });
   });
 
   it.each([
-    { name: "approve with a different plan: edited", sent: "# Plan: todo service\n\n1. Only add a done flag.\n", edited: true },
+    {
+      name: "approve with a different plan: edited",
+      sent: "# Plan: todo service\n\n1. Only add a done flag.\n",
+      edited: true,
+    },
     { name: "approve with the same text (whitespace aside): not edited", sent: `${PLAN_V1}\n\n`, edited: false },
   ])("edited plan — $name", async ({ sent, edited }) => {
     api = testApi();
@@ -213,17 +310,25 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
     await say(id);
     await settle(api, id);
     const review = await onlyPendingReview(id);
-    const bodies = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { decision: "approve" } : { decision: "reject", feedback: `no ${i}` }));
+    const bodies = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? { decision: "approve" } : { decision: "reject", feedback: `no ${i}` },
+    );
     const answers = await Promise.all(bodies.map((b) => decide(review.id, b)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200), JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body))).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 200),
+      JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body)),
+    ).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe("already_decided");
     const winner = answers.find((a) => a.status === 200)!;
 
     const { events } = await settle(api, id);
     expect(ofType(events, "review.answered")).toHaveLength(1);
-    expect(ofType(events, "review.answered")[0]).toMatchObject({ reviewId: review.id, decision: winner.body.review.decision });
+    expect(ofType(events, "review.answered")[0]).toMatchObject({
+      reviewId: review.id,
+      decision: winner.body.review.decision,
+    });
     expect(results(events).filter((r) => r.tool === "exit_plan_mode")).toHaveLength(1);
     const row = await api.t.db.review.findUnique({ where: { id: review.id } });
     expect(row?.decision).toBe(winner.body.review.decision);
@@ -247,7 +352,10 @@ describe("plan mode lifecycle through the HTTP API (scripted model, real SQLite,
   it("a subagent's exit_plan_mode fails and tells it to put the decision in its final result", async () => {
     api = testApi();
     const child: Step[] = [exitWith(PLAN_V1), { text: "child summary" }];
-    const id = await startScripted(api, [call("task", { agent: "general", prompt: "plan the change", script: child }), { text: "parent done" }]);
+    const id = await startScripted(api, [
+      call("task", { agent: "general", prompt: "plan the change", script: child }),
+      { text: "parent done" },
+    ]);
     await say(id);
     const { status, events } = await settle(api, id);
     expect(status).toBe("idle");

@@ -13,7 +13,8 @@ afterEach(async () => {
   await api?.close();
   await close?.();
   api = close = undefined;
-  for (const name of ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PLANGATE_BASE_URL", "PLANGATE_RETRY_BASE_MS"]) delete process.env[name];
+  for (const name of ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PLANGATE_BASE_URL", "PLANGATE_RETRY_BASE_MS"])
+    delete process.env[name];
 });
 
 async function start(rig: Rig, steps: Step[], mode = "acceptEdits") {
@@ -40,7 +41,15 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
       { fault: { kind: "status", status: 429, headers: { "retry-after": "1" } } },
       { fault: { kind: "status", status: 502 } },
       { fault: { kind: "reset" } },
-      { fault: { kind: "cut", clean: false, text: "Writing it.", call: write("call_cut", "cut.txt", "half"), atJsonChar: 12 } },
+      {
+        fault: {
+          kind: "cut",
+          clean: false,
+          text: "Writing it.",
+          call: write("call_cut", "cut.txt", "half"),
+          atJsonChar: 12,
+        },
+      },
       { text: "Writing it.", calls: [write("call_ok", "ok.txt", "whole")] },
       { text: "Done." },
     ]);
@@ -77,29 +86,44 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
     ]);
     const { status, events } = await run(id);
     expect(status, JSON.stringify(ofType(events, "notice"))).toBe("idle");
-    expect(ofType(events, "model.retrying").map((r) => r.payload.reason)).toEqual([expect.stringMatching(/stream ended early/), "503 Service Unavailable", "500 Internal Server Error"]);
+    expect(ofType(events, "model.retrying").map((r) => r.payload.reason)).toEqual([
+      expect.stringMatching(/stream ended early/),
+      "503 Service Unavailable",
+      "500 Internal Server Error",
+    ]);
     expect(ofType(events, "tool.called").map((e) => e.payload.callId)).toEqual(["call_ok"]);
     expect(fs.existsSync(file("cut.txt"))).toBe(false);
     expect(ofType(events, "message.assistant")).toHaveLength(2);
     for (const seen of fake.seen().slice(1)) expect(seen).not.toContain("call_cut");
   });
 
-  it.each([401, 404])("a %s stops at once: one request, no retry, a message naming what to fix, and the turn retryable", async (status) => {
-    const { fake, id } = await start(rig, [{ fault: { kind: "status", status } }, { text: "Fixed now." }]);
-    const failed = await run(id);
-    expect(failed.status).toBe("interrupted");
-    expect(fake.seen()).toHaveLength(1);
-    expect(ofType(failed.events, "model.retrying")).toHaveLength(0);
-    const notice = ofType(failed.events, "notice").at(-1)?.payload.text ?? "";
-    if (status === 401) expect(notice).toContain(rig.keyAdvice);
-    else expect(notice).toMatch(/does not know the model ".+" or the address \(404/);
-    expect((await api!.call("POST", `/api/sessions/${id}/resume`)).status).toBe(202);
-    const after = await settle(api!, id);
-    expect(ofType(after.events, "message.assistant").map((e) => e.payload.text)).toEqual(["Fixed now."]);
-  });
+  it.each([401, 404])(
+    "a %s stops at once: one request, no retry, a message naming what to fix, and the turn retryable",
+    async (status) => {
+      const { fake, id } = await start(rig, [{ fault: { kind: "status", status } }, { text: "Fixed now." }]);
+      const failed = await run(id);
+      expect(failed.status).toBe("interrupted");
+      expect(fake.seen()).toHaveLength(1);
+      expect(ofType(failed.events, "model.retrying")).toHaveLength(0);
+      const notice = ofType(failed.events, "notice").at(-1)?.payload.text ?? "";
+      if (status === 401) expect(notice).toContain(rig.keyAdvice);
+      else expect(notice).toMatch(/does not know the model ".+" or the address \(404/);
+      expect((await api!.call("POST", `/api/sessions/${id}/resume`)).status).toBe(202);
+      const after = await settle(api!, id);
+      expect(ofType(after.events, "message.assistant").map((e) => e.payload.text)).toEqual(["Fixed now."]);
+    },
+  );
 
   it("a context overflow compacts once and asks again, keeping the plan and its file", async () => {
-    const { fake, id } = await start(rig, [{ text: "Reading.", calls: [{ id: "call_read", name: "read", args: { path: "README.md" } }] }, { fault: { kind: "overflow" } }, { text: "Still planning." }], "plan");
+    const { fake, id } = await start(
+      rig,
+      [
+        { text: "Reading.", calls: [{ id: "call_read", name: "read", args: { path: "README.md" } }] },
+        { fault: { kind: "overflow" } },
+        { text: "Still planning." },
+      ],
+      "plan",
+    );
     const planPath = (await getSession(api!.t.db, id)).state.planPath;
     expect(planPath).toBeTruthy();
     fs.writeFileSync(planPath!, "# Plan\n\n1. Keep me through compaction\n");
@@ -129,7 +153,9 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
       await new Promise((r) => setTimeout(r, 50));
       events = (await settle(api!, id)).events;
     }
-    expect(ofType(events, "message.assistant").map((e) => [e.payload.text, e.payload.partial])).toEqual([["Here is what I found so far", true]]);
+    expect(ofType(events, "message.assistant").map((e) => [e.payload.text, e.payload.partial])).toEqual([
+      ["Here is what I found so far", true],
+    ]);
     expect(ofType(events, "turn.ended").map((e) => e.payload.reason)).toEqual(["aborted"]);
     expect(ofType(events, "model.retrying")).toHaveLength(0);
   });

@@ -18,7 +18,14 @@ afterEach(async () => {
   await api?.close();
   api = undefined;
   for (const close of closers.splice(0)) await close();
-  for (const name of ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PLANGATE_MODEL_ATTEMPTS", "PLANGATE_RETRY_BASE_MS", "PLANGATE_MAX_TURN_TOKENS"]) delete process.env[name];
+  for (const name of [
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
+    "PLANGATE_MODEL_ATTEMPTS",
+    "PLANGATE_RETRY_BASE_MS",
+    "PLANGATE_MAX_TURN_TOKENS",
+  ])
+    delete process.env[name];
 });
 
 async function anthropic(turns: ScriptTurn[], env: Record<string, string> = {}) {
@@ -39,11 +46,16 @@ async function run(id: string, text = "go") {
   return settle(api!, id, 30_000);
 }
 
-
 describe("faults on the Anthropic Messages API", () => {
   it("a mid-stream overload (an error event inside a 200) is retried too", async () => {
     await anthropic([
-      { fault: { kind: "stream-error", blocks: [{ type: "text", text: "Thinking" }], error: { type: "overloaded_error", message: "Overloaded" } } },
+      {
+        fault: {
+          kind: "stream-error",
+          blocks: [{ type: "text", text: "Thinking" }],
+          error: { type: "overloaded_error", message: "Overloaded" },
+        },
+      },
       [{ type: "text", text: "All good." }],
     ]);
     const id = await session("anthropic:claude-fake");
@@ -54,7 +66,12 @@ describe("faults on the Anthropic Messages API", () => {
 
   it("after the last attempt the turn ends with a clear error, and the person's retry goes on from the log", async () => {
     const fake = await anthropic(
-      [{ fault: { kind: "status", status: 500 } }, { fault: { kind: "status", status: 502 } }, { fault: { kind: "status", status: 503 } }, [{ type: "text", text: "Back again." }]],
+      [
+        { fault: { kind: "status", status: 500 } },
+        { fault: { kind: "status", status: 502 } },
+        { fault: { kind: "status", status: 503 } },
+        [{ type: "text", text: "Back again." }],
+      ],
       { PLANGATE_MODEL_ATTEMPTS: "3" },
     );
     const id = await session("anthropic:claude-fake");
@@ -82,23 +99,44 @@ describe("faults on the Anthropic Messages API", () => {
     const id = await session("anthropic:claude-fake");
     const { status, events } = await run(id);
     expect(status).toBe("interrupted");
-    expect(ofType(events, "notice").at(-1)?.payload.text).toMatch(/asked to wait 3600 s before trying again \(429 Too Many Requests\)/);
+    expect(ofType(events, "notice").at(-1)?.payload.text).toMatch(
+      /asked to wait 3600 s before trying again \(429 Too Many Requests\)/,
+    );
     expect(fake.mainRequests()).toHaveLength(1);
   });
 
   it("an overflow that compaction cannot fix ends the turn with a message saying so (one compaction)", async () => {
-    const overflow = { fault: { kind: "status" as const, status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } } } };
-    const fake = await anthropic([[{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }], overflow, overflow, overflow]);
+    const overflow = {
+      fault: {
+        kind: "status" as const,
+        status: 400,
+        body: {
+          type: "error",
+          error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" },
+        },
+      },
+    };
+    const fake = await anthropic([
+      [{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }],
+      overflow,
+      overflow,
+      overflow,
+    ]);
     const id = await session("anthropic:claude-fake");
     const { status, events } = await run(id);
     expect(status).toBe("interrupted");
     expect(ofType(events, "compaction")).toHaveLength(1);
-    expect(ofType(events, "notice").at(-1)?.payload.text).toMatch(/does not fit the model's context window, even compacted/);
+    expect(ofType(events, "notice").at(-1)?.payload.text).toMatch(
+      /does not fit the model's context window, even compacted/,
+    );
     expect(fake.mainRequests()).toHaveLength(3);
   });
 
   it("logs each step's usage as the provider reported it and the turn's sum; PLANGATE_MAX_TURN_TOKENS ends a turn between steps", async () => {
-    const fake = await anthropic([[{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }], [{ type: "text", text: "Read it." }]]);
+    const fake = await anthropic([
+      [{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }],
+      [{ type: "text", text: "Read it." }],
+    ]);
     const id = await session("anthropic:claude-fake");
     const { events } = await run(id);
     const steps = ofType(events, "message.assistant");
@@ -115,7 +153,13 @@ describe("faults on the Anthropic Messages API", () => {
     expect((await getSession(api!.t.db, id)).state.usage).toEqual(ended.payload.usage);
 
     await api!.close();
-    const limited = await anthropic([[{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }], [{ type: "text", text: "never asked" }]], { PLANGATE_MAX_TURN_TOKENS: "100" });
+    const limited = await anthropic(
+      [
+        [{ type: "tool_use", id: "toolu_read", name: "read", input: { path: "README.md" } }],
+        [{ type: "text", text: "never asked" }],
+      ],
+      { PLANGATE_MAX_TURN_TOKENS: "100" },
+    );
     const id2 = await session("anthropic:claude-fake");
     const capped = await run(id2);
     expect(capped.status).toBe("idle");
@@ -129,10 +173,19 @@ describe("faults on the Anthropic Messages API", () => {
 describe("running out of output tokens inside a tool call (OpenAI Responses, max_output_tokens)", () => {
   it("ends the turn at once with a message saying so: asking again would end the same way, and the half call never runs", async () => {
     const fake = await startFakeOpenAIResponses([
-      { fault: { kind: "cut", toolCalls: [{ id: "call_big", name: "write", args: { path: "big.txt", content: "x".repeat(200) } }], atJsonChar: 60, outOfTokens: true } },
+      {
+        fault: {
+          kind: "cut",
+          toolCalls: [{ id: "call_big", name: "write", args: { path: "big.txt", content: "x".repeat(200) } }],
+          atJsonChar: 60,
+          outOfTokens: true,
+        },
+      },
     ]);
     closers.push(fake.close);
-    api = testApi({ env: { OPENAI_API_KEY: "sk-openai-test-0002", OPENAI_BASE_URL: fake.url, PLANGATE_RETRY_BASE_MS: "40" } });
+    api = testApi({
+      env: { OPENAI_API_KEY: "sk-openai-test-0002", OPENAI_BASE_URL: fake.url, PLANGATE_RETRY_BASE_MS: "40" },
+    });
     const id = await session("openai:gpt-fake");
     const { status, events } = await run(id);
     expect(status).toBe("interrupted");

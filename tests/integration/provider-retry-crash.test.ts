@@ -12,7 +12,10 @@ import { startFakeAnthropic, type FakeAnthropic } from "../agents/fake-anthropic
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const noBrowser = !fs.existsSync(CHROMIUM) && !process.env.CI;
-if (noBrowser) console.warn(`plangate: ${CHROMIUM} is missing, so the retry page test is skipped (apt-get install -y chromium to run it)`);
+if (noBrowser)
+  console.warn(
+    `plangate: ${CHROMIUM} is missing, so the retry page test is skipped (apt-get install -y chromium to run it)`,
+  );
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-retry-crash-"));
 const workspace = path.join(root, "ws");
@@ -30,7 +33,13 @@ beforeAll(async () => {
       { fault: { kind: "status", status: 503 } },
       [{ type: "text", text: "Answered after the crash." }],
       // Session 2: a request the provider rejects for good, then (after Retry on the page) an answer.
-      { fault: { kind: "status", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "temporary validation glitch" } } } },
+      {
+        fault: {
+          kind: "status",
+          status: 400,
+          body: { type: "error", error: { type: "invalid_request_error", message: "temporary validation glitch" } },
+        },
+      },
       [{ type: "text", text: "Answered on retry." }],
     ],
   });
@@ -47,7 +56,12 @@ beforeAll(async () => {
   await migrateDatabase(env.DATABASE_URL!, { quiet: true });
   port = await freePort();
   server = await startServer(env, port);
-  if (!noBrowser) browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  if (!noBrowser)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
+    });
 }, 300_000);
 
 afterAll(async () => {
@@ -57,8 +71,14 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 }, 60_000);
 
-const events = async (id: string) => (await http(`${server!.url}/api/sessions/${id}/events`, "GET")).body.events as { seq: number; type: string; payload: Record<string, unknown> }[];
-const state = async (id: string) => (await http(`${server!.url}/api/sessions/${id}`, "GET")).body.state as { status: string; retry: unknown };
+const events = async (id: string) =>
+  (await http(`${server!.url}/api/sessions/${id}/events`, "GET")).body.events as {
+    seq: number;
+    type: string;
+    payload: Record<string, unknown>;
+  }[];
+const state = async (id: string) =>
+  (await http(`${server!.url}/api/sessions/${id}`, "GET")).body.state as { status: string; retry: unknown };
 
 async function openPage(id: string) {
   const page = await (await browser!.newContext()).newPage();
@@ -73,7 +93,10 @@ describe.skipIf(noBrowser)("a retry wait on a real server", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.session.id as string;
     expect((await http(`${server!.url}/api/sessions/${id}/messages`, "POST", { text: "hello" })).status).toBe(202);
-    await until(() => state(id), (s) => s.retry !== null);
+    await until(
+      () => state(id),
+      (s) => s.retry !== null,
+    );
 
     const page = await openPage(id);
     const banner = page.getByTestId("retry-banner");
@@ -82,30 +105,49 @@ describe.skipIf(noBrowser)("a retry wait on a real server", () => {
     await page.close();
 
     const before = await events(id);
-    expect(before.at(-1)).toMatchObject({ type: "model.retrying", payload: { attempt: 2, of: 5, reason: "503 Service Unavailable" } });
+    expect(before.at(-1)).toMatchObject({
+      type: "model.retrying",
+      payload: { attempt: 2, of: 5, reason: "503 Service Unavailable" },
+    });
     await server!.kill9();
     server = await startServer(env, port);
 
     if (onPostgres) {
       // PostgreSQL's policy (a pool of instances): the restarted instance takes the turn over and makes the request.
-      await until(() => state(id), (s) => s.status === "idle", 30_000);
+      await until(
+        () => state(id),
+        (s) => s.status === "idle",
+        30_000,
+      );
       const after = await events(id);
       expect(after.slice(0, before.length)).toEqual(before);
-      expect(after.filter((e) => e.type === "notice").map((e) => e.payload.text)).toEqual([expect.stringMatching(/another instance took the turn over/)]);
+      expect(after.filter((e) => e.type === "notice").map((e) => e.payload.text)).toEqual([
+        expect.stringMatching(/another instance took the turn over/),
+      ]);
     } else {
       // SQLite's policy: a turn cut by a crash waits for a person (nothing runs that nobody saw coming).
-      await until(() => state(id), (s) => s.status === "interrupted", 30_000);
+      await until(
+        () => state(id),
+        (s) => s.status === "interrupted",
+        30_000,
+      );
       const after = await events(id);
       expect(after.slice(0, before.length)).toEqual(before);
       expect(after.slice(before.length).map((e) => e.type)).toEqual(["turn.interrupted"]);
       expect(fake.mainRequests()).toHaveLength(1);
       const resumed = await openPage(id);
       await resumed.getByTestId("resume").click();
-      await until(() => state(id), (s) => s.status === "idle", 30_000);
+      await until(
+        () => state(id),
+        (s) => s.status === "idle",
+        30_000,
+      );
       await resumed.close();
     }
     const done = await events(id);
-    expect(done.filter((e) => e.type === "message.assistant").map((e) => e.payload.text)).toEqual(["Answered after the crash."]);
+    expect(done.filter((e) => e.type === "message.assistant").map((e) => e.payload.text)).toEqual([
+      "Answered after the crash.",
+    ]);
     expect(done.filter((e) => e.type === "message.user")).toHaveLength(1);
     expect(fake.mainRequests()).toHaveLength(2);
   });
@@ -113,15 +155,26 @@ describe.skipIf(noBrowser)("a retry wait on a real server", () => {
   it("a turn that failed for good says why and offers Retry on the page", async () => {
     const created = await http(`${server!.url}/api/sessions`, "POST", { workspace, model: "anthropic:claude-fake" });
     const id = created.body.session.id as string;
-    expect((await http(`${server!.url}/api/sessions/${id}/messages`, "POST", { text: "hello again" })).status).toBe(202);
-    await until(() => state(id), (s) => s.status === "interrupted");
+    expect((await http(`${server!.url}/api/sessions/${id}/messages`, "POST", { text: "hello again" })).status).toBe(
+      202,
+    );
+    await until(
+      () => state(id),
+      (s) => s.status === "interrupted",
+    );
     const page = await openPage(id);
     await page.getByText("temporary validation glitch").first().waitFor({ timeout: 15_000 });
     const retry = page.getByTestId("resume");
     expect(await retry.innerText()).toBe("Retry");
     await retry.click();
-    await until(() => state(id), (s) => s.status === "idle", 30_000);
-    expect((await events(id)).filter((e) => e.type === "message.assistant").map((e) => e.payload.text)).toEqual(["Answered on retry."]);
+    await until(
+      () => state(id),
+      (s) => s.status === "idle",
+      30_000,
+    );
+    expect((await events(id)).filter((e) => e.type === "message.assistant").map((e) => e.payload.text)).toEqual([
+      "Answered on retry.",
+    ]);
     expect(fake.mainRequests()).toHaveLength(4);
     await page.close();
   });

@@ -20,7 +20,11 @@ const SECRETS = {
   GITHUB_TOKEN: "canary-ghp-1a2b3c4d5e6f",
   PLANGATE_WEBHOOK_SECRET: "canary-webhook-secret-77aa",
 };
-const KEYS = { ANTHROPIC_API_KEY: "sk-ant-test-canary-0001", OPENAI_API_KEY: "sk-openai-test-canary-0002", PLANGATE_API_KEY: "sk-compat-test-canary-0003" };
+const KEYS = {
+  ANTHROPIC_API_KEY: "sk-ant-test-canary-0001",
+  OPENAI_API_KEY: "sk-openai-test-canary-0002",
+  PLANGATE_API_KEY: "sk-compat-test-canary-0003",
+};
 
 const FEEDBACK = "Add a rollback step, please.";
 const DONE_TS = "export const done = true;\n";
@@ -31,7 +35,13 @@ const TURNS: Step[] = [
   { calls: [{ id: "call_write", name: "write", args: { path: "src/done.ts", content: DONE_TS } }] },
   { text: "Implemented the done flag." },
 ];
-const ENV_NAMES = [...Object.keys(SECRETS), ...Object.keys(KEYS), "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "PLANGATE_BASE_URL"];
+const ENV_NAMES = [
+  ...Object.keys(SECRETS),
+  ...Object.keys(KEYS),
+  "ANTHROPIC_BASE_URL",
+  "OPENAI_BASE_URL",
+  "PLANGATE_BASE_URL",
+];
 
 let api: Api | undefined;
 let fake: Fake | undefined;
@@ -47,7 +57,12 @@ describe.each(RIGS)("the plan flow through the real AI SDK provider: $name ($mod
   it("plans read-only, takes feedback, executes after approval; the provider sees the right tools, prompt and results, and no secret", async () => {
     fake = await p.start(TURNS);
     api = testApi({ env: { ...SECRETS, ...KEYS, ...fake.env } });
-    const created = await api.call("POST", "/api/sessions", { title: "providers", workspace: api.workspace, model: p.model, mode: "plan" });
+    const created = await api.call("POST", "/api/sessions", {
+      title: "providers",
+      workspace: api.workspace,
+      model: p.model,
+      mode: "plan",
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.session.id as string;
     await say(id, "add a done flag");
@@ -77,7 +92,15 @@ describe.each(RIGS)("the plan flow through the real AI SDK provider: $name ($mod
     const verifier = all.filter((s) => s.tools.length === 0);
     expect(verifier).toHaveLength(1);
     expect(verifier[0]!.raw).toContain("Add a rollback step.");
-    expect(all.map((s) => s.path)).toEqual(Array(6).fill(p.model.startsWith("anthropic:") ? "/v1/messages" : p.model.startsWith("openai:") ? "/v1/responses" : "/v1/chat/completions"));
+    expect(all.map((s) => s.path)).toEqual(
+      Array(6).fill(
+        p.model.startsWith("anthropic:")
+          ? "/v1/messages"
+          : p.model.startsWith("openai:")
+            ? "/v1/responses"
+            : "/v1/chat/completions",
+      ),
+    );
     // The tool list is what the registry offers for the session's rules, on every request (stable across modes).
     const offered = modelTools((await loadSessionContext(api.t.db, id)).rules).map((t) => t.name);
     expect(offered).toEqual(expect.arrayContaining(["read", "write", "exit_plan_mode"]));
@@ -110,7 +133,8 @@ describe.each(RIGS)("the plan flow through the real AI SDK provider: $name ($mod
       for (const [name, value] of Object.entries(s.headers)) {
         const text = String(value);
         for (const secret of Object.values(SECRETS)) expect(text, `header ${name}`).not.toContain(secret);
-        for (const key of Object.values(KEYS)) if (key !== ownKey || name !== p.keyHeader) expect(text, `header ${name}`).not.toContain(key);
+        for (const key of Object.values(KEYS))
+          if (key !== ownKey || name !== p.keyHeader) expect(text, `header ${name}`).not.toContain(key);
       }
       expect(String(s.headers[p.keyHeader])).toContain(ownKey);
     }
@@ -119,7 +143,10 @@ describe.each(RIGS)("the plan flow through the real AI SDK provider: $name ($mod
   it("leaves out of every request the tools the workspace's rules disable outright", async () => {
     fake = await p.start([{ text: "Nothing to change." }]);
     const config = { permission: { bash: { "*": "deny" }, task: { "*": "deny" } } };
-    api = testApi({ env: { ...KEYS, ...fake.env }, files: { "README.md": "# Demo\n", ".plangate/config.json": JSON.stringify(config) } });
+    api = testApi({
+      env: { ...KEYS, ...fake.env },
+      files: { "README.md": "# Demo\n", ".plangate/config.json": JSON.stringify(config) },
+    });
     const created = await api.call("POST", "/api/sessions", { workspace: api.workspace, model: p.model, mode: "plan" });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await say(created.body.session.id as string, "look around");

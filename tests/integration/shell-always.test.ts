@@ -14,7 +14,9 @@ const sandbox = sandboxForSuite();
 let api: Api;
 
 beforeEach(() => {
-  api = testApi({ files: { "README.md": "# Demo\n", "src/a.ts": "export const a = 1;\n", "evil.sh": "#!/bin/sh\ntouch EVIL-RAN\n" } });
+  api = testApi({
+    files: { "README.md": "# Demo\n", "src/a.ts": "export const a = 1;\n", "evil.sh": "#!/bin/sh\ntouch EVIL-RAN\n" },
+  });
   fs.chmodSync(path.join(api.workspace, "evil.sh"), 0o755);
 });
 afterEach(async () => {
@@ -42,11 +44,20 @@ describe.skipIf(!sandbox.available)("Allow always saves no more than what was ap
     ["nice -n 5 echo hi", "nice -n 5 rm -rf src"],
     ["python3 -c 'print(1)'", "python3 -c 'import shutil; shutil.rmtree(\"src\")'"],
   ])("after always for %j, %j still asks and has not run", async (first, second) => {
-    const id = await startScripted(api, [call("bash", { command: first }), call("bash", { command: second }), { text: "done" }]);
+    const id = await startScripted(api, [
+      call("bash", { command: first }),
+      call("bash", { command: second }),
+      { text: "done" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const ask = await pendingAsk(id);
-    expect((await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", scope: "workspace" })).status).toBe(200);
-    const grants = (await api.call("GET", `/api/grants?sessionId=${id}`)).body.grants as { pattern: string; exact: boolean }[];
+    expect(
+      (await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", scope: "workspace" })).status,
+    ).toBe(200);
+    const grants = (await api.call("GET", `/api/grants?sessionId=${id}`)).body.grants as {
+      pattern: string;
+      exact: boolean;
+    }[];
     // Wrappers, interpreters, git -c, redirections and package scripts are saved exactly as written.
     expect(grants.map((g) => g.exact)).toEqual(grants.map(() => true));
     const next = await pendingAsk(id);
@@ -57,10 +68,16 @@ describe.skipIf(!sandbox.available)("Allow always saves no more than what was ap
   });
 
   it("a harmless prefix (mkdir) is offered, and once saved covers the next mkdir; the person may narrow it to the exact text", async () => {
-    const id = await startScripted(api, [call("bash", { command: "mkdir -p a" }), call("bash", { command: "mkdir b" }), call("bash", { command: "mkdir -p c" }), { text: "done" }]);
+    const id = await startScripted(api, [
+      call("bash", { command: "mkdir -p a" }),
+      call("bash", { command: "mkdir b" }),
+      call("bash", { command: "mkdir -p c" }),
+      { text: "done" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const ask = await pendingAsk(id);
-    const options = (ask.metadata.alwaysOptions as { options: { rule: string; exact: boolean; words: string }[] }[])[0]!.options;
+    const options = (ask.metadata.alwaysOptions as { options: { rule: string; exact: boolean; words: string }[] }[])[0]!
+      .options;
     expect(options).toEqual([
       { rule: "mkdir -p a", exact: true, words: "exactly `mkdir -p a`" },
       { rule: "mkdir *", exact: false, words: "`mkdir` with any arguments" },
@@ -70,36 +87,65 @@ describe.skipIf(!sandbox.available)("Allow always saves no more than what was ap
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain("not one of the rules offered");
     // Narrowed to exactly what was shown.
-    expect((await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", rules: ["mkdir -p a"] })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", rules: ["mkdir -p a"] })).status,
+    ).toBe(200);
     const second = await pendingAsk(id);
     expect(second.patterns).toEqual(["mkdir b"]);
     // This time the default prefix: the third mkdir runs with no ask.
     expect((await api.call("POST", `/api/permissions/${second.id}/reply`, { reply: "always" })).status).toBe(200);
     const { status, events } = await settle(api, id);
     expect(status).toBe("idle");
-    expect(results(events).filter((r) => r.tool === "bash").map((r) => r.ok)).toEqual([true, true, true]);
+    expect(
+      results(events)
+        .filter((r) => r.tool === "bash")
+        .map((r) => r.ok),
+    ).toEqual([true, true, true]);
     expect(fs.existsSync(path.join(api.workspace, "c"))).toBe(true);
   });
 
   it("a prefix rule never covers the same program with a redirection or a substitution", async () => {
-    const id = await startScripted(api, [call("bash", { command: "mkdir d" }), call("bash", { command: "mkdir e > README.md" }), { text: "done" }]);
+    const id = await startScripted(api, [
+      call("bash", { command: "mkdir d" }),
+      call("bash", { command: "mkdir e > README.md" }),
+      { text: "done" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const ask = await pendingAsk(id);
     await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always" });
-    expect((await api.call("GET", `/api/grants?sessionId=${id}`)).body.grants.map((g: { pattern: string }) => g.pattern)).toEqual(["mkdir *"]);
+    expect(
+      (await api.call("GET", `/api/grants?sessionId=${id}`)).body.grants.map((g: { pattern: string }) => g.pattern),
+    ).toEqual(["mkdir *"]);
     const next = await pendingAsk(id);
     expect(next.patterns).toEqual(["mkdir e >README.md"]);
     expect(fs.readFileSync(path.join(api.workspace, "README.md"), "utf8")).toBe("# Demo\n");
   });
 
   it("saved rules are listed per session and per workspace, and a revoked rule asks again", async () => {
-    const id = await startScripted(api, [call("bash", { command: "touch one.txt" }), call("bash", { command: "touch one.txt" }), { text: "done" }]);
+    const id = await startScripted(api, [
+      call("bash", { command: "touch one.txt" }),
+      call("bash", { command: "touch one.txt" }),
+      { text: "done" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const ask = await pendingAsk(id);
-    await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "always", scope: "workspace", rules: ["touch one.txt"] });
+    await api.call("POST", `/api/permissions/${ask.id}/reply`, {
+      reply: "always",
+      scope: "workspace",
+      rules: ["touch one.txt"],
+    });
     await settle(api, id);
-    const byWorkspace = (await api.call("GET", `/api/grants?workspace=${encodeURIComponent(api.workspace)}`)).body.grants;
-    expect(byWorkspace).toEqual([expect.objectContaining({ scope: "workspace", permission: "bash", pattern: "touch one.txt", exact: true, words: "Run exactly `touch one.txt`" })]);
+    const byWorkspace = (await api.call("GET", `/api/grants?workspace=${encodeURIComponent(api.workspace)}`)).body
+      .grants;
+    expect(byWorkspace).toEqual([
+      expect.objectContaining({
+        scope: "workspace",
+        permission: "bash",
+        pattern: "touch one.txt",
+        exact: true,
+        words: "Run exactly `touch one.txt`",
+      }),
+    ]);
     expect((await api.call("GET", `/api/grants?sessionId=${id}`)).body.grants).toHaveLength(1);
     expect((await api.call("GET", "/api/grants")).status).toBe(400);
 
@@ -111,7 +157,16 @@ describe.skipIf(!sandbox.available)("Allow always saves no more than what was ap
   });
 
   it("a wide rule saved by an older version (env *) is read as exact text, not as a prefix", async () => {
-    await api.t.db.permissionGrant.create({ data: { id: newId("grt"), scope: "workspace", workspace: api.workspace, permission: "bash", pattern: "env *", action: "allow" } });
+    await api.t.db.permissionGrant.create({
+      data: {
+        id: newId("grt"),
+        scope: "workspace",
+        workspace: api.workspace,
+        permission: "bash",
+        pattern: "env *",
+        action: "allow",
+      },
+    });
     const id = await startScripted(api, [call("bash", { command: "env rm -rf src" }), { text: "done" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     expect((await pendingAsk(id)).patterns).toEqual(["env rm -rf src"]);

@@ -7,7 +7,10 @@ import { realServerFixture } from "../helpers/server";
 // and which workspaces have a config waiting for a person's trust (the README's own example among them).
 const fixture = realServerFixture("start-log", { PLANGATE_SANDBOX: "off" }, (ws) => {
   fs.mkdirSync(path.join(ws, ".plangate"));
-  fs.writeFileSync(path.join(ws, ".plangate/config.json"), JSON.stringify({ permission: { bash: { "npm test": "allow" } } }));
+  fs.writeFileSync(
+    path.join(ws, ".plangate/config.json"),
+    JSON.stringify({ permission: { bash: { "npm test": "allow" } } }),
+  );
   fs.writeFileSync(path.join(ws, "README.md"), "# x\n");
 });
 
@@ -28,9 +31,15 @@ describe("the start log", () => {
     expect(log).toContain(`/workspace?path=${encodeURIComponent(ws)}`);
     const html = await (await fetch(page)).text();
     expect(html).toContain("waits for your trust");
-    const view = (await (await fetch(`${server.url}/api/workspaces/trust?workspace=${encodeURIComponent(ws)}`)).json()) as { hash: string; trusted: boolean };
+    const view = (await (
+      await fetch(`${server.url}/api/workspaces/trust?workspace=${encodeURIComponent(ws)}`)
+    ).json()) as { hash: string; trusted: boolean };
     expect(view.trusted).toBe(false);
-    const trusted = await fetch(`${server.url}/api/workspaces/trust`, { method: "POST", headers: { "content-type": "application/json", origin: server.url }, body: JSON.stringify({ workspace: ws, hash: view.hash }) });
+    const trusted = await fetch(`${server.url}/api/workspaces/trust`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ workspace: ws, hash: view.hash }),
+    });
     expect(trusted.status).toBe(200);
     expect(await (await fetch(page)).text()).toContain("is trusted");
   });

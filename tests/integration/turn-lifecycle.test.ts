@@ -15,7 +15,6 @@ afterEach(async () => {
   await api?.close();
 });
 
-
 async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -37,7 +36,9 @@ describe("turn lifecycle", () => {
     const { messages } = buildMessages(events);
     const roles = messages.map((m) => m.role);
     const toolAt = roles.indexOf("tool");
-    const queuedAt = messages.findIndex((m) => m.role === "user" && JSON.stringify(m.content).includes("also check the tests"));
+    const queuedAt = messages.findIndex(
+      (m) => m.role === "user" && JSON.stringify(m.content).includes("also check the tests"),
+    );
     expect(queuedAt).toBeGreaterThan(toolAt);
   });
 
@@ -87,14 +88,31 @@ describe("turn lifecycle", () => {
 
   it.each<[string, string, string | null, Record<string, string>, string, string | null]>([
     ["bypassPermissions never comes back", "bypassPermissions", null, { PLANGATE_ENABLE_BYPASS: "0" }, "default", null],
-    ["auto with its gate closed falls back to default", "auto", null, { PLANGATE_AUTO_GATE: "closed" }, "default", null],
+    [
+      "auto with its gate closed falls back to default",
+      "auto",
+      null,
+      { PLANGATE_AUTO_GATE: "closed" },
+      "default",
+      null,
+    ],
     ["auto with its gate open stays auto", "auto", null, {}, "auto", null],
-    ["plan stays plan, a saved bypass becomes default", "plan", "bypassPermissions", { PLANGATE_ENABLE_BYPASS: "0" }, "plan", "default"],
+    [
+      "plan stays plan, a saved bypass becomes default",
+      "plan",
+      "bypassPermissions",
+      { PLANGATE_ENABLE_BYPASS: "0" },
+      "plan",
+      "default",
+    ],
   ])("resume after a crash re-checks the mode: %s", async (_name, mode, prePlanMode, after, want, wantPre) => {
     api = testApi({ env: { PLANGATE_ENABLE_BYPASS: "1", PLANGATE_AUTO_GATE: "open" } });
     const id = await startScripted(api, [{ text: "back" }]);
     await appendEvents(api.t.db, id, [
-      { type: "mode.changed", payload: { from: "default", to: mode as "plan", prePlanMode: prePlanMode as "default" | null, cause: "user" } },
+      {
+        type: "mode.changed",
+        payload: { from: "default", to: mode as "plan", prePlanMode: prePlanMode as "default" | null, cause: "user" },
+      },
       { type: "message.user", payload: { text: "go" } },
       { type: "turn.started", payload: { turnId: "trn_crashed" } },
     ]);
@@ -119,8 +137,13 @@ describe("turn lifecycle", () => {
 
   it("plan mode through the gate: bash runs read-only, writes are denied, the workspace is unchanged", async () => {
     api = testApi();
-    const id = await startScripted(api, 
-      [call("bash", { command: "echo x > made.txt; cat README.md" }), call("write", { path: "src/new.ts", content: "x" }), { text: "planned" }],
+    const id = await startScripted(
+      api,
+      [
+        call("bash", { command: "echo x > made.txt; cat README.md" }),
+        call("write", { path: "src/new.ts", content: "x" }),
+        { text: "planned" },
+      ],
       { mode: "plan" },
     );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan it" });
@@ -136,7 +159,10 @@ describe("turn lifecycle", () => {
   it("an explore subagent is read-only even when its parent may edit", async () => {
     api = testApi();
     const child: Step[] = [call("write", { path: "x.txt", content: "x" }), { text: "explored" }];
-    const id = await startScripted(api, [call("task", { agent: "explore", prompt: "look", script: child }), { text: "ok" }]);
+    const id = await startScripted(api, [
+      call("task", { agent: "explore", prompt: "look", script: child }),
+      { text: "ok" },
+    ]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
     expect(results(events)[0]).toMatchObject({ ok: true, output: "explored" });
@@ -151,14 +177,27 @@ describe("turn lifecycle", () => {
     // Default mode asks before the write: the gate holds it until the user allows it.
     expect((await settle(api, id)).status).toBe("awaiting_permission");
     expect(fs.existsSync(path.join(api.workspace, "PLANGATE-NOTES.md"))).toBe(false);
-    const asked = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { id: string; permission: string; patterns: string[] }[];
+    const asked = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as {
+      id: string;
+      permission: string;
+      patterns: string[];
+    }[];
     expect(asked.map((p) => [p.permission, p.patterns])).toEqual([["edit", ["PLANGATE-NOTES.md"]]]);
     await api.call("POST", `/api/permissions/${asked[0]?.id}/reply`, { reply: "once" });
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
-    expect(results(events).map((r) => [r.tool, r.ok])).toEqual([["list", true], ["grep", true], ["read", true], ["write", true]]);
-    expect(fs.readFileSync(path.join(api.workspace, "PLANGATE-NOTES.md"), "utf8")).toContain("Add pagination to the todo service");
-    expect(events.filter((e) => e.type === "message.assistant").at(-1)?.payload).toMatchObject({ text: expect.stringContaining("offline demo model") });
+    expect(results(events).map((r) => [r.tool, r.ok])).toEqual([
+      ["list", true],
+      ["grep", true],
+      ["read", true],
+      ["write", true],
+    ]);
+    expect(fs.readFileSync(path.join(api.workspace, "PLANGATE-NOTES.md"), "utf8")).toContain(
+      "Add pagination to the todo service",
+    );
+    expect(events.filter((e) => e.type === "message.assistant").at(-1)?.payload).toMatchObject({
+      text: expect.stringContaining("offline demo model"),
+    });
   });
 
   it("the event stream resumes after Last-Event-ID and misses nothing", async () => {
@@ -167,9 +206,15 @@ describe("turn lifecycle", () => {
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
     const controller = new AbortController();
-    const res = await stream.GET(new Request(`http://x/api/sessions/${id}/stream`, { headers: { "last-event-id": "2" }, signal: controller.signal }), {
-      params: Promise.resolve({ id }),
-    });
+    const res = await stream.GET(
+      new Request(`http://x/api/sessions/${id}/stream`, {
+        headers: { "last-event-id": "2" },
+        signal: controller.signal,
+      }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let text = "";
@@ -185,7 +230,9 @@ describe("live stream", () => {
     api = testApi();
     const id = await startScripted(api, [call("read", { path: "README.md" }), call("list", {}), { text: "end" }]);
     const controller = new AbortController();
-    const res = await stream.GET(new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal }), { params: Promise.resolve({ id }) });
+    const res = await stream.GET(new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal }), {
+      params: Promise.resolve({ id }),
+    });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);
@@ -201,8 +248,18 @@ describe("events paging", () => {
   it("before=<seq> gives the page just before that seq; after=<seq> the page after it", async () => {
     api = testApi();
     const id = (await api.call("POST", "/api/sessions", { workspace: api.workspace })).body.session.id as string;
-    await appendEvents(api.t.db, id, Array.from({ length: 30 }, (_, i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })));
-    const seqs = async (query: string) => ((await api.call("GET", `/api/sessions/${id}/events?${query}`)).body.events as { seq: number }[]).map((e) => e.seq);
+    await appendEvents(
+      api.t.db,
+      id,
+      Array.from({ length: 30 }, (_, i) => ({
+        type: "notice" as const,
+        payload: { level: "info" as const, text: `n${i}` },
+      })),
+    );
+    const seqs = async (query: string) =>
+      ((await api.call("GET", `/api/sessions/${id}/events?${query}`)).body.events as { seq: number }[]).map(
+        (e) => e.seq,
+      );
     expect(await seqs("before=31&limit=10")).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
     expect(await seqs("before=5&limit=10")).toEqual([1, 2, 3, 4]);
     expect(await seqs("before=1")).toEqual([]);
@@ -214,8 +271,22 @@ describe("bad input gets a 4xx naming the problem and changes nothing", () => {
   it.each<[string, string, string, unknown, number, RegExp]>([
     ["workspace outside the roots", "POST", "/api/sessions", { workspace: "/etc" }, 400, /outside the allowed roots/],
     ["missing workspace", "POST", "/api/sessions", { workspace: "/nope/nope" }, 400, /does not exist/],
-    ["bad script", "POST", "/api/sessions", { model: "scripted", script: [{ toolCalls: [{ name: 5 }] }] }, 400, /script/],
-    ["script without scripted model", "POST", "/api/sessions", { model: "offline", script: [] }, 400, /only the scripted model/],
+    [
+      "bad script",
+      "POST",
+      "/api/sessions",
+      { model: "scripted", script: [{ toolCalls: [{ name: 5 }] }] },
+      400,
+      /script/,
+    ],
+    [
+      "script without scripted model",
+      "POST",
+      "/api/sessions",
+      { model: "offline", script: [] },
+      400,
+      /only the scripted model/,
+    ],
     ["unknown agent", "POST", "/api/sessions", { agent: "ghost" }, 400, /unknown agent "ghost"/],
     ["unknown field", "POST", "/api/sessions", { colour: "red" }, 400, /colour/],
     ["bad mode", "POST", "/api/sessions", { mode: "yolo" }, 400, /mode/],
@@ -225,11 +296,32 @@ describe("bad input gets a 4xx naming the problem and changes nothing", () => {
     ["empty message", "POST", "/api/sessions/SESSION/messages", { text: "  " }, 400, /text/],
     ["message to a missing session", "POST", "/api/sessions/ses_missing/messages", { text: "hi" }, 404, /No session/],
     ["bad reply", "POST", "/api/permissions/per_x/reply", { reply: "maybe" }, 400, /reply/],
-    ["reply to a missing request", "POST", "/api/permissions/per_missing/reply", { reply: "once" }, 404, /No permission request/],
-    ["decision on a missing review", "POST", "/api/reviews/rev_missing/decision", { answers: [["a"]] }, 404, /No review/],
+    [
+      "reply to a missing request",
+      "POST",
+      "/api/permissions/per_missing/reply",
+      { reply: "once" },
+      404,
+      /No permission request/,
+    ],
+    [
+      "decision on a missing review",
+      "POST",
+      "/api/reviews/rev_missing/decision",
+      { answers: [["a"]] },
+      404,
+      /No review/,
+    ],
     ["bad session id", "GET", "/api/sessions/..%2Fetc", undefined, 400, /not a valid id/],
     ["bad list filter", "GET", "/api/sessions?status=sleeping", undefined, 400, /status/],
-    ["events page both ways", "GET", "/api/sessions/SESSION/events?after=1&before=3", undefined, 400, /after and before/],
+    [
+      "events page both ways",
+      "GET",
+      "/api/sessions/SESSION/events?after=1&before=3",
+      undefined,
+      400,
+      /after and before/,
+    ],
     ["events page before 0", "GET", "/api/sessions/SESSION/events?before=0", undefined, 400, /before/],
   ])("%s", async (_name, method, url, body, status, message) => {
     api = testApi();

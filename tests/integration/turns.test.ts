@@ -2,20 +2,27 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { results, settle, testApi, trustWorkspaceConfig, type Api, call, startScripted, type Step } from "../helpers/api";
+import {
+  results,
+  settle,
+  testApi,
+  trustWorkspaceConfig,
+  type Api,
+  call,
+  startScripted,
+  type Step,
+} from "../helpers/api";
 
 let api: Api;
 afterEach(async () => {
   await api?.close();
 });
 
-
 async function say(id: string, text = "go") {
   const res = await api.call("POST", `/api/sessions/${id}/messages`, { text });
   expect(res.status).toBe(202);
   return res.body.turn as { id: string; queued: boolean };
 }
-
 
 async function pendingPermission(id: string) {
   const res = await api.call("GET", `/api/permissions?status=pending&sessionId=${id}`);
@@ -40,13 +47,19 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
 
   it("deny: the plan agent cannot edit, the model is told, the turn goes on and the file is unchanged", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("edit", { path: "src/todo.ts", oldString: "[]", newString: "[1]" }), { text: "ok, I will plan instead" }], { agent: "plan" });
+    const id = await startScripted(
+      api,
+      [call("edit", { path: "src/todo.ts", oldString: "[]", newString: "[1]" }), { text: "ok, I will plan instead" }],
+      { agent: "plan" },
+    );
     await say(id);
     const { events } = await settle(api, id);
     const [r] = results(events);
     expect(r).toMatchObject({ ok: false });
     expect(r?.error).toMatch(/Permission denied/);
-    expect(events.some((e) => e.type === "message.assistant" && e.payload.text === "ok, I will plan instead")).toBe(true);
+    expect(events.some((e) => e.type === "message.assistant" && e.payload.text === "ok, I will plan instead")).toBe(
+      true,
+    );
     expect(fs.readFileSync(path.join(api.workspace, "src/todo.ts"), "utf8")).toBe("export const todos = [];\n");
   });
 
@@ -56,7 +69,11 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     fs.writeFileSync(path.join(outside, "a.txt"), "outside A");
     fs.writeFileSync(path.join(outside, "b.txt"), "outside B");
     const dir = fs.realpathSync(outside);
-    const id = await startScripted(api, [call("read", { path: path.join(outside, "a.txt") }), call("read", { path: path.join(outside, "b.txt") }), { text: "end" }]);
+    const id = await startScripted(api, [
+      call("read", { path: path.join(outside, "a.txt") }),
+      call("read", { path: path.join(outside, "b.txt") }),
+      { text: "end" },
+    ]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_permission");
     const [ask] = await pendingPermission(id);
@@ -81,7 +98,11 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-outside-")));
     fs.writeFileSync(path.join(outside, "a.txt"), "A");
     fs.writeFileSync(path.join(outside, "b.txt"), "B");
-    const id = await startScripted(api, [call("read", { path: `${outside}/a.txt` }), call("read", { path: `${outside}/b.txt` }), { text: "end" }]);
+    const id = await startScripted(api, [
+      call("read", { path: `${outside}/a.txt` }),
+      call("read", { path: `${outside}/b.txt` }),
+      { text: "end" },
+    ]);
     await say(id);
     await settle(api, id);
     const [ask] = await pendingPermission(id);
@@ -92,7 +113,9 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     expect(results(events).every((r) => r.ok)).toBe(true);
     expect(events.filter((e) => e.type === "permission.asked")).toHaveLength(1);
     const grants = await api.t.db.permissionGrant.findMany();
-    expect(grants.map((g) => [g.scope, g.permission, g.pattern])).toEqual([["session", "external_directory", `${outside}/*`]]);
+    expect(grants.map((g) => [g.scope, g.permission, g.pattern])).toEqual([
+      ["session", "external_directory", `${outside}/*`],
+    ]);
   });
 
   it("always with workspace scope answers another session's pending ask it now covers", async () => {
@@ -121,7 +144,10 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     await say(id);
     await settle(api, id);
     const [ask] = await pendingPermission(id);
-    await api.call("POST", `/api/permissions/${ask?.id}/reply`, { reply: "reject", message: "stay inside the project" });
+    await api.call("POST", `/api/permissions/${ask?.id}/reply`, {
+      reply: "reject",
+      message: "stay inside the project",
+    });
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
     expect(results(events)[0]?.error).toContain("stay inside the project");
@@ -141,7 +167,12 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
 
   it("question: the tool waits for the answer given through the reviews API", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("question", { questions: [{ question: "Which store?", options: [{ label: "SQLite" }, { label: "Postgres" }] }] }), { text: "thanks" }]);
+    const id = await startScripted(api, [
+      call("question", {
+        questions: [{ question: "Which store?", options: [{ label: "SQLite" }, { label: "Postgres" }] }],
+      }),
+      { text: "thanks" },
+    ]);
     await say(id);
     expect((await settle(api, id)).status).toBe("awaiting_review");
     const list = await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`);
@@ -155,11 +186,21 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
 
   it("subagents inherit the parent's denies and cannot start subagents", async () => {
     const config = { agents: { careful: { permission: { bash: { "*": "allow", "rm *": "deny" } } } } };
-    api = testApi({ files: { "README.md": "# r\n", "keep.txt": "keep", ".plangate/config.json": JSON.stringify(config) } });
+    api = testApi({
+      files: { "README.md": "# r\n", "keep.txt": "keep", ".plangate/config.json": JSON.stringify(config) },
+    });
     // A custom agent exists once a person trusted the config that defines it.
     await trustWorkspaceConfig(api, api.workspace);
-    const child: Step[] = [call("bash", { command: "rm keep.txt" }), call("task", { agent: "general", prompt: "nested" }), { text: "child summary" }];
-    const id = await startScripted(api, [call("task", { agent: "general", prompt: "clean up", script: child }), { text: "parent done" }], { agent: "careful" });
+    const child: Step[] = [
+      call("bash", { command: "rm keep.txt" }),
+      call("task", { agent: "general", prompt: "nested" }),
+      { text: "child summary" },
+    ];
+    const id = await startScripted(
+      api,
+      [call("task", { agent: "general", prompt: "clean up", script: child }), { text: "parent done" }],
+      { agent: "careful" },
+    );
     await say(id);
     const { events, status } = await settle(api, id);
     expect(status).toBe("idle");
@@ -167,7 +208,10 @@ describe("agent turns through the HTTP API (scripted model, real SQLite, real fi
     expect(fs.existsSync(path.join(api.workspace, "keep.txt"))).toBe(true);
     const kids = await api.t.db.session.findMany({ where: { parentId: id } });
     expect(kids).toHaveLength(1);
-    const childEvents = (await api.call("GET", `/api/sessions/${kids[0]?.id}/events`)).body.events as { type: string; payload: { ok?: boolean; error?: string } }[];
+    const childEvents = (await api.call("GET", `/api/sessions/${kids[0]?.id}/events`)).body.events as {
+      type: string;
+      payload: { ok?: boolean; error?: string };
+    }[];
     const childResults = childEvents.filter((e) => e.type === "tool.result").map((e) => e.payload);
     expect(childResults[0]?.error).toMatch(/Permission denied/);
     expect(childResults[1]?.ok).toBe(false);

@@ -23,33 +23,45 @@ describe("no sandbox on this machine", () => {
   it.each([
     ["auto mode", "auto", null],
     ["a trusted config's allow", "default", { permission: { bash: { "touch made.txt": "allow" } } }],
-  ])("%s does not run a command on the host: it asks a person, and once allowed it runs", async (_name, mode, config) => {
-    api = testApi();
-    if (config) {
-      fs.mkdirSync(path.join(api.workspace, ".plangate"), { recursive: true });
-      fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify(config));
-      await trustWorkspaceConfig(api, api.workspace);
-    }
-    const id = await startScripted(api, [call("bash", { command: "touch made.txt" }), { text: "done" }], { mode });
-    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    expect((await settle(api, id)).status).toBe("awaiting_permission");
-    expect(fs.existsSync(path.join(api.workspace, "made.txt"))).toBe(false);
-    const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { id: string; metadata: { sandboxed: boolean } }[];
-    expect(ask?.metadata.sandboxed).toBe(false);
-    expect((await api.call("POST", `/api/permissions/${ask?.id}/reply`, { reply: "once" })).status).toBe(200);
-    expect((await settle(api, id)).status).toBe("idle");
-    expect(fs.existsSync(path.join(api.workspace, "made.txt"))).toBe(true);
-  });
+  ])(
+    "%s does not run a command on the host: it asks a person, and once allowed it runs",
+    async (_name, mode, config) => {
+      api = testApi();
+      if (config) {
+        fs.mkdirSync(path.join(api.workspace, ".plangate"), { recursive: true });
+        fs.writeFileSync(path.join(api.workspace, ".plangate/config.json"), JSON.stringify(config));
+        await trustWorkspaceConfig(api, api.workspace);
+      }
+      const id = await startScripted(api, [call("bash", { command: "touch made.txt" }), { text: "done" }], { mode });
+      await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+      expect((await settle(api, id)).status).toBe("awaiting_permission");
+      expect(fs.existsSync(path.join(api.workspace, "made.txt"))).toBe(false);
+      const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as {
+        id: string;
+        metadata: { sandboxed: boolean };
+      }[];
+      expect(ask?.metadata.sandboxed).toBe(false);
+      expect((await api.call("POST", `/api/permissions/${ask?.id}/reply`, { reply: "once" })).status).toBe(200);
+      expect((await settle(api, id)).status).toBe("idle");
+      expect(fs.existsSync(path.join(api.workspace, "made.txt"))).toBe(true);
+    },
+  );
 
   it("a read-only command of the allowlist still runs, confined to the workspace", async () => {
     api = testApi();
-    const id = await startScripted(api, [call("bash", { command: "cat README.md" }), call("bash", { command: "cat /etc/hostname" }), { text: "done" }], { mode: "auto" });
+    const id = await startScripted(
+      api,
+      [call("bash", { command: "cat README.md" }), call("bash", { command: "cat /etc/hostname" }), { text: "done" }],
+      { mode: "auto" },
+    );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { status, events } = await settle(api, id);
     expect(String(results(events)[0]?.output)).toContain("# Demo");
     // Reading outside the workspace is not confined: on the host that is a person's question.
     expect(status).toBe("awaiting_permission");
-    const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as { patterns: string[] }[];
+    const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions as {
+      patterns: string[];
+    }[];
     expect(ask?.patterns).toEqual(["cat /etc/hostname"]);
   });
 });

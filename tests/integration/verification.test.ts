@@ -14,12 +14,29 @@ afterEach(async () => {
 
 const PLAN = "# Plan: done flag\n\n1. Add a done flag in src/todo.ts\n2. Document it in README.md\n";
 
-type Report = { status: string; method: string; items: { text: string; status: string; evidence: string[] }[]; unplanned: string[]; test: { passed: boolean; outputTail: string } | null; summary: string; gitUnchecked?: string };
+type Report = {
+  status: string;
+  method: string;
+  items: { text: string; status: string; evidence: string[] }[];
+  unplanned: string[];
+  test: { passed: boolean; outputTail: string } | null;
+  summary: string;
+  gitUnchecked?: string;
+};
 
 /** A git workspace whose config allows bash (so a command can change files behind the tools' backs). */
 async function gitWorkspace(verify?: string): Promise<Api> {
-  const config = { permission: { bash: { "*": "allow" } }, ...(verify ? { verify: { command: verify, timeoutMs: 20_000 } } : {}) };
-  const a = testApi({ files: { "README.md": "# Todo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) } });
+  const config = {
+    permission: { bash: { "*": "allow" } },
+    ...(verify ? { verify: { command: verify, timeoutMs: 20_000 } } : {}),
+  };
+  const a = testApi({
+    files: {
+      "README.md": "# Todo\n",
+      "src/todo.ts": "export const todos = [];\n",
+      ".plangate/config.json": JSON.stringify(config),
+    },
+  });
   const git = (...args: string[]) => execFileSync("git", args, { cwd: a.workspace, stdio: "pipe" });
   git("init", "-q");
   git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
@@ -31,28 +48,55 @@ async function gitWorkspace(verify?: string): Promise<Api> {
 
 /** The ask opened before the workspace's verify command runs (a person must allow it). */
 async function verifyAsk(id: string): Promise<{ id: string; patterns: string[]; tool: string }> {
-  return waitFor("the verify command's ask", async () => (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions.find((p: { tool: string }) => p.tool === "verify"), 30_000);
+  return waitFor(
+    "the verify command's ask",
+    async () =>
+      (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions.find(
+        (p: { tool: string }) => p.tool === "verify",
+      ),
+    30_000,
+  );
 }
 
 /**
  * Plans, is approved (edits accepted), executes `work`, and returns the verification made when the turn ended.
  * With a verify command configured the person is asked first; `verifyReply` answers that ask.
  */
-async function planAndRun(work: Step[], verifyReply?: "once" | "always" | "reject"): Promise<{ id: string; report: Report }> {
+async function planAndRun(
+  work: Step[],
+  verifyReply?: "once" | "always" | "reject",
+): Promise<{ id: string; report: Report }> {
   const id = await startScripted(api, [exitWith(PLAN), ...work, { text: "finished" }], { mode: "plan" });
   await api.call("POST", `/api/sessions/${id}/messages`, { text: "add a done flag" });
   expect((await settle(api, id)).status).toBe("awaiting_review");
   const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
-  expect((await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
+  expect(
+    (await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" })).status,
+  ).toBe(200);
   if (verifyReply) {
     const ask = await verifyAsk(id);
-    expect((await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: verifyReply, ...(verifyReply === "always" ? { scope: "workspace" } : {}) })).status).toBe(200);
+    expect(
+      (
+        await api.call("POST", `/api/permissions/${ask.id}/reply`, {
+          reply: verifyReply,
+          ...(verifyReply === "always" ? { scope: "workspace" } : {}),
+        })
+      ).status,
+    ).toBe(200);
   }
-  const verification = await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0], 30_000);
+  const verification = await waitFor(
+    "the verification",
+    async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0],
+    30_000,
+  );
   const events = await readEvents(api.t.db, id);
   const completed = events.filter((e) => e.type === "verification.completed");
   expect(completed).toHaveLength(1);
-  expect(completed[0]?.payload).toMatchObject({ verificationId: verification.id, status: verification.report.status, method: "deterministic" });
+  expect(completed[0]?.payload).toMatchObject({
+    verificationId: verification.id,
+    status: verification.report.status,
+    method: "deterministic",
+  });
   return { id, report: verification.report as Report };
 }
 
@@ -79,7 +123,9 @@ describe("verification: the work checked against the approved plan (scripted ses
 
   it("an item missing → fail, naming it; the export carries the report", async () => {
     api = await gitWorkspace();
-    const { id, report } = await planAndRun([call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" })]);
+    const { id, report } = await planAndRun([
+      call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+    ]);
     expect(report.status).toBe("fail");
     expect(statuses(report)).toEqual(["done", "missing"]);
     expect(report.summary).toContain("not done: Document it in README.md");
@@ -142,10 +188,13 @@ describe("verification: the work checked against the approved plan (scripted ses
 
   it("a failing test command → fail with its output tail", async () => {
     api = await gitWorkspace("echo 'running 3 tests'; echo 'assertion failed: expected done to be true'; exit 1");
-    const { report } = await planAndRun([
-      call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
-      call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
-    ], "once");
+    const { report } = await planAndRun(
+      [
+        call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
+        call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
+      ],
+      "once",
+    );
     expect(statuses(report)).toEqual(["done", "done"]);
     expect(report.status).toBe("fail");
     expect(report.test?.passed).toBe(false);

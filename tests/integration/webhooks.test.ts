@@ -1,7 +1,16 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { awaitReview, call, settle, startScripted, testApi, trustWorkspaceConfig, type Api, type Step } from "../helpers/api";
+import {
+  awaitReview,
+  call,
+  settle,
+  startScripted,
+  testApi,
+  trustWorkspaceConfig,
+  type Api,
+  type Step,
+} from "../helpers/api";
 import { onPostgres } from "../helpers/db";
 import { exitWith, PLAN_V1, waitFor } from "../helpers/plan-kit";
 import { startReceiver, type Received, type Receiver } from "../helpers/webhook-receiver";
@@ -56,10 +65,14 @@ async function deliveriesApi(query: string): Promise<{ status: number; body: { d
 
 /** The deliveries of a session once none is pending any more (at least `count` of them). */
 function finished(sessionId: string, count = 1, timeoutMs = 15_000): Promise<DeliveryView[]> {
-  return waitFor(`${count} finished deliveries`, async () => {
-    const list = await listDeliveries(api.t.db, { sessionId });
-    return list.length >= count && list.every((d) => d.status !== "pending") ? list : null;
-  }, timeoutMs);
+  return waitFor(
+    `${count} finished deliveries`,
+    async () => {
+      const list = await listDeliveries(api.t.db, { sessionId });
+      return list.length >= count && list.every((d) => d.status !== "pending") ? list : null;
+    },
+    timeoutMs,
+  );
 }
 
 const bodyOf = (r: Received) => JSON.parse(r.body) as WebhookBody;
@@ -74,15 +87,29 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
 
     const [delivery] = await finished(id);
     expect(delivery).toMatchObject({ status: "delivered", event: "review.asked", source: "server", url: hook.url() });
-    expect(delivery!.attempts.map((a) => [a.number, a.statusCode])).toEqual([[1, 503], [2, 503], [3, 200]]);
+    expect(delivery!.attempts.map((a) => [a.number, a.statusCode])).toEqual([
+      [1, 503],
+      [2, 503],
+      [3, 200],
+    ]);
     expect(hook.received).toHaveLength(3);
     // Every attempt sends the same bytes under the same delivery id, so a receiver can dedupe.
     expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
     for (const r of hook.received) {
       expect(verifySignature(SECRET, r.body, header(r, "X-Plangate-Signature"))).toBe(true);
-      expect([header(r, "X-Plangate-Event"), header(r, "X-Plangate-Delivery"), header(r, "content-type")]).toEqual(["review.asked", delivery!.id, "application/json"]);
+      expect([header(r, "X-Plangate-Event"), header(r, "X-Plangate-Delivery"), header(r, "content-type")]).toEqual([
+        "review.asked",
+        delivery!.id,
+        "application/json",
+      ]);
     }
-    expect(verifySignature("another-secret-0123456789", hook.received[0]!.body, header(hook.received[0]!, "X-Plangate-Signature"))).toBe(false);
+    expect(
+      verifySignature(
+        "another-secret-0123456789",
+        hook.received[0]!.body,
+        header(hook.received[0]!, "X-Plangate-Signature"),
+      ),
+    ).toBe(false);
     expect(bodyOf(hook.received[0]!)).toMatchObject({
       deliveryId: delivery!.id,
       type: "review.asked",
@@ -98,8 +125,14 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     const res = await deliveriesApi(`sessionId=${id}`);
     expect(res.status).toBe(200);
     const [listed] = res.body.deliveries;
-    expect(listed).toMatchObject({ id: delivery!.id, status: "delivered", event: "review.asked", attempts: [{ statusCode: 503 }, { statusCode: 503 }, { statusCode: 200, error: null }] });
-    for (const a of listed!.attempts) expect([typeof a.durationMs, Number.isNaN(Date.parse(a.startedAt))]).toEqual(["number", false]);
+    expect(listed).toMatchObject({
+      id: delivery!.id,
+      status: "delivered",
+      event: "review.asked",
+      attempts: [{ statusCode: 503 }, { statusCode: 503 }, { statusCode: 200, error: null }],
+    });
+    for (const a of listed!.attempts)
+      expect([typeof a.durationMs, Number.isNaN(Date.parse(a.startedAt))]).toEqual(["number", false]);
     expect(listed!.finishedAt).not.toBeNull();
     expect((await deliveriesApi("status=delivered")).body.deliveries.map((d) => d.id)).toEqual([delivery!.id]);
     expect((await deliveriesApi("status=bogus")).status).toBe(400);
@@ -118,25 +151,60 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     api = testApi({ env: { PLANGATE_WEBHOOKS: hook.url(), PLANGATE_WEBHOOK_SECRET: SECRET } });
     runner();
     const plan = "# Plan: done flag\n\n1. Add a done flag in src/todo.ts\n";
-    const work = call("write", { path: "src/todo.ts", content: "export const todos = [];\nexport const done = true;\n" });
+    const work = call("write", {
+      path: "src/todo.ts",
+      content: "export const todos = [];\nexport const done = true;\n",
+    });
     const { id, reviewId: first } = await askReview([exitWith(PLAN_V1), exitWith(plan), work, { text: "finished" }]);
-    expect((await api.call("POST", `/api/reviews/${first}/decision`, { decision: "reject", feedback: "Name the file." })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/reviews/${first}/decision`, { decision: "reject", feedback: "Name the file." }))
+        .status,
+    ).toBe(200);
     const second = await awaitReview(api, id);
-    expect((await api.call("POST", `/api/reviews/${second}/decision`, { decision: "approve", mode: "acceptEdits" })).status).toBe(200);
-    const verification = await waitFor("the verification", async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0], 30_000);
+    expect(
+      (await api.call("POST", `/api/reviews/${second}/decision`, { decision: "approve", mode: "acceptEdits" })).status,
+    ).toBe(200);
+    const verification = await waitFor(
+      "the verification",
+      async () => (await api.call("GET", `/api/sessions/${id}/verify`)).body.verifications[0],
+      30_000,
+    );
 
     await finished(id, 5, 30_000);
     const bodies = hook.received.map(bodyOf);
     const decided = bodies.filter((b) => b.type === "review.decided");
     expect(decided.map((b) => b.review)).toEqual([
-      { id: first, kind: "plan-review", status: "rejected", decision: "reject", feedback: "Name the file.", planVersion: 1, decidedBy: "user" },
-      { id: second, kind: "plan-review", status: "approved", decision: "approve", feedback: null, planVersion: 2, decidedBy: "user" },
+      {
+        id: first,
+        kind: "plan-review",
+        status: "rejected",
+        decision: "reject",
+        feedback: "Name the file.",
+        planVersion: 1,
+        decidedBy: "user",
+      },
+      {
+        id: second,
+        kind: "plan-review",
+        status: "approved",
+        decision: "approve",
+        feedback: null,
+        planVersion: 2,
+        decidedBy: "user",
+      },
     ]);
     const verified = bodies.filter((b) => b.type === "verification.completed");
     expect(verified).toHaveLength(1);
-    expect(verified[0]!.verification).toEqual({ id: verification.id, planVersion: 2, status: verification.report.status, method: "deterministic", summary: verification.report.summary });
+    expect(verified[0]!.verification).toEqual({
+      id: verification.id,
+      planVersion: 2,
+      status: verification.report.status,
+      method: "deterministic",
+      summary: verification.report.summary,
+    });
     expect(bodies.filter((b) => b.type === "review.asked").map((b) => b.review?.id)).toEqual([first, second]);
-    for (const r of hook.received) expect(verifySignature(SECRET, r.body, header(r, "X-Plangate-Signature"))).toBe(true);
+    for (const r of hook.received)
+      expect(verifySignature(SECRET, r.body, header(r, "X-Plangate-Signature"))).toBe(true);
     expect(new Set(bodies.map((b) => b.deliveryId)).size).toBe(5);
   });
 
@@ -151,7 +219,11 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
       ],
     };
     api = testApi({
-      files: { "README.md": "# Demo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) },
+      files: {
+        "README.md": "# Demo\n",
+        "src/todo.ts": "export const todos = [];\n",
+        ".plangate/config.json": JSON.stringify(config),
+      },
       env: { PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOK_HOSTS: `127.0.0.1:${allowed.port}` },
     });
     await trustWorkspaceConfig(api, api.workspace);
@@ -167,11 +239,15 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     }
     // Workspace hooks are signed with the server's secret, never with anything from the (untrusted) file.
     expect(allowed.received).toHaveLength(1);
-    expect(verifySignature(SECRET, allowed.received[0]!.body, header(allowed.received[0]!, "X-Plangate-Signature"))).toBe(true);
+    expect(
+      verifySignature(SECRET, allowed.received[0]!.body, header(allowed.received[0]!, "X-Plangate-Signature")),
+    ).toBe(true);
     expect(bodyOf(allowed.received[0]!).review?.id).toBe(reviewId);
 
     // The decision: the allowed hook did not ask for review.decided; the refused ones are refused again.
-    expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "again" })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "again" })).status,
+    ).toBe(200);
     const all = await finished(id, 5);
     expect(all.filter((d) => d.event === "review.decided").map((d) => d.status)).toEqual(["refused", "refused"]);
     expect(await api.t.db.eventOutbox.count({ where: { sessionId: id } })).toBe(0);
@@ -183,7 +259,11 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     const hook = await receiver();
     const config = { webhooks: [{ url: hook.url("/ws") }] };
     api = testApi({
-      files: { "README.md": "# Demo\n", "src/todo.ts": "export const todos = [];\n", ".plangate/config.json": JSON.stringify(config) },
+      files: {
+        "README.md": "# Demo\n",
+        "src/todo.ts": "export const todos = [];\n",
+        ".plangate/config.json": JSON.stringify(config),
+      },
       env: { PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOK_HOSTS: `127.0.0.1:${hook.port}` },
     });
     runner();
@@ -212,9 +292,14 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     await a.settled();
     expect(first).toMatchObject({ status: "pending", attempts: [{ statusCode: 503 }] });
     // As if A had also died in the middle of a later attempt: a claim nobody will release, already lapsed.
-    await api.t.db.webhookDelivery.update({ where: { id: first!.id }, data: { claim: "whc_dead", leaseUntil: new Date(Date.now() - 1) } });
+    await api.t.db.webhookDelivery.update({
+      where: { id: first!.id },
+      data: { claim: "whc_dead", leaseUntil: new Date(Date.now() - 1) },
+    });
     // While no process runs, the review is decided: another outbox row.
-    expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "later" })).status).toBe(200);
+    expect(
+      (await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "reject", feedback: "later" })).status,
+    ).toBe(200);
     expect(await api.t.db.eventOutbox.count({ where: { sessionId: id } })).toBe(1);
 
     await settle(api, id);

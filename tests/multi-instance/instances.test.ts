@@ -2,7 +2,20 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresMigrations } from "../../lib/db/migrate";
 import { http, until, type Server } from "../helpers/server";
-import { bash, eventsOf, exitPlan, lines, ofType, race, say, scripted, startCluster, stateOf, waitStatus, type Cluster } from "../helpers/instances";
+import {
+  bash,
+  eventsOf,
+  exitPlan,
+  lines,
+  ofType,
+  race,
+  say,
+  scripted,
+  startCluster,
+  stateOf,
+  waitStatus,
+  type Cluster,
+} from "../helpers/instances";
 
 // Three `npm start` processes on one PostgreSQL database, started at the same moment on an empty database.
 // Every exactly-once guarantee is attacked with 20 concurrent answers spread over the three instances.
@@ -53,15 +66,30 @@ describe("exactly-once across instances", () => {
   it("20 concurrent plan decisions over three instances: one 200, nineteen 409, one review.answered, the turn continues once", async () => {
     const ws = await c.workspace("review", ALLOW_BASH);
     const [a, b, cc] = c.servers as [Server, Server, Server];
-    const id = await scripted(a.url, ws, [exitPlan("# Plan\n\n1. append to out.txt\n"), bash("echo approved >> out.txt"), { text: "review done" }], { mode: "plan" });
+    const id = await scripted(
+      a.url,
+      ws,
+      [exitPlan("# Plan\n\n1. append to out.txt\n"), bash("echo approved >> out.txt"), { text: "review done" }],
+      { mode: "plan" },
+    );
     await say(a.url, id, "plan it");
     await waitStatus(c, a.url, id, "awaiting_review");
-    const review = (await http(`${a.url}/api/reviews?status=pending&sessionId=${id}`, "GET")).body.reviews[0] as { id: string };
+    const review = (await http(`${a.url}/api/reviews?status=pending&sessionId=${id}`, "GET")).body.reviews[0] as {
+      id: string;
+    };
 
-    const answers = await race(c.servers, 20, () => `/api/reviews/${review.id}/decision`, (i) => (i % 2 === 0 ? { decision: "approve" } : { decision: "reject", feedback: `no ${i}` }));
+    const answers = await race(
+      c.servers,
+      20,
+      () => `/api/reviews/${review.id}/decision`,
+      (i) => (i % 2 === 0 ? { decision: "approve" } : { decision: "reject", feedback: `no ${i}` }),
+    );
     const winner = oneWinner(answers);
     const approved = winner.i % 2 === 0;
-    for (const s of c.servers) expect((await http(`${s.url}/api/reviews/${review.id}`, "GET")).body.review).toMatchObject({ status: approved ? "approved" : "rejected" });
+    for (const s of c.servers)
+      expect((await http(`${s.url}/api/reviews/${review.id}`, "GET")).body.review).toMatchObject({
+        status: approved ? "approved" : "rejected",
+      });
 
     await waitStatus(c, cc.url, id, "idle");
     const events = await settledLog(b.url, id);
@@ -84,11 +112,20 @@ describe("exactly-once across instances", () => {
     const id = await scripted(b.url, ws, [bash("echo ran >> count.txt"), { text: "finished" }]);
     await say(b.url, id, "count");
     await waitStatus(c, b.url, id, "awaiting_permission");
-    const asks = (await http(`${b.url}/api/permissions?status=pending&sessionId=${id}`, "GET")).body.permissions as { id: string }[];
+    const asks = (await http(`${b.url}/api/permissions?status=pending&sessionId=${id}`, "GET")).body.permissions as {
+      id: string;
+    }[];
     expect(asks).toHaveLength(1);
     expect(lines(path.join(ws, "count.txt"))).toEqual([]);
 
-    oneWinner(await race(c.servers, 20, () => `/api/permissions/${asks[0]!.id}/reply`, () => ({ reply: "once" })));
+    oneWinner(
+      await race(
+        c.servers,
+        20,
+        () => `/api/permissions/${asks[0]!.id}/reply`,
+        () => ({ reply: "once" }),
+      ),
+    );
 
     await waitStatus(c, a.url, id, "idle");
     const events = await settledLog(cc.url, id);
@@ -108,18 +145,35 @@ describe("exactly-once across instances", () => {
     const team = await http(`${cc.url}/api/teams`, "POST", { sessionId: lead });
     expect(team.status, JSON.stringify(team.body)).toBe(201);
     const teamId = team.body.team.id as string;
-    const script = [exitPlan("# Alice\n\n1. append to team.txt\n"), bash("echo alice >> team.txt"), { text: "alice done" }];
-    const mate = await http(`${cc.url}/api/teams/${teamId}/teammates`, "POST", { name: "alice", task: "plan it", script });
+    const script = [
+      exitPlan("# Alice\n\n1. append to team.txt\n"),
+      bash("echo alice >> team.txt"),
+      { text: "alice done" },
+    ];
+    const mate = await http(`${cc.url}/api/teams/${teamId}/teammates`, "POST", {
+      name: "alice",
+      task: "plan it",
+      script,
+    });
     expect(mate.status, JSON.stringify(mate.body)).toBe(201);
     const alice = mate.body.sessionId as string;
     await waitStatus(c, cc.url, alice, "awaiting_review");
     const pending = await until(
-      async () => (await http(`${cc.url}/api/teams/${teamId}/mailbox?status=pending`, "GET")).body.messages as { id: string; type: string }[],
+      async () =>
+        (await http(`${cc.url}/api/teams/${teamId}/mailbox?status=pending`, "GET")).body.messages as {
+          id: string;
+          type: string;
+        }[],
       (m) => m.length === 1,
     );
     expect(pending[0]!.type).toBe("plan_approval_request");
 
-    const answers = await race(c.servers, 20, () => `/api/teams/${teamId}/mailbox/${pending[0]!.id}/reply`, (i) => (i % 2 === 0 ? { approve: true } : { approve: false, feedback: `no ${i}` }));
+    const answers = await race(
+      c.servers,
+      20,
+      () => `/api/teams/${teamId}/mailbox/${pending[0]!.id}/reply`,
+      (i) => (i % 2 === 0 ? { approve: true } : { approve: false, feedback: `no ${i}` }),
+    );
     const approved = oneWinner(answers).i % 2 === 0;
 
     await waitStatus(c, a.url, alice, "idle");
@@ -131,9 +185,16 @@ describe("exactly-once across instances", () => {
     expect(ofType(events, "tool.result").filter((e) => e.payload.tool === "bash")).toHaveLength(1);
     expect(lines(path.join(ws, "team.txt"))).toEqual(approved ? ["alice"] : []);
     // The mailbox holds the request, answered, and exactly one response to it.
-    const all = (await http(`${cc.url}/api/teams/${teamId}/mailbox`, "GET")).body.messages as { id: string; type: string; status: string }[];
+    const all = (await http(`${cc.url}/api/teams/${teamId}/mailbox`, "GET")).body.messages as {
+      id: string;
+      type: string;
+      status: string;
+    }[];
     expect(all.find((m) => m.id === pending[0]!.id)?.status).toBe("answered");
-    const responses = await c.query<{ n: string }>(`SELECT count(*) AS n FROM "MailboxMessage" WHERE "teamId" = $1 AND "type" = 'plan_approval_response'`, [teamId]);
+    const responses = await c.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "MailboxMessage" WHERE "teamId" = $1 AND "type" = 'plan_approval_response'`,
+      [teamId],
+    );
     expect(responses[0]!.n).toBe("1");
   }, 60_000);
 });

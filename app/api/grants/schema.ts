@@ -6,4 +6,7 @@ export const listGrantsQuery = z
     workspace: z.string().min(1).max(4096).optional(),
   })
   .strict()
-  .refine((q) => (q.sessionId === undefined) !== (q.workspace === undefined), "give exactly one of sessionId or workspace");
+  .refine(
+    (q) => (q.sessionId === undefined) !== (q.workspace === undefined),
+    "give exactly one of sessionId or workspace",
+  );

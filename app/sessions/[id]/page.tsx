@@ -51,7 +51,12 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   const { state, session } = found;
   const count = (state.pendingReview ? 1 : 0) + state.pendingPermissions.length + state.pendingChecks.length;
   if (count === 0) return { title: `${session.title} · Plangate` };
-  const what = state.pendingReview?.kind === "plan-review" ? "Plan awaiting review" : state.pendingReview ? "Question waiting" : "Waiting for permission";
+  const what =
+    state.pendingReview?.kind === "plan-review"
+      ? "Plan awaiting review"
+      : state.pendingReview
+        ? "Question waiting"
+        : "Waiting for permission";
   return { title: `(${count}) ${what} · Plangate` };
 }
 
@@ -82,13 +87,18 @@ function lastAnswered(events: SessionEvent[]): { reviewId: string; decision: str
  * Messages of the first page rendered here: the browser then hydrates HTML instead of parsing Markdown. Each
  * plan version's entry carries the plan as it was submitted (and decided), readable after the decision.
  */
-function renderMessages(events: SessionEvent[], verifications: VerificationView[], plans: { version: number; content: string }[]): Record<number, React.ReactNode> {
+function renderMessages(
+  events: SessionEvent[],
+  verifications: VerificationView[],
+  plans: { version: number; content: string }[],
+): Record<number, React.ReactNode> {
   const out: Record<number, React.ReactNode> = {};
   const byId = new Map(verifications.map((v) => [v.id, v]));
   const byVersion = new Map(plans.map((p) => [p.version, p.content]));
   // The same items the timeline shows, so what is rendered here is exactly what it will look up.
   for (const item of timelineItems(events)) {
-    if (item.kind === "user" || item.kind === "assistant") out[item.seq] = <PlanMarkdown markdown={item.text} testId="message-markdown" />;
+    if (item.kind === "user" || item.kind === "assistant")
+      out[item.seq] = <PlanMarkdown markdown={item.text} testId="message-markdown" />;
     const v = item.kind === "verification" ? byId.get(item.verificationId) : undefined;
     if (v) out[item.seq] = <VerificationReport verification={v} />;
     const plan = item.kind === "plan" && item.planVersion !== undefined ? byVersion.get(item.planVersion) : undefined;
@@ -114,7 +124,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
-    state.pendingPermissions.length + state.pendingChecks.length > 0 ? listRequests(db, { sessionId: id, status: "pending" }) : [],
+    state.pendingPermissions.length + state.pendingChecks.length > 0
+      ? listRequests(db, { sessionId: id, status: "pending" })
+      : [],
     sessionHistory(db, id, { recent: HISTORY_ROWS }),
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
@@ -156,7 +168,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             Webhook deliveries
           </Link>
           {" · "}
-          <Link href={`/workspace?path=${encodeURIComponent(session.workspace)}`} className="underline" data-testid="workspace-settings-link">
+          <Link
+            href={`/workspace?path=${encodeURIComponent(session.workspace)}`}
+            className="underline"
+            data-testid="workspace-settings-link"
+          >
             Workspace settings
           </Link>
         </p>
@@ -166,15 +182,29 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
       {!outside && trust.waiting ? <ConfigTrustCard view={trust} /> : null}
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
-      <SessionTimeline sessionId={id} events={events} rendered={renderMessages(events, verifications, history.plans.filter((p) => !state.planId || p.planId === state.planId))} />
+      <SessionTimeline
+        sessionId={id}
+        events={events}
+        rendered={renderMessages(
+          events,
+          verifications,
+          history.plans.filter((p) => !state.planId || p.planId === state.planId),
+        )}
+      />
       <LiveRefresh sessionId={id} after={state.lastSeq} title={session.title} />
       {state.retry ? <RetryBanner key={`${state.retry.attempt}-${state.retry.retryAt}`} retry={state.retry} /> : null}
-      {answered ? <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} /> : null}
+      {answered ? (
+        <DecidedElsewhere key={answered.reviewId} reviewId={answered.reviewId} decision={answered.decision} />
+      ) : null}
       {asks.map((ask) => (
         <PermissionCard key={ask.id} ask={ask} />
       ))}
       {pending?.kind === "plan-review" && state.team?.role === "teammate" && state.team.requirePlanApproval ? (
-        <p data-testid="waiting-for-lead" role="status" className="rounded-lg border border-amber-300 p-4 text-sm dark:border-amber-700">
+        <p
+          data-testid="waiting-for-lead"
+          role="status"
+          className="rounded-lg border border-amber-300 p-4 text-sm dark:border-amber-700"
+        >
           This teammate&apos;s plan is waiting for its team lead. It is answered from the{" "}
           <Link href={`/team/${state.team.id}`} className="underline">
             team mailbox
@@ -182,11 +212,33 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           .
         </p>
       ) : review && pending ? (
-        <DecisionCard key={pending.id} reviewId={pending.id} version={review.version} markdown={review.markdown} rendered={<PlanMarkdown markdown={review.markdown} />} diff={review.diff} autoAllowed={gates.autoGateOpen} prePlanMode={state.prePlanMode} earlier={review.earlier} />
+        <DecisionCard
+          key={pending.id}
+          reviewId={pending.id}
+          version={review.version}
+          markdown={review.markdown}
+          rendered={<PlanMarkdown markdown={review.markdown} />}
+          diff={review.diff}
+          autoAllowed={gates.autoGateOpen}
+          prePlanMode={state.prePlanMode}
+          earlier={review.earlier}
+        />
       ) : question ? (
-        <QuestionCard key={question.id} reviewId={question.id} questions={(question.payload as { questions?: QuestionView[] }).questions ?? []} />
+        <QuestionCard
+          key={question.id}
+          reviewId={question.id}
+          questions={(question.payload as { questions?: QuestionView[] }).questions ?? []}
+        />
       ) : outside ? null : (
-        <Composer sessionId={id} mode={state.mode} gates={gates} running={state.openTurnId !== null} interrupted={state.interrupted} stoppedOnError={state.interrupted && stoppedOnError(events)} since={turnStart(events, state.openTurnId)} />
+        <Composer
+          sessionId={id}
+          mode={state.mode}
+          gates={gates}
+          running={state.openTurnId !== null}
+          interrupted={state.interrupted}
+          stoppedOnError={state.interrupted && stoppedOnError(events)}
+          since={turnStart(events, state.openTurnId)}
+        />
       )}
     </section>
   );

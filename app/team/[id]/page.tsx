@@ -26,8 +26,12 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   });
   if (!team) notFound();
   const [pending, all] = await Promise.all([readInbox(db, id, { status: "pending" }), listMail(db, { teamId: id })]);
-  const plans = await Promise.all(pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })));
-  const names = Object.fromEntries([...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]));
+  const plans = await Promise.all(
+    pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
+  );
+  const names = Object.fromEntries(
+    [...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]),
+  );
   return (
     <section aria-labelledby="team-title" className="flex flex-col gap-5">
       <AutoRefresh everyMs={2000} />
@@ -37,17 +41,34 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
           {team.name}: mailbox
         </h1>
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          Lead session: <Link href={`/sessions/${team.leadSessionId}`} className="underline">{team.lead?.title ?? team.leadSessionId}</Link>
+          Lead session:{" "}
+          <Link href={`/sessions/${team.leadSessionId}`} className="underline">
+            {team.lead?.title ?? team.leadSessionId}
+          </Link>
         </p>
       </header>
       <section aria-labelledby="pending-title" className="flex flex-col gap-3">
         <h2 id="pending-title" className="font-semibold">
           Plans waiting for you ({plans.length})
         </h2>
-        {plans.length === 0 ? <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">Nothing to approve.</p> : null}
+        {plans.length === 0 ? (
+          <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">
+            Nothing to approve.
+          </p>
+        ) : null}
         {plans.map(({ mail, plan }) =>
           plan && mail.requestId ? (
-            <DecisionCard key={mail.id} reviewId={mail.requestId} version={plan.version} markdown={plan.markdown} rendered={<PlanMarkdown markdown={plan.markdown} />} diff={plan.diff} autoAllowed={false} earlier={plan.earlier} lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }} />
+            <DecisionCard
+              key={mail.id}
+              reviewId={mail.requestId}
+              version={plan.version}
+              markdown={plan.markdown}
+              rendered={<PlanMarkdown markdown={plan.markdown} />}
+              diff={plan.diff}
+              autoAllowed={false}
+              earlier={plan.earlier}
+              lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }}
+            />
           ) : null,
         )}
       </section>

@@ -11,6 +11,12 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (req) => {
   const body = await parseBody(req, submitExternalAskBody);
   const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);
-  const outcome = await submitExternalAsk(getDb(), { agent: body.agent, externalId: body.externalSessionId, workspace, tool: body.tool, input: body.input });
+  const outcome = await submitExternalAsk(getDb(), {
+    agent: body.agent,
+    externalId: body.externalSessionId,
+    workspace,
+    tool: body.tool,
+    input: body.input,
+  });
   return json(outcome, outcome.status === "pending" ? 201 : 200);
 });

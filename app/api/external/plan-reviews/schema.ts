@@ -17,4 +17,6 @@ export const awaitExternalReviewQuery = z.object({
   wait: z.coerce.number().min(0).max(60).default(0),
 });
 
-export const answeredElsewhereBody = z.object({ answer: z.enum(["approved", "rejected", "unknown"]).default("unknown") }).strict();
+export const answeredElsewhereBody = z
+  .object({ answer: z.enum(["approved", "rejected", "unknown"]).default("unknown") })
+  .strict();

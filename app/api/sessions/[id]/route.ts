@@ -26,7 +26,14 @@ export const GET = route(async (_req, ctx: IdParams) => {
       lastSeq: state.lastSeq,
     },
     team: state.team
-      ? { id: state.team.id, role: state.team.role, name: state.team.name, leadSessionId: state.team.leadSessionId, requirePlanApproval: state.team.requirePlanApproval, teammates: team?.teammates ?? [] }
+      ? {
+          id: state.team.id,
+          role: state.team.role,
+          name: state.team.name,
+          leadSessionId: state.team.leadSessionId,
+          requirePlanApproval: state.team.requirePlanApproval,
+          teammates: team?.teammates ?? [],
+        }
       : null,
   });
 });

@@ -21,6 +21,10 @@ export const POST = route(async (req) => {
     ...(Array.isArray(created.script) ? { script: created.script } : {}),
   });
   const plans = plansDirFor(checked.workspace).absolute;
-  const { id } = await importSession(getDb(), body, { ...checked, gates: await readGates(getDb()), planPath: (slug) => planFilePath(plans, slug) });
+  const { id } = await importSession(getDb(), body, {
+    ...checked,
+    gates: await readGates(getDb()),
+    planPath: (slug) => planFilePath(plans, slug),
+  });
   return json(await getSession(getDb(), id), 201);
 });

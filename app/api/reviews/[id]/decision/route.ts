@@ -13,8 +13,18 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (req, ctx: IdParams) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
-  if (review.status !== "pending") throw new AppError("already_decided", `That review was already decided: ${review.decision ?? review.status}.`, { decision: review.decision });
-  if (isLeadReview(review)) throw new AppError("forbidden", "This is a teammate's plan: only its team lead answers it, from the team mailbox.");
-  if (review.kind === "plan-review") return json({ review: await decidePlanReview(getDb(), review, await parseBody(req, planDecisionBody), { drive: async (id) => kick(getDb(), id), decider: { by: "person", via: "desk" } }) });
+  if (review.status !== "pending")
+    throw new AppError("already_decided", `That review was already decided: ${review.decision ?? review.status}.`, {
+      decision: review.decision,
+    });
+  if (isLeadReview(review))
+    throw new AppError("forbidden", "This is a teammate's plan: only its team lead answers it, from the team mailbox.");
+  if (review.kind === "plan-review")
+    return json({
+      review: await decidePlanReview(getDb(), review, await parseBody(req, planDecisionBody), {
+        drive: async (id) => kick(getDb(), id),
+        decider: { by: "person", via: "desk" },
+      }),
+    });
   return json({ review: await answerQuestion(getDb(), review, await parseBody(req, questionDecisionBody)) });
 });

@@ -11,6 +11,9 @@ export const GET = route(async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const query = parseQuery(req, eventsQuery);
   await getSession(getDb(), id);
-  const range = query.before === undefined ? { after: query.after ?? 0 } : { after: Math.max(0, query.before - 1 - query.limit), upto: query.before - 1 };
+  const range =
+    query.before === undefined
+      ? { after: query.after ?? 0 }
+      : { after: Math.max(0, query.before - 1 - query.limit), upto: query.before - 1 };
   return json({ events: await readEvents(getDb(), id, { ...range, limit: query.limit }) });
 });

@@ -7,4 +7,7 @@ export const eventsQuery = z
     before: z.coerce.number().int().min(1).optional(),
     limit: z.coerce.number().int().min(1).max(5000).default(500),
   })
-  .refine((q) => q.after === undefined || q.before === undefined, { message: "after and before: give one of them, not both", path: ["before"] });
+  .refine((q) => q.after === undefined || q.before === undefined, {
+    message: "after and before: give one of them, not both",
+    path: ["before"],
+  });

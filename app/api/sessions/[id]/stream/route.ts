@@ -13,6 +13,11 @@ export const GET = route(async (req, ctx: IdParams) => {
   const after = Number.parseInt(header, 10);
   const body = streamSessionEvents(getDb(), id, Number.isFinite(after) && after >= 0 ? after : 0, req.signal);
   return new Response(body, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 });

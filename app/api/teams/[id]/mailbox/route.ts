@@ -21,6 +21,10 @@ export const POST = route(async (req, ctx: IdParams) => {
   const body = await parseBody(req, sendMailBody);
   const from = await findMember(getDb(), team.id, body.from ?? team.leadSessionId);
   const to = await findMember(getDb(), team.id, body.to);
-  const sent = await sendMail(getDb(), { teamId: team.id, from, to, type: "message", payload: { text: body.text } }, async (id) => kick(getDb(), id));
+  const sent = await sendMail(
+    getDb(),
+    { teamId: team.id, from, to, type: "message", payload: { text: body.text } },
+    async (id) => kick(getDb(), id),
+  );
   return json({ message: sent }, 201);
 });

@@ -9,7 +9,10 @@ import { mailReplyBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id"), messageId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id") });
+const params = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id"),
+  messageId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id"),
+});
 
 export const POST = route(async (req, ctx: { params: Promise<{ id: string; messageId: string }> }) => {
   const { id, messageId } = params.parse(await ctx.params);
@@ -18,5 +21,13 @@ export const POST = route(async (req, ctx: { params: Promise<{ id: string; messa
   const [request] = await listMail(getDb(), { id: messageId });
   const { from: _from, ...reply } = body;
   const drive = async (sessionId: string) => kick(getDb(), sessionId);
-  return json(await answerPlanRequest(getDb(), { teamId: team.id, responder: body.from ?? team.leadSessionId, request, reply, drive }));
+  return json(
+    await answerPlanRequest(getDb(), {
+      teamId: team.id,
+      responder: body.from ?? team.leadSessionId,
+      request,
+      reply,
+      drive,
+    }),
+  );
 });
