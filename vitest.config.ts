@@ -2,7 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+// Outside Next, "server-only" resolves to its marker's empty module (Next's server layers pick the same file through
+// the react-server condition; a client bundle gets the throwing one).
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+};
 const shared = {
   globalSetup: ["tests/global-setup.ts"],
   pool: "forks" as const,

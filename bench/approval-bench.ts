@@ -240,7 +240,7 @@ type Answer = { ms: number } | { error: string };
 /** The parent's side of the client process: one measurement per call, in order. */
 function clientProcess(): { measure: (ask: Ask) => Promise<number>; stop: () => void } {
   const child: ChildProcess = fork(import.meta.filename, [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--conditions=react-server", "--import", "tsx"],
     env: { ...process.env, PLANGATE_BENCH_APPROVAL_CLIENT: "1" },
   });
   let pending: ((a: Answer) => void) | null = null;

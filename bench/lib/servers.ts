@@ -32,7 +32,7 @@ export function buildIfStale(): boolean {
 /** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health. */
 export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
     cwd: root,
     env: { ...launchEnv, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     detached: true,

@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
@@ -10,11 +11,9 @@ import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
 import { getEnv } from "../env";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
-import { inTransaction, prismaRunner, runner, type SqlRunner } from "./sql";
-import type { Prisma } from "./generated/client";
+import { legacyRunner, type SqlRunner } from "./sql";
 
 export type Db = PrismaClient;
-export type Tx = Prisma.TransactionClient;
 
 // On globalThis because Next may load this module more than once (route and instrumentation bundles) while the
 // client itself is shared through globalThis below.
@@ -73,21 +72,14 @@ export function createDb(url: string): Db {
   return db;
 }
 
-function adapterOf(db: Db): Promise<SqlDriverAdapter> {
-  const adapter = adapters.get(db);
-  if (!adapter) throw new Error("This Prisma client was not created by createDb()");
-  return adapter;
-}
-
 export async function sql(db: Db): Promise<SqlRunner> {
-  return runner(await adapterOf(db));
+  return legacyRunner(kysely(db), providerOf(db));
 }
 
-export async function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
-  return inTransaction(await adapterOf(db), fn);
+export function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
+  return withTransaction(db, (trx) => fn(legacyRunner(trx, providerOf(db))));
 }
 
-/** A Prisma interactive transaction, with a SqlRunner on the same transaction for the hand-written SQL. */
 /** "postgres" or "sqlite": for the few statements whose SQL differs (full-text search, change watching). */
 export function providerOf(db: Db): "postgres" | "sqlite" {
   return providers.get(db) === "postgres" ? "postgres" : "sqlite";
@@ -98,12 +90,6 @@ export function urlOf(db: Db): string {
   const url = urls.get(db);
   if (url === undefined) throw new Error("This Prisma client was not created by createDb()");
   return url;
-}
-
-export function ormTransaction<T>(db: Db, fn: (tx: Tx, run: SqlRunner) => Promise<T>): Promise<T> {
-  const provider = providers.get(db) ?? "sqlite";
-  // Waits for a connection rather than failing after Prisma's 2 s default: a PostgreSQL pool is finite, bursts queue.
-  return db.$transaction((tx) => fn(tx, prismaRunner(tx, provider)), { maxWait: 15_000, timeout: 30_000 });
 }
 
 const globalForDb = globalThis as unknown as { plangateDb?: Db };
@@ -117,7 +103,7 @@ export function getDb(): Db {
 /** A write transaction of the data layer: lib/db modules take it to join their writes to the caller's. */
 export type Trx = Transaction<DB>;
 /** What a lib/db module runs a query on: the app's client or a transaction in progress. */
-export type Conn = Db | Trx;
+export type Conn = Db | Executor;
 export type Executor = Kysely<DB>;
 
 /** The typed query builder on a client's own adapter (lib/db modules only). */

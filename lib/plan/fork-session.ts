@@ -1,5 +1,6 @@
 import path from "node:path";
-import { ormTransaction, sql, type Db } from "../db/client";
+import { sql, sqlTransaction, type Db } from "../db/client";
+import { insertSession } from "../db/sessions";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { afterCommit, appendEventsInTx, insertLogRows } from "../session/append-events";
@@ -47,9 +48,8 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
     });
   }
 
-  const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({
-      data: {
+  const result = await sqlTransaction(db, async (run) => {
+    await insertSession(run.conn, {
         id,
         title: `${source.title} (fork)`,
         workspace: source.workspace,
@@ -61,7 +61,6 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
         role: null,
         ...projectionColumns(before, at),
         createdAt: at,
-      },
     });
     await insertLogRows(run, id, copied, (e) => new Date(e.at));
     await assignSearchKey(run, id);

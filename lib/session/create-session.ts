@@ -1,4 +1,5 @@
-import { ormTransaction, type Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
+import { insertSession } from "../db/sessions";
 import { newId } from "../id";
 import { emptyState } from "../core/fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
@@ -28,9 +29,8 @@ export type CreateSessionInput = {
 export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
   const id = input.id ?? newId("ses");
   const at = new Date();
-  const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({
-      data: {
+  const result = await sqlTransaction(db, async (run) => {
+    await insertSession(run.conn, {
         id,
         title: input.title,
         workspace: input.workspace,
@@ -43,7 +43,6 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
         role: input.role ?? null,
         ...projectionColumns(emptyState, at),
         createdAt: at,
-      },
     });
     await assignSearchKey(run, id);
     return appendEventsInTx(run, id, [

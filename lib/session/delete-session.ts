@@ -1,4 +1,5 @@
-import { ormTransaction, type Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
+import { deleteSessionRow } from "../db/sessions";
 import { AppError } from "../errors";
 import { forgetHint } from "./append-events";
 import { getSession } from "./get-session";
@@ -11,9 +12,9 @@ export async function deleteSession(db: Db, sessionId: string): Promise<{ delete
     throw new AppError("turn_in_progress", "The session has an open turn: stop it before deleting it.");
   if (state.team?.role === "lead")
     throw new AppError("conflict", "This session leads a team: its teammates' plans would have no one to answer them.");
-  await ormTransaction(db, async (tx, run) => {
+  await sqlTransaction(db, async (run) => {
     await dropDocs(run, sessionId);
-    await tx.session.delete({ where: { id: sessionId } });
+    await deleteSessionRow(run.conn, sessionId);
   });
   forgetHint(sessionId);
   return { deleted: sessionId };

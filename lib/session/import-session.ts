@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ormTransaction, type Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
+import { insertSession } from "../db/sessions";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { resumeMode, type ModeGates } from "../permission";
@@ -125,9 +126,8 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   for (const e of closing(events, folded, checks.gates)) events.push({ ...e, seq: events.length + 1, at: now });
   const state = foldEvents(events);
   const id = newId("ses");
-  const result = await ormTransaction(db, async (tx, run) => {
-    await tx.session.create({
-      data: {
+  const result = await sqlTransaction(db, async (run) => {
+    await insertSession(run.conn, {
         id,
         title: body.session.title,
         workspace: checks.workspace,
@@ -135,7 +135,6 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
         model: checks.model,
         ...projectionColumns(state, now),
         createdAt: now,
-      },
     });
     await insertLogRows(run, id, events, (e) => e.at);
     await assignSearchKey(run, id);

@@ -48,7 +48,7 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
 }
 
 function cli(from: string, to: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to], {
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to], {
     cwd: root,
     encoding: "utf8",
     timeout: 120_000,
