@@ -7,7 +7,7 @@ const SESSION = "^lib/session/";
 const DOMAIN = "^lib/(plan|team|verify|webhooks|sandbox|workspace|config)/";
 const TOOLS = "^lib/(tools|external)/";
 const AGENT = "^lib/(agent|model)/";
-const EDGE = "^(app|components|bin|scripts|lib/http)/";
+const EDGE = "^(app|components|bin|cli|scripts|lib/http)/";
 
 const above = (...layers) => ({ path: layers.join("|") });
 const down = (name, from, ...higher) => ({
@@ -45,6 +45,13 @@ module.exports = {
       severity: "error",
       comment: "a client component that imports (even a type from) a module reaching lib/db pulls it into the browser",
       from: { path: "^components/" },
+      to: { path: DATA, reachable: true },
+    },
+    {
+      name: "the-cli-never-reaches-the-database",
+      severity: "error",
+      comment: "plangate's CLI talks to the server over HTTP; it runs outside Next, where server-only modules throw",
+      from: { path: "^(cli|bin)/" },
       to: { path: DATA, reachable: true },
     },
     { name: "no-circular", severity: "error", from: { path: "^lib/" }, to: { circular: true } },

@@ -6,6 +6,9 @@ const config: NextConfig = {
     "better-sqlite3",
     "@prisma/adapter-better-sqlite3",
     "@prisma/client",
+    // One copy of the query builder for every route and the instrumentation hook (a transaction made by one copy
+    // must be recognised by the others).
+    "kysely",
     "mvdan-sh",
     "re2-wasm",
   ],

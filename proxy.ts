@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { getEnv, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { guardRequest, overTls } from "@/lib/http/guard";
 import { securityHeaders } from "@/lib/http/security-headers";
@@ -7,17 +8,15 @@ const COOKIE = "plangate_token";
 // The cookie a ?token= link sets lasts a working month; the token itself does not expire.
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 
-function allowedHosts(): string[] {
-  const names = (process.env.PLANGATE_ALLOWED_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean);
-  const host = process.env.HOST?.trim();
-  return host ? [...names, host] : names;
+function allowedHosts(env: Env): string[] {
+  const host = env.HOST.trim();
+  return host ? [...env.allowedHosts, host] : env.allowedHosts;
 }
 
 export function proxy(request: NextRequest) {
-  const token = process.env.PLANGATE_TOKEN || undefined;
+  // Validated at boot (npm start); the same parse here, so the edge and the app read one environment.
+  const env = getEnv();
+  const token = env.PLANGATE_TOKEN;
   const queryToken = request.nextUrl.searchParams.get("token");
   const verdict = guardRequest({
     method: request.method,
@@ -29,7 +28,7 @@ export function proxy(request: NextRequest) {
     cookieToken: request.cookies.get(COOKIE)?.value ?? null,
     queryToken,
     token,
-    allowedHosts: allowedHosts(),
+    allowedHosts: allowedHosts(env),
   });
   const headers = securityHeaders(process.env.NODE_ENV !== "production");
   if (!verdict.ok) {

@@ -10,7 +10,7 @@ import { appendEvents, appendEventsInTx } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
 import type { NewEvent } from "../lib/core/events";
 import { planAppend } from "../lib/session/append-events";
-import { projectionColumns } from "../lib/session/projection";
+import { projectionColumns } from "../lib/core/projection";
 import { getSession } from "../lib/session/get-session";
 import { DOCS_PER_SESSION, searchDocs } from "../lib/session/search-index";
 import { median, repeat, round } from "./lib/stats";

@@ -6,7 +6,7 @@ import { foldEvents } from "../lib/core/fold";
 import { getSession } from "../lib/session/get-session";
 import { readEvents } from "../lib/session/read-events";
 import { planAppend } from "../lib/session/append-events";
-import { projectionColumns } from "../lib/session/projection";
+import { projectionColumns } from "../lib/core/projection";
 import { median, quantile, repeat, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 

@@ -18,7 +18,7 @@ import { appendEvents, planAppend } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
 import type { NewEvent } from "../lib/core/events";
 import { getSession } from "../lib/session/get-session";
-import { projectionColumns } from "../lib/session/projection";
+import { projectionColumns } from "../lib/core/projection";
 import { searchDocs } from "../lib/session/search-index";
 import { tsvectorRows } from "../lib/session/search-index-pg";
 import { eventsFor } from "./append-bench";

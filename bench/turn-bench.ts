@@ -163,7 +163,13 @@ export async function benchTurn() {
             JSON.parse(
               execFileSync(
                 process.execPath,
-                ["--expose-gc", "--conditions=react-server", "--import", "tsx", path.join(import.meta.dirname, "memory-child.ts")],
+                [
+                  "--expose-gc",
+                  "--conditions=react-server",
+                  "--import",
+                  "tsx",
+                  path.join(import.meta.dirname, "memory-child.ts"),
+                ],
                 { encoding: "utf8", maxBuffer: 1 << 20 },
               )
                 .trim()

@@ -58,16 +58,3 @@ export async function callServer(
   }
   return { status: res.status, body: parsed };
 }
-
-/** Reads `--name value` options (and bare flags) after the command's own words. */
-export function options(args: string[], flags: readonly string[] = []): Record<string, string | true> {
-  const out: Record<string, string | true> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (!a.startsWith("--")) continue;
-    const name = a.slice(2);
-    if (flags.includes(name)) out[name] = true;
-    else out[name] = args[++i] ?? "";
-  }
-  return out;
-}

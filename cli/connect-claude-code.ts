@@ -5,10 +5,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { withPlangateHook, type ClaudeSettings } from "../lib/external/claude-settings";
-import { callServer, options, saveToken } from "./client";
+import { callServer, saveToken } from "./client";
+import { optionsOrUsage } from "./options";
 import { CliError, readProjectFile, urlOption, shellQuote, writeProjectFile } from "./project-file";
 
 const BIN = path.resolve(import.meta.dirname, "..", "bin", "plangate.mjs");
+const USAGE =
+  "usage: plangate connect claude-code [--url URL] [--token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]";
+const OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  scope: { type: "string" },
+  timeout: { type: "string" },
+  asks: { type: "boolean" },
+  remove: { type: "boolean" },
+} as const;
 
 function parseSettings(file: string, text: string | undefined): ClaudeSettings {
   if (text === undefined) return {};
@@ -40,7 +51,8 @@ function settingsFile(scope: "project" | "user") {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const opts = options(args, ["remove", "asks"]);
+  const opts = optionsOrUsage(args, OPTIONS, USAGE);
+  if (opts === null) return 2;
   const url = urlOption(opts.url);
   if (url === null) return 2;
   const scope = String(opts.scope ?? "project");

@@ -5,13 +5,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "../lib/external/opencode-plugin-source";
-import { callServer, options, saveToken } from "./client";
+import { callServer, saveToken } from "./client";
+import { optionsOrUsage } from "./options";
 import { readProjectFile, urlOption, writeProjectFile } from "./project-file";
 
+const USAGE = "usage: plangate connect opencode [--url URL] [--token TOKEN] [--remove]";
+const OPTIONS = { url: { type: "string" }, token: { type: "string" }, remove: { type: "boolean" } } as const;
+
 export async function run(args: string[]): Promise<number> {
-  const opts = options(args, ["remove"]);
+  const opts = optionsOrUsage(args, OPTIONS, USAGE);
+  if (opts === null) return 2;
   if (opts.url === "" || opts.token === "") {
-    console.error("usage: plangate connect opencode [--url URL] [--token TOKEN] [--remove]");
+    console.error(USAGE);
     return 2;
   }
   const url = urlOption(opts.url);

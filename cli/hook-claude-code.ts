@@ -12,7 +12,8 @@ import {
   type ClaudeHookInput,
   type ReviewOutcome,
 } from "../lib/external/claude-code-hook";
-import { callServer, DEFAULT_URL, options } from "./client";
+import { callServer, DEFAULT_URL } from "./client";
+import { type Options, options, UsageError } from "./options";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -44,9 +45,20 @@ async function watchTranscript(url: string, reviewId: string, transcript: string
   return 0;
 }
 
+// --watch and --transcript are the detached watcher's (see watchTranscript), started by this hook itself.
+const OPTIONS = { url: { type: "string" }, watch: { type: "string" }, transcript: { type: "string" } } as const;
+
 export async function run(args: string[]): Promise<number> {
-  const opts = options(args);
-  const url = String(opts.url ?? DEFAULT_URL);
+  let opts: Options<typeof OPTIONS>;
+  try {
+    opts = options(args, OPTIONS);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // Exit 1, not 2: for Claude Code a hook's exit 2 denies the request; 1 leaves it to its own dialog.
+    say(`${error.message}\nusage: plangate hook claude-code [--url URL]`);
+    return 1;
+  }
+  const url = opts.url ?? DEFAULT_URL;
   if (typeof opts.watch === "string" && typeof opts.transcript === "string")
     return watchTranscript(url, opts.watch, opts.transcript);
   const parsed = claudeHookInput.safeParse(JSON.parse((await readStdin()) || "{}"));

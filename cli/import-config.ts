@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from "diff";
 import { buildConfigImport, type ConfigImport } from "../lib/config/build-config-import";
 import { ImportSourceError, readExistingConfig, readImportSources } from "../lib/config/read-import-sources";
 import { CONFIG_PATH } from "../lib/workspace/workspace-config";
+import { type Options, options, UsageError } from "./options";
 
 const USAGE = `usage: plangate import-config [--workspace DIR] [--write] [--user] [--json]
 
@@ -22,22 +23,31 @@ could not be translated. It writes only with --write (or when you answer y on a 
 
 type Args = { workspace: string; write: boolean; user: boolean; json: boolean };
 
-function parseArgs(args: readonly string[]): Args | { help: true } | { error: string } {
-  const out: Args = { workspace: process.cwd(), write: false, user: false, json: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--help" || a === "-h") return { help: true };
-    else if (a === "--write") out.write = true;
-    else if (a === "--user") out.user = true;
-    else if (a === "--json") out.json = true;
-    else if (a.startsWith("--workspace=")) out.workspace = a.slice("--workspace=".length);
-    else if (a === "--workspace") {
-      const dir = args[++i];
-      if (dir === undefined || dir === "") return { error: "--workspace needs a folder" };
-      out.workspace = dir;
-    } else return { error: `unknown argument ${a}` };
+const OPTIONS = {
+  workspace: { type: "string" },
+  write: { type: "boolean" },
+  user: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function readArgs(args: readonly string[]): Args | { help: true } | { error: string } {
+  let opts: Options<typeof OPTIONS>;
+  try {
+    opts = options(args, OPTIONS);
+  } catch (error) {
+    if (error instanceof UsageError) return { error: error.message };
+    throw error;
   }
-  return out;
+  if (opts.help) return { help: true };
+  // An empty value would silently mean the current folder.
+  if (opts.workspace === "") return { error: "--workspace needs a folder" };
+  return {
+    workspace: opts.workspace ?? process.cwd(),
+    write: opts.write === true,
+    user: opts.user === true,
+    json: opts.json === true,
+  };
 }
 
 function report(r: ConfigImport, diff: string): string[] {
@@ -112,7 +122,7 @@ function writeConfig(workspace: string, before: string | null, text: string): vo
 }
 
 export async function run(args: string[]): Promise<number> {
-  const parsed = parseArgs(args);
+  const parsed = readArgs(args);
   if ("help" in parsed) {
     console.log(USAGE);
     return 0;

@@ -37,9 +37,9 @@ export function serverOrigin(raw: string): string {
 }
 
 /** The --url option (default: the local server) as an origin, or null after saying on stderr why it is refused. */
-export function urlOption(value: string | true | undefined): string | null {
+export function urlOption(value: string | undefined): string | null {
   try {
-    return serverOrigin(String(value ?? DEFAULT_URL));
+    return serverOrigin(value ?? DEFAULT_URL);
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return null;

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { GrantView } from "@/lib/session/grant-store";
+import type { GrantView } from "@/lib/core/grant-view";
 import { sendJson } from "./post-json";
 
 /** The "always" rules that apply to this session (its own and its workspace's), each revocable. */

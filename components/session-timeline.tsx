@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { SessionEvent } from "@/lib/core/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
-import type { ReplayView } from "@/lib/session/state-at";
+import type { ReplayView } from "@/lib/core/replay-view";
 import { TimelineEntry } from "./timeline-entry";
 import { ReplayPanel } from "./replay-panel";
 

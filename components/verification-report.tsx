@@ -1,4 +1,4 @@
-import type { VerificationView } from "@/lib/verify/verify-session";
+import type { VerificationView } from "@/lib/core/verification-view";
 import { SendBackButton } from "./send-back-button";
 
 const BADGE: Record<string, string> = {

@@ -96,12 +96,10 @@ test("new session from the home page: title, workspace, agent, model; the offlin
   const form = page.getByTestId("new-session-form");
   await form.getByTestId("new-title").fill("Try the sample");
   await expect(form.getByTestId("new-workspace")).toContainText("sample");
-  await form
-    .getByTestId("new-workspace")
-    .selectOption({
-      label:
-        (await form.getByTestId("new-workspace").locator("option", { hasText: "sample" }).first().textContent()) ?? "",
-    });
+  await form.getByTestId("new-workspace").selectOption({
+    label:
+      (await form.getByTestId("new-workspace").locator("option", { hasText: "sample" }).first().textContent()) ?? "",
+  });
   await form.getByTestId("new-agent").selectOption("build");
   await expect(form.getByTestId("new-model")).toHaveValue("offline");
   await expect(form.getByTestId("new-plan")).toBeChecked();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLoopbackHost, parseEnv } from "./env";
+import { EnvError, envValue, isLoopbackHost, parseEnv } from "./env";
 
 describe("isLoopbackHost", () => {
   it.each([
@@ -88,5 +88,53 @@ describe("parseEnv", () => {
     [undefined, false],
   ])("PLANGATE_ALLOW_SCRIPTED=%s → %s", (value, expected) => {
     expect(parseEnv({ PLANGATE_ALLOW_SCRIPTED: value }).PLANGATE_ALLOW_SCRIPTED).toBe(expected);
+  });
+});
+
+describe("the variables read outside lib/env.ts", () => {
+  it("defaults: a pool of 10, the sandbox on, no extra host names", () => {
+    expect(parseEnv({})).toMatchObject({ PLANGATE_PG_POOL: 10, PLANGATE_SANDBOX: "on", allowedHosts: [] });
+  });
+
+  it.each<[Record<string, string>, Record<string, unknown>]>([
+    [{ PLANGATE_PG_POOL: "25" }, { PLANGATE_PG_POOL: 25 }],
+    [{ PLANGATE_PG_POOL: "" }, { PLANGATE_PG_POOL: 10 }],
+    [{ PLANGATE_SANDBOX: "off" }, { PLANGATE_SANDBOX: "off" }],
+    [{ PLANGATE_SANDBOX: "on" }, { PLANGATE_SANDBOX: "on" }],
+    [{ PLANGATE_SANDBOX: "" }, { PLANGATE_SANDBOX: "on" }],
+    [
+      { PLANGATE_ALLOWED_HOSTS: " Plangate.Example.com, review.internal ," },
+      { allowedHosts: ["plangate.example.com", "review.internal"] },
+    ],
+  ])("accepts %j", (raw, want) => {
+    expect(parseEnv(raw)).toMatchObject(want);
+  });
+
+  it.each([
+    [{ PLANGATE_PG_POOL: "many" }, /PLANGATE_PG_POOL: a whole number of connections/],
+    [{ PLANGATE_PG_POOL: "0" }, /PLANGATE_PG_POOL: a whole number of connections/],
+    [{ PLANGATE_PG_POOL: "2.5" }, /PLANGATE_PG_POOL: a whole number of connections/],
+    [{ PLANGATE_PG_POOL: "5000" }, /PLANGATE_PG_POOL: a whole number of connections/],
+    // Any value but "off" used to leave the sandbox on, so "0" or "false" silently did the opposite of the intent.
+    [{ PLANGATE_SANDBOX: "0" }, /PLANGATE_SANDBOX: must be "on" \(the default\) or "off"/],
+    [{ PLANGATE_SANDBOX: "false" }, /PLANGATE_SANDBOX: must be "on" \(the default\) or "off"/],
+    // A URL or a port never matched a Host header's name: the name was silently never answered.
+    [{ PLANGATE_ALLOWED_HOSTS: "https://plangate.example.com" }, /PLANGATE_ALLOWED_HOSTS: a comma-separated list/],
+    [{ PLANGATE_ALLOWED_HOSTS: "plangate.example.com:443" }, /PLANGATE_ALLOWED_HOSTS: a comma-separated list/],
+    [{ PLANGATE_ALLOWED_HOSTS: "a.test,b test" }, /PLANGATE_ALLOWED_HOSTS: a comma-separated list/],
+  ])("refuses %j at boot, naming the variable", (raw, message) => {
+    expect(() => parseEnv(raw)).toThrow(EnvError);
+    expect(() => parseEnv(raw)).toThrow(message);
+  });
+
+  it("envValue checks one variable with the same schema, whatever else the environment holds", () => {
+    const elsewhere = { HOST: "0.0.0.0", PLANGATE_MODEL: "anthropic:x" };
+    expect(envValue("PLANGATE_PG_POOL", { ...elsewhere, PLANGATE_PG_POOL: "3" })).toBe(3);
+    expect(envValue("PLANGATE_PG_POOL", elsewhere)).toBe(10);
+    expect(envValue("PLANGATE_SANDBOX", { PLANGATE_SANDBOX: "off" })).toBe("off");
+    expect(() => envValue("PLANGATE_PG_POOL", { PLANGATE_PG_POOL: "-1" })).toThrow(
+      /Invalid environment:\n {2}PLANGATE_PG_POOL: a whole number of connections/,
+    );
+    expect(() => envValue("PLANGATE_SANDBOX", { PLANGATE_SANDBOX: "no" })).toThrow(EnvError);
   });
 });

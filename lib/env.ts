@@ -35,6 +35,8 @@ const httpUrl = (name: string) =>
     .optional()
     .or(z.literal("").transform(() => undefined));
 
+const POOL_SIZE = "a whole number of connections, 1 to 1000";
+
 export const envSchema = z
   .object({
     DATABASE_URL: z
@@ -67,6 +69,24 @@ export const envSchema = z
     OPENAI_BASE_URL: httpUrl("OPENAI_BASE_URL"),
     PLANGATE_BASE_URL: z.url().optional(),
     PLANGATE_API_KEY: z.string().optional(),
+    // PostgreSQL connections per process (plus one for notifications): instances × this stays under max_connections.
+    PLANGATE_PG_POOL: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.coerce.number({ error: POOL_SIZE }).int(POOL_SIZE).min(1, POOL_SIZE).max(1_000, POOL_SIZE).default(10),
+    ),
+    // "off" runs commands without bubblewrap (then only a parsed read-only allowlist, or a person, lets one run).
+    PLANGATE_SANDBOX: z
+      .enum(["on", "off", ""], { error: 'must be "on" (the default) or "off"' })
+      .default("on")
+      .transform((v) => (v === "" ? "on" : v)),
+    // Host names the server answers to besides IP literals, localhost and HOST (a reverse proxy's public name).
+    PLANGATE_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .refine(
+        (v) => v === undefined || listOf(v).every((h) => /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?\.?$/i.test(h)),
+        "a comma-separated list of host names (no scheme, port or path)",
+      ),
     // How long a dead instance's session stays claimed; its holder renews every third of it.
     PLANGATE_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
     // After an instance dies: "takeover" (another instance goes on with its turns) or "interrupt" (they wait for
@@ -154,6 +174,7 @@ export type Env = z.infer<typeof envSchema> & {
   sandboxEnv: string[];
   webhooks: string[];
   webhookHosts: string[];
+  allowedHosts: string[];
 };
 
 export class EnvError extends Error {
@@ -180,7 +201,27 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     .filter(Boolean);
   const webhooks = listOf(env.PLANGATE_WEBHOOKS ?? "");
   const webhookHosts = listOf(env.PLANGATE_WEBHOOK_HOSTS ?? "").map((h) => h.toLowerCase());
-  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts };
+  const allowedHosts = listOf(env.PLANGATE_ALLOWED_HOSTS ?? "").map((h) => h.toLowerCase());
+  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts, allowedHosts };
+}
+
+type EnvShape = (typeof envSchema)["shape"];
+
+/**
+ * One variable, checked by the same schema as at boot, for code that also runs outside the server (a script's
+ * database connection, the sandbox probe of a test helper), where the rest of the environment need not be a
+ * server's. A bad value is an EnvError naming the variable.
+ */
+export function envValue<K extends keyof EnvShape>(
+  name: K,
+  raw: Record<string, string | undefined> = process.env,
+): z.output<EnvShape[K]> {
+  const result = envSchema.shape[name].safeParse(raw[name]);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${name}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return result.data as z.output<EnvShape[K]>;
 }
 
 let cached: Env | undefined;

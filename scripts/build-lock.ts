@@ -12,24 +12,41 @@ function alive(pid: number): boolean {
   }
 }
 
+// A lock folder without a readable pid this old was left by a process killed while taking it.
+const ORPHAN_MS = 30_000;
+
+function stale(lock: string): boolean {
+  let pid = 0;
+  let age = 0;
+  try {
+    age = Date.now() - fs.statSync(lock).mtimeMs;
+    pid = Number(fs.readFileSync(path.join(lock, "pid"), "utf8")) || 0;
+  } catch {
+    // Gone (released meanwhile) or no pid file yet: decided by age below.
+  }
+  return pid > 0 ? !alive(pid) : age > ORPHAN_MS;
+}
+
 /**
  * Runs fn while holding a lock folder in root. Several instances started from one checkout at once would
- * otherwise run `next build` together, and Next refuses a second concurrent build. A lock left by a dead
- * process is taken over.
+ * otherwise run `next build` together, and Next refuses a second concurrent build. The folder appears with its
+ * pid already inside (made aside, then renamed into place), so no one ever sees a lock without its owner; a lock
+ * left by a dead process is taken over.
  */
 export function withBuildLock<T>(root: string, fn: () => T): T {
   const lock = path.join(root, ".next-build.lock");
   for (;;) {
+    const aside = fs.mkdtempSync(path.join(root, ".next-build.lock-"));
+    fs.writeFileSync(path.join(aside, "pid"), String(process.pid));
     try {
-      fs.mkdirSync(lock);
+      fs.renameSync(aside, lock);
       break;
     } catch {
-      const pid = Number(fs.readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }) || 0);
-      if (pid > 0 && !alive(pid)) fs.rmSync(lock, { recursive: true, force: true });
+      fs.rmSync(aside, { recursive: true, force: true });
+      if (stale(lock)) fs.rmSync(lock, { recursive: true, force: true });
       else pause(500);
     }
   }
-  fs.writeFileSync(path.join(lock, "pid"), String(process.pid));
   try {
     return fn();
   } finally {

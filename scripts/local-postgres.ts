@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { freePort } from "./free-port";
 
 export type LocalPostgres = { url: (database?: string) => string; port: number; dir: string; stop: () => void };
@@ -58,9 +59,19 @@ export async function startLocalPostgres(opts: { port?: number; dir?: string } =
 
 // `tsx scripts/local-postgres.ts [port] [dir]`: start one and print its URL (for .ci/run and by hand).
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const pg = await startLocalPostgres({
-    port: process.argv[2] ? Number(process.argv[2]) : undefined,
-    dir: process.argv[3],
-  });
+  function usage(why: string): never {
+    console.error(`local-postgres: ${why}\nusage: tsx scripts/local-postgres.ts [port] [dir]`);
+    process.exit(2);
+  }
+  let words: string[];
+  try {
+    words = parseArgs({ options: {}, allowPositionals: true, strict: true }).positionals;
+  } catch (error) {
+    usage(error instanceof Error ? error.message : String(error));
+  }
+  const [port, dir] = words;
+  if (words.length > 2) usage(`unexpected argument ${JSON.stringify(words[2])}`);
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) usage(`the port is a number, not ${JSON.stringify(port)}`);
+  const pg = await startLocalPostgres({ port: port === undefined ? undefined : Number(port), dir });
   console.log(pg.url());
 }

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { EnvError, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
@@ -12,12 +13,18 @@ import { needsBuild } from "./needs-build";
 import { withBuildLock } from "./build-lock";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dev = process.argv.includes("--dev");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 function fail(message: string): never {
   console.error(`\nplangate: ${message}\n`);
   process.exit(1);
+}
+
+let dev: boolean;
+try {
+  dev = parseArgs({ options: { dev: { type: "boolean" } }, strict: true }).values.dev === true;
+} catch (error) {
+  fail(`${error instanceof Error ? error.message : String(error)}\nusage: npm start, or npm run dev (next dev)`);
 }
 
 let env: ReturnType<typeof parseEnv>;
@@ -37,7 +44,7 @@ const origin = `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${
 // Said at start, not only on the page: without bubblewrap, an approved command runs as this user, with the network.
 if (!detectSandbox().available) {
   const why =
-    process.env.PLANGATE_SANDBOX === "off"
+    env.PLANGATE_SANDBOX === "off"
       ? "PLANGATE_SANDBOX=off"
       : "bubblewrap (bwrap) is not installed or cannot create namespaces here";
   console.warn(

@@ -14,23 +14,35 @@ export default async function setup(project: TestProject) {
   const template = path.join(dir, "template.db");
   await migrateDatabase(`file:${template}`, { quiet: true });
   project.provide("templateDb", template);
-  let stop = () => undefined as void;
+  let stop: () => void = () => undefined;
   if (project.config.env?.PLANGATE_TEST_DB === "postgres") {
     let base = process.env.PLANGATE_TEST_PG_URL;
     if (!base) {
-      const cluster = await startLocalPostgres({ dir: path.join(dir, "pg") });
+      // Not inside `dir`: mkdtemp makes it root-only, and as root the cluster runs as the postgres user, who must
+      // reach its data folder. startLocalPostgres makes a folder of its own and hands it to that user.
+      const cluster = await startLocalPostgres();
       base = cluster.url();
-      stop = cluster.stop;
+      stop = () => {
+        cluster.stop();
+        fs.rmSync(cluster.dir, { recursive: true, force: true });
+      };
     }
     const name = `plangate_template_${process.pid}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    await migrateDatabase(url.toString(), { quiet: true });
+    try {
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${name}"`);
+      await admin.end();
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      await migrateDatabase(url.toString(), { quiet: true });
+    } catch (error) {
+      // No teardown runs for a setup that threw: the cluster started above must not outlive the run.
+      stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
     project.provide("pgUrl", base);
     project.provide("pgTemplate", name);
   }

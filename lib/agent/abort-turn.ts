@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { replyToRequest } from "../db/permissions/requests";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import { abortLocal } from "./turn-signals";
@@ -26,10 +27,11 @@ export async function abortTurn(db: Db, sessionId: string): Promise<{ aborted: b
       also: async (run, result) => {
         for (const e of result.events) {
           if (e.type !== "permission.replied") continue;
-          await run.execute(
-            'UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?',
-            ["reject", "reject", "The turn was aborted.", new Date(), e.payload.requestId, "pending"],
-          );
+          await replyToRequest(run.conn, e.payload.requestId, {
+            status: "reject",
+            message: "The turn was aborted.",
+            at: new Date(),
+          });
         }
       },
     },

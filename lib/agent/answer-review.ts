@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { closeReview } from "../db/plans/close-review";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
@@ -32,18 +33,15 @@ export async function answerQuestion(db: Db, review: ReviewView, body: QuestionD
   ];
   await appendEvents(db, review.sessionId, answered, {
     also: async (run) => {
-      const changed = await run.execute(
-        'UPDATE "Review" SET "status" = ?, "decision" = ?, "answer" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
-        [
-          decision === "abandon" ? "abandoned" : "answered",
-          decision,
-          "answers" in body ? JSON.stringify(body.answers) : null,
-          new Date(),
-          review.id,
-          "pending",
-        ],
-      );
-      if (changed !== 1) throw new AppError("already_decided");
+      // Only a person answers a question (the desk's decision route).
+      const closed = await closeReview(run.conn, review.id, {
+        status: decision === "abandon" ? "abandoned" : "answered",
+        decision,
+        decidedBy: "user",
+        decidedAt: new Date(),
+        answer: "answers" in body ? JSON.stringify(body.answers) : null,
+      });
+      if (!closed) throw new AppError("already_decided");
     },
   });
   kick(db, review.sessionId);

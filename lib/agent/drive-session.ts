@@ -17,12 +17,15 @@ import { stricter } from "./issued-modes";
 import { ancestorsNow } from "./ancestors";
 import { loadSessionContext } from "./session-context";
 import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-signals";
+import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { planReference } from "../session/compact-session";
 import { deliverMail } from "../team/deliver-mail";
+import { startSession } from "./start-session";
 import { verifyIfDue } from "../verify/verify-session";
+import { gradeWithVerifierModel } from "./verifier-model";
 import { takeOwedBaseline } from "../verify/take-baseline";
 import { isExternalModel } from "../session/external-agents";
 
@@ -35,7 +38,12 @@ const CLOSED_GATES = Object.freeze({ autoGateOpen: false, bypassEnabled: false }
  * run now. Each step extends the session's conversation view with the events appended since the last one
  * (by us, or by a reply or message meanwhile): its cost does not grow with the log.
  */
-async function runSteps(db: Db, sessionId: string, view: ConversationView): Promise<void> {
+async function runSteps(
+  db: Db,
+  sessionId: string,
+  view: ConversationView,
+  turn: { signal?: AbortSignal },
+): Promise<void> {
   const env = getEnv();
   const sandbox = detectSandbox();
   let known: SessionEvent[] | null = null;
@@ -52,6 +60,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
     // Only auto and bypassPermissions consult the gates; other modes skip the read.
     const gates = state.mode === "auto" || state.mode === "bypassPermissions" ? await readGates(db) : CLOSED_GATES;
     const signal = abortSignalFor(sessionId, turnId);
+    turn.signal = signal;
     const { messages, pending, modelCalls } = viewMessages(view, () => planReference(state));
 
     if (pending.length > 0) {
@@ -91,6 +100,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
               isSubagent: session.parentId !== null,
               drive: (id: string) => driveSession(db, id),
               team: state.team,
+              startSession,
             },
           },
         };
@@ -144,7 +154,7 @@ async function runSteps(db: Db, sessionId: string, view: ConversationView): Prom
 
 /** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */
 function verifyAfterTurn(db: Db, sessionId: string): void {
-  void verifyIfDue(db, sessionId).catch((error: unknown) =>
+  void verifyIfDue(db, sessionId, gradeWithVerifierModel).catch((error: unknown) =>
     console.error(`plangate: verifying ${sessionId} failed`, error),
   );
 }
@@ -165,11 +175,13 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     // An abort taken by another instance closes the turn in the log: cancel what runs here for it right away.
     const unwatch = watchLog(db, sessionId, () => void cancelIfEnded(db, sessionId).catch(() => undefined));
     let view: ConversationView | null = null;
+    // The signal of the turn that ran: once it fired, whatever the interrupted call threw is that abort.
+    const turn: { signal?: AbortSignal } = {};
     try {
       view = await takeView(db, sessionId);
-      await runSteps(db, sessionId, view);
+      await runSteps(db, sessionId, view, turn);
     } catch (error) {
-      if (!(error instanceof StaleAppend) && !isAbortError(error)) {
+      if (!(error instanceof StaleAppend) && !isAbort(error, turn.signal)) {
         // Whatever failed, the next drive rebuilds its view from the log rather than trust this one.
         view = null;
         await failTurn(db, sessionId, error);
@@ -205,10 +217,6 @@ async function applyQueuedMode(db: Db, sessionId: string, turnId: string): Promi
     { guard: (s) => s.openTurnId === turnId, also: (run, result) => writePlanRows(run, sessionId, result.events) },
   );
   preparePlanFolder(state);
-}
-
-function isAbortError(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || /abort/i.test(error.message));
 }
 
 // The projection row holds the folded state: no log replay at the end of a drive, however long the log.

@@ -1,8 +1,6 @@
-import { providerOf, sql, type Db } from "../db/client";
+import { providerOf, type Db } from "../db/client";
+import { notifyRunnable } from "../db/leases";
 import { driveSession } from "./drive-session";
-
-/** The channel on which instances tell each other that a session became runnable (PostgreSQL). */
-export const WAKE_CHANNEL = "plangate_wake";
 
 /**
  * Starts driving a session in the background; the HTTP request that caused it does not wait. The drive takes a
@@ -15,9 +13,5 @@ export function kick(db: Db, sessionId: string): void {
   void driveSession(db, sessionId).catch((error: unknown) =>
     console.error(`plangate: drive ${sessionId} failed`, error),
   );
-  if (providerOf(db) === "postgres") void notifyWake(db, sessionId).catch(() => undefined);
-}
-
-async function notifyWake(db: Db, sessionId: string): Promise<void> {
-  await (await sql(db)).execute("SELECT pg_notify(?, ?)", [WAKE_CHANNEL, sessionId]);
+  if (providerOf(db) === "postgres") void notifyRunnable(db, sessionId).catch(() => undefined);
 }

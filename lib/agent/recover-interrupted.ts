@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { listAbandonedRunning } from "../db/leases";
 import { appendEvents } from "../session/append-events";
 import { leaseTtlMs } from "../session/lease";
 
@@ -8,12 +9,9 @@ import { leaseTtlMs } from "../session/lease";
  */
 export async function recoverInterrupted(db: Db, now = new Date()): Promise<string[]> {
   const stale = new Date(now.getTime() - leaseTtlMs());
-  const rows = await (await sql(db)).query<{ id: string }>(
-    'SELECT "id" FROM "Session" WHERE "status" = ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?) AND "lastActivityAt" < ?',
-    ["running", now, stale],
-  );
+  const ids = await listAbandonedRunning(db, now, stale);
   const marked: string[] = [];
-  for (const { id } of rows) {
+  for (const id of ids) {
     await appendEvents(db, id, (s) =>
       s.status === "running" && s.openTurnId && !s.waitingOn
         ? [{ type: "turn.interrupted", payload: { turnId: s.openTurnId } }]

@@ -1,5 +1,5 @@
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import type { Conn, Db } from "../db/client";
+import { replyToRequest, sessionOfRequest } from "../db/permissions/requests";
 import { AppError } from "../errors";
 import { grantsAllow, type Ruleset } from "../permission";
 import { configRules } from "../workspace/config-trust";
@@ -9,6 +9,7 @@ import { appendEvents } from "../session/append-events";
 import { grantRules, insertGrants, type GrantActor, type NewGrant } from "../session/grant-store";
 import { isExternalModel } from "../session/external-agents";
 import { verifySession } from "../verify/verify-session";
+import { gradeWithVerifierModel } from "./verifier-model";
 import { kick } from "./kick";
 import { listRequests, type PermissionRequestView } from "../session/permission-store";
 
@@ -27,7 +28,7 @@ async function mark(
   status: Reply["reply"],
   message: string | null,
   scope: string | null,
-  extra?: (run: SqlRunner) => Promise<void>,
+  extra?: (conn: Conn) => Promise<void>,
 ): Promise<boolean> {
   let won = false;
   await appendEvents(
@@ -37,12 +38,9 @@ async function mark(
     {
       // The first reply wins: the row only moves out of pending once, in the same transaction as its event.
       also: async (run) => {
-        const changed = await run.execute(
-          'UPDATE "PermissionRequest" SET "status" = ?, "reply" = ?, "message" = ?, "scope" = ?, "repliedAt" = ? WHERE "id" = ? AND "status" = ?',
-          [status, status, message, scope, new Date(), req.id, "pending"],
-        );
-        if (changed !== 1) throw new AppError("already_decided");
-        await extra?.(run);
+        if (!(await replyToRequest(run.conn, req.id, { status, message, scope, at: new Date() })))
+          throw new AppError("already_decided");
+        await extra?.(run.conn);
         won = true;
       },
     },
@@ -82,12 +80,9 @@ export function grantsFor(req: PermissionRequestView, picked: string[] | undefin
 
 type Owner = { workspace: string; actor: GrantActor };
 
-/** The session's workspace, and whom its asks are for: Plangate's sandboxed agent or an outside agent (from the server's row). */
-async function ownerOf(db: Db, sessionId: string): Promise<Owner> {
-  const [row] = await (await sql(db)).query<{ workspace: string; model: string }>(
-    'SELECT "workspace", "model" FROM "Session" WHERE "id" = ?',
-    [sessionId],
-  );
+/** The request's workspace, and whom its asks are for: Plangate's sandboxed agent or an outside agent (from the server's row). */
+async function ownerOf(db: Db, req: PermissionRequestView): Promise<Owner> {
+  const row = await sessionOfRequest(db, req.id);
   return { workspace: row?.workspace ?? "", actor: row && isExternalModel(row.model) ? "outside" : "agent" };
 }
 
@@ -107,7 +102,7 @@ async function narrowingOf(db: Db, sessionId: string, owner: Owner): Promise<Rul
  */
 async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<boolean> {
   if (req.metadata.control === true) return false;
-  const owner = await ownerOf(db, req.sessionId);
+  const owner = await ownerOf(db, req);
   const grants = await grantRules(db, req.sessionId, owner.workspace, owner.actor);
   const exactOnly = Array.isArray(req.metadata.exactOnly) ? (req.metadata.exactOnly as string[]) : [];
   const unsandboxed = req.metadata.sandboxed === false;
@@ -153,9 +148,9 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     const grants = grantsFor(current, input.rules);
     const scope = input.scope ?? "session";
     // The grant answers for whom the ask came from: an outside agent's ask saves a grant for outside agents only.
-    const { workspace, actor } = await ownerOf(db, current.sessionId);
-    await mark(db, current, "always", null, scope, (run) =>
-      insertGrants(run, scope, current.sessionId, workspace, grants, actor),
+    const { workspace, actor } = await ownerOf(db, current);
+    await mark(db, current, "always", null, scope, (conn) =>
+      insertGrants(conn, scope, current.sessionId, workspace, grants, actor),
     );
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
     const others = await listRequests(
@@ -171,7 +166,7 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
   for (const id of sessions) kick(db, id);
   // A reply about the workspace's verify command lets the check that waited on it go on (or run without it).
   if (current.tool === "verify")
-    void verifySession(db, current.sessionId).catch((error: unknown) =>
+    void verifySession(db, current.sessionId, gradeWithVerifierModel).catch((error: unknown) =>
       console.error(`plangate: verifying ${current.sessionId} failed`, error),
     );
   const [after] = await listRequests(db, { id: requestId });

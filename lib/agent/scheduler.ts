@@ -1,25 +1,12 @@
-import { providerOf, sql, type Db } from "../db/client";
+import { providerOf, type Db } from "../db/client";
+import { isUnclaimedRunning, listUnclaimedRunning, WAKE_CHANNEL } from "../db/leases";
 import { listen } from "../db/pg-listen";
 import { getEnv } from "../env";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
 import { leaseTtlMs, reapLease } from "../session/lease";
 import { driveSession } from "./drive-session";
-import { WAKE_CHANNEL } from "./kick";
 import { recoverInterrupted } from "./recover-interrupted";
-
-type Candidate = { id: string; leaseOwner: string | null };
-
-/**
- * Runnable sessions nobody drives: a running turn (the projection's status) with no lease, or a lease its
- * holder let expire. A session waiting on a subagent is left alone: the subagent's end wakes it.
- */
-async function unclaimed(db: Db, now: Date): Promise<Candidate[]> {
-  return (await sql(db)).query<Candidate>(
-    'SELECT "id", "leaseOwner" FROM "Session" WHERE "status" = ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?) ORDER BY "lastActivityAt" LIMIT 100',
-    ["running", now],
-  );
-}
 
 /**
  * One sweep: every runnable session without a live lease is driven here if this instance takes its lease.
@@ -28,7 +15,9 @@ async function unclaimed(db: Db, now: Date): Promise<Candidate[]> {
  */
 export async function takeOverSessions(db: Db, now = new Date()): Promise<{ tookOver: string[]; woke: string[] }> {
   const out = { tookOver: [] as string[], woke: [] as string[] };
-  for (const c of await unclaimed(db, now)) {
+  // Runnable sessions nobody drives: a running turn (the projection's status) with no lease, or a lease its
+  // holder let expire. A session waiting on a subagent is left alone: the subagent's end wakes it.
+  for (const c of await listUnclaimedRunning(db, now)) {
     if ((await getSession(db, c.id)).state.waitingOn) continue;
     if (c.leaseOwner !== null) {
       // Of every instance that saw the dead lease, only the one that reaps it reports the take-over.
@@ -58,11 +47,7 @@ export async function takeOverSessions(db: Db, now = new Date()): Promise<{ took
 
 /** A woken session is driven here unless it is not runnable or another instance already holds it (usually the waker). */
 async function driveIfUnclaimed(db: Db, id: string): Promise<void> {
-  const [row] = await (await sql(db)).query(
-    'SELECT 1 AS "x" FROM "Session" WHERE "id" = ? AND "status" = ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?)',
-    [id, "running", new Date()],
-  );
-  if (row) await driveSession(db, id);
+  if (await isUnclaimedRunning(db, id, new Date())) await driveSession(db, id);
 }
 
 let started = false;

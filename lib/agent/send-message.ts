@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
 import { verifySession } from "../verify/verify-session";
+import { gradeWithVerifierModel } from "./verifier-model";
 
 export type SentMessage = {
   turn: { id: string; queued: boolean } | null;
@@ -41,7 +42,7 @@ export async function sendMessage(db: Db, sessionId: string, text: string): Prom
   if (text.trim() === "/verify") {
     const { state } = await getSession(db, sessionId);
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
-    const result = await verifySession(db, sessionId);
+    const result = await verifySession(db, sessionId, gradeWithVerifierModel);
     const outcome = "awaitingPermission" in result ? "awaiting_permission" : result.status === "pass" ? "pass" : "fail";
     return { turn: null, command: { name: "verify", args: "", outcome } };
   }

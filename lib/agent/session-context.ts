@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { findSessionSetup, type SessionSetupRow } from "../db/sessions";
 import { AppError } from "../errors";
 import { fromConfig, merge, resolveAgent, type AgentDef, type Ruleset } from "../permission";
 import { configRules } from "../workspace/config-trust";
@@ -66,21 +67,8 @@ const SUBAGENT_LIMITS = fromConfig({ task: "deny", question: "deny", plan_enter:
 
 const denies = (rules: Ruleset): Ruleset => rules.filter((r) => r.action === "deny");
 
-type Row = {
-  id: string;
-  workspace: string;
-  agent: string;
-  model: string;
-  parentId: string | null;
-  script: string | null;
-};
-
-async function loadRow(db: Db, id: string): Promise<Row> {
-  const [row] = await (await sql(db)).query<Row>(
-    `SELECT s."id", s."workspace", s."agent", s."model", s."parentId", e."payload" AS "script" FROM "Session" s
-     LEFT JOIN "SessionEvent" e ON e."sessionId" = s."id" AND e."seq" = 1 WHERE s."id" = ?`,
-    [id],
-  );
+async function loadRow(db: Db, id: string): Promise<SessionSetupRow> {
+  const row = await findSessionSetup(db, id);
   if (!row) throw new AppError("session_not_found");
   return row;
 }
@@ -102,7 +90,7 @@ async function buildContext(db: Db, id: string): Promise<SessionContext> {
   const row = await loadRow(db, id);
   const config = await workspaceConfigFor(db, row.workspace);
   const { def: agent, narrowing } = agentDef(row.agent, row.workspace, config);
-  const created = row.script ? (JSON.parse(row.script) as { script?: unknown }) : {};
+  const created = row.created ? (JSON.parse(row.created) as { script?: unknown }) : {};
   const script = scriptSchema.safeParse(created.script ?? []);
   let rules = agent.permission;
   const ancestors: SessionContext["ancestors"] = [];

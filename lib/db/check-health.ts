@@ -1,15 +1,13 @@
-import type { Db } from "./client";
-import { detectSandbox } from "../sandbox/detect-sandbox";
+import "server-only";
+import { sql } from "kysely";
+import { type Conn, kysely } from "./client";
 
-export type Health = { ok: boolean; database: "ok" | "error"; sandbox: { available: boolean }; time: string };
-
-/** Liveness plus what the UI must warn about: without bubblewrap, plan mode falls back to a command allowlist. */
-export async function checkHealth(db: Db): Promise<Health> {
-  const sandbox = { available: detectSandbox().available };
+/** Whether the database answers a trivial statement (liveness, not schema or data). */
+export async function checkDatabase(conn: Conn): Promise<boolean> {
   try {
-    await db.session.count({ take: 1 });
-    return { ok: true, database: "ok", sandbox, time: new Date().toISOString() };
+    await sql`SELECT 1`.execute(kysely(conn));
+    return true;
   } catch {
-    return { ok: false, database: "error", sandbox, time: new Date().toISOString() };
+    return false;
   }
 }

@@ -9,7 +9,7 @@ import { PrismaAdapterDialect } from "./dialect";
 import type { DB } from "./generated-kysely/types";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
-import { getEnv } from "../env";
+import { envValue, getEnv } from "../env";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
 import { legacyRunner, type SqlRunner } from "./sql";
 
@@ -22,16 +22,18 @@ const registry = globalThis as unknown as {
   plangateProviders?: WeakMap<Db, string>;
   plangateUrls?: WeakMap<Db, string>;
   plangateKysely?: WeakMap<Db, Kysely<DB>>;
+  plangatePgAdapters?: WeakSet<object>;
 };
 const adapters = (registry.plangateAdapters ??= new WeakMap());
 const providers = (registry.plangateProviders ??= new WeakMap());
 const urls = (registry.plangateUrls ??= new WeakMap());
 const builders = (registry.plangateKysely ??= new WeakMap());
+const pgAdapters = (registry.plangatePgAdapters ??= new WeakSet());
 
 /** Connections per process on PostgreSQL (PLANGATE_PG_POOL): instances × this must stay under max_connections. */
 function poolSize(): number {
-  const n = Number(process.env.PLANGATE_PG_POOL);
-  return Number.isInteger(n) && n > 0 ? n : 10;
+  // This variable alone: scripts (db:copy) connect without the rest of a server's environment.
+  return envValue("PLANGATE_PG_POOL");
 }
 
 function adapterFactory(url: string): SqlDriverAdapterFactory {
@@ -61,12 +63,12 @@ export function createDb(url: string): Db {
       ? (new PgPrismaClient({ adapter: shared }) as unknown as Db)
       : new PrismaClient({ adapter: shared });
   adapters.set(db, connected);
-  builders.set(
-    db,
-    new Kysely<DB>({
-      dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected),
-    }),
-  );
+  const builder = new Kysely<DB>({
+    dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected),
+  });
+  builders.set(db, builder);
+  // Transactions share their builder's adapter object: onPostgres recognises it whichever module copy asks.
+  if (factory.provider === "postgres") pgAdapters.add(builder.getExecutor().adapter);
   providers.set(db, factory.provider);
   urls.set(db, url);
   return db;
@@ -108,15 +110,18 @@ export type Executor = Kysely<DB>;
 
 /** The typed query builder on a client's own adapter (lib/db modules only). */
 export function kysely(conn: Conn): Executor {
-  if (conn instanceof Kysely) return conn;
-  const k = builders.get(conn);
-  if (!k) throw new Error("This Prisma client was not created by createDb()");
-  return k;
+  const k = builders.get(conn as Db);
+  if (k) return k;
+  // Next bundles this module (and Kysely) once per entry, so a transaction begun by another copy's builder is
+  // no instance of this copy's Kysely class: recognised by its shape instead.
+  if (conn instanceof Kysely || typeof (conn as Partial<Executor>).getExecutor === "function") return conn as Executor;
+  throw new Error("This Prisma client was not created by createDb()");
 }
 
 /** True on PostgreSQL: for the few statements whose SQL differs by engine (full-text search, change watching). */
 export function onPostgres(ex: Executor): boolean {
-  return ex.getExecutor().adapter instanceof PostgresAdapter;
+  const adapter = ex.getExecutor().adapter;
+  return adapter instanceof PostgresAdapter || pgAdapters.has(adapter);
 }
 
 /** Runs fn in one write transaction; what it writes commits together or not at all. */

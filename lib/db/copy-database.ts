@@ -5,9 +5,10 @@ import { migrateDatabase } from "./migrate";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
 import type { Row, SqlArg, SqlRunner } from "./sql";
 import { emptyState, foldEvents, type SessionState } from "../core/fold";
-import { projectionColumns, stateFromRow } from "../session/projection";
-import { readEventsWith } from "../session/read-events";
-import { indexDocs, searchDocs, type SearchDoc } from "../session/search-index";
+import { projectionColumns, stateFromRow } from "../core/projection";
+import { searchDocs, type SearchDoc } from "../core/search-text";
+import { readEvents } from "./session-log/read-events";
+import { indexDocs } from "./session-log/search-index";
 
 /** Every table of prisma/schema.prisma, parents before children, with the primary key its keyset pages walk. */
 export const TABLES: readonly { name: string; key: readonly string[] }[] = [
@@ -275,8 +276,8 @@ async function checkSession(
   let docs = 0;
   try {
     for (;;) {
-      const x = await readEventsWith(src, id, { after, limit: size });
-      const y = await readEventsWith(dst, id, { after, limit: size });
+      const x = await readEvents(src.conn, id, { after, limit: size });
+      const y = await readEvents(dst.conn, id, { after, limit: size });
       if (canonical(x) !== canonical(y))
         return { problem: `session ${id}: events after seq ${after} differ between source and target`, docs };
       const last = x[x.length - 1];
@@ -284,7 +285,7 @@ async function checkSession(
       a = foldEvents(x, Infinity, a);
       b = foldEvents(y, Infinity, b);
       const found = searchDocs(y);
-      await indexDocs(dst, id, found);
+      await indexDocs(dst.conn, id, found);
       docs += found.length;
       after = last.seq;
       if (x.length < size) break;
@@ -307,7 +308,7 @@ async function checkSession(
     [id],
   );
   const planDocs: SearchDoc[] = plans.filter((p) => p.content.trim()).map((p) => ({ kind: "plan", body: p.content }));
-  await indexDocs(dst, id, planDocs);
+  await indexDocs(dst.conn, id, planDocs);
   return { problem: null, docs: docs + planDocs.length };
 }
 

@@ -18,3 +18,23 @@ export async function deleteSessionRow(conn: Conn, sessionId: string): Promise<n
   const r = await kysely(conn).deleteFrom("Session").where("id", "=", sessionId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** What a session was created with, which never changes: the agent context is built from it. */
+export type SessionSetupRow = {
+  id: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  parentId: string | null;
+  /** The session.created event's payload (JSON), which carries a scripted model's script. */
+  created: string | null;
+};
+
+export async function findSessionSetup(conn: Conn, sessionId: string): Promise<SessionSetupRow | undefined> {
+  return kysely(conn)
+    .selectFrom("Session as s")
+    .leftJoin("SessionEvent as e", (join) => join.onRef("e.sessionId", "=", "s.id").on("e.seq", "=", 1))
+    .select(["s.id", "s.workspace", "s.agent", "s.model", "s.parentId", "e.payload as created"])
+    .where("s.id", "=", sessionId)
+    .executeTakeFirst();
+}

@@ -1,4 +1,6 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { closeReview } from "../db/plans/close-review";
+import { findSessionModel, listReviewRows } from "../db/plans/reviews";
 import { AppError } from "../errors";
 import { listReviews, type ReviewView } from "../plan/list-reviews";
 import { appendEvents } from "../session/append-events";
@@ -9,26 +11,21 @@ import { isExternalModel } from "../session/external-agents";
  * The agent's own dialog answered the plan before the desk did (Claude Code shows both; the first answer
  * wins and a late hook answer is ignored). The review closes as "answered_elsewhere" — never left pending, and
  * never counted as the desk's approval — with the exit call's result saying what the terminal chose when known.
+ * Its plan version and the plan close with it: nothing shows the plan as awaiting review any more.
  */
 export async function markAnsweredElsewhere(
   db: Db,
   reviewId: string,
   answer: "approved" | "rejected" | "unknown",
 ): Promise<ReviewView> {
-  const [review] = await listReviews(db, { id: reviewId });
+  const [review] = await listReviewRows(db, { id: reviewId });
   if (!review || review.kind !== "plan-review") throw new AppError("review_not_found");
-  const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [
-    review.sessionId,
-  ]);
-  if (!owner || !isExternalModel(owner.model))
+  const model = await findSessionModel(db, review.sessionId);
+  if (model === undefined || !isExternalModel(model))
     throw new AppError("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
   if (review.status !== "pending")
     throw new AppError("already_decided", `That review was already decided: ${review.decision ?? review.status}.`);
-  const [row] = await (await sql(db)).query<{ toolCallId: string | null }>(
-    'SELECT "toolCallId" FROM "Review" WHERE "id" = ?',
-    [reviewId],
-  );
-  const callId = row?.toolCallId ?? null;
+  const callId = review.toolCallId;
   const text = {
     approved: "Approved in the agent's own terminal.",
     rejected: "Rejected in the agent's own terminal.",
@@ -58,15 +55,14 @@ export async function markAnsweredElsewhere(
     {
       also: async (run, result) => {
         if (result.events.length === 0) return;
-        const changed = await run.execute(
-          'UPDATE "Review" SET "status" = ?, "decision" = ?, "feedback" = ?, "decidedBy" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
-          ["answered_elsewhere", answer, text, "terminal", new Date(), reviewId, "pending"],
-        );
-        if (changed !== 1) throw new AppError("already_decided");
-        await run.execute(
-          'UPDATE "PlanVersion" SET "status" = ?, "decidedBy" = ?, "decidedAt" = ? WHERE "planId" = (SELECT "planId" FROM "Review" WHERE "id" = ?) AND "version" = (SELECT "planVersion" FROM "Review" WHERE "id" = ?)',
-          ["answered_elsewhere", "terminal", new Date(), reviewId, reviewId],
-        );
+        const closed = await closeReview(run.conn, reviewId, {
+          status: "answered_elsewhere",
+          decision: answer,
+          decidedBy: "terminal",
+          decidedAt: new Date(),
+          feedback: text,
+        });
+        if (!closed) throw new AppError("already_decided");
       },
     },
   );

@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { findCallResultPayload, findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";
 import { listReviews } from "../plan/list-reviews";
 import { subscribeEvents } from "../session/bus";
@@ -21,28 +22,19 @@ export type ExternalReviewOutcome = {
   message: string | null;
 };
 
-type VersionRow = { content: string; editedByUser: boolean | number; toolCallId: string | null };
-
 export async function readExternalReview(db: Db, reviewId: string): Promise<ExternalReviewOutcome> {
   const [review] = await listReviews(db, { id: reviewId });
   if (!review || review.kind !== "plan-review") throw new AppError("review_not_found");
   const { session, state } = await getSession(db, review.sessionId);
   if (!isExternalModel(session.model))
     throw new AppError("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
-  const run = await sql(db);
-  const [version] = await run.query<VersionRow>(
-    'SELECT v."content", v."editedByUser", r."toolCallId" FROM "Review" r JOIN "PlanVersion" v ON v."planId" = r."planId" AND v."version" = r."planVersion" WHERE r."id" = ?',
-    [reviewId],
-  );
+  const version = await findReviewedVersion(db, reviewId);
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
   let message: string | null = null;
   if (review.status !== "pending" && version.toolCallId) {
-    const [row] = await run.query<{ payload: string }>(
-      'SELECT "payload" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "payload" LIKE ? ORDER BY "seq" DESC LIMIT 1',
-      [review.sessionId, "tool.result", `%"callId":${JSON.stringify(version.toolCallId)}%`],
-    );
-    if (row) {
-      const result = JSON.parse(row.payload) as { ok: boolean; output?: unknown; error?: string };
+    const payload = await findCallResultPayload(db, review.sessionId, version.toolCallId);
+    if (payload) {
+      const result = JSON.parse(payload) as { ok: boolean; output?: unknown; error?: string };
       message = result.ok ? (typeof result.output === "string" ? result.output : null) : (result.error ?? null);
     }
   }
@@ -52,7 +44,7 @@ export async function readExternalReview(db: Db, reviewId: string): Promise<Exte
     status: review.status,
     decision: review.decision,
     plan: version.content,
-    edited: version.editedByUser === true || version.editedByUser === 1,
+    edited: version.editedByUser,
     mode: state.mode,
     message,
   };

@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { sessionOfRequest } from "../db/permissions/requests";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { judgeCall } from "../permission";
@@ -164,9 +165,7 @@ export async function awaitExternalAsk(
   for (;;) {
     const [req] = await listRequests(db, { id: requestId });
     if (!req) throw new AppError("not_found", "No permission ask has that id.");
-    const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [
-      req.sessionId,
-    ]);
+    const owner = await sessionOfRequest(db, requestId);
     if (!owner || !isExternalModel(owner.model))
       throw new AppError("forbidden", "That ask belongs to a Plangate agent's session, not an outside agent's.");
     const left = deadline - Date.now();

@@ -1,4 +1,8 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { closeReview } from "../db/plans/close-review";
+import { findFirstPlan } from "../db/plans/plans";
+import { findSessionModel } from "../db/plans/reviews";
+import { findWorkspaceTeam, joinTeam } from "../db/teams/teams";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
@@ -38,11 +42,7 @@ export async function ensureExternalSession(
   p: Pick<ExternalPlan, "agent" | "externalId" | "workspace">,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
-  const [row] = await (await sql(db)).query<{ agent: string; model: string }>(
-    'SELECT "agent", "model" FROM "Session" WHERE "id" = ?',
-    [id],
-  );
-  if (row) return id;
+  if ((await findSessionModel(db, id)) !== undefined) return id;
   try {
     await createSession(db, {
       id,
@@ -66,11 +66,7 @@ export async function ensureExternalSession(
  * woken to approve an outside agent's plan.
  */
 async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Promise<void> {
-  const run = await sql(db);
-  const [team] = await run.query<{ id: string; leadSessionId: string }>(
-    'SELECT t."id", t."leadSessionId" FROM "Team" t JOIN "Session" s ON s."id" = t."leadSessionId" WHERE s."workspace" = ? ORDER BY t."createdAt" DESC LIMIT 1',
-    [p.workspace],
-  );
+  const team = await findWorkspaceTeam(db, p.workspace);
   if (!team) return;
   const name = `${p.agent}-${p.externalId.slice(0, 12)}`;
   await appendEvents(
@@ -93,12 +89,7 @@ async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Pr
           ],
     {
       also: async (tx, result) => {
-        if (result.events.length > 0)
-          await tx.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [
-            team.id,
-            "teammate",
-            sessionId,
-          ]);
+        if (result.events.length > 0) await joinTeam(tx.conn, sessionId, team.id, "teammate");
       },
     },
   );
@@ -121,11 +112,7 @@ export async function submitExternalPlan(
   const reviewId = newId("rev");
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {
-    const run = await sql(db);
-    const [plan] = await run.query<{ id: string; currentVersion: number }>(
-      'SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? ORDER BY "createdAt" LIMIT 1',
-      [sessionId],
-    );
+    const plan = await findFirstPlan(db, sessionId);
     const planId = plan?.id ?? newId("pln");
     const version = (plan?.currentVersion ?? 0) + 1;
     try {
@@ -154,12 +141,14 @@ export async function submitExternalPlan(
         {
           also: async (tx, result) => {
             const superseded = result.events.find((e) => e.type === "review.answered");
-            if (superseded?.type === "review.answered") {
-              await tx.execute(
-                'UPDATE "Review" SET "status" = ?, "decision" = ?, "pendingKey" = NULL, "decidedBy" = ?, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
-                ["abandoned", "superseded", p.agent, new Date(), superseded.payload.reviewId, "pending"],
-              );
-            }
+            // The replaced version closes with its review, before the new one becomes the plan's current version.
+            if (superseded?.type === "review.answered")
+              await closeReview(tx.conn, superseded.payload.reviewId, {
+                status: "abandoned",
+                decision: "superseded",
+                decidedBy: p.agent,
+                decidedAt: new Date(),
+              });
             await writePlanRows(tx, sessionId, result.events);
             const team = result.state.team;
             const toLead = team?.role === "teammate" && team.requirePlanApproval;

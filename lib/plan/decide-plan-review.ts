@@ -1,15 +1,18 @@
 import { z } from "zod";
 import type { SqlRunner } from "../db/sql";
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { closeReview } from "../db/plans/close-review";
+import { insertPlanComments } from "../db/plans/comments";
+import { findReviewedVersion } from "../db/plans/reviews";
+import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { exitPlan, gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
-import { indexDocs } from "../session/search-index";
 import { isGitWorkspace } from "../verify/git-snapshot";
 import { BASELINE_NONE, holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
-import { commentInput, formatComments, insertComments, quoteLines } from "./plan-comments";
+import { commentInput, formatComments, quoteLines } from "./plan-comments";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 import { readGates } from "../session/mode-gates";
@@ -94,19 +97,7 @@ export async function decidePlanReview(
   const decidedBy = decidedByOf(decider);
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
-  const [version] = await (await sql(db)).query<{
-    id: string;
-    planId: string;
-    version: number;
-    content: string;
-    filePath: string;
-    toolCallId: string | null;
-    workspace: string;
-    model: string;
-  }>(
-    'SELECT v."id", v."planId", v."version", v."content", v."filePath", r."toolCallId", s."workspace", s."model" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" JOIN "Session" s ON s."id" = r."sessionId" WHERE r."id" = ?',
-    [review.id],
-  );
+  const version = await findReviewedVersion(db, review.id);
   if (!version) throw new AppError("review_not_found", "That review has no plan version.");
   // The one gate says whether this decider may make this decision on this plan (an outside agent's: only a person).
   const allowed = gate({
@@ -189,7 +180,7 @@ export async function decidePlanReview(
     return out;
   };
 
-  const status = { approve: "approved", reject: "rejected", abandon: "abandoned" }[body.decision];
+  const status = ({ approve: "approved", reject: "rejected", abandon: "abandoned" } as const)[body.decision];
   // The workspace as approved, which verification diffs against, is snapshotted after the response (a large
   // repository takes 100+ ms): the lease taken with the decision keeps the agent from running until it is written.
   const { workspace } = version;
@@ -200,21 +191,17 @@ export async function decidePlanReview(
     also: async (run) => {
       held = undefined; // a transaction retried after a conflict claims the lease afresh
       const at = new Date();
-      const changed = await run.execute(
-        'UPDATE "Review" SET "status" = ?, "decision" = ?, "feedback" = ?, "decidedBy" = ?, "pendingKey" = NULL, "decidedAt" = ? WHERE "id" = ? AND "status" = ?',
-        [status, body.decision, body.feedback ?? null, decidedBy, at, review.id, "pending"],
-      );
-      if (changed !== 1) throw new AppError("already_decided");
-      await run.execute(
-        'UPDATE "PlanVersion" SET "status" = ?, "decision" = ?, "feedback" = ?, "editedByUser" = ?, "decidedBy" = ?, "decidedAt" = ?, "content" = ?, "baselineTree" = ? WHERE "id" = ?',
-        [status, body.decision, body.feedback ?? null, edited, decidedBy, at, finalPlan, baseline, version.id],
-      );
-      await run.execute(
-        'UPDATE "Plan" SET "status" = ?, "updatedAt" = ? WHERE "id" = (SELECT "planId" FROM "PlanVersion" WHERE "id" = ?)',
-        [status, at, version.id],
-      );
-      if (comments.length > 0) await insertComments(run, version.planId, version.version, comments, decidedBy);
-      if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
+      const closed = await closeReview(run.conn, review.id, {
+        status,
+        decision: body.decision,
+        decidedBy,
+        decidedAt: at,
+        feedback: body.feedback ?? null,
+        version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
+      });
+      if (!closed) throw new AppError("already_decided");
+      await insertPlanComments(run.conn, version.planId, version.version, comments, decidedBy, at);
+      if (edited) await indexDocs(run.conn, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
       const token = snapshot ? await holdForBaseline(run, review.sessionId) : null;
       if (token) held = { token, versionId: version.id, workspace };

@@ -1,4 +1,5 @@
 import type { SqlRunner } from "../db/sql";
+import { insertPlan } from "../db/plans/plans";
 import { newId } from "../id";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
@@ -35,12 +36,8 @@ export function planFileEvents(state: SessionState, sessionId: string, prompt?: 
 export async function writePlanRows(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<void> {
   for (const e of events) {
     if (e.type !== "plan.created") continue;
-    const at = new Date();
-    await run.execute(
-      'INSERT INTO "Plan" ("id", "sessionId", "slug", "filePath", "status", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [e.payload.planId, sessionId, e.payload.slug, e.payload.path, "draft", 0, at, at],
-    );
-    await run.execute('UPDATE "Session" SET "planSlug" = ? WHERE "id" = ?', [e.payload.slug, sessionId]);
+    const { planId: id, slug, path: filePath } = e.payload;
+    await insertPlan(run.conn, { id, sessionId, slug, filePath, at: new Date() });
   }
 }
 

@@ -1,15 +1,18 @@
 import path from "node:path";
-import { sql, sqlTransaction, type Db } from "../db/client";
+import { sqlTransaction, type Db } from "../db/client";
+import { latestPlanContent } from "../db/plans/latest-plan-content";
 import { insertSession } from "../db/sessions";
+import { insertLogRows } from "../db/session-log/append-rows";
+import { readEvents } from "../db/session-log/read-events";
+import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { afterCommit, appendEventsInTx, insertLogRows } from "../session/append-events";
+import { afterCommit, appendEventsInTx } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import { foldEvents } from "../core/fold";
 import { getSession } from "../session/get-session";
-import { projectionColumns } from "../session/projection";
-import { readEvents } from "../session/read-events";
-import { assignSearchKey, indexDocs, searchDocs } from "../session/search-index";
+import { projectionColumns } from "../core/projection";
+import { searchDocs } from "../core/search-text";
 import { planFilePath, planSlug } from "./plan-paths";
 import { writePlanRows } from "./ensure-plan";
 import { cancelDangling } from "../session/close-pending";
@@ -50,21 +53,21 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
 
   const result = await sqlTransaction(db, async (run) => {
     await insertSession(run.conn, {
-        id,
-        title: `${source.title} (fork)`,
-        workspace: source.workspace,
-        agent: source.agent,
-        model: source.model,
-        forkedFromId: sourceId,
-        forkSeq: upto,
-        teamId: null,
-        role: null,
-        ...projectionColumns(before, at),
-        createdAt: at,
+      id,
+      title: `${source.title} (fork)`,
+      workspace: source.workspace,
+      agent: source.agent,
+      model: source.model,
+      forkedFromId: sourceId,
+      forkSeq: upto,
+      teamId: null,
+      role: null,
+      ...projectionColumns(before, at),
+      createdAt: at,
     });
-    await insertLogRows(run, id, copied, (e) => new Date(e.at));
-    await assignSearchKey(run, id);
-    await indexDocs(run, id, [
+    await insertLogRows(run.conn, id, copied, (e) => new Date(e.at));
+    await assignSearchKey(run.conn, id);
+    await indexDocs(run.conn, id, [
       { kind: "title", body: `${source.title} (fork)` },
       ...searchDocs(copied).filter((d) => d.kind !== "title"),
     ]);
@@ -83,13 +86,7 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
     } catch (error) {
       if (!(error instanceof PlanFileError)) throw error;
     }
-    if (content === null && before.planId) {
-      const [v] = await (await sql(db)).query<{ content: string }>(
-        'SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1',
-        [before.planId],
-      );
-      content = v?.content ?? null;
-    }
+    if (content === null && before.planId) content = await latestPlanContent(db, before.planId);
     if (content !== null) writePlanFile(source.workspace, target, content);
     else preparePlanDir(source.workspace, target);
   }

@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { listReviewRows, type ReviewFilter, type ReviewRow } from "../db/plans/reviews";
 
 export type ReviewView = {
   id: string;
@@ -14,19 +15,10 @@ export type ReviewView = {
   decidedAt: string | null;
 };
 
-type Row = {
-  id: string;
-  sessionId: string;
-  kind: string;
-  status: string;
-  intent: string;
-  payload: string;
-  decision: string | null;
-  answer: string | null;
-  feedback: string | null;
-  createdAt: string | Date;
-  decidedAt: string | Date | null;
-};
+type Row = Pick<
+  ReviewRow,
+  "id" | "sessionId" | "kind" | "status" | "intent" | "payload" | "decision" | "answer" | "feedback"
+> & { createdAt: string | Date; decidedAt: string | Date | null };
 
 export function reviewView(r: Row): ReviewView {
   return {
@@ -44,20 +36,6 @@ export function reviewView(r: Row): ReviewView {
   };
 }
 
-export async function listReviews(
-  db: Db,
-  where: { id?: string; sessionId?: string; status?: string },
-): Promise<ReviewView[]> {
-  const clauses: string[] = [];
-  const args: string[] = [];
-  for (const [key, value] of Object.entries(where)) {
-    if (value === undefined) continue;
-    clauses.push(`"${key}" = ?`);
-    args.push(value);
-  }
-  const rows = await (await sql(db)).query<Row>(
-    `SELECT "id", "sessionId", "kind", "status", "intent", "payload", "decision", "answer", "feedback", "createdAt", "decidedAt" FROM "Review"${clauses.length ? ` WHERE ${clauses.join(" AND ")}` : ""} ORDER BY "createdAt", "id"`,
-    args,
-  );
-  return rows.map(reviewView);
+export async function listReviews(db: Db, where: ReviewFilter): Promise<ReviewView[]> {
+  return (await listReviewRows(db, where)).map(reviewView);
 }

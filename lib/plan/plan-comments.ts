@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import type { Db } from "../db/client";
+import { listPlanComments } from "../db/plans/comments";
 import { AppError } from "../errors";
-import { newId } from "../id";
 
 /** A comment as the reviewer sends it: lines of the version under review (1-based, inclusive) and the text. */
 export const commentInput = z
@@ -54,46 +53,9 @@ export function formatComments(
   return `Comments on lines of the plan (${comments.length}):\n${blocks.join("\n")}`;
 }
 
-export async function insertComments(
-  run: SqlRunner,
-  planId: string,
-  version: number,
-  comments: { lineStart: number; lineEnd: number; quote: string; body: string }[],
-  author: string,
-): Promise<void> {
-  const at = new Date();
-  for (const c of comments) {
-    await run.execute(
-      'INSERT INTO "PlanComment" ("id", "planId", "version", "lineStart", "lineEnd", "quote", "body", "author", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [newId("cmt"), planId, version, c.lineStart, c.lineEnd, c.quote, c.body, author, at],
-    );
-  }
-}
-
-type Row = {
-  id: string;
-  version: number;
-  lineStart: number;
-  lineEnd: number;
-  quote: string;
-  body: string;
-  author: string;
-  createdAt: string | Date;
-};
-
 /** Every comment on a plan, by version and line. */
 export async function listComments(db: Db, planId: string): Promise<PlanComment[]> {
-  const rows = await (await sql(db)).query<Row>(
-    'SELECT "id", "version", "lineStart", "lineEnd", "quote", "body", "author", "createdAt" FROM "PlanComment" WHERE "planId" = ? ORDER BY "version", "lineStart", "createdAt"',
-    [planId],
-  );
-  return rows.map((r) => ({
-    ...r,
-    version: Number(r.version),
-    lineStart: Number(r.lineStart),
-    lineEnd: Number(r.lineEnd),
-    createdAt: new Date(r.createdAt).toISOString(),
-  }));
+  return (await listPlanComments(db, planId)).map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
 /** Pure: an earlier comment is resolved in a later version when the lines it quoted are no longer there as they were. */

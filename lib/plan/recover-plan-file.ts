@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { latestPlanContent } from "../db/plans/latest-plan-content";
+import { findSessionModel } from "../db/plans/reviews";
 import { appendEvents } from "../session/append-events";
 import type { SessionEvent } from "../core/events";
 import { readEvents } from "../session/read-events";
@@ -32,25 +34,17 @@ export function planFromLog(events: readonly SessionEvent[], file: string): stri
  */
 export async function recoverPlanFile(db: Db, sessionId: string): Promise<"version" | "log" | null> {
   // An outside agent keeps its own plan file: the path it sent is shown, never written (it could name any file).
-  const [owner] = await (await sql(db)).query<{ model: string }>('SELECT "model" FROM "Session" WHERE "id" = ?', [
-    sessionId,
-  ]);
-  if (!owner || isExternalModel(owner.model)) return null;
+  const model = await findSessionModel(db, sessionId);
+  if (model === undefined || isExternalModel(model)) return null;
   const events = await readEvents(db, sessionId);
   const state = foldEvents(events);
   const file = state.planPath;
   if (!file || fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined) return null;
-  const [latest] = state.planId
-    ? await (await sql(db)).query<{ content: string }>(
-        'SELECT "content" FROM "PlanVersion" WHERE "planId" = ? ORDER BY "version" DESC LIMIT 1',
-        [state.planId],
-      )
-    : [];
-  const fromLog = latest ? null : planFromLog(events, file);
-  const content = latest?.content ?? fromLog;
-  if (content === null || content === undefined) return null;
+  const latest = state.planId ? await latestPlanContent(db, state.planId) : null;
+  const content = latest ?? planFromLog(events, file);
+  if (content === null) return null;
   writePlanFile(state.workspace, file, content);
-  const source = latest ? "version" : "log";
+  const source = latest !== null ? "version" : "log";
   await appendEvents(db, sessionId, [
     {
       type: "notice",

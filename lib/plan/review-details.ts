@@ -1,5 +1,7 @@
 import { createTwoFilesPatch } from "diff";
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { findPlanVersion } from "../db/plans/plans";
+import { findReviewedVersion } from "../db/plans/reviews";
 import { carry, listComments, type CarriedComment } from "./plan-comments";
 
 export type PlanDetails = {
@@ -18,23 +20,9 @@ export type PlanDetails = {
 
 /** What a plan review shows: the plan, its version and what changed since the version before. */
 export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails | null> {
-  const run = await sql(db);
-  const [row] = await run.query<{
-    planId: string;
-    version: number;
-    content: string;
-    filePath: string;
-    status: string;
-    editedByUser: boolean;
-  }>(
-    'SELECT v."planId", v."version", v."content", v."filePath", v."status", v."editedByUser" FROM "Review" r JOIN "PlanVersion" v ON v."planId" = r."planId" AND v."version" = r."planVersion" WHERE r."id" = ?',
-    [reviewId],
-  );
+  const row = await findReviewedVersion(db, reviewId);
   if (!row) return null;
-  const [prev] = await run.query<{ version: number; content: string }>(
-    'SELECT "version", "content" FROM "PlanVersion" WHERE "planId" = ? AND "version" = ?',
-    [row.planId, row.version - 1],
-  );
+  const prev = await findPlanVersion(db, row.planId, row.version - 1);
   const diff = prev
     ? createTwoFilesPatch(`plan v${prev.version}`, `plan v${row.version}`, prev.content, row.content, "", "", {
         context: 3,
@@ -50,7 +38,7 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
     markdown: row.content,
     path: row.filePath,
     status: row.status,
-    editedByUser: Boolean(row.editedByUser),
+    editedByUser: row.editedByUser,
     previous: prev ? { version: prev.version, markdown: prev.content } : null,
     diff,
     earlier,

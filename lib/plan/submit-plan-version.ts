@@ -1,6 +1,6 @@
 import type { SqlRunner } from "../db/sql";
-import { newId } from "../id";
-import { indexDocs } from "../session/search-index";
+import { insertPlanSubmissionRows } from "../db/plans/plans";
+import { indexDocs } from "../db/session-log/search-index";
 
 export const PLAN_REVIEW_INTENT = { kind: "plan-review", approve: "Approve" } as const;
 /** A teammate's plan: decided by its team lead through the mailbox, never by the browser review route. */
@@ -28,31 +28,7 @@ export class PlanVersionTaken extends Error {
  * pending review. Plangate's own exit_plan_mode and an outside agent's plan both go through here.
  */
 export async function insertPlanSubmission(run: SqlRunner, s: PlanSubmission): Promise<void> {
-  const at = new Date();
-  await run.execute(
-    'INSERT INTO "PlanVersion" ("id", "planId", "version", "content", "filePath", "status", "editedByUser", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [newId("plv"), s.planId, s.version, s.markdown, s.file, "submitted", false, at],
-  );
-  await indexDocs(run, s.sessionId, [{ kind: "plan", body: s.markdown }]);
-  const bumped = await run.execute(
-    'UPDATE "Plan" SET "currentVersion" = ?, "status" = ?, "updatedAt" = ? WHERE "id" = ? AND "currentVersion" = ?',
-    [s.version, "submitted", at, s.planId, s.version - 1],
-  );
-  if (bumped !== 1) throw new PlanVersionTaken("The plan changed while it was being submitted; try again.");
-  await run.execute(
-    'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "planId", "planVersion", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      s.reviewId,
-      s.sessionId,
-      "plan-review",
-      "pending",
-      s.sessionId,
-      JSON.stringify(s.intent),
-      JSON.stringify({ path: s.file, version: s.version }),
-      s.callId,
-      s.planId,
-      s.version,
-      at,
-    ],
-  );
+  const taken = !(await insertPlanSubmissionRows(run.conn, { ...s, intent: JSON.stringify(s.intent) }));
+  if (taken) throw new PlanVersionTaken("The plan changed while it was being submitted; try again.");
+  await indexDocs(run.conn, s.sessionId, [{ kind: "plan", body: s.markdown }]);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { alwaysOptions, commandShapes, isSafePrefixRule, plainCommands } from "./always-rules";
+import { isSafePrefixRule } from "../permission/prefix-rules";
+import { alwaysOptions, commandShapes, plainCommands } from "./always-rules";
 import { splitCommands } from "./split-commands";
 
 /** The rules "Allow always" would offer for every command of a script, as the gate splits it. */

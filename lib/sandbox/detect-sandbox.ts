@@ -4,6 +4,7 @@ import path from "node:path";
 import type { SandboxInfo } from "../core/tool-types";
 import { bwrapArgs } from "./bwrap-args";
 import { ETC_ENTRIES, hostView } from "./host-view";
+import { envValue } from "../env";
 
 const CHECK_TIMEOUT_MS = 5_000;
 
@@ -56,7 +57,7 @@ function works(bwrapPath: string): boolean {
  */
 export function detectSandbox(): SandboxInfo {
   if (cached !== null) return cached;
-  const bwrapPath = process.env.PLANGATE_SANDBOX === "off" ? null : findProgram("bwrap");
+  const bwrapPath = envValue("PLANGATE_SANDBOX") === "off" ? null : findProgram("bwrap");
   if (bwrapPath !== null && works(bwrapPath)) {
     cached = { available: true, bwrapPath, slirpPath: findProgram("slirp4netns") };
   } else {

@@ -1,12 +1,14 @@
-import { sqlTransaction, type Db } from "../db/client";
+import { type Conn, sqlTransaction, type Db } from "../db/client";
 import type { SqlRunner } from "../db/sql";
-import { newId } from "../id";
+import { insertLogRows, updateProjection } from "../db/session-log/append-rows";
+import { readSessionState } from "../db/session-log/read-state";
+import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { WriteConflict, withConflictRetry } from "../db/retry";
 import { parseNewEvent, type NewEvent, type SessionEvent } from "../core/events";
 import { applyEvent, type SessionState } from "../core/fold";
-import { projectionColumns, stateFromRow } from "./projection";
-import { indexDocs, searchDocs } from "./search-index";
+import { projectionColumns } from "../core/projection";
+import { searchDocs } from "../core/search-text";
 import { publishEvents } from "./bus";
 import { announceOutbox, insertOutboxRows } from "./outbox";
 
@@ -24,13 +26,11 @@ export function planAppend(current: SessionState, events: NewEvent[], at: Date):
   return { events: stored, state };
 }
 
-export async function readState(run: SqlRunner, sessionId: string): Promise<SessionState> {
-  const [row] = await run.query<{ state: string; lastSeq: number }>(
-    'SELECT "state", "lastSeq" FROM "Session" WHERE "id" = ?',
-    [sessionId],
-  );
-  if (!row) throw new AppError("session_not_found");
-  return stateFromRow(row);
+/** The committed state of a session, read in the caller's transaction. */
+export async function readState(conn: Conn, sessionId: string): Promise<SessionState> {
+  const state = await readSessionState(conn, sessionId);
+  if (!state) throw new AppError("session_not_found");
+  return state;
 }
 
 /**
@@ -44,63 +44,18 @@ async function writeAppend(
   result: Appended,
   at: Date,
 ): Promise<void> {
-  await insertLogRows(run, sessionId, result.events, () => at);
+  const trx = run.conn;
+  await insertLogRows(trx, sessionId, result.events, () => at);
   // Only new events owe outside effects (webhooks): forks and imports copy history through insertLogRows alone.
   await insertOutboxRows(run, sessionId, result.events, at);
-  await indexDocs(run, sessionId, searchDocs(result.events));
-  const c = projectionColumns(result.state, at);
-  const changed = await run.execute(
-    'UPDATE "Session" SET "permissionMode" = ?, "prePlanMode" = ?, "planActive" = ?, "planPending" = ?, "status" = ?, "pendingReviewId" = ?, ' +
-      '"pendingAsks" = ?, "state" = ?, "lastSeq" = ?, "lastActivityAt" = ?, "updatedAt" = ? WHERE "id" = ? AND "lastSeq" = ?',
-    [
-      c.permissionMode,
-      c.prePlanMode,
-      c.planActive,
-      c.planPending,
-      c.status,
-      c.pendingReviewId,
-      c.pendingAsks,
-      c.state,
-      c.lastSeq,
-      at,
-      at,
-      sessionId,
-      previous.lastSeq,
-    ],
-  );
-  // On PostgreSQL this UPDATE also notifies other instances' streams, at commit (the log_notify migration's trigger).
-  if (changed !== 1) throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
+  await indexDocs(trx, sessionId, searchDocs(result.events));
+  if (!(await updateProjection(trx, sessionId, previous.lastSeq, projectionColumns(result.state, at), at)))
+    throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
 }
 
-/**
- * The rows of logged events: the events themselves and the mode history they carry. Appends, forks and
- * imports all write a log through here, so the ModeChange table always matches the log.
- */
-export async function insertLogRows<E extends NewEvent & { seq: number }>(
-  run: SqlRunner,
-  sessionId: string,
-  events: readonly E[],
-  at: (e: E) => Date,
-): Promise<void> {
-  for (let i = 0; i < events.length; i += 200) {
-    const chunk = events.slice(i, i + 200);
-    await run.execute(
-      `INSERT INTO "SessionEvent" ("sessionId", "seq", "type", "payload", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?, ?)").join(", ")}`,
-      chunk.flatMap((e) => [sessionId, e.seq, e.type, JSON.stringify(e.payload), at(e)]),
-    );
-  }
-  for (const e of events) {
-    if (e.type !== "mode.changed") continue;
-    await run.execute(
-      'INSERT INTO "ModeChange" ("id", "sessionId", "seq", "fromMode", "toMode", "prePlanMode", "cause", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [newId("mod"), sessionId, e.seq, e.payload.from, e.payload.to, e.payload.prePlanMode, e.payload.cause, at(e)],
-    );
-  }
-}
-
-/** Appends inside the caller's transaction (see ormTransaction), for rows that must commit with the events. */
+/** Appends inside the caller's transaction (run.conn is it), for rows that must commit with the events. */
 export async function appendEventsInTx(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<Appended> {
-  const current = await readState(run, sessionId);
+  const current = await readState(run.conn, sessionId);
   const at = new Date();
   const result = planAppend(current, events, at);
   await writeAppend(run, sessionId, current, result, at);
@@ -150,7 +105,7 @@ export function appendEvents(
   return queued(sessionId, async () => {
     const result = await withConflictRetry((attempt) =>
       sqlTransaction(db, async (run) => {
-        const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run, sessionId));
+        const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run.conn, sessionId));
         const at = new Date();
         if (opts.guard && !opts.guard(current)) {
           // A hint may be stale: only a state read in this transaction can refuse the append.

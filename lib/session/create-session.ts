@@ -3,8 +3,8 @@ import { insertSession } from "../db/sessions";
 import { newId } from "../id";
 import { emptyState } from "../core/fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
-import { projectionColumns } from "./projection";
-import { assignSearchKey } from "./search-index";
+import { projectionColumns } from "../core/projection";
+import { assignSearchKey } from "../db/session-log/search-index";
 import type { Mode } from "../core/events";
 
 export type CreateSessionInput = {
@@ -31,20 +31,20 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
   const at = new Date();
   const result = await sqlTransaction(db, async (run) => {
     await insertSession(run.conn, {
-        id,
-        title: input.title,
-        workspace: input.workspace,
-        agent: input.agent,
-        model: input.model,
-        planSlug: input.planSlug ?? null,
-        parentId: input.parentId ?? null,
-        parentCallId: input.parentCallId ?? null,
-        teamId: input.teamId ?? null,
-        role: input.role ?? null,
-        ...projectionColumns(emptyState, at),
-        createdAt: at,
+      id,
+      title: input.title,
+      workspace: input.workspace,
+      agent: input.agent,
+      model: input.model,
+      planSlug: input.planSlug ?? null,
+      parentId: input.parentId ?? null,
+      parentCallId: input.parentCallId ?? null,
+      teamId: input.teamId ?? null,
+      role: input.role ?? null,
+      ...projectionColumns(emptyState, at),
+      createdAt: at,
     });
-    await assignSearchKey(run, id);
+    await assignSearchKey(run.conn, id);
     return appendEventsInTx(run, id, [
       {
         type: "session.created",

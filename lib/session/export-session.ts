@@ -1,23 +1,14 @@
 import type { Db } from "../db/client";
-import { sql } from "../db/client";
+import { listPlanComments, listPlanVersions, type PlanCommentRow } from "../db/session-reads/session-history";
+import { selectVerifications } from "../db/verifications";
 import type { SessionEvent, Usage } from "../core/events";
+import type { VerificationReport, VerificationView } from "../core/verification-view";
 import { getSession, type SessionView } from "./get-session";
 import { readEvents } from "./read-events";
 import { timelineItems } from "./timeline-items";
 import { hasUsage, usageText } from "./usage-text";
-import { listVerifications, type VerificationView } from "../verify/verify-session";
 
 export const EXPORT_FORMAT = "plangate.session.v1";
-
-type CommentRow = {
-  planId: string;
-  version: number;
-  lineStart: number;
-  lineEnd: number;
-  quote: string;
-  body: string;
-  author: string;
-};
 
 export type SessionExport = {
   format: typeof EXPORT_FORMAT;
@@ -26,21 +17,16 @@ export type SessionExport = {
   events: SessionEvent[];
   verifications: VerificationView[];
   /** Reviewers' comments on lines of plan versions. */
-  comments: CommentRow[];
+  comments: PlanCommentRow[];
   /** The session's tokens in all (as its events report them); null when its model reported none. */
   usage: Usage | null;
 };
 
-async function sessionComments(db: Db, sessionId: string): Promise<CommentRow[]> {
-  const rows = await (await sql(db)).query<CommentRow>(
-    'SELECT c."planId", c."version", c."lineStart", c."lineEnd", c."quote", c."body", c."author" FROM "PlanComment" c JOIN "Plan" p ON p."id" = c."planId" WHERE p."sessionId" = ? ORDER BY c."version", c."lineStart", c."createdAt"',
-    [sessionId],
-  );
-  return rows.map((r) => ({
+async function listVerifications(db: Db, sessionId: string): Promise<VerificationView[]> {
+  return (await selectVerifications(db, sessionId)).map((r) => ({
     ...r,
-    version: Number(r.version),
-    lineStart: Number(r.lineStart),
-    lineEnd: Number(r.lineEnd),
+    report: JSON.parse(r.report) as VerificationReport,
+    createdAt: r.createdAt.toISOString(),
   }));
 }
 
@@ -52,21 +38,10 @@ export async function exportJson(db: Db, sessionId: string): Promise<SessionExpo
     session,
     events: await readEvents(db, sessionId),
     verifications: await listVerifications(db, sessionId),
-    comments: await sessionComments(db, sessionId),
+    comments: await listPlanComments(db, sessionId),
     usage: hasUsage(state.usage) ? state.usage : null,
   };
 }
-
-type VersionRow = {
-  planId: string;
-  version: number;
-  content: string;
-  status: string;
-  decision: string | null;
-  feedback: string | null;
-  decidedBy: string | null;
-  decidedAt: string | Date | null;
-};
 
 const fence = (text: string) => {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -145,10 +120,7 @@ export function transcriptLines(events: readonly SessionEvent[]): string[] {
 export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Promise<string> {
   const { session, state } = await getSession(db, sessionId);
   const events = await readEvents(db, sessionId);
-  const versions = await (await sql(db)).query<VersionRow>(
-    'SELECT v."planId", v."version", v."content", v."status", v."decision", v."feedback", v."decidedBy", v."decidedAt" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? ORDER BY p."createdAt", v."version"',
-    [sessionId],
-  );
+  const versions = await listPlanVersions(db, sessionId);
   const out = [
     ...markdownHeader(session, events.length, state.usage, tz),
     "",
@@ -156,7 +128,7 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
     "",
     ...transcriptLines(events),
   ];
-  const comments = await sessionComments(db, sessionId);
+  const comments = await listPlanComments(db, sessionId);
   if (versions.length > 0) {
     out.push("", "## Plans", "");
     for (const v of versions) {
@@ -164,7 +136,7 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
         ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}`
         : v.status;
       const f = fence(v.content);
-      const mine = comments.filter((c) => c.planId === v.planId && c.version === Number(v.version));
+      const mine = comments.filter((c) => c.planId === v.planId && c.version === v.version);
       const commentLines = mine.map(
         (c) =>
           `- Line${c.lineStart === c.lineEnd ? ` ${c.lineStart}` : `s ${c.lineStart}–${c.lineEnd}`} (“${c.quote.replaceAll("\n", " ⏎ ")}”): ${c.body}`,

@@ -1,45 +1,18 @@
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import type { Conn, Db } from "../db/client";
+import { deleteGrant, insertGrants as insertGrantRows, selectGrants, type GrantRow } from "../db/permissions/grants";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import type { Rule, Ruleset } from "../permission";
-import { isSafePrefixRule } from "../sandbox/always-rules";
+import { isSafePrefixRule } from "../permission/prefix-rules";
+import type { GrantActor, GrantView } from "../core/grant-view";
 
-/** Whom a grant answers for: Plangate's own sandboxed agent, or outside agents (which run on the host, unsandboxed). */
-export type GrantActor = "agent" | "outside";
-
-/** A saved "always" reply: allow this permission for this pattern, in one session or a whole workspace. */
-export type GrantView = {
-  id: string;
-  scope: "session" | "workspace";
-  sessionId: string | null;
-  workspace: string | null;
-  permission: string;
-  pattern: string;
-  exact: boolean;
-  actor: GrantActor;
-  /** The rule in plain words, as the permission card showed it. */
-  words: string;
-  createdAt: string;
-};
-
-type Row = {
-  id: string;
-  scope: string;
-  sessionId: string | null;
-  workspace: string | null;
-  permission: string;
-  pattern: string;
-  exact: number | boolean;
-  actor: string;
-  createdAt: string | Date;
-};
+export type { GrantActor, GrantView } from "../core/grant-view";
 
 // Commands are judged as shell text: an older wildcard grant that is no longer offered is read as exact text.
 const COMMAND_PERMISSIONS = new Set(["bash", "network"]);
 
-function isExact(r: Pick<Row, "permission" | "pattern" | "exact">): boolean {
-  if (r.exact === true || r.exact === 1) return true;
+function isExact(r: Pick<GrantRow, "permission" | "pattern" | "exact">): boolean {
+  if (r.exact) return true;
   return (
     COMMAND_PERMISSIONS.has(r.permission) && r.pattern !== "*" && /[*?]/.test(r.pattern) && !isSafePrefixRule(r.pattern)
   );
@@ -63,7 +36,7 @@ export function describeGrant(permission: string, pattern: string, exact: boolea
   return `${verb} ${what}`;
 }
 
-function view(r: Row): GrantView {
+function view(r: GrantRow): GrantView {
   const exact = isExact(r);
   return {
     id: r.id,
@@ -79,24 +52,12 @@ function view(r: Row): GrantView {
   };
 }
 
-const COLUMNS = '"id", "scope", "sessionId", "workspace", "permission", "pattern", "exact", "actor", "createdAt"';
-const APPLIES = '("scope" = \'session\' AND "sessionId" = ?) OR ("scope" = \'workspace\' AND "workspace" = ?)';
-
 /** Saved grants that apply to a session (its own and its workspace's), or all of a workspace's; for one actor or both. */
 export async function listGrants(
   db: Db,
   where: ({ sessionId: string; workspace: string } | { workspace: string }) & { actor?: GrantActor },
 ): Promise<GrantView[]> {
-  const [clause, args] =
-    "sessionId" in where
-      ? [`(${APPLIES})`, [where.sessionId, where.workspace]]
-      : ['"workspace" = ?', [where.workspace]];
-  const [actorClause, actorArgs] = where.actor ? [' AND "actor" = ?', [where.actor]] : ["", []];
-  const rows = await (await sql(db)).query<Row>(
-    `SELECT ${COLUMNS} FROM "PermissionGrant" WHERE ${clause}${actorClause} ORDER BY "createdAt", "id"`,
-    [...args, ...actorArgs],
-  );
-  return rows.map(view);
+  return (await selectGrants(db, where)).map(view);
 }
 
 /** Persisted "always" replies that apply to a session, as allow rules for the one actor they were made for. */
@@ -144,38 +105,34 @@ export function grantRuleset(
 
 export type NewGrant = { permission: string; pattern: string; exact: boolean };
 
+/** Saves an "always" reply's grants; on the reply's transaction (`conn`), so they stand only if the reply does. */
 export async function insertGrants(
-  run: SqlRunner,
+  conn: Conn,
   scope: "session" | "workspace",
   sessionId: string,
   workspace: string,
   grants: readonly NewGrant[],
   actor: GrantActor,
 ): Promise<void> {
-  for (const g of grants) {
-    await run.execute(
-      'INSERT INTO "PermissionGrant" ("id", "scope", "sessionId", "workspace", "permission", "pattern", "action", "exact", "actor", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        newId("grt"),
-        scope,
-        scope === "session" ? sessionId : null,
-        workspace,
-        g.permission,
-        g.pattern,
-        "allow",
-        g.exact,
-        actor,
-        new Date(),
-      ],
-    );
-  }
+  await insertGrantRows(
+    conn,
+    grants.map((g) => ({
+      id: newId("grt"),
+      scope,
+      sessionId: scope === "session" ? sessionId : null,
+      workspace,
+      permission: g.permission,
+      pattern: g.pattern,
+      exact: g.exact,
+      actor,
+      createdAt: new Date(),
+    })),
+  );
 }
 
 /** DELETE /api/grants/:id: the rule stops applying at the next call it would have answered. */
 export async function revokeGrant(db: Db, id: string): Promise<GrantView> {
-  const runner = await sql(db);
-  const [row] = await runner.query<Row>(`SELECT ${COLUMNS} FROM "PermissionGrant" WHERE "id" = ?`, [id]);
+  const row = await deleteGrant(db, id);
   if (!row) throw new AppError("not_found", "No saved permission has that id.");
-  await runner.execute('DELETE FROM "PermissionGrant" WHERE "id" = ?', [id]);
   return view(row);
 }

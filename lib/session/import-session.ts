@@ -1,14 +1,16 @@
 import { z } from "zod";
-import { sqlTransaction, type Db } from "../db/client";
+import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
+import { insertLogRows } from "../db/session-log/append-rows";
+import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { resumeMode, type ModeGates } from "../permission";
 import { parseNewEvent, type NewEvent } from "../core/events";
 import { foldEvents, type SessionState } from "../core/fold";
-import { projectionColumns } from "./projection";
-import { assignSearchKey, indexDocs, searchDocs } from "./search-index";
-import { afterCommit, insertLogRows } from "./append-events";
+import { projectionColumns } from "../core/projection";
+import { searchDocs } from "../core/search-text";
+import { afterCommit } from "./append-events";
 import { cancelDangling } from "./close-pending";
 
 /** The route's documented limit (413 beyond it): about 100,000 events of JSON. */
@@ -126,19 +128,19 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   for (const e of closing(events, folded, checks.gates)) events.push({ ...e, seq: events.length + 1, at: now });
   const state = foldEvents(events);
   const id = newId("ses");
-  const result = await sqlTransaction(db, async (run) => {
-    await insertSession(run.conn, {
-        id,
-        title: body.session.title,
-        workspace: checks.workspace,
-        agent: checks.agent,
-        model: checks.model,
-        ...projectionColumns(state, now),
-        createdAt: now,
+  const result = await withTransaction(db, async (trx) => {
+    await insertSession(trx, {
+      id,
+      title: body.session.title,
+      workspace: checks.workspace,
+      agent: checks.agent,
+      model: checks.model,
+      ...projectionColumns(state, now),
+      createdAt: now,
     });
-    await insertLogRows(run, id, events, (e) => e.at);
-    await assignSearchKey(run, id);
-    await indexDocs(run, id, searchDocs(events));
+    await insertLogRows(trx, id, events, (e) => e.at);
+    await assignSearchKey(trx, id);
+    await indexDocs(trx, id, searchDocs(events));
     return { events: [], state };
   });
   afterCommit(id, result);

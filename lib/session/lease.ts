@@ -1,5 +1,5 @@
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import type { Conn, Db } from "../db/client";
+import * as leases from "../db/leases";
 import { getEnv } from "../env";
 import { newId } from "../id";
 
@@ -13,30 +13,22 @@ export function leaseTtlMs(): number {
 }
 
 export async function acquireLease(db: Db, sessionId: string, ttlMs = leaseTtlMs()): Promise<string | null> {
-  return claimLease(await sql(db), sessionId, `${INSTANCE}:${newId("lse")}`, ttlMs);
+  return claimLease(db, sessionId, `${INSTANCE}:${newId("lse")}`, ttlMs);
 }
 
-/** The lease claim on a given runner, e.g. inside a transaction so that it commits with other writes. */
+/** The lease claim on a given connection, e.g. a transaction's, so that it commits with other writes. */
 export async function claimLease(
-  run: SqlRunner,
+  conn: Conn,
   sessionId: string,
   token: string,
   ttlMs = leaseTtlMs(),
 ): Promise<string | null> {
   const now = new Date();
-  const changed = await run.execute(
-    'UPDATE "Session" SET "leaseOwner" = ?, "leaseUntil" = ? WHERE "id" = ? AND ("leaseOwner" IS NULL OR "leaseUntil" IS NULL OR "leaseUntil" < ?)',
-    [token, new Date(now.getTime() + ttlMs), sessionId, now],
-  );
-  return changed === 1 ? token : null;
+  return (await leases.claimLease(conn, sessionId, token, new Date(now.getTime() + ttlMs), now)) ? token : null;
 }
 
 export async function renewLease(db: Db, sessionId: string, token: string, ttlMs = leaseTtlMs()): Promise<boolean> {
-  const changed = await (await sql(db)).execute(
-    'UPDATE "Session" SET "leaseUntil" = ? WHERE "id" = ? AND "leaseOwner" = ?',
-    [new Date(Date.now() + ttlMs), sessionId, token],
-  );
-  return changed === 1;
+  return leases.renewLease(db, sessionId, token, new Date(Date.now() + ttlMs));
 }
 
 /**
@@ -53,10 +45,7 @@ export function keepLease(db: Db, sessionId: string, token: string, onLost: () =
 }
 
 export async function releaseLease(db: Db, sessionId: string, token: string): Promise<void> {
-  await (await sql(db)).execute(
-    'UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ?',
-    [sessionId, token],
-  );
+  await leases.releaseLease(db, sessionId, token);
 }
 
 /**
@@ -64,9 +53,5 @@ export async function releaseLease(db: Db, sessionId: string, token: string): Pr
  * the same expired lease, so one of them reports the take-over and drives.
  */
 export async function reapLease(db: Db, sessionId: string, deadToken: string): Promise<boolean> {
-  const changed = await (await sql(db)).execute(
-    'UPDATE "Session" SET "leaseOwner" = NULL, "leaseUntil" = NULL WHERE "id" = ? AND "leaseOwner" = ? AND "leaseUntil" < ?',
-    [sessionId, deadToken, new Date()],
-  );
-  return changed === 1;
+  return leases.reapLease(db, sessionId, deadToken, new Date());
 }

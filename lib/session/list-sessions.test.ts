@@ -153,3 +153,40 @@ describe("listing without a search", () => {
     expect((await allPages({ q: "!!!", limit: 7 }, BUDGETS.default!)).ids).toEqual(want);
   });
 });
+
+describe("snippets from messages", () => {
+  let s: TestDb;
+  const session = async (title: string, texts: string[]) => {
+    const { id } = await createSession(s.db, {
+      title,
+      workspace: "/w",
+      agent: "build",
+      model: "offline",
+      mode: "default",
+    });
+    await appendEvents(
+      s.db,
+      id,
+      texts.map((text) => ({ type: "message.user", payload: { text } })),
+    );
+    return id;
+  };
+  beforeAll(async () => {
+    s = freshDb();
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("take `_` in a word literally, not as LIKE's any-character", async () => {
+    const id = await session("Snippet one", ["fix the_list bug", "theXlist and the list"]);
+    const { sessions } = await listSessions(s.db, { q: "the_list" });
+    expect(sessions.find((x) => x.id === id)?.snippet).toBe("fix \u0002the_list\u0003 bug");
+  });
+
+  it("look in a message's text, not in its JSON (a key is no match)", async () => {
+    const id = await session("Snippet two", ["text of the old message", "plain words"]);
+    const { sessions } = await listSessions(s.db, { q: "text" });
+    expect(sessions.map((x) => [x.id, x.snippet])).toEqual([[id, "\u0002text\u0003 of the old message"]]);
+  });
+});

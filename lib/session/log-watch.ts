@@ -1,5 +1,6 @@
-import { providerOf, sql, type Db } from "../db/client";
+import { providerOf, type Db } from "../db/client";
 import { listen } from "../db/pg-listen";
+import { listLastSeqs, readDataVersion } from "../db/session-reads/log-watch";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
 export type LogFollower = (lastSeq: number) => void;
@@ -13,7 +14,6 @@ const CHUNK = 500;
 // through the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny
 // statement. PostgreSQL: every committed lastSeq change notifies LOG_CHANNEL with "sessionId:lastSeq" (a trigger,
 // prisma/postgres/migrations/*_log_notify), so instances hear of each other's commits without polling.
-const CHANGED = "PRAGMA data_version";
 export const LOG_CHANNEL = "plangate_log";
 
 type Watch = {
@@ -81,24 +81,17 @@ function follow(db: Db, watch: Watch): void {
 }
 
 async function tick(db: Db, watch: Watch): Promise<void> {
-  const run = await sql(db);
   // Read the change marker before the lastSeqs: a commit in between is then seen again on the next tick.
-  const [row] = await run.query<{ data_version: number }>(CHANGED);
-  const version = Number(row?.data_version);
+  const version = await readDataVersion(db);
   if (version === watch.seen) return;
   watch.seen = version;
   await readAll(db, watch);
 }
 
 async function readAll(db: Db, watch: Watch): Promise<void> {
-  const run = await sql(db);
   const ids = [...watch.followers.keys()];
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const chunk = ids.slice(i, i + CHUNK);
-    const rows = await run.query<{ id: string; lastSeq: number }>(
-      `SELECT "id", "lastSeq" FROM "Session" WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
-      chunk,
-    );
-    for (const r of rows) for (const follow of watch.followers.get(r.id) ?? []) follow(Number(r.lastSeq));
+    for (const r of await listLastSeqs(db, ids.slice(i, i + CHUNK)))
+      for (const follow of watch.followers.get(r.id) ?? []) follow(r.lastSeq);
   }
 }

@@ -1,3 +1,4 @@
+import { insertOutboxEntries } from "../db/outbox";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
 import type { EventType, SessionEvent } from "../core/events";
@@ -19,13 +20,12 @@ export async function insertOutboxRows(
   events: readonly SessionEvent[],
   at: Date,
 ): Promise<void> {
-  for (const e of events) {
-    if (!OUTBOX_EVENT_TYPES.has(e.type)) continue;
-    await run.execute(
-      'INSERT INTO "EventOutbox" ("id", "sessionId", "seq", "type", "createdAt") VALUES (?, ?, ?, ?, ?)',
-      [newId("obx", at.getTime()), sessionId, e.seq, e.type, at],
-    );
-  }
+  await insertOutboxEntries(
+    run.conn,
+    events
+      .filter((e) => OUTBOX_EVENT_TYPES.has(e.type))
+      .map((e) => ({ id: newId("obx", at.getTime()), sessionId, seq: e.seq, type: e.type, createdAt: at })),
+  );
 }
 
 type Listener = () => void;

@@ -1,5 +1,5 @@
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import type { Conn, Db } from "../db/client";
+import { insertRequests, selectRequests, type RequestFilter, type RequestRow } from "../db/permissions/requests";
 import { newId } from "../id";
 import type { NewEvent } from "../core/events";
 import type { PermissionAsk } from "../core/tool-types";
@@ -21,22 +21,7 @@ export type PermissionRequestView = {
   createdAt: string;
 };
 
-type Row = {
-  id: string;
-  sessionId: string;
-  toolCallId: string | null;
-  tool: string;
-  permission: string;
-  patterns: string;
-  always: string;
-  metadata: string;
-  status: string;
-  message: string | null;
-  scope: string | null;
-  createdAt: string | Date;
-};
-
-export function requestView(r: Row): PermissionRequestView {
+export function requestView(r: RequestRow): PermissionRequestView {
   return {
     id: r.id,
     sessionId: r.sessionId,
@@ -53,29 +38,8 @@ export function requestView(r: Row): PermissionRequestView {
   };
 }
 
-const COLUMNS =
-  '"id", "sessionId", "toolCallId", "tool", "permission", "patterns", "always", "metadata", "status", "message", "scope", "createdAt"';
-
-const FILTERS = {
-  id: '"id" = ?',
-  sessionId: '"sessionId" = ?',
-  status: '"status" = ?',
-  toolCallId: '"toolCallId" = ?',
-  workspace: '"sessionId" IN (SELECT "id" FROM "Session" WHERE "workspace" = ?)',
-} as const;
-
-export async function listRequests(
-  db: Db,
-  where: Partial<Record<keyof typeof FILTERS, string>>,
-): Promise<PermissionRequestView[]> {
-  const used = (Object.keys(FILTERS) as (keyof typeof FILTERS)[]).filter((k) => where[k] !== undefined);
-  const clauses = used.map((k) => FILTERS[k]);
-  const args = used.map((k) => where[k] as string);
-  const rows = await (await sql(db)).query<Row>(
-    `SELECT ${COLUMNS} FROM "PermissionRequest"${clauses.length ? ` WHERE ${clauses.join(" AND ")}` : ""} ORDER BY "createdAt", "id"`,
-    args,
-  );
-  return rows.map(requestView);
+export async function listRequests(db: Db, where: RequestFilter): Promise<PermissionRequestView[]> {
+  return (await selectRequests(db, where)).map(requestView);
 }
 
 /** Rows and events for new asks; the caller appends the events with the rows in one transaction. */
@@ -116,25 +80,7 @@ export function planRequests(
     type: "permission.asked",
     payload: { requestId: r.id, tool, permission: r.permission, patterns: r.patterns, callId },
   }));
-  const write = async (run: SqlRunner) => {
-    const at = new Date();
-    for (const r of rows) {
-      await run.execute(
-        'INSERT INTO "PermissionRequest" ("id", "sessionId", "toolCallId", "tool", "permission", "patterns", "always", "metadata", "status", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [
-          r.id,
-          sessionId,
-          callId,
-          tool,
-          r.permission,
-          JSON.stringify(r.patterns),
-          JSON.stringify(r.always),
-          JSON.stringify(r.metadata),
-          "pending",
-          at,
-        ],
-      );
-    }
-  };
+  // Joins the append's transaction (appendEvents' `also`): the asks are stored with their events or not at all.
+  const write = (run: { conn: Conn }) => insertRequests(run.conn, rows, new Date());
   return { rows, events, write };
 }

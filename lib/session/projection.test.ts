@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Usage } from "../core/events";
-import { usageFromStateJson } from "./projection";
+import { usageFromStateJson } from "../core/projection";
 
 describe("usageFromStateJson", () => {
   const cases: [string, string | null, Usage | null][] = [

@@ -1,21 +1,11 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { foldEvents, type SessionState } from "../core/fold";
+import { foldEvents } from "../core/fold";
 import { getSession } from "./get-session";
 import { readEvents } from "./read-events";
+import type { ReplayView } from "../core/replay-view";
 
-export type ReplayView = Pick<
-  SessionState,
-  | "mode"
-  | "prePlanMode"
-  | "plan"
-  | "queuedMode"
-  | "status"
-  | "pendingReview"
-  | "pendingPermissions"
-  | "planPath"
-  | "team"
-> & { seq: number };
+export type { ReplayView } from "../core/replay-view";
 
 /** Replay: the session's state right after event `seq`, folded from the log alone. */
 export async function stateAt(db: Db, sessionId: string, seq: number): Promise<ReplayView> {

@@ -121,7 +121,9 @@ describe("session event stream", () => {
     const s = open(id);
     const worker = path.resolve(import.meta.dirname, "../../tests/helpers/append-worker.ts");
     await Promise.all([
-      run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "20", "w"], { timeout: 60_000 }),
+      run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "20", "w"], {
+        timeout: 60_000,
+      }),
       (async () => {
         for (let i = 0; i < 10; i++) {
           await appendEvents(t.db, id, [{ type: "message.user", payload: { text: `here-${i}` } }]);
@@ -130,7 +132,9 @@ describe("session event stream", () => {
       })(),
     ]);
     // Then the other process alone: nothing on this process's bus can reveal these.
-    await run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "5", "v"], { timeout: 60_000 });
+    await run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "5", "v"], {
+      timeout: 60_000,
+    });
     await until(() => s.ids().includes(36));
     await sleep(1200); // a duplicate would come from a later tick
     expect(s.ids()).toEqual(range(1, 36));

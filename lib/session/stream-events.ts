@@ -1,8 +1,8 @@
-import { sqlTransaction, type Db } from "../db/client";
+import { withTransaction, type Db } from "../db/client";
+import { readEvents } from "../db/session-log/read-events";
 import { subscribeDrafts, subscribeEvents } from "./bus";
 import type { SessionEvent } from "../core/events";
 import { watchLog } from "./log-watch";
-import { readEventsWith } from "./read-events";
 
 const HEARTBEAT_MS = 15_000;
 const PAGE = 500;
@@ -28,7 +28,7 @@ function onHeartbeat(beat: () => void): () => void {
 // Under the connection's transaction lock: the app shares one connection, and a read interleaved with another
 // caller's open transaction would see (and send) events that may still roll back.
 function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
-  return sqlTransaction(db, (run) => readEventsWith(run, sessionId, { after, limit: PAGE }));
+  return withTransaction(db, (trx) => readEvents(trx, sessionId, { after, limit: PAGE }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Usage } from "../core/events";
+import { hasUsage } from "../core/usage";
 
 // One fixed locale: the server's and the browser's renderings must match (hydration), whatever the machine says.
 const numbers = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -8,10 +9,8 @@ export function formatTokens(n: number): string {
   return numbers.format(n);
 }
 
-/** Whether a provider reported any tokens at all (offline and scripted models report none). */
-export function hasUsage(usage: Usage | null | undefined): usage is Usage {
-  return Boolean(usage && usage.input + usage.output + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) > 0);
-}
+// hasUsage lives in lib/core (the projection needs it); re-exported for what formats tokens.
+export { hasUsage };
 
 /**
  * Tokens in words: "1,234 in / 56 out tokens (900 cached)"; `unit: false` drops the word "tokens" (for a line

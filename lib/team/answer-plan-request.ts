@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
+import { markMailAnswered } from "../db/teams/mailbox";
 import type { PermissionMode } from "../permission";
 import type { CommentInput } from "../plan/plan-comments";
 import { AppError } from "../errors";
@@ -74,11 +75,8 @@ export async function answerPlanRequest(
     drive: input.drive,
     decider,
     alsoWrite: async (run) => {
-      const changed = await run.execute(
-        'UPDATE "MailboxMessage" SET "status" = ?, "readAt" = COALESCE("readAt", ?) WHERE "id" = ? AND "status" <> ?',
-        ["answered", new Date(), request.id, "answered"],
-      );
-      if (changed !== 1) throw new AppError("already_decided", "That plan approval request was already answered.");
+      if (!(await markMailAnswered(run.conn, request.id, new Date())))
+        throw new AppError("already_decided", "That plan approval request was already answered.");
       // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
       await insertMail(run, {
         teamId: input.teamId,

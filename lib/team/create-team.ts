@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { insertTeamWithLead } from "../db/teams/teams";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
@@ -28,15 +29,13 @@ export async function createTeam(
     {
       also: async (run, result) => {
         if (result.events.length === 0) throw new AppError("conflict", "That session joined a team meanwhile.");
-        await run.execute(
-          'INSERT INTO "Team" ("id", "name", "leadSessionId", "personApproval", "createdAt") VALUES (?, ?, ?, ?, ?)',
-          [teamId, name, input.sessionId, input.personApproval === true, new Date()],
-        );
-        await run.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [
-          teamId,
-          "lead",
-          input.sessionId,
-        ]);
+        await insertTeamWithLead(run.conn, {
+          id: teamId,
+          name,
+          leadSessionId: input.sessionId,
+          personApproval: input.personApproval === true,
+          createdAt: new Date(),
+        });
       },
     },
   );

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { markMailRead } from "../db/teams/mailbox";
 import { appendEvents } from "../session/append-events";
 import { listMail } from "./mailbox";
 import { formatMail } from "./format-mail";
@@ -11,6 +12,7 @@ import { getTeam } from "./get-team";
 export async function deliverMail(db: Db, sessionId: string, teamId: string, turnId: string): Promise<boolean> {
   const unread = await listMail(db, { to: sessionId, status: "unread" });
   if (unread.length === 0) return false;
+  const ids = unread.map((m) => m.id);
   const team = await getTeam(db, teamId);
   const names = Object.fromEntries(
     [...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]),
@@ -21,16 +23,7 @@ export async function deliverMail(db: Db, sessionId: string, teamId: string, tur
     [{ type: "message.user", payload: { text: formatMail(unread, names), source: "team" } }],
     {
       guard: (s) => s.openTurnId === turnId,
-      also: async (run) => {
-        const at = new Date();
-        for (const m of unread)
-          await run.execute('UPDATE "MailboxMessage" SET "status" = ?, "readAt" = ? WHERE "id" = ? AND "status" = ?', [
-            "read",
-            at,
-            m.id,
-            "unread",
-          ]);
-      },
+      also: (run) => markMailRead(run.conn, ids, new Date()),
     },
   );
   return true;

@@ -1,34 +1,11 @@
-import { sql, type Db } from "../db/client";
+import type { Conn } from "../db/client";
+import { findTeam, listTeamMembers } from "../db/teams/teams";
 import { AppError } from "../errors";
 import type { SessionState } from "../core/fold";
-import { stateFromRow } from "../session/projection";
+import { stateFromRow } from "../core/projection";
+import type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
 
-export type TeammateStatus =
-  | "planning"
-  | "awaiting_approval"
-  | "waiting_for_permission"
-  | "executing"
-  | "interrupted"
-  | "done";
-
-export type MemberView = {
-  sessionId: string;
-  name: string;
-  role: "lead" | "teammate";
-  title: string;
-  mode: string;
-  status: string;
-  teamStatus: TeammateStatus;
-};
-export type TeamView = {
-  id: string;
-  name: string;
-  leadSessionId: string;
-  personApproval: boolean;
-  createdAt: string;
-  lead: MemberView | null;
-  teammates: MemberView[];
-};
+export type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
 
 /** Pure: how the lead reads a teammate's state. */
 export function teammateStatus(s: Pick<SessionState, "mode" | "status" | "pendingReview">): TeammateStatus {
@@ -39,29 +16,10 @@ export function teammateStatus(s: Pick<SessionState, "mode" | "status" | "pendin
   return s.status === "running" ? "executing" : "done";
 }
 
-type MemberRow = {
-  id: string;
-  title: string;
-  role: string | null;
-  state: string;
-  lastSeq: number;
-  createdAt: string | Date;
-};
-
-export async function getTeam(db: Db, teamId: string): Promise<TeamView> {
-  const run = await sql(db);
-  const [team] = await run.query<{
-    id: string;
-    name: string;
-    leadSessionId: string;
-    personApproval: boolean;
-    createdAt: string | Date;
-  }>('SELECT "id", "name", "leadSessionId", "personApproval", "createdAt" FROM "Team" WHERE "id" = ?', [teamId]);
+export async function getTeam(db: Conn, teamId: string): Promise<TeamView> {
+  const team = await findTeam(db, teamId);
   if (!team) throw new AppError("not_found", "No team has that id.");
-  const rows = await run.query<MemberRow>(
-    'SELECT "id", "title", "role", "state", "lastSeq", "createdAt" FROM "Session" WHERE "teamId" = ? ORDER BY "createdAt", "id"',
-    [teamId],
-  );
+  const rows = await listTeamMembers(db, teamId);
   const members = rows.map((r): MemberView => {
     const s = stateFromRow(r);
     return {
@@ -78,8 +36,8 @@ export async function getTeam(db: Db, teamId: string): Promise<TeamView> {
     id: team.id,
     name: team.name,
     leadSessionId: team.leadSessionId,
-    personApproval: team.personApproval === true,
-    createdAt: new Date(team.createdAt).toISOString(),
+    personApproval: team.personApproval,
+    createdAt: team.createdAt.toISOString(),
     lead: members.find((m) => m.sessionId === team.leadSessionId) ?? null,
     teammates: members.filter((m) => m.sessionId !== team.leadSessionId),
   };

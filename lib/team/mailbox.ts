@@ -1,40 +1,12 @@
-import { sql, type Db } from "../db/client";
+import type { Conn } from "../db/client";
 import type { SqlRunner } from "../db/sql";
+import { insertMailboxMessage, listMailboxMessages, type MailRow } from "../db/teams/mailbox";
 import { newId } from "../id";
+import type { MailStatus, MailType, MailView } from "../core/team-view";
 
-export const MAIL_TYPES = ["plan_approval_request", "plan_approval_response", "message"] as const;
-export type MailType = (typeof MAIL_TYPES)[number];
-export type MailStatus = "unread" | "read" | "answered";
+export { MAIL_TYPES, type MailStatus, type MailType, type MailView } from "../core/team-view";
 
-export type MailView = {
-  id: string;
-  teamId: string;
-  seq: number;
-  from: string;
-  to: string;
-  type: MailType;
-  requestId: string | null;
-  payload: Record<string, unknown>;
-  status: MailStatus;
-  createdAt: string;
-  readAt: string | null;
-};
-
-type Row = {
-  id: string;
-  teamId: string;
-  seq: number;
-  fromSession: string;
-  toSession: string;
-  type: string;
-  requestId: string | null;
-  payload: string;
-  status: string;
-  createdAt: string | Date;
-  readAt: string | Date | null;
-};
-
-const view = (r: Row): MailView => ({
+const view = (r: MailRow): MailView => ({
   id: r.id,
   teamId: r.teamId,
   seq: Number(r.seq),
@@ -48,26 +20,19 @@ const view = (r: Row): MailView => ({
   readAt: r.readAt ? new Date(r.readAt).toISOString() : null,
 });
 
-const FILTERS = {
-  id: '"id" = ?',
-  teamId: '"teamId" = ?',
-  to: '"toSession" = ?',
-  status: '"status" = ?',
-  requestId: '"requestId" = ?',
-  type: '"type" = ?',
-} as const;
+export type MailQuery = {
+  id?: string;
+  teamId?: string;
+  to?: string;
+  status?: string;
+  requestId?: string;
+  type?: string;
+};
 
 /** Mailbox messages in team order (seq). */
-export async function listMail(
-  db: Db | SqlRunner,
-  where: Partial<Record<keyof typeof FILTERS, string>>,
-): Promise<MailView[]> {
-  const run = "query" in db ? db : await sql(db);
-  const keys = (Object.keys(FILTERS) as (keyof typeof FILTERS)[]).filter((k) => where[k] !== undefined);
-  const rows = await run.query<Row>(
-    `SELECT "id", "teamId", "seq", "fromSession", "toSession", "type", "requestId", "payload", "status", "createdAt", "readAt" FROM "MailboxMessage"${keys.length ? ` WHERE ${keys.map((k) => FILTERS[k]).join(" AND ")}` : ""} ORDER BY "seq"`,
-    keys.map((k) => where[k] as string),
-  );
+export async function listMail(conn: Conn, where: MailQuery): Promise<MailView[]> {
+  const { to, ...rest } = where;
+  const rows = await listMailboxMessages(conn, { ...rest, ...(to !== undefined ? { toSession: to } : {}) });
   return rows.map(view);
 }
 
@@ -82,31 +47,28 @@ export type NewMail = {
 };
 
 /**
- * Stores a message inside the caller's transaction. The team's next seq is read in the same transaction;
- * (teamId, seq) is unique, so two writers can never share a place in the order.
+ * Stores a message, inside the caller's transaction when given one (a runner or a transaction), so that it
+ * commits with what it tells about.
  */
-export async function insertMail(run: SqlRunner, mail: NewMail): Promise<string> {
+export async function insertMail(conn: Conn | SqlRunner, mail: NewMail): Promise<string> {
   const id = newId("msg");
-  const [row] = await run.query<{ next: number }>(
-    'SELECT COALESCE(MAX("seq"), 0) + 1 AS "next" FROM "MailboxMessage" WHERE "teamId" = ?',
-    [mail.teamId],
-  );
   const at = new Date();
-  await run.execute(
-    'INSERT INTO "MailboxMessage" ("id", "teamId", "seq", "fromSession", "toSession", "type", "requestId", "payload", "status", "createdAt", "readAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [
-      id,
-      mail.teamId,
-      Number(row?.next ?? 1),
-      mail.from,
-      mail.to,
-      mail.type,
-      mail.requestId ?? null,
-      JSON.stringify(mail.payload),
-      mail.status ?? "unread",
-      at,
-      mail.status && mail.status !== "unread" ? at : null,
-    ],
-  );
+  await insertMailboxMessage(connOf(conn), {
+    id,
+    teamId: mail.teamId,
+    fromSession: mail.from,
+    toSession: mail.to,
+    type: mail.type,
+    requestId: mail.requestId ?? null,
+    payload: JSON.stringify(mail.payload),
+    status: mail.status ?? "unread",
+    createdAt: at,
+    readAt: mail.status && mail.status !== "unread" ? at : null,
+  });
   return id;
+}
+
+// TRANSITIONAL: callers inside appendEvents/sqlTransaction still hold a runner; its executor is the transaction.
+function connOf(conn: Conn | SqlRunner): Conn {
+  return "query" in conn && "conn" in conn ? conn.conn : conn;
 }

@@ -1,4 +1,4 @@
-import { sqlTransaction, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { wakeSession } from "./wake-session";
 import { getTeam } from "./get-team";
@@ -22,7 +22,7 @@ export async function sendMail(
   mail: OutgoingMail,
   drive: (id: string) => Promise<void>,
 ): Promise<{ id: string }> {
-  const id = await sqlTransaction(db, (run) => insertMail(run, mail));
+  const id = await insertMail(db, mail);
   await wakeSession(db, mail.to, drive);
   return { id };
 }

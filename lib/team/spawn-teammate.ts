@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { sql, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
-import { stateFromRow } from "../session/projection";
+import type { Conn, Db } from "../db/client";
+import { joinTeam, listTeamMembers } from "../db/teams/teams";
+import { stateFromRow } from "../core/projection";
 import { AppError } from "../errors";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
-import { startSession } from "../agent/start-session";
 import { newId } from "../id";
 
 export const spawnInput = z
@@ -22,6 +21,20 @@ export const spawnInput = z
   .strict();
 export type SpawnInput = z.infer<typeof spawnInput>;
 
+export type TeammateSessionInput = {
+  title: string;
+  workspace: string;
+  agent: string;
+  mode: "plan" | "default";
+  model: string;
+  script?: unknown[];
+};
+/**
+ * Creates a validated session (the agent layer's startSession: workspace, agent, model and script checks). Passed
+ * in by the caller, which sits above the agent layer this module may not import.
+ */
+export type StartSession = (db: Db, input: TeammateSessionInput) => Promise<{ session: { id: string } }>;
+
 /**
  * Starts a teammate: its own session in the lead's workspace. With requirePlanApproval it starts in plan
  * mode and its plan goes to the lead's mailbox; the task is its first message.
@@ -30,12 +43,13 @@ export async function spawnTeammate(
   db: Db,
   leadId: string,
   input: SpawnInput,
-  drive: (id: string) => Promise<void>,
+  deps: { drive: (id: string) => Promise<void>; startSession: StartSession },
 ): Promise<{ sessionId: string }> {
+  const { drive, startSession } = deps;
   const { session: lead, state } = await getSession(db, leadId);
   const team = state.team;
   if (team?.role !== "lead") throw new AppError("forbidden", "Only a team lead can spawn teammates.");
-  if (await nameTaken(await sql(db), team.id, input.name))
+  if (await nameTaken(db, team.id, input.name))
     throw new AppError("conflict", `name: the team already has a member called ${input.name}.`);
   const created = await startSession(db, {
     title: `${input.name} (${lead.title})`,
@@ -63,9 +77,9 @@ export async function spawnTeammate(
     ],
     {
       also: async (run) => {
-        if (await nameTaken(run, team.id, input.name))
+        if (await nameTaken(run.conn, team.id, input.name))
           throw new AppError("conflict", `name: the team already has a member called ${input.name}.`);
-        await run.execute('UPDATE "Session" SET "teamId" = ?, "role" = ? WHERE "id" = ?', [team.id, "teammate", id]);
+        await joinTeam(run.conn, id, team.id, "teammate");
       },
     },
   );
@@ -77,10 +91,7 @@ export async function spawnTeammate(
   return { sessionId: id };
 }
 
-async function nameTaken(run: SqlRunner, teamId: string, name: string): Promise<boolean> {
-  const rows = await run.query<{ state: string; lastSeq: number }>(
-    'SELECT "state", "lastSeq" FROM "Session" WHERE "teamId" = ?',
-    [teamId],
-  );
+async function nameTaken(conn: Conn, teamId: string, name: string): Promise<boolean> {
+  const rows = await listTeamMembers(conn, teamId);
   return rows.some((r) => stateFromRow(r).team?.name === name);
 }

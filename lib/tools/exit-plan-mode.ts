@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { sql } from "../db/client";
+import { findPlanByFile } from "../db/plans/plans";
+import { findReviewOfCall } from "../db/plans/reviews";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { PlanFileError, readPlanFile, writePlanFile } from "../plan/plan-file";
@@ -34,12 +35,7 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
       throw new ToolError(
         "You are a subagent: you cannot open a plan review. Put your plan and any decision you need in your final result instead.",
       );
-    const run = await sql(rt.db);
-    const [existing] = await run.query<{ status: string }>(
-      'SELECT "status" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?',
-      [ctx.sessionId, ctx.callId],
-    );
-    if (existing) throw new ToolSuspended();
+    if (await findReviewOfCall(rt.db, ctx.sessionId, ctx.callId)) throw new ToolSuspended();
     if (ctx.mode !== "plan") throw new ToolError("exit_plan_mode only works in plan mode; you are not in plan mode.");
     const file = ctx.planFile;
     if (!file) throw new ToolError("This session has no plan file yet.");
@@ -61,10 +57,7 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     const team = rt.team ?? null;
     const toLead = team?.role === "teammate" && team.requirePlanApproval;
     const reviewId = newId("rev");
-    const [plan] = await run.query<{ id: string; currentVersion: number }>(
-      'SELECT "id", "currentVersion" FROM "Plan" WHERE "sessionId" = ? AND "filePath" = ?',
-      [ctx.sessionId, file],
-    );
+    const plan = await findPlanByFile(rt.db, ctx.sessionId, file);
     if (!plan) throw new ToolError("This session has no plan record.");
     const planId = plan.id;
     const version = plan.currentVersion + 1;

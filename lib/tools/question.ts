@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sql } from "../db/client";
+import { findReviewOfCall, insertReview } from "../db/plans/reviews";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
@@ -16,8 +16,6 @@ const questionSchema = z.object({
 const input = z.object({ questions: z.array(questionSchema).min(1).max(5) });
 export type QuestionInput = z.infer<typeof input>;
 
-type ReviewRow = { id: string; status: string; answer: string | null; decision: string | null };
-
 export const questionTool: ToolDef<QuestionInput> = {
   name: "question",
   description:
@@ -33,11 +31,7 @@ export const questionTool: ToolDef<QuestionInput> = {
     if (!rt) throw new ToolError("question needs a session");
     if (rt.isSubagent)
       throw new ToolError("A subagent cannot ask the user; put open questions in your final result instead.");
-    const run = await sql(rt.db);
-    const [review] = await run.query<ReviewRow>(
-      'SELECT "id", "status", "answer", "decision" FROM "Review" WHERE "sessionId" = ? AND "toolCallId" = ?',
-      [ctx.sessionId, ctx.callId],
-    );
+    const review = await findReviewOfCall(rt.db, ctx.sessionId, ctx.callId);
     if (!review) {
       const id = newId("rev");
       await appendEvents(
@@ -46,22 +40,15 @@ export const questionTool: ToolDef<QuestionInput> = {
         [{ type: "review.asked", payload: { reviewId: id, kind: "question", toolCallId: ctx.callId } }],
         {
           also: (tx) =>
-            tx
-              .execute(
-                'INSERT INTO "Review" ("id", "sessionId", "kind", "status", "pendingKey", "intent", "payload", "toolCallId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                [
-                  id,
-                  ctx.sessionId,
-                  "question",
-                  "pending",
-                  ctx.sessionId,
-                  JSON.stringify({ kind: "question" }),
-                  JSON.stringify(args),
-                  ctx.callId,
-                  new Date(),
-                ],
-              )
-              .then(() => undefined),
+            insertReview(tx.conn, {
+              id,
+              sessionId: ctx.sessionId,
+              kind: "question",
+              intent: JSON.stringify({ kind: "question" }),
+              payload: JSON.stringify(args),
+              toolCallId: ctx.callId,
+              createdAt: new Date(),
+            }),
         },
       );
       throw new ToolSuspended();

@@ -26,7 +26,10 @@ export const spawnTeammateTool: ToolDef<SpawnInput> = {
     if (rt.team?.role !== "lead")
       throw new ToolError("Only a team lead can spawn teammates; this session does not lead a team.");
     try {
-      const { sessionId } = await spawnTeammate(rt.db, ctx.sessionId, args, rt.drive);
+      const { sessionId } = await spawnTeammate(rt.db, ctx.sessionId, args, {
+        drive: rt.drive,
+        startSession: rt.startSession,
+      });
       return {
         output: `Teammate ${args.name} started (session ${sessionId}).${args.requirePlanApproval ? " Its plan will arrive in your mailbox for approval." : ""}`,
         metadata: { sessionId },

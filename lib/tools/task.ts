@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sql } from "../db/client";
+import { findSubagent } from "../db/teams/subagents";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import { getSession } from "../session/get-session";
@@ -50,12 +50,7 @@ export const taskTool: ToolDef<z.infer<typeof input>> = {
     if (rt.isSubagent) throw new ToolError("A subagent cannot start subagents.");
     if (!["explore", "general"].includes(args.agent))
       throw new ToolError(`Unknown subagent "${args.agent}": use explore or general.`);
-    const run = await sql(rt.db);
-    const [existing] = await run.query<{ id: string }>(
-      'SELECT "id" FROM "Session" WHERE "parentId" = ? AND "parentCallId" = ?',
-      [ctx.sessionId, ctx.callId],
-    );
-    let childId = existing?.id;
+    let childId = await findSubagent(rt.db, ctx.sessionId, ctx.callId);
     if (!childId) {
       const child = await createSession(rt.db, {
         title: `${args.agent}: ${args.prompt.slice(0, 60)}`,

@@ -5,6 +5,7 @@ import type { PermissionAsk, SandboxInfo } from "../core/tool-types";
 export { MAX_OUTPUT_CHARS, ToolError, type PermissionAsk, type SandboxInfo } from "../core/tool-types";
 import type { Db } from "../db/client";
 import type { TeamMembership } from "../core/fold";
+import type { StartSession } from "../team/spawn-teammate";
 
 /** Everything a tool may know about the call it is running for. */
 export type ToolContext = {
@@ -40,6 +41,8 @@ export type ToolRuntime = {
   drive: (sessionId: string) => Promise<void>;
   /** The session's team membership: a teammate's plan goes to its lead's mailbox. */
   team?: TeamMembership | null;
+  /** The agent layer's session start (spawn_teammate's new session), passed down: tools sit below the agent. */
+  startSession: StartSession;
 };
 
 export type ToolOutput = { output: string; metadata?: Record<string, unknown> };

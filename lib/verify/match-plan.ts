@@ -1,37 +1,11 @@
 import type { PlanItem } from "./plan-items";
+import type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
 
-export type Change = { path: string; status: "added" | "modified" | "deleted"; patch: string; via: ("tool" | "git")[] };
-/** notRun: why the command did not run (the person declined it); such a run neither passes nor fails the check. */
-export type TestRun = {
-  command: string;
-  exitCode: number | null;
-  timedOut: boolean;
-  outputTail: string;
-  notRun?: string;
-};
-/** unchecked: the step describes no change a diff could show (run, verify, review…): not checkable, not failing. */
-export type ItemVerdict = {
-  id: number;
-  text: string;
-  status: "done" | "deviated" | "missing" | "unchecked";
-  evidence: string[];
-  reason: string;
-};
+export type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
 
 // Steps that describe an activity rather than a change to the files.
 const ACTIVITY =
   /^(?:run|re-?run|verify|check|confirm|review|ensure|make sure|ask|discuss|consider|investigate|read|look|explore|measure|benchmark|deploy|monitor|notify|communicate|test manually)\b/i;
-export type VerificationReport = {
-  status: "pass" | "fail";
-  method: "deterministic" | "model";
-  items: ItemVerdict[];
-  unplanned: string[];
-  changes: Change[];
-  test: (TestRun & { passed: boolean }) | null;
-  summary: string;
-  /** Why git's view (changes made outside the tools) is missing from a git workspace's check, when it is. */
-  gitUnchecked?: string;
-};
 
 const STOP = new Set([
   "the",

@@ -1,4 +1,5 @@
-import { sql, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { latestApproval, recordBaselineTree, toolCalledSinceApproval } from "../db/plans/baseline-tree";
 import type { SqlRunner } from "../db/sql";
 import { newId } from "../id";
 import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
@@ -34,51 +35,20 @@ const YIELD_MS = 25;
  */
 export async function holdForBaseline(run: SqlRunner, sessionId: string): Promise<string | null> {
   // On the transaction's runner: the claim commits with the decision.
-  return claimLease(run, sessionId, `baseline:${newId("lse")}`);
+  return claimLease(run.conn, sessionId, `baseline:${newId("lse")}`);
 }
 
 /** The latest approval's baseline when it is still owed: not yet written, in a git workspace. */
 async function owedBaseline(db: Db, sessionId: string): Promise<Owed | null> {
-  const [row] = await (await sql(db)).query<{
-    id: string;
-    baselineTree: string | null;
-    workspace: string;
-    reviewId: string | null;
-  }>(
-    `SELECT v."id", v."baselineTree", s."workspace",
-       (SELECT r."id" FROM "Review" r WHERE r."planId" = v."planId" AND r."planVersion" = v."version" AND r."decision" = 'approve' LIMIT 1) AS "reviewId"
-     FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" JOIN "Session" s ON s."id" = p."sessionId"
-     WHERE p."sessionId" = ? AND v."status" = 'approved' ORDER BY v."decidedAt" DESC LIMIT 1`,
-    [sessionId],
-  );
+  const row = await latestApproval(db, sessionId);
   if (!row || row.baselineTree !== null || !isGitWorkspace(row.workspace)) return null;
-  return { versionId: row.id, reviewId: row.reviewId, workspace: row.workspace };
+  return { versionId: row.versionId, reviewId: row.reviewId, workspace: row.workspace };
 }
 
 /** Whether a tool was called after the approval (an approval that cannot be placed in the log counts as yes). */
 async function toolCalledSince(db: Db, sessionId: string, reviewId: string | null): Promise<boolean> {
   if (!reviewId) return true;
-  const run = await sql(db);
-  // Payloads are stored as JSON.stringify wrote them; review ids are [a-z0-9_], so LIKE needs no escaping.
-  const [approval] = await run.query<{ seq: number }>(
-    'SELECT "seq" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "payload" LIKE ? ORDER BY "seq" DESC LIMIT 1',
-    [sessionId, "review.answered", `%"reviewId":${JSON.stringify(reviewId)}%`],
-  );
-  if (!approval) return true;
-  const [called] = await run.query(
-    'SELECT 1 AS "x" FROM "SessionEvent" WHERE "sessionId" = ? AND "type" = ? AND "seq" > ? LIMIT 1',
-    [sessionId, "tool.called", approval.seq],
-  );
-  return called !== undefined;
-}
-
-/** Writes the baseline only while this holder still has the lease: a holder that outlived it (slow, or thought dead) writes nothing. */
-async function record(db: Db, sessionId: string, token: string, versionId: string, tree: string): Promise<boolean> {
-  const changed = await (await sql(db)).execute(
-    'UPDATE "PlanVersion" SET "baselineTree" = ? WHERE "id" = ? AND "baselineTree" IS NULL AND EXISTS (SELECT 1 FROM "Session" WHERE "id" = ? AND "leaseOwner" = ?)',
-    [tree, versionId, sessionId, token],
-  );
-  return changed === 1;
+  return toolCalledSinceApproval(db, sessionId, reviewId);
 }
 
 async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh: boolean): Promise<void> {
@@ -90,7 +60,13 @@ async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh:
     // A lease held since the decision's commit rules out tools in between; one taken later must check.
     const late = !fresh && (await toolCalledSince(db, sessionId, owed.reviewId));
     const tree = late ? null : await snapshotTree(owed.workspace).catch(() => null);
-    if (await record(db, sessionId, token, owed.versionId, tree ?? BASELINE_LOST)) {
+    const written = await recordBaselineTree(db, {
+      versionId: owed.versionId,
+      tree: tree ?? BASELINE_LOST,
+      sessionId,
+      leaseToken: token,
+    });
+    if (written) {
       if (!tree) {
         const why = late ? "a tool ran before it could be taken" : "the snapshot failed";
         const text = `The workspace was not captured when the plan was approved (${why}): verification will not see changes made outside the tools.`;

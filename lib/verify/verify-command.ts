@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { insertRequests } from "../db/permissions/requests";
 import { newId } from "../id";
 import { grantsAllow } from "../permission";
 import { grantRules } from "../session/grant-store";
@@ -72,23 +73,23 @@ export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise
       },
     ],
     {
-      also: async (run) => {
-        await run.execute(
-          'INSERT INTO "PermissionRequest" ("id", "sessionId", "toolCallId", "tool", "permission", "patterns", "always", "metadata", "status", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      also: (run) =>
+        insertRequests(
+          run.conn,
           [
-            requestId,
-            t.sessionId,
-            key,
-            "verify",
-            "verify",
-            JSON.stringify([t.command]),
-            JSON.stringify([t.command]),
-            JSON.stringify(metadata),
-            "pending",
-            new Date(),
+            {
+              id: requestId,
+              sessionId: t.sessionId,
+              toolCallId: key,
+              tool: "verify",
+              permission: "verify",
+              patterns: [t.command],
+              always: [t.command],
+              metadata,
+            },
           ],
-        );
-      },
+          new Date(),
+        ),
     },
   );
   const [created] = await listRequests(db, { id: requestId });

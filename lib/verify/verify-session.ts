@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
-import { sql } from "../db/client";
+import { latestApproval, type LatestApproval } from "../db/plans/baseline-tree";
+import { countVerifications, hasVerification, insertVerification, selectVerifications } from "../db/verifications";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
@@ -10,43 +11,20 @@ import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { workspaceConfigFor } from "../workspace/effective-config";
 import { diffTrees, isGitWorkspace, isTreeId, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
+import type { VerificationView } from "../core/verification-view";
 import { planItems, type PlanItem } from "./plan-items";
 import { applyModelGrades, graderPrompt } from "./model-grades";
-import { callModel } from "../model/call-model";
-import { parseModelName, resolveModel } from "../model/resolve-model";
-import { getEnv } from "../env";
+import { parseModelName } from "../core/model-name";
 import { mergeChanges, toolChanges } from "./tool-changes";
 import { BASELINE_NONE, baselineSettled } from "./take-baseline";
 
-export type VerificationView = {
-  id: string;
-  sessionId: string;
-  planId: string;
-  planVersion: number;
-  status: string;
-  method: string;
-  report: VerificationReport;
-  createdAt: string;
-};
+export type { VerificationView } from "../core/verification-view";
 
-type Approved = {
-  planId: string;
-  version: number;
-  content: string;
-  baselineTree: string | null;
-  reviewId: string | null;
-};
-
-async function latestApproved(db: Db, sessionId: string): Promise<Approved | null> {
-  const [row] = await (await sql(db)).query<Approved>(
-    `SELECT v."planId", v."version", v."content", v."baselineTree",
-       (SELECT r."id" FROM "Review" r WHERE r."planId" = v."planId" AND r."planVersion" = v."version" AND r."decision" = 'approve' LIMIT 1) AS "reviewId"
-     FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId"
-     WHERE p."sessionId" = ? AND v."status" = 'approved' ORDER BY v."decidedAt" DESC LIMIT 1`,
-    [sessionId],
-  );
-  return row ?? null;
-}
+/**
+ * A verifier model with no tools: given the grader prompt, its answer's text (a provider error throws). Verify
+ * sits below the model layer, so the caller (lib/agent) passes the one that calls the session's model.
+ */
+export type Grader = (modelName: string, prompt: { system: string; user: string }) => Promise<string>;
 
 /** A check that cannot run yet: the person has not said whether the workspace's verify command may run. */
 export type VerificationWaiting = { awaitingPermission: PermissionRequestView };
@@ -55,7 +33,7 @@ async function runTests(
   db: Db,
   sessionId: string,
   workspace: string,
-  plan: Approved,
+  plan: LatestApproval,
 ): Promise<TestRun | null | VerificationWaiting> {
   const config = await workspaceConfigFor(db, workspace);
   const verify = config.raw.verify;
@@ -70,12 +48,7 @@ async function runTests(
       notRun:
         "the workspace's config (.plangate/config.json) is not trusted: trust it on the workspace page to run its verify command",
     };
-  const [{ n }] = (await (
-    await sql(db)
-  ).query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ?', [
-    plan.planId,
-    plan.version,
-  ])) as [{ n: number }];
+  const n = await countVerifications(db, plan.planId, plan.version);
   const target = {
     sessionId,
     workspace,
@@ -84,7 +57,7 @@ async function runTests(
     extraRead: config.config.sandbox?.read ?? [],
   };
   // One ask per check: "once" allows this run, not the next verification of the same plan.
-  const gate = await gateVerifyCommand(db, target, `verify:${plan.planId}:${plan.version}:${Number(n)}`);
+  const gate = await gateVerifyCommand(db, target, `verify:${plan.planId}:${plan.version}:${n}`);
   if (gate.kind === "waiting") return { awaitingPermission: gate.request };
   if (gate.kind === "declined")
     return {
@@ -102,10 +75,14 @@ async function runTests(
  * git's view of the workspace since the approval (changes made behind the tools' backs), and the workspace's
  * test command. The deterministic matcher decides; the report is an event and a stored record.
  */
-export async function verifySession(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting> {
+export async function verifySession(
+  db: Db,
+  sessionId: string,
+  grade: Grader,
+): Promise<VerificationView | VerificationWaiting> {
   await baselineSettled(sessionId);
   const { session } = await getSession(db, sessionId);
-  const plan = await latestApproved(db, sessionId);
+  const plan = await latestApproval(db, sessionId);
   if (!plan) throw new AppError("conflict", "There is no approved plan to verify against.");
   const events = await readEvents(db, sessionId);
   const approvedAt = events.find((e) => e.type === "review.answered" && e.payload.reviewId === plan.reviewId)?.seq ?? 0;
@@ -117,7 +94,7 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
   const changes = mergeChanges(fromTools, git.changes);
   const deterministic = matchPlan(items, changes, test);
   const report = withUnchecked(
-    (await gradeWithModel(session.model, items, changes, test, deterministic)) ?? deterministic,
+    (await gradeWithModel(grade, session.model, items, changes, test, deterministic)) ?? deterministic,
     git.unchecked,
   );
   const id = newId("ver");
@@ -138,12 +115,17 @@ export async function verifySession(db: Db, sessionId: string): Promise<Verifica
       },
     ],
     {
-      also: async (run) => {
-        await run.execute(
-          'INSERT INTO "Verification" ("id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          [id, sessionId, plan.planId, plan.version, report.status, report.method, JSON.stringify(report), at],
-        );
-      },
+      also: (run) =>
+        insertVerification(run.conn, {
+          id,
+          sessionId,
+          planId: plan.planId,
+          planVersion: plan.version,
+          status: report.status,
+          method: report.method,
+          report: JSON.stringify(report),
+          createdAt: at,
+        }),
     },
   );
   return {
@@ -189,6 +171,7 @@ function withUnchecked(report: VerificationReport, unchecked: string | undefined
  * error, also keeps them (the report's method says which decided).
  */
 async function gradeWithModel(
+  grade: Grader,
   modelName: string,
   items: PlanItem[],
   changes: Change[],
@@ -199,17 +182,8 @@ async function gradeWithModel(
   if (provider === "offline" || provider === "scripted" || items.length === 0) return null;
   try {
     const prompt = graderPrompt(items, changes, test);
-    const step = await callModel({
-      model: resolveModel(modelName, { env: getEnv(), stepIndex: 0 }),
-      system: prompt.system,
-      messages: [{ role: "user", content: [{ type: "text", text: prompt.user }] }],
-      tools: [],
-      abortSignal: AbortSignal.timeout(120_000),
-      // Runs in the background, outside any turn: a few quiet tries, then the deterministic verdicts stand.
-      attempts: Math.min(3, getEnv().PLANGATE_MODEL_ATTEMPTS),
-      retryBaseMs: getEnv().PLANGATE_RETRY_BASE_MS,
-    });
-    return applyModelGrades(report, step.text);
+    const text = await grade(modelName, prompt);
+    return applyModelGrades(report, text);
   } catch (error) {
     console.error("plangate: the verifier model failed; keeping the deterministic verdicts", error);
     return null;
@@ -217,35 +191,21 @@ async function gradeWithModel(
 }
 
 /** After a turn ends: the first time the work after an approval is done, it is verified once on its own. */
-export async function verifyIfDue(db: Db, sessionId: string): Promise<VerificationView | VerificationWaiting | null> {
-  const plan = await latestApproved(db, sessionId);
+export async function verifyIfDue(
+  db: Db,
+  sessionId: string,
+  grade: Grader,
+): Promise<VerificationView | VerificationWaiting | null> {
+  const plan = await latestApproval(db, sessionId);
   if (!plan) return null;
-  const [done] = await (await sql(db)).query<{ id: string }>(
-    'SELECT "id" FROM "Verification" WHERE "planId" = ? AND "planVersion" = ? LIMIT 1',
-    [plan.planId, plan.version],
-  );
-  if (done) return null;
-  return verifySession(db, sessionId);
+  if (await hasVerification(db, plan.planId, plan.version)) return null;
+  return verifySession(db, sessionId, grade);
 }
 
 export async function listVerifications(db: Db, sessionId: string): Promise<VerificationView[]> {
-  const rows = await (await sql(db)).query<{
-    id: string;
-    sessionId: string;
-    planId: string;
-    planVersion: number;
-    status: string;
-    method: string;
-    report: string;
-    createdAt: string | Date;
-  }>(
-    'SELECT "id", "sessionId", "planId", "planVersion", "status", "method", "report", "createdAt" FROM "Verification" WHERE "sessionId" = ? ORDER BY "createdAt", "id"',
-    [sessionId],
-  );
-  return rows.map((r) => ({
+  return (await selectVerifications(db, sessionId)).map((r) => ({
     ...r,
-    planVersion: Number(r.planVersion),
     report: JSON.parse(r.report) as VerificationReport,
-    createdAt: new Date(r.createdAt).toISOString(),
+    createdAt: r.createdAt.toISOString(),
   }));
 }

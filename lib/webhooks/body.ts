@@ -1,4 +1,5 @@
-import type { SqlRunner } from "../db/sql";
+import type { Conn } from "../db/client";
+import { findWebhookReview } from "../db/webhooks";
 import type { SessionEvent } from "../core/events";
 import type { WebhookEvent } from "./event-names";
 
@@ -27,7 +28,6 @@ export type WebhookBody = {
 export type EventBody = Omit<WebhookBody, "deliveryId" | "createdAt">;
 
 type SessionRow = { id: string; title: string; workspace: string; agent: string };
-type ReviewRow = { kind: string; planVersion: number | null; decidedBy: string | null };
 
 // The status a decision leaves a review in (the Review row may have moved on since the event).
 const STATUS_OF: Record<string, string> = {
@@ -48,7 +48,7 @@ export function webhookEventOf(event: SessionEvent): WebhookEvent | null {
  * What one logged event says to the hooks. The event's own payload is the source (it is what happened then);
  * the Review row adds only what never changes after the decision (kind, plan version, who decided).
  */
-export async function eventBody(run: SqlRunner, session: SessionRow, event: SessionEvent): Promise<EventBody | null> {
+export async function eventBody(conn: Conn, session: SessionRow, event: SessionEvent): Promise<EventBody | null> {
   const type = webhookEventOf(event);
   if (!type) return null;
   const base = {
@@ -78,9 +78,7 @@ export async function eventBody(run: SqlRunner, session: SessionRow, event: Sess
   }
   if (event.type !== "review.asked" && event.type !== "review.answered") return null;
   const reviewId = event.payload.reviewId;
-  const [row] = await run.query<ReviewRow>('SELECT "kind", "planVersion", "decidedBy" FROM "Review" WHERE "id" = ?', [
-    reviewId,
-  ]);
+  const row = await findWebhookReview(conn, reviewId);
   if (event.type === "review.asked") {
     const p = event.payload;
     const review = {

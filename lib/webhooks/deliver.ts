@@ -1,4 +1,5 @@
-import { sql, sqlTransaction, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { claimDelivery, failClaimedDelivery, findDelivery, listDueDeliveries, recordAttempt } from "../db/webhooks";
 import { getEnv } from "../env";
 import { newId } from "../id";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./sign";
@@ -77,26 +78,16 @@ function verdict(sent: Sent): "delivered" | "failed" | "retry" {
  * elsewhere). The attempt and the delivery's new state are written in one transaction, guarded by the claim.
  */
 export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions): Promise<AttemptOutcome | null> {
-  const run = await sql(db);
   const claim = newId("whc");
   const now = new Date();
-  const took = await run.execute(
-    'UPDATE "WebhookDelivery" SET "claim" = ?, "leaseUntil" = ? WHERE "id" = ? AND "status" = ? AND "nextAttemptAt" <= ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?)',
-    [claim, new Date(now.getTime() + opts.timeoutMs + LEASE_SLACK_MS), id, "pending", now, now],
-  );
-  if (took !== 1) return null;
-  const [row] = await run.query<{ url: string; event: string; body: string; attempts: number }>(
-    'SELECT "url", "event", "body", "attempts" FROM "WebhookDelivery" WHERE "id" = ?',
-    [id],
-  );
+  if (!(await claimDelivery(db, id, claim, now, new Date(now.getTime() + opts.timeoutMs + LEASE_SLACK_MS))))
+    return null;
+  const row = await findDelivery(db, id);
   if (!row) return null;
   const secret = getEnv().PLANGATE_WEBHOOK_SECRET;
   if (!secret) {
     // The secret was removed after the delivery was made: nothing unsigned ever leaves, so it ends here, uncalled.
-    await run.execute(
-      'UPDATE "WebhookDelivery" SET "status" = ?, "error" = ?, "claim" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = NULL, "finishedAt" = ? WHERE "id" = ? AND "claim" = ?',
-      ["failed", "PLANGATE_WEBHOOK_SECRET is not set: not sent unsigned", new Date(), id, claim],
-    );
+    await failClaimedDelivery(db, id, claim, "PLANGATE_WEBHOOK_SECRET is not set: not sent unsigned", new Date());
     return { status: "failed", nextAttemptAt: null };
   }
   const number = Number(row.attempts) + 1;
@@ -107,42 +98,33 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
   const ended = new Date();
   const nextAttemptAt = status === "retry" && wait !== undefined ? new Date(ended.getTime() + wait) : null;
   const error = sent.error ?? (status === "delivered" ? null : `HTTP ${sent.statusCode}`);
-  await sqlTransaction(db, async (tx) => {
-    const changed = await tx.execute(
-      'UPDATE "WebhookDelivery" SET "attempts" = ?, "status" = ?, "nextAttemptAt" = ?, "claim" = NULL, "leaseUntil" = NULL, "error" = ?, "finishedAt" = ? WHERE "id" = ? AND "claim" = ?',
-      [
-        number,
-        status === "retry" ? "pending" : status,
-        nextAttemptAt,
-        error,
-        status === "retry" ? null : ended,
-        id,
-        claim,
-      ],
-    );
-    // Our claim lapsed (this process stalled past the lease) and another sender took over: its attempt is the one on record.
-    if (changed !== 1) return;
-    await tx.execute(
-      'INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error") VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [
-        newId("wha", sent.startedAt.getTime()),
-        id,
-        number,
-        sent.startedAt,
-        sent.durationMs,
-        sent.statusCode,
-        sent.error,
-      ],
-    );
-  });
+  // Guarded by the claim: if it lapsed (this process stalled past the lease) and another sender took over,
+  // nothing is written here and that sender's attempt is the one on record.
+  await recordAttempt(
+    db,
+    id,
+    claim,
+    {
+      attempts: number,
+      status: status === "retry" ? "pending" : status,
+      nextAttemptAt,
+      error,
+      finishedAt: status === "retry" ? null : ended,
+    },
+    {
+      id: newId("wha", sent.startedAt.getTime()),
+      deliveryId: id,
+      number,
+      startedAt: sent.startedAt,
+      durationMs: sent.durationMs,
+      statusCode: sent.statusCode,
+      error: sent.error,
+    },
+  );
   return { status, nextAttemptAt };
 }
 
 /** Deliveries whose next attempt is due and that nobody is sending (a restart finds its own left here). */
 export async function dueDeliveries(db: Db, now = new Date(), limit = 100): Promise<string[]> {
-  const rows = await (await sql(db)).query<{ id: string }>(
-    'SELECT "id" FROM "WebhookDelivery" WHERE "status" = ? AND "nextAttemptAt" <= ? AND ("leaseUntil" IS NULL OR "leaseUntil" < ?) ORDER BY "nextAttemptAt" LIMIT ?',
-    ["pending", now, now, limit],
-  );
-  return rows.map((r) => r.id);
+  return listDueDeliveries(db, now, limit);
 }

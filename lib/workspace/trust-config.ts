@@ -1,22 +1,10 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { waitsForTrust, workspaceConfigFor } from "./effective-config";
-import { deleteTrust, saveTrust, type TrustView } from "./trust-store";
+import { deleteTrust, saveTrust } from "./trust-store";
+import type { ConfigTrustView } from "../core/config-trust-view";
 
-/** What a person sees before trusting a workspace's config, and after. */
-export type ConfigTrustView = {
-  workspace: string;
-  /** sha-256 of the file as it is now (what "Trust" trusts); null without a config file. */
-  hash: string | null;
-  trusted: boolean;
-  /** What the file would widen; empty when nothing in it waits for a person. */
-  widening: string[];
-  waiting: boolean;
-  /** The file is broken: nothing of it applies, trusted or not. */
-  error: string | null;
-  /** The trust on record, possibly for an earlier content of the file (then `trusted` is false). */
-  trust: TrustView | null;
-};
+export type { ConfigTrustView } from "../core/config-trust-view";
 
 export async function describeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
   const c = await workspaceConfigFor(db, workspace);

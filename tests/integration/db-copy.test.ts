@@ -48,11 +48,15 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
 }
 
 function cli(from: string, to: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to], {
-    cwd: root,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/db-copy.ts", "--from", from, "--to", to],
+    {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 120_000,
+    },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

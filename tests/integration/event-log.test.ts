@@ -54,7 +54,9 @@ describe("session event log (real SQLite file)", () => {
     const worker = path.resolve(import.meta.dirname, "../helpers/append-worker.ts");
     await Promise.all(
       ["a", "b", "c"].map((tag) =>
-        run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "40", tag], { timeout: 120_000 }),
+        run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "40", tag], {
+          timeout: 120_000,
+        }),
       ),
     );
     const events = await readEvents(t.db, id);

@@ -16,7 +16,16 @@ const available = sandboxForSuite().available;
 function orphan(workspace: string, command: string, delayMs: number, sandboxed: boolean): Promise<void> {
   const child = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", runner, workspace, command, String(delayMs), sandboxed ? "1" : "0"],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      runner,
+      workspace,
+      command,
+      String(delayMs),
+      sandboxed ? "1" : "0",
+    ],
     { stdio: "ignore" },
   );
   return new Promise((resolve) => child.once("exit", () => resolve()));

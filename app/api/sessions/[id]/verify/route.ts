@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
+import { gradeWithVerifierModel } from "@/lib/agent/verifier-model";
 import { listVerifications, verifySession } from "@/lib/verify/verify-session";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export const POST = route(async (_req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const { state } = await getSession(getDb(), id);
   if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
-  const result = await verifySession(getDb(), id);
+  const result = await verifySession(getDb(), id, gradeWithVerifierModel);
   // 202: the check waits for a person to allow the workspace's verify command (the ask is in `permission`).
   if ("awaitingPermission" in result) return json({ verification: null, permission: result.awaitingPermission }, 202);
   return json({ verification: result }, 201);

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { kick } from "@/lib/agent/kick";
+import { startSession } from "@/lib/agent/start-session";
 import { getTeam } from "@/lib/team/get-team";
 import { spawnInput, spawnTeammate } from "@/lib/team/spawn-teammate";
 
@@ -11,6 +12,9 @@ export const dynamic = "force-dynamic";
 export const POST = route(async (req, ctx: IdParams) => {
   const team = await getTeam(getDb(), await idFrom(ctx));
   const body = await parseBody(req, spawnInput);
-  const { sessionId } = await spawnTeammate(getDb(), team.leadSessionId, body, async (id) => kick(getDb(), id));
+  const { sessionId } = await spawnTeammate(getDb(), team.leadSessionId, body, {
+    drive: async (id) => kick(getDb(), id),
+    startSession,
+  });
   return json({ sessionId, team: await getTeam(getDb(), team.id) }, 201);
 });

@@ -1,0 +1,102 @@
+import "server-only";
+import { sql } from "kysely";
+import { type Conn, kysely } from "../client";
+
+/**
+ * PlanVersion.baselineTree: the workspace as a git tree when the version was approved, which verification
+ * diffs against. Written once, after the approval, by the holder of the session's turn lease.
+ */
+export type LatestApproval = {
+  versionId: string;
+  planId: string;
+  version: number;
+  content: string;
+  /** Null while the snapshot is still owed. */
+  baselineTree: string | null;
+  workspace: string;
+  /** The review that approved it (null when none can be found). */
+  reviewId: string | null;
+};
+
+/** The session's most recently approved plan version. */
+export async function latestApproval(conn: Conn, sessionId: string): Promise<LatestApproval | null> {
+  const row = await kysely(conn)
+    .selectFrom("PlanVersion as v")
+    .innerJoin("Plan as p", "p.id", "v.planId")
+    .innerJoin("Session as s", "s.id", "p.sessionId")
+    .select((eb) => [
+      "v.id as versionId",
+      "v.planId",
+      "v.version",
+      "v.content",
+      "v.baselineTree",
+      "s.workspace",
+      eb
+        .selectFrom("Review as r")
+        .select("r.id")
+        .whereRef("r.planId", "=", "v.planId")
+        .whereRef("r.planVersion", "=", "v.version")
+        .where("r.decision", "=", "approve")
+        .limit(1)
+        .as("reviewId"),
+    ])
+    .where("p.sessionId", "=", sessionId)
+    .where("v.status", "=", "approved")
+    .orderBy("v.decidedAt", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { ...row, reviewId: row.reviewId ?? null } : null;
+}
+
+/**
+ * Writes the baseline only while `leaseToken` still holds the session's lease and none was written: a holder
+ * that outlived its lease (slow, or thought dead) writes nothing. True when this call wrote it.
+ */
+export async function recordBaselineTree(
+  conn: Conn,
+  w: { versionId: string; tree: string; sessionId: string; leaseToken: string },
+): Promise<boolean> {
+  const r = await kysely(conn)
+    .updateTable("PlanVersion")
+    .set({ baselineTree: w.tree })
+    .where("id", "=", w.versionId)
+    .where("baselineTree", "is", null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("Session")
+          .select(sql<number>`1`.as("x"))
+          .where("id", "=", w.sessionId)
+          .where("leaseOwner", "=", w.leaseToken),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Whether the log has a tool call after the approval's answer (an approval that cannot be found in the log
+ * counts as yes). Reads SessionEvent, whose rows the session log writes; here because only the baseline asks.
+ */
+export async function toolCalledSinceApproval(conn: Conn, sessionId: string, reviewId: string): Promise<boolean> {
+  const k = kysely(conn);
+  // Payloads are stored as JSON.stringify wrote them; review ids are [a-z0-9_], so LIKE needs no escaping.
+  const approval = await k
+    .selectFrom("SessionEvent")
+    .select("seq")
+    .where("sessionId", "=", sessionId)
+    .where("type", "=", "review.answered")
+    .where("payload", "like", `%"reviewId":${JSON.stringify(reviewId)}%`)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!approval) return true;
+  const called = await k
+    .selectFrom("SessionEvent")
+    .select("seq")
+    .where("sessionId", "=", sessionId)
+    .where("type", "=", "tool.called")
+    .where("seq", ">", approval.seq)
+    .limit(1)
+    .executeTakeFirst();
+  return called !== undefined;
+}

@@ -1,0 +1,125 @@
+import "server-only";
+import type { Selectable } from "kysely";
+import { type Conn, kysely } from "../client";
+import type { Review } from "../generated-kysely/types";
+
+/** Home of the Review table's reads and of a review's creation; a review leaves pending only in close-review. */
+export type ReviewRow = Selectable<Review>;
+export type ReviewFilter = { id?: string; sessionId?: string; status?: string };
+
+/** A new review, pending: intent and payload as JSON. */
+export type NewReview = {
+  id: string;
+  sessionId: string;
+  kind: "plan-review" | "question";
+  intent: string;
+  payload: string;
+  toolCallId: string;
+  planId?: string;
+  planVersion?: number;
+  createdAt: Date;
+};
+
+export async function listReviewRows(conn: Conn, where: ReviewFilter): Promise<ReviewRow[]> {
+  let q = kysely(conn).selectFrom("Review").selectAll();
+  for (const key of ["id", "sessionId", "status"] as const) {
+    const value = where[key];
+    if (value !== undefined) q = q.where(key, "=", value);
+  }
+  return q.orderBy("createdAt").orderBy("id").execute();
+}
+
+/** The review a tool call opened, if it did (a rerun of the call finds it instead of asking again). */
+export async function findReviewOfCall(
+  conn: Conn,
+  sessionId: string,
+  toolCallId: string,
+): Promise<Pick<ReviewRow, "id" | "status" | "answer" | "decision"> | undefined> {
+  return kysely(conn)
+    .selectFrom("Review")
+    .select(["id", "status", "answer", "decision"])
+    .where("sessionId", "=", sessionId)
+    .where("toolCallId", "=", toolCallId)
+    .executeTakeFirst();
+}
+
+/** Stores a pending review; the unique pendingKey (the session's id while pending) keeps one per session. */
+export async function insertReview(conn: Conn, r: NewReview): Promise<void> {
+  await kysely(conn)
+    .insertInto("Review")
+    .values({
+      id: r.id,
+      sessionId: r.sessionId,
+      kind: r.kind,
+      status: "pending",
+      pendingKey: r.sessionId,
+      intent: r.intent,
+      payload: r.payload,
+      toolCallId: r.toolCallId,
+      planId: r.planId ?? null,
+      planVersion: r.planVersion ?? null,
+      createdAt: r.createdAt,
+    })
+    .execute();
+}
+
+/** A plan review's version, with the tool call it answers and the session it belongs to. */
+export type ReviewedVersion = {
+  id: string;
+  planId: string;
+  version: number;
+  content: string;
+  filePath: string;
+  status: string;
+  editedByUser: boolean;
+  toolCallId: string | null;
+  sessionId: string;
+  workspace: string;
+  model: string;
+};
+
+export async function findReviewedVersion(conn: Conn, reviewId: string): Promise<ReviewedVersion | undefined> {
+  return kysely(conn)
+    .selectFrom("Review as r")
+    .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
+    .innerJoin("Session as s", "s.id", "r.sessionId")
+    .select([
+      "v.id",
+      "v.planId",
+      "v.version",
+      "v.content",
+      "v.filePath",
+      "v.status",
+      "v.editedByUser",
+      "r.toolCallId",
+      "r.sessionId",
+      "s.workspace",
+      "s.model",
+    ])
+    .where("r.id", "=", reviewId)
+    .executeTakeFirst();
+}
+
+/** The payload (JSON) of the newest result logged for a tool call: what the decision told the agent. */
+export async function findCallResultPayload(
+  conn: Conn,
+  sessionId: string,
+  callId: string,
+): Promise<string | undefined> {
+  const row = await kysely(conn)
+    .selectFrom("SessionEvent")
+    .select("payload")
+    .where("sessionId", "=", sessionId)
+    .where("type", "=", "tool.result")
+    .where("payload", "like", `%"callId":${JSON.stringify(callId)}%`)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.payload;
+}
+
+/** Which model runs the session (an outside agent's reviews are closed and read by its own routes). */
+export async function findSessionModel(conn: Conn, sessionId: string): Promise<string | undefined> {
+  const row = await kysely(conn).selectFrom("Session").select("model").where("id", "=", sessionId).executeTakeFirst();
+  return row?.model;
+}

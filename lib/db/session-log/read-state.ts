@@ -1,0 +1,89 @@
+import "server-only";
+import { stateFromRow } from "../../core/projection";
+import type { SessionState } from "../../core/fold";
+import type { SessionView } from "../../core/session-view";
+import { type Conn, kysely } from "../client";
+
+/** The folded state a session's row holds (its projection), or null when there is no such session. */
+export async function readSessionState(conn: Conn, sessionId: string): Promise<SessionState | null> {
+  const row = await kysely(conn)
+    .selectFrom("Session")
+    .select(["state", "lastSeq"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row ? stateFromRow(row) : null;
+}
+
+export type { SessionView };
+
+/** The Session columns a SessionView is made of. */
+export const SESSION_VIEW_COLUMNS = [
+  "id",
+  "title",
+  "workspace",
+  "agent",
+  "model",
+  "permissionMode",
+  "status",
+  "planSlug",
+  "parentId",
+  "forkedFromId",
+  "teamId",
+  "role",
+  "lastSeq",
+  "lastActivityAt",
+  "createdAt",
+] as const;
+
+export type SessionViewRow = {
+  id: string;
+  title: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  permissionMode: string;
+  status: string;
+  planSlug: string | null;
+  parentId: string | null;
+  forkedFromId: string | null;
+  teamId: string | null;
+  role: string | null;
+  lastSeq: number;
+  lastActivityAt: Date | string;
+  createdAt: Date | string;
+};
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export function sessionView(row: SessionViewRow): SessionView {
+  return {
+    id: row.id,
+    title: row.title,
+    workspace: row.workspace,
+    agent: row.agent,
+    model: row.model,
+    mode: row.permissionMode,
+    status: row.status,
+    planSlug: row.planSlug,
+    parentId: row.parentId,
+    forkedFromId: row.forkedFromId,
+    teamId: row.teamId,
+    role: row.role,
+    lastSeq: Number(row.lastSeq),
+    lastActivityAt: iso(row.lastActivityAt),
+    createdAt: iso(row.createdAt),
+  };
+}
+
+/** A session and its state from the projection columns: one indexed row, no log replay. Null when absent. */
+export async function readSession(
+  conn: Conn,
+  sessionId: string,
+): Promise<{ session: SessionView; state: SessionState } | null> {
+  const row = await kysely(conn)
+    .selectFrom("Session")
+    .select([...SESSION_VIEW_COLUMNS, "state"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row ? { session: sessionView(row), state: stateFromRow(row) } : null;
+}

@@ -1,0 +1,21 @@
+import "server-only";
+import { sql } from "kysely";
+import { type Conn, kysely } from "../client";
+
+/**
+ * SQLite's change marker: it moves only when another connection commits, and touches no table, so an idle
+ * follower's check is one tiny statement.
+ */
+export async function readDataVersion(conn: Conn): Promise<number> {
+  const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(kysely(conn));
+  return Number(rows[0]?.data_version);
+}
+
+/** The committed lastSeq of each of these sessions (those that exist). */
+export async function listLastSeqs(
+  conn: Conn,
+  sessionIds: readonly string[],
+): Promise<{ id: string; lastSeq: number }[]> {
+  if (sessionIds.length === 0) return [];
+  return kysely(conn).selectFrom("Session").select(["id", "lastSeq"]).where("id", "in", sessionIds).execute();
+}

@@ -1,0 +1,267 @@
+import "server-only";
+import { type Expression, type SqlBool, sql } from "kysely";
+import { ftsQuery, tsQueryText } from "../../core/search-text";
+import { type Conn, type Executor, kysely, onPostgres } from "../client";
+import { SESSION_VIEW_COLUMNS, type SessionViewRow } from "../session-log/read-state";
+import { fewerMatches, keysMatching, sessionAmongMatches, termQuery } from "../session-log/search-index";
+import {
+  fewerMatchesPg,
+  pgSessionAmongMatches,
+  pgSessionRank,
+  sessionsMatchingPg,
+} from "../session-log/search-index-pg";
+
+/** Equality filters of a listing, ANDed. */
+export type SessionFilter = { status?: string; mode?: string; workspace?: string; team?: string };
+/** Keyset position: the last listed session's activity (ms) and id. */
+export type ListCursor = { at: number; id: string };
+/** A listed session's row: its view columns, its latest plan's status and, for a PostgreSQL search, its rank. */
+export type SessionListRow = SessionViewRow & { planStatus: string | null; rank?: number | null };
+
+/**
+ * How far a search reads before it changes plan: each round, the count may read `docsPerCandidate` rowids for
+ * every session the walk would look at. Walking a session costs ~3 µs (its row, its share of one range read),
+ * reading a rowid ~0.1 µs (50k sessions), so 32 gives the two halves of a round about the same time. Tests set 0
+ * (walk only), Infinity (set only), or 1 (switch from one to the other early).
+ */
+export type SearchBudget = { docsPerCandidate: number };
+
+const COLUMNS = SESSION_VIEW_COLUMNS.map((c) => `s.${c}` as const);
+
+const sessions = (k: Executor) => k.selectFrom("Session as s");
+type Sessions = ReturnType<typeof sessions>;
+type Cond = ReturnType<typeof sessionAmongMatches> | ((q: Sessions) => Sessions);
+
+/** The filters and the cursor on `s`, plus any further conditions (a search's matches, a page of ids). */
+function narrowed(q: Sessions, filter: SessionFilter, after: ListCursor | undefined, ...more: Cond[]): Sessions {
+  let out = q;
+  if (filter.status) out = out.where("s.status", "=", filter.status);
+  if (filter.mode) out = out.where("s.permissionMode", "=", filter.mode);
+  if (filter.workspace) out = out.where("s.workspace", "=", filter.workspace);
+  if (filter.team) out = out.where("s.teamId", "=", filter.team);
+  // A range on lastActivityAt plus a tie-break, not one OR: the OR form makes SQLite gather and sort every older
+  // session (a "multi-index OR"), where a range walks the index newest first and stops at the limit.
+  if (after) {
+    const at = new Date(after.at);
+    out = out
+      .where("s.lastActivityAt", "<=", at)
+      .where((eb) => eb.or([eb("s.lastActivityAt", "<", at), eb("s.id", "<", after.id)]));
+  }
+  for (const c of more) out = typeof c === "function" ? c(out) : out.where(c);
+  return out;
+}
+const idIn = (ids: readonly string[]) => (q: Sessions) => q.where("s.id", "in", ids);
+const NO_FILTER: SessionFilter = {};
+
+const newestFirst = <Q extends Sessions>(q: Q) => q.orderBy("s.lastActivityAt", "desc").orderBy("s.id", "desc");
+
+/** Listed rows newest first: the view columns and the latest plan's status, a column of every listing. */
+async function selectRows(where: Sessions, limit: number): Promise<SessionListRow[]> {
+  return newestFirst(where)
+    .select(COLUMNS)
+    .select((eb) =>
+      eb
+        .selectFrom("Plan as p")
+        .select("p.status")
+        .whereRef("p.sessionId", "=", "s.id")
+        .orderBy("p.updatedAt", "desc")
+        .limit(1)
+        .as("planStatus"),
+    )
+    .limit(limit)
+    .execute();
+}
+
+/** One page of sessions (limit + 1 rows, so that a next page shows), newest activity first. */
+export async function listSessionRows(
+  conn: Conn,
+  filter: SessionFilter,
+  after: ListCursor | undefined,
+  limit: number,
+): Promise<SessionListRow[]> {
+  const k = kysely(conn);
+  return selectRows(narrowed(sessions(k), filter, after), limit + 1);
+}
+
+/**
+ * A search's page (limit + 1 rows), by one of two plans that give the same rows. Few matches: take them all
+ * from the index and sort (cost follows the matches). Many: walk the sessions newest first, as the list does,
+ * and read the index only over the walked sessions' rowid ranges (cost follows the page). Which is cheaper is
+ * not known up front, so rounds alternate a bounded count with a bounded walk, each four times the last, and the
+ * first to finish answers: never far from the cheaper plan, whether a word is in every session or a few old ones.
+ */
+export async function searchSessionRows(
+  conn: Conn,
+  filter: SessionFilter,
+  after: ListCursor | undefined,
+  words: string[],
+  limit: number,
+  budget: SearchBudget,
+): Promise<SessionListRow[]> {
+  const k = kysely(conn);
+  if (onPostgres(k)) return searchRowsPg(k, filter, after, words, limit, budget);
+  const terms = await termQuery(k, words);
+  if (terms.kind === "nothing") return [];
+  if (terms.kind === "prefix") {
+    const match = ftsQuery(words.join(" "));
+    if (match === null) return [];
+    return selectRows(narrowed(sessions(k), filter, after, sessionAmongMatches(match)), limit + 1);
+  }
+  const { match } = terms;
+  const hits: string[] = [];
+  let from = after;
+  for (let chunk = limit + 1; ; chunk *= 4) {
+    if (await fewerMatches(k, match, chunk * budget.docsPerCandidate))
+      return selectRows(narrowed(sessions(k), filter, after, sessionAmongMatches(match)), limit + 1);
+    const walked = await newestFirst(narrowed(sessions(k), filter, from))
+      .select(["s.id", "s.lastActivityAt as at", "s.searchKey as key"])
+      .limit(chunk)
+      .execute();
+    const matched = await keysMatching(
+      k,
+      match,
+      walked.flatMap((c) => (c.key === null ? [] : [c.key])),
+    );
+    hits.push(...walked.filter((c) => c.key !== null && matched.has(c.key)).map((c) => c.id));
+    const last = walked.at(-1);
+    if (hits.length > limit || walked.length < chunk || !last) {
+      const page = hits.slice(0, limit + 1);
+      return page.length ? selectRows(narrowed(sessions(k), NO_FILTER, undefined, idIn(page)), limit + 1) : [];
+    }
+    from = { at: last.at.getTime(), id: last.id };
+  }
+}
+
+/**
+ * PostgreSQL's search page: searchSessionRows' two plans and rounds, on the tsvector rows. The planner is not
+ * left to choose: it knows only a sample's most common lexemes (a rarer word's count is a fixed guess), and one
+ * EXISTS statement, left to it, walked all 50k sessions of a test database for a word in 5 of them (0.3 s) while
+ * this takes the GIN path within a round. The page keeps the list's order rather than the rank's: the keyset
+ * cursor on (lastActivityAt, id) stays exact, and a common word's page costs what the page does, where ranking
+ * would score every match first. Each row still carries its rank, computed for the page's rows only.
+ */
+async function searchRowsPg(
+  k: Executor,
+  filter: SessionFilter,
+  after: ListCursor | undefined,
+  words: string[],
+  limit: number,
+  budget: SearchBudget,
+): Promise<SessionListRow[]> {
+  const query = tsQueryText(words);
+  if (query === null) return [];
+  // The rank is computed in the outer query, over the page's ids only.
+  const ranked = (where: Sessions) =>
+    newestFirst(
+      k
+        .selectFrom(
+          newestFirst(where)
+            .select("s.id")
+            .limit(limit + 1)
+            .as("page"),
+        )
+        .innerJoin("Session as s", "s.id", "page.id"),
+    )
+      .select(COLUMNS)
+      .select((eb) => [
+        eb
+          .selectFrom("Plan as p")
+          .select("p.status")
+          .whereRef("p.sessionId", "=", "s.id")
+          .orderBy("p.updatedAt", "desc")
+          .limit(1)
+          .as("planStatus"),
+        pgSessionRank(query).as("rank"),
+      ])
+      .execute();
+  const hits: string[] = [];
+  let from = after;
+  for (let chunk = limit + 1; ; chunk *= 4) {
+    if (await fewerMatchesPg(k, query, chunk * budget.docsPerCandidate))
+      return ranked(narrowed(sessions(k), filter, after, pgSessionAmongMatches(query)));
+    const walked = await newestFirst(narrowed(sessions(k), filter, from))
+      .select(["s.id", "s.lastActivityAt as at"])
+      .limit(chunk)
+      .execute();
+    const matched = await sessionsMatchingPg(
+      k,
+      query,
+      walked.map((c) => c.id),
+    );
+    hits.push(...walked.filter((c) => matched.has(c.id)).map((c) => c.id));
+    const last = walked.at(-1);
+    if (hits.length > limit || walked.length < chunk || !last) {
+      const page = hits.slice(0, limit + 1);
+      return page.length ? ranked(narrowed(sessions(k), NO_FILTER, undefined, idIn(page))) : [];
+    }
+    from = { at: last.at.getTime(), id: last.id };
+  }
+}
+
+/** `%word%` for LIKE, its own %, _ and \ escaped (the statement says ESCAPE '\'). */
+export function containsPattern(word: string): string {
+  return `%${word.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * For each of these sessions, the text a snippet is cut from: its newest plan version holding `word`, else the
+ * text of its newest message holding it, read from the listed sessions' own rows in one statement, so the cost
+ * follows the page, not the matches. Case does not matter (SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE).
+ */
+export async function listSnippetTexts(
+  conn: Conn,
+  sessionIds: readonly string[],
+  word: string,
+): Promise<{ id: string; plan: string | null; message: string | null }[]> {
+  if (sessionIds.length === 0) return [];
+  const k = kysely(conn);
+  const pg = onPostgres(k);
+  const pattern = containsPattern(word);
+  const like = (text: Expression<unknown>) =>
+    pg ? sql<SqlBool>`${text} ILIKE ${pattern} ESCAPE '\\'` : sql<SqlBool>`${text} LIKE ${pattern} ESCAPE '\\'`;
+  // The message's own text, not its JSON: a word that is a key or another field's value must not match.
+  const messageText = pg
+    ? sql<string | null>`CAST(e."payload" AS json) ->> 'text'`
+    : sql<string | null>`e."payload" ->> '$.text'`;
+  return k
+    .with(
+      (w) => w("x").materialized(),
+      (db) =>
+        db
+          .selectFrom("Session as s")
+          .where("s.id", "in", sessionIds)
+          .select((eb) => [
+            "s.id",
+            eb
+              .selectFrom("PlanVersion as v")
+              .innerJoin("Plan as p", "p.id", "v.planId")
+              .select("v.content")
+              .whereRef("p.sessionId", "=", "s.id")
+              .where(like(sql.ref("v.content")))
+              .orderBy("v.version", "desc")
+              .limit(1)
+              .as("plan"),
+          ]),
+    )
+    .selectFrom("x")
+    .select((eb) => [
+      "x.id",
+      "x.plan",
+      eb
+        .case()
+        .when("x.plan", "is", null)
+        .then(
+          eb
+            .selectFrom("SessionEvent as e")
+            .select(messageText.as("text"))
+            .whereRef("e.sessionId", "=", "x.id")
+            .where("e.type", "in", ["message.user", "message.assistant"])
+            .where(like(messageText))
+            .orderBy("e.seq", "desc")
+            .limit(1),
+        )
+        .end()
+        .as("message"),
+    ])
+    .execute();
+}
