@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
+import { listTeams } from "@/lib/team/get-team";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
@@ -39,11 +40,7 @@ export default async function HomePage({
   const result = parsed.success ? await listSessions(getDb(), parsed.data) : null;
   const filters = picked as Filters;
   const workspaces = listWorkspaces(env.workspaceRoots);
-  const teams = await getDb().team.findMany({
-    select: { id: true, name: true },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-  });
+  const teams = await listTeams(getDb());
   const next = result?.nextCursor
     ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}`
     : null;

@@ -15,7 +15,7 @@ import { getSession } from "../lib/session/get-session";
 import { DOCS_PER_SESSION, searchDocs } from "../lib/session/search-index";
 import { median, repeat, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
-import { sqlTransaction } from "../lib/db/client";
+import { withTransaction } from "../lib/db/client";
 
 const APPENDS = 1000;
 const RUNS = 5;
@@ -58,9 +58,9 @@ async function clientRun(batch: number): Promise<number> {
     mode: "default",
   });
   const n = Math.floor(APPENDS / 5);
-  for (let i = 0; i < 20; i++) await sqlTransaction(t.db, (run) => appendEventsInTx(run, id, eventsFor(i, batch)));
+  for (let i = 0; i < 20; i++) await withTransaction(t.db, (run) => appendEventsInTx(run, id, eventsFor(i, batch)));
   const start = performance.now();
-  for (let i = 0; i < n; i++) await sqlTransaction(t.db, (run) => appendEventsInTx(run, id, eventsFor(i, batch)));
+  for (let i = 0; i < n; i++) await withTransaction(t.db, (run) => appendEventsInTx(run, id, eventsFor(i, batch)));
   const micros = ((performance.now() - start) * 1000) / n;
   await t.dispose();
   return micros;

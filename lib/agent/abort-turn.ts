@@ -27,7 +27,7 @@ export async function abortTurn(db: Db, sessionId: string): Promise<{ aborted: b
       also: async (run, result) => {
         for (const e of result.events) {
           if (e.type !== "permission.replied") continue;
-          await replyToRequest(run.conn, e.payload.requestId, {
+          await replyToRequest(run, e.payload.requestId, {
             status: "reject",
             message: "The turn was aborted.",
             at: new Date(),

@@ -34,7 +34,7 @@ export async function answerQuestion(db: Db, review: ReviewView, body: QuestionD
   await appendEvents(db, review.sessionId, answered, {
     also: async (run) => {
       // Only a person answers a question (the desk's decision route).
-      const closed = await closeReview(run.conn, review.id, {
+      const closed = await closeReview(run, review.id, {
         status: decision === "abandon" ? "abandoned" : "answered",
         decision,
         decidedBy: "user",

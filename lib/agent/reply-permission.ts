@@ -38,9 +38,9 @@ async function mark(
     {
       // The first reply wins: the row only moves out of pending once, in the same transaction as its event.
       also: async (run) => {
-        if (!(await replyToRequest(run.conn, req.id, { status, message, scope, at: new Date() })))
+        if (!(await replyToRequest(run, req.id, { status, message, scope, at: new Date() })))
           throw new AppError("already_decided");
-        await extra?.(run.conn);
+        await extra?.(run);
         won = true;
       },
     },

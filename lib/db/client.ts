@@ -11,7 +11,6 @@ import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
 import { envValue, getEnv } from "../env";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
-import { legacyRunner, type SqlRunner } from "./sql";
 
 export type Db = PrismaClient;
 
@@ -47,7 +46,7 @@ function adapterFactory(url: string): SqlDriverAdapterFactory {
   return new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
 }
 
-/** One Prisma client per database URL; the driver adapter is picked from the URL and shared with lib/db/sql. */
+/** One Prisma client per database URL; the driver adapter is picked from the URL and shared with the query builder (lib/db/dialect.ts). */
 export function createDb(url: string): Db {
   const factory = adapterFactory(url);
   const connected = factory.connect();
@@ -72,14 +71,6 @@ export function createDb(url: string): Db {
   providers.set(db, factory.provider);
   urls.set(db, url);
   return db;
-}
-
-export async function sql(db: Db): Promise<SqlRunner> {
-  return legacyRunner(kysely(db), providerOf(db));
-}
-
-export function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
-  return withTransaction(db, (trx) => fn(legacyRunner(trx, providerOf(db))));
 }
 
 /** "postgres" or "sqlite": for the few statements whose SQL differs (full-text search, change watching). */

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { createDb, sqlTransaction } from "./client";
+import { createDb } from "./client";
 import { migrateDatabase } from "./migrate";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
-import type { Row, SqlArg, SqlRunner } from "./sql";
+import { type Row, type SqlArg, type SqlRunner, sqlTransaction } from "./sql";
 import { emptyState, foldEvents, type SessionState } from "../core/fold";
 import { projectionColumns, stateFromRow } from "../core/projection";
 import { searchDocs, type SearchDoc } from "../core/search-text";

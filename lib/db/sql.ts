@@ -1,10 +1,11 @@
 import "server-only";
 import { CompiledQuery } from "kysely";
-import type { Executor } from "./client";
+import { type Db, type Executor, kysely, providerOf, withTransaction } from "./client";
 
 /**
- * TRANSITIONAL: hand-written SQL text on the Kysely executor, for call sites not yet moved to typed queries in
- * their lib/db module. `?` placeholders are rewritten to $n on PostgreSQL. Goes away with the last caller.
+ * SQL text on the Kysely executor, for what is generic over tables (the database copy walks every table and
+ * column) and for test fixtures. The app's queries are typed, in their lib/db modules. `?` placeholders become $n
+ * on PostgreSQL.
  */
 export type SqlArg = string | number | boolean | Date | null;
 export type Row = Record<string, unknown>;
@@ -35,4 +36,12 @@ export function legacyRunner(conn: Executor, provider: "postgres" | "sqlite"): S
       return (await conn.executeQuery<T>(CompiledQuery.raw(toDialect(sql, provider), args))).rows;
     },
   };
+}
+
+export async function sql(db: Db): Promise<SqlRunner> {
+  return legacyRunner(kysely(db), providerOf(db));
+}
+
+export function sqlTransaction<T>(db: Db, fn: (run: SqlRunner) => Promise<T>): Promise<T> {
+  return withTransaction(db, (trx) => fn(legacyRunner(trx, providerOf(db))));
 }

@@ -55,7 +55,7 @@ export async function markAnsweredElsewhere(
     {
       also: async (run, result) => {
         if (result.events.length === 0) return;
-        const closed = await closeReview(run.conn, reviewId, {
+        const closed = await closeReview(run, reviewId, {
           status: "answered_elsewhere",
           decision: answer,
           decidedBy: "terminal",

@@ -89,7 +89,7 @@ async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Pr
           ],
     {
       also: async (tx, result) => {
-        if (result.events.length > 0) await joinTeam(tx.conn, sessionId, team.id, "teammate");
+        if (result.events.length > 0) await joinTeam(tx, sessionId, team.id, "teammate");
       },
     },
   );
@@ -143,7 +143,7 @@ export async function submitExternalPlan(
             const superseded = result.events.find((e) => e.type === "review.answered");
             // The replaced version closes with its review, before the new one becomes the plan's current version.
             if (superseded?.type === "review.answered")
-              await closeReview(tx.conn, superseded.payload.reviewId, {
+              await closeReview(tx, superseded.payload.reviewId, {
                 status: "abandoned",
                 decision: "superseded",
                 decidedBy: p.agent,

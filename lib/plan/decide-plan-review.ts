@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlRunner } from "../db/sql";
+import type { Executor } from "../db/client";
 import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
 import { insertPlanComments } from "../db/plans/comments";
@@ -90,7 +90,7 @@ export async function decidePlanReview(
     drive: (sessionId: string) => Promise<void>;
     decider: Decider;
     /** More rows written in the decision's transaction (a team lead's mailbox reply). */
-    alsoWrite?: (run: SqlRunner) => Promise<void>;
+    alsoWrite?: (run: Executor) => Promise<void>;
   },
 ): Promise<ReviewView> {
   const { drive, decider, alsoWrite } = opts;
@@ -191,7 +191,7 @@ export async function decidePlanReview(
     also: async (run) => {
       held = undefined; // a transaction retried after a conflict claims the lease afresh
       const at = new Date();
-      const closed = await closeReview(run.conn, review.id, {
+      const closed = await closeReview(run, review.id, {
         status,
         decision: body.decision,
         decidedBy,
@@ -200,8 +200,8 @@ export async function decidePlanReview(
         version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
       });
       if (!closed) throw new AppError("already_decided");
-      await insertPlanComments(run.conn, version.planId, version.version, comments, decidedBy, at);
-      if (edited) await indexDocs(run.conn, review.sessionId, [{ kind: "plan", body: finalPlan }]);
+      await insertPlanComments(run, version.planId, version.version, comments, decidedBy, at);
+      if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
       const token = snapshot ? await holdForBaseline(run, review.sessionId) : null;
       if (token) held = { token, versionId: version.id, workspace };

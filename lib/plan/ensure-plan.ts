@@ -1,4 +1,4 @@
-import type { SqlRunner } from "../db/sql";
+import type { Executor } from "../db/client";
 import { insertPlan } from "../db/plans/plans";
 import { newId } from "../id";
 import type { NewEvent } from "../core/events";
@@ -33,11 +33,11 @@ export function planFileEvents(state: SessionState, sessionId: string, prompt?: 
 }
 
 /** Writes the Plan rows for plan.created events of an append (inside its transaction). */
-export async function writePlanRows(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<void> {
+export async function writePlanRows(run: Executor, sessionId: string, events: NewEvent[]): Promise<void> {
   for (const e of events) {
     if (e.type !== "plan.created") continue;
     const { planId: id, slug, path: filePath } = e.payload;
-    await insertPlan(run.conn, { id, sessionId, slug, filePath, at: new Date() });
+    await insertPlan(run, { id, sessionId, slug, filePath, at: new Date() });
   }
 }
 

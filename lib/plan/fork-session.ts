@@ -1,5 +1,5 @@
 import path from "node:path";
-import { sqlTransaction, type Db } from "../db/client";
+import { withTransaction, type Db } from "../db/client";
 import { latestPlanContent } from "../db/plans/latest-plan-content";
 import { insertSession } from "../db/sessions";
 import { insertLogRows } from "../db/session-log/append-rows";
@@ -51,8 +51,8 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
     });
   }
 
-  const result = await sqlTransaction(db, async (run) => {
-    await insertSession(run.conn, {
+  const result = await withTransaction(db, async (run) => {
+    await insertSession(run, {
       id,
       title: `${source.title} (fork)`,
       workspace: source.workspace,
@@ -65,9 +65,9 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
       ...projectionColumns(before, at),
       createdAt: at,
     });
-    await insertLogRows(run.conn, id, copied, (e) => new Date(e.at));
-    await assignSearchKey(run.conn, id);
-    await indexDocs(run.conn, id, [
+    await insertLogRows(run, id, copied, (e) => new Date(e.at));
+    await assignSearchKey(run, id);
+    await indexDocs(run, id, [
       { kind: "title", body: `${source.title} (fork)` },
       ...searchDocs(copied).filter((d) => d.kind !== "title"),
     ]);

@@ -1,4 +1,4 @@
-import type { SqlRunner } from "../db/sql";
+import type { Executor } from "../db/client";
 import { insertPlanSubmissionRows } from "../db/plans/plans";
 import { indexDocs } from "../db/session-log/search-index";
 
@@ -27,8 +27,8 @@ export class PlanVersionTaken extends Error {
  * its search document, the plan's version bump (guarded, so two submissions never take one number) and the
  * pending review. Plangate's own exit_plan_mode and an outside agent's plan both go through here.
  */
-export async function insertPlanSubmission(run: SqlRunner, s: PlanSubmission): Promise<void> {
-  const taken = !(await insertPlanSubmissionRows(run.conn, { ...s, intent: JSON.stringify(s.intent) }));
+export async function insertPlanSubmission(run: Executor, s: PlanSubmission): Promise<void> {
+  const taken = !(await insertPlanSubmissionRows(run, { ...s, intent: JSON.stringify(s.intent) }));
   if (taken) throw new PlanVersionTaken("The plan changed while it was being submitted; try again.");
-  await indexDocs(run.conn, s.sessionId, [{ kind: "plan", body: s.markdown }]);
+  await indexDocs(run, s.sessionId, [{ kind: "plan", body: s.markdown }]);
 }

@@ -1,5 +1,5 @@
-import { type Conn, sqlTransaction, type Db } from "../db/client";
-import type { SqlRunner } from "../db/sql";
+import { type Conn, withTransaction, type Db } from "../db/client";
+import type { Executor } from "../db/client";
 import { insertLogRows, updateProjection } from "../db/session-log/append-rows";
 import { readSessionState } from "../db/session-log/read-state";
 import { indexDocs } from "../db/session-log/search-index";
@@ -38,13 +38,13 @@ export async function readState(conn: Conn, sessionId: string): Promise<SessionS
  * us fails on the (sessionId, seq) primary key or on the lastSeq guard, and the caller re-reads and retries.
  */
 async function writeAppend(
-  run: SqlRunner,
+  run: Executor,
   sessionId: string,
   previous: SessionState,
   result: Appended,
   at: Date,
 ): Promise<void> {
-  const trx = run.conn;
+  const trx = run;
   await insertLogRows(trx, sessionId, result.events, () => at);
   // Only new events owe outside effects (webhooks): forks and imports copy history through insertLogRows alone.
   await insertOutboxRows(run, sessionId, result.events, at);
@@ -53,9 +53,9 @@ async function writeAppend(
     throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
 }
 
-/** Appends inside the caller's transaction (run.conn is it), for rows that must commit with the events. */
-export async function appendEventsInTx(run: SqlRunner, sessionId: string, events: NewEvent[]): Promise<Appended> {
-  const current = await readState(run.conn, sessionId);
+/** Appends inside the caller's transaction (run is it), for rows that must commit with the events. */
+export async function appendEventsInTx(run: Executor, sessionId: string, events: NewEvent[]): Promise<Appended> {
+  const current = await readState(run, sessionId);
   const at = new Date();
   const result = planAppend(current, events, at);
   await writeAppend(run, sessionId, current, result, at);
@@ -85,7 +85,7 @@ function queued<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
 
 export type AppendOptions = {
   /** Other writes that must commit with the events, given the state they lead to. */
-  also?: (run: SqlRunner, result: Appended) => Promise<void>;
+  also?: (run: Executor, result: Appended) => Promise<void>;
   /** Checked against the committed state inside the transaction; false aborts the append with StaleAppend. */
   guard?: (current: SessionState) => boolean;
 };
@@ -104,8 +104,8 @@ export function appendEvents(
 ): Promise<Appended> {
   return queued(sessionId, async () => {
     const result = await withConflictRetry((attempt) =>
-      sqlTransaction(db, async (run) => {
-        const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run.conn, sessionId));
+      withTransaction(db, async (run) => {
+        const current = (attempt === 0 && hints.get(sessionId)) || (await readState(run, sessionId));
         const at = new Date();
         if (opts.guard && !opts.guard(current)) {
           // A hint may be stale: only a state read in this transaction can refuse the append.

@@ -1,4 +1,4 @@
-import { sqlTransaction, type Db } from "../db/client";
+import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { newId } from "../id";
 import { emptyState } from "../core/fold";
@@ -29,8 +29,8 @@ export type CreateSessionInput = {
 export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
   const id = input.id ?? newId("ses");
   const at = new Date();
-  const result = await sqlTransaction(db, async (run) => {
-    await insertSession(run.conn, {
+  const result = await withTransaction(db, async (run) => {
+    await insertSession(run, {
       id,
       title: input.title,
       workspace: input.workspace,
@@ -44,7 +44,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
       ...projectionColumns(emptyState, at),
       createdAt: at,
     });
-    await assignSearchKey(run.conn, id);
+    await assignSearchKey(run, id);
     return appendEventsInTx(run, id, [
       {
         type: "session.created",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDb, type TestDb } from "../../tests/helpers/db";
-import { sql } from "../db/client";
+import { sql } from "../db/sql";
 import { resetEnvCache } from "../env";
 import { createSession } from "./create-session";
 import { acquireLease, keepLease, reapLease, releaseLease } from "./lease";

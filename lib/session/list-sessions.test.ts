@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDb, type TestDb } from "../../tests/helpers/db";
-import { sql } from "../db/client";
+import { sql } from "../db/sql";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
 import { listSessions, snippetOf, type ListSessionsQuery, type SearchBudget } from "./list-sessions";

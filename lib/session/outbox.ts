@@ -1,5 +1,5 @@
 import { insertOutboxEntries } from "../db/outbox";
-import type { SqlRunner } from "../db/sql";
+import type { Executor } from "../db/client";
 import { newId } from "../id";
 import type { EventType, SessionEvent } from "../core/events";
 
@@ -15,13 +15,13 @@ export const OUTBOX_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
 ]);
 
 export async function insertOutboxRows(
-  run: SqlRunner,
+  run: Executor,
   sessionId: string,
   events: readonly SessionEvent[],
   at: Date,
 ): Promise<void> {
   await insertOutboxEntries(
-    run.conn,
+    run,
     events
       .filter((e) => OUTBOX_EVENT_TYPES.has(e.type))
       .map((e) => ({ id: newId("obx", at.getTime()), sessionId, seq: e.seq, type: e.type, createdAt: at })),

@@ -81,6 +81,6 @@ export function planRequests(
     payload: { requestId: r.id, tool, permission: r.permission, patterns: r.patterns, callId },
   }));
   // Joins the append's transaction (appendEvents' `also`): the asks are stored with their events or not at all.
-  const write = (run: { conn: Conn }) => insertRequests(run.conn, rows, new Date());
+  const write = (trx: Conn) => insertRequests(trx, rows, new Date());
   return { rows, events, write };
 }

@@ -1,6 +1,4 @@
 import type { Conn } from "../db/client";
-import type { SqlRunner } from "../db/sql";
-import { connOf } from "../db/session-log/legacy";
 import * as index from "../db/session-log/search-index-pg";
 
 /*
@@ -15,11 +13,11 @@ export {
   pgSessionRank,
 } from "../db/session-log/search-index-pg";
 
-type On = SqlRunner | Conn;
+type On = Conn;
 
 export const indexDocsPg = (on: On, sessionId: string, bodies: readonly string[]) =>
-  index.indexDocsPg(connOf(on), sessionId, bodies);
-export const dropDocsPg = (on: On, sessionId: string) => index.dropDocsPg(connOf(on), sessionId);
-export const fewerMatchesPg = (on: On, query: string, cap: number) => index.fewerMatchesPg(connOf(on), query, cap);
+  index.indexDocsPg(on, sessionId, bodies);
+export const dropDocsPg = (on: On, sessionId: string) => index.dropDocsPg(on, sessionId);
+export const fewerMatchesPg = (on: On, query: string, cap: number) => index.fewerMatchesPg(on, query, cap);
 export const sessionsMatchingPg = (on: On, query: string, ids: readonly string[]) =>
-  index.sessionsMatchingPg(connOf(on), query, ids);
+  index.sessionsMatchingPg(on, query, ids);

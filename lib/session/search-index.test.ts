@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
-import { sql } from "../db/client";
+import { sql } from "../db/sql";
 import type { SqlRunner } from "../db/sql";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
@@ -139,38 +139,38 @@ describe.skipIf(onPostgres)("the index, read by term", () => {
   });
 
   it("lists the terms a prefix begins, in order, skipping each term's documents", async () => {
-    expect(await termsWithPrefix(run, "pag")).toEqual(["page", "pager", "paginate", "pagination"]);
-    expect(await termsWithPrefix(run, "the")).toEqual(["the", "them", "then"]);
-    expect(await termsWithPrefix(run, "fac")).toEqual(["facade"]);
-    expect(await termsWithPrefix(run, "zzz")).toEqual([]);
-    expect(await termsWithPrefix(run, "qz", 5)).toHaveLength(6);
+    expect(await termsWithPrefix(run.conn, "pag")).toEqual(["page", "pager", "paginate", "pagination"]);
+    expect(await termsWithPrefix(run.conn, "the")).toEqual(["the", "them", "then"]);
+    expect(await termsWithPrefix(run.conn, "fac")).toEqual(["facade"]);
+    expect(await termsWithPrefix(run.conn, "zzz")).toEqual([]);
+    expect(await termsWithPrefix(run.conn, "qz", 5)).toHaveLength(6);
   });
 
   it("expands plain words into whole terms; anything else keeps FTS5's prefix form", async () => {
-    expect(await termQuery(run, ["The", "PAGE"])).toEqual({
+    expect(await termQuery(run.conn, ["The", "PAGE"])).toEqual({
       kind: "terms",
       match: '("the" OR "them" OR "then") AND ("page" OR "pager")',
     });
-    expect(await termQuery(run, ["the", "nowhere"])).toEqual({ kind: "nothing" });
-    expect(await termQuery(run, ["façade"])).toEqual({ kind: "prefix" });
-    expect(await termQuery(run, ["the_list"])).toEqual({ kind: "prefix" });
-    expect(await termQuery(run, ["qz"])).toEqual({ kind: "prefix" });
+    expect(await termQuery(run.conn, ["the", "nowhere"])).toEqual({ kind: "nothing" });
+    expect(await termQuery(run.conn, ["façade"])).toEqual({ kind: "prefix" });
+    expect(await termQuery(run.conn, ["the_list"])).toEqual({ kind: "prefix" });
+    expect(await termQuery(run.conn, ["qz"])).toEqual({ kind: "prefix" });
   });
 
   it("finds which sessions of a list hold a match, near or far apart", async () => {
     const match = '("the" OR "them" OR "then")';
-    expect([...(await keysMatching(run, match, [1, 2, 3, 40, 41, 90]))].sort((a, b) => a - b)).toEqual([1, 2, 40]);
-    expect([...(await keysMatching(run, match, [2, 41]))]).toEqual([2]);
-    expect([...(await keysMatching(run, '("pagination") AND ("add")', [1, 2]))]).toEqual([1]);
-    expect(await keysMatching(run, match, [])).toEqual(new Set());
+    expect([...(await keysMatching(run.conn, match, [1, 2, 3, 40, 41, 90]))].sort((a, b) => a - b)).toEqual([1, 2, 40]);
+    expect([...(await keysMatching(run.conn, match, [2, 41]))]).toEqual([2]);
+    expect([...(await keysMatching(run.conn, '("pagination") AND ("add")', [1, 2]))]).toEqual([1]);
+    expect(await keysMatching(run.conn, match, [])).toEqual(new Set());
   });
 
   it("tells whether fewer documents than a cap match", async () => {
     const match = '("the")'; // two documents
-    expect(await fewerMatches(run, match, 3)).toBe(true);
-    expect(await fewerMatches(run, match, 2)).toBe(false);
-    expect(await fewerMatches(run, match, 0)).toBe(false);
-    expect(await fewerMatches(run, match, Infinity)).toBe(true);
+    expect(await fewerMatches(run.conn, match, 3)).toBe(true);
+    expect(await fewerMatches(run.conn, match, 2)).toBe(false);
+    expect(await fewerMatches(run.conn, match, 0)).toBe(false);
+    expect(await fewerMatches(run.conn, match, Infinity)).toBe(true);
   });
 });
 
@@ -300,14 +300,14 @@ describe.runIf(onPostgres)("the PostgreSQL index", () => {
     const id = (name: string) => [...names].find(([, n]) => n === name)![0];
     const redApple = tsQueryText(["red", "apple"])!;
     const apple = tsQueryText(["apple"])!; // two documents: c's "apple" and d's "a red apple"
-    expect(await sessionsMatchingPg(run, redApple, [id("a"), id("c"), id("d")])).toEqual(new Set([id("d")]));
-    expect(await sessionsMatchingPg(run, apple, [id("b"), id("c"), id("d")])).toEqual(new Set([id("c"), id("d")]));
-    expect(await sessionsMatchingPg(run, apple, [id("a"), id("b")])).toEqual(new Set());
-    expect(await sessionsMatchingPg(run, apple, [])).toEqual(new Set());
-    expect(await fewerMatchesPg(run, apple, 3)).toBe(true);
-    expect(await fewerMatchesPg(run, apple, 2)).toBe(false);
-    expect(await fewerMatchesPg(run, apple, 0)).toBe(false);
-    expect(await fewerMatchesPg(run, apple, Infinity)).toBe(true);
+    expect(await sessionsMatchingPg(run.conn, redApple, [id("a"), id("c"), id("d")])).toEqual(new Set([id("d")]));
+    expect(await sessionsMatchingPg(run.conn, apple, [id("b"), id("c"), id("d")])).toEqual(new Set([id("c"), id("d")]));
+    expect(await sessionsMatchingPg(run.conn, apple, [id("a"), id("b")])).toEqual(new Set());
+    expect(await sessionsMatchingPg(run.conn, apple, [])).toEqual(new Set());
+    expect(await fewerMatchesPg(run.conn, apple, 3)).toBe(true);
+    expect(await fewerMatchesPg(run.conn, apple, 2)).toBe(false);
+    expect(await fewerMatchesPg(run.conn, apple, 0)).toBe(false);
+    expect(await fewerMatchesPg(run.conn, apple, Infinity)).toBe(true);
   });
 
   it("reads nothing in a search as an operator", async () => {

@@ -75,7 +75,7 @@ export async function answerPlanRequest(
     drive: input.drive,
     decider,
     alsoWrite: async (run) => {
-      if (!(await markMailAnswered(run.conn, request.id, new Date())))
+      if (!(await markMailAnswered(run, request.id, new Date())))
         throw new AppError("already_decided", "That plan approval request was already answered.");
       // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
       await insertMail(run, {

@@ -29,7 +29,7 @@ export async function createTeam(
     {
       also: async (run, result) => {
         if (result.events.length === 0) throw new AppError("conflict", "That session joined a team meanwhile.");
-        await insertTeamWithLead(run.conn, {
+        await insertTeamWithLead(run, {
           id: teamId,
           name,
           leadSessionId: input.sessionId,

@@ -23,7 +23,7 @@ export async function deliverMail(db: Db, sessionId: string, teamId: string, tur
     [{ type: "message.user", payload: { text: formatMail(unread, names), source: "team" } }],
     {
       guard: (s) => s.openTurnId === turnId,
-      also: (run) => markMailRead(run.conn, ids, new Date()),
+      also: (run) => markMailRead(run, ids, new Date()),
     },
   );
   return true;

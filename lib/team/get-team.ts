@@ -1,5 +1,5 @@
 import type { Conn } from "../db/client";
-import { findTeam, listTeamMembers } from "../db/teams/teams";
+import { findTeam, listRecentTeams, listTeamMembers } from "../db/teams/teams";
 import { AppError } from "../errors";
 import type { SessionState } from "../core/fold";
 import { stateFromRow } from "../core/projection";
@@ -50,4 +50,9 @@ export function isLeadReview(review: { intent: unknown }): boolean {
     review.intent !== null &&
     (review.intent as { approver?: unknown }).approver === "lead"
   );
+}
+
+/** Up to 100 teams, newest first (the session list's team filter). */
+export function listTeams(db: Conn): Promise<{ id: string; name: string }[]> {
+  return listRecentTeams(db, 100);
 }

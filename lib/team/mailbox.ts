@@ -1,5 +1,4 @@
 import type { Conn } from "../db/client";
-import type { SqlRunner } from "../db/sql";
 import { insertMailboxMessage, listMailboxMessages, type MailRow } from "../db/teams/mailbox";
 import { newId } from "../id";
 import type { MailStatus, MailType, MailView } from "../core/team-view";
@@ -47,13 +46,13 @@ export type NewMail = {
 };
 
 /**
- * Stores a message, inside the caller's transaction when given one (a runner or a transaction), so that it
+ * Stores a message, inside the caller's transaction when given one, so that it
  * commits with what it tells about.
  */
-export async function insertMail(conn: Conn | SqlRunner, mail: NewMail): Promise<string> {
+export async function insertMail(conn: Conn, mail: NewMail): Promise<string> {
   const id = newId("msg");
   const at = new Date();
-  await insertMailboxMessage(connOf(conn), {
+  await insertMailboxMessage(conn, {
     id,
     teamId: mail.teamId,
     fromSession: mail.from,
@@ -66,9 +65,4 @@ export async function insertMail(conn: Conn | SqlRunner, mail: NewMail): Promise
     readAt: mail.status && mail.status !== "unread" ? at : null,
   });
   return id;
-}
-
-// TRANSITIONAL: callers inside appendEvents/sqlTransaction still hold a runner; its executor is the transaction.
-function connOf(conn: Conn | SqlRunner): Conn {
-  return "query" in conn && "conn" in conn ? conn.conn : conn;
 }

@@ -77,9 +77,9 @@ export async function spawnTeammate(
     ],
     {
       also: async (run) => {
-        if (await nameTaken(run.conn, team.id, input.name))
+        if (await nameTaken(run, team.id, input.name))
           throw new AppError("conflict", `name: the team already has a member called ${input.name}.`);
-        await joinTeam(run.conn, id, team.id, "teammate");
+        await joinTeam(run, id, team.id, "teammate");
       },
     },
   );

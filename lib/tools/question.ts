@@ -40,7 +40,7 @@ export const questionTool: ToolDef<QuestionInput> = {
         [{ type: "review.asked", payload: { reviewId: id, kind: "question", toolCallId: ctx.callId } }],
         {
           also: (tx) =>
-            insertReview(tx.conn, {
+            insertReview(tx, {
               id,
               sessionId: ctx.sessionId,
               kind: "question",

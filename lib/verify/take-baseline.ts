@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { latestApproval, recordBaselineTree, toolCalledSinceApproval } from "../db/plans/baseline-tree";
-import type { SqlRunner } from "../db/sql";
+import type { Executor } from "../db/client";
 import { newId } from "../id";
 import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
 import { appendEvents } from "../session/append-events";
@@ -33,9 +33,9 @@ const YIELD_MS = 25;
  * In the decision's transaction: the session's lease, so nothing drives it until the baseline is written. Null
  * when another holder has it (a drive finishing its loop): the kick after the commit then competes for it.
  */
-export async function holdForBaseline(run: SqlRunner, sessionId: string): Promise<string | null> {
+export async function holdForBaseline(run: Executor, sessionId: string): Promise<string | null> {
   // On the transaction's runner: the claim commits with the decision.
-  return claimLease(run.conn, sessionId, `baseline:${newId("lse")}`);
+  return claimLease(run, sessionId, `baseline:${newId("lse")}`);
 }
 
 /** The latest approval's baseline when it is still owed: not yet written, in a git workspace. */

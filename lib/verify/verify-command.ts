@@ -75,7 +75,7 @@ export async function gateVerifyCommand(db: Db, t: Target, key: string): Promise
     {
       also: (run) =>
         insertRequests(
-          run.conn,
+          run,
           [
             {
               id: requestId,

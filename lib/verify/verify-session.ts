@@ -116,7 +116,7 @@ export async function verifySession(
     ],
     {
       also: (run) =>
-        insertVerification(run.conn, {
+        insertVerification(run, {
           id,
           sessionId,
           planId: plan.planId,

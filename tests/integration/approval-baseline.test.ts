@@ -10,7 +10,7 @@ import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { readEvents } from "../../lib/session/read-events";
 import { appendEvents } from "../../lib/session/append-events";
 import { acquireLease, releaseLease } from "../../lib/session/lease";
-import { sql } from "../../lib/db/client";
+import { sql } from "../../lib/db/sql";
 
 // Each snapshot waits on the next hold queued here (if any) before it reads the workspace: a snapshot made as
 // slow as the test likes, or one that never finishes (the process that took it died).

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
-import { sql } from "../../lib/db/client";
+import { sql } from "../../lib/db/sql";
 import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents } from "../../lib/core/fold";
 import { getSession } from "../../lib/session/get-session";

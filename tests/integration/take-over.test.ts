@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeOverSessions } from "../../lib/agent/scheduler";
-import { createDb, sql, type Db } from "../../lib/db/client";
+import { createDb, type Db } from "../../lib/db/client";
+import { sql } from "../../lib/db/sql";
 import { appendEvents } from "../../lib/session/append-events";
 import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 

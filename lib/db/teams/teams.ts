@@ -61,3 +61,8 @@ export async function setTeamPersonApproval(conn: Conn, teamId: string, personAp
   const r = await kysely(conn).updateTable("Team").set({ personApproval }).where("id", "=", teamId).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The newest teams first, for the home page's filter. */
+export async function listRecentTeams(conn: Conn, limit: number): Promise<{ id: string; name: string }[]> {
+  return kysely(conn).selectFrom("Team").select(["id", "name"]).orderBy("createdAt", "desc").limit(limit).execute();
+}
