@@ -1,3 +1,4 @@
+import "server-only";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
