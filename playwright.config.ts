@@ -37,6 +37,9 @@ export default defineConfig({
       PLANGATE_DATA_DIR: "./data/e2e",
       DATABASE_URL: "file:./data/e2e/plangate.db",
       PLANGATE_ALLOW_SCRIPTED: "1",
+      // The specs run with the react-server condition (they seed databases through lib/db, whose "server-only"
+      // marker then resolves to its empty module); the server must not, or React's server build would render pages.
+      NODE_OPTIONS: "",
     },
   },
 });
