@@ -26,7 +26,7 @@ import { deliverMail } from "../team/deliver-mail";
 import { startSession } from "./start-session";
 import { verifyIfDue } from "../verify/verify-session";
 import { gradeWithVerifierModel } from "./verifier-model";
-import { takeOwedBaseline } from "../verify/take-baseline";
+import { baselineOwed, takeOwedBaseline } from "../verify/take-baseline";
 import { isExternalModel } from "../session/external-agents";
 
 const MODE_TOOLS = new Set(["enter_plan_mode", "exit_plan_mode"]);
@@ -170,6 +170,12 @@ export async function driveSession(db: Db, sessionId: string): Promise<void> {
     await takeOwedBaseline(db, sessionId);
     const token = await acquireLease(db, sessionId);
     if (!token) return;
+    // The approval may have committed (or its holder let go) between that look and this lease: the baseline is
+    // taken, or recorded as lost, before this drive runs anything.
+    if (await baselineOwed(db, sessionId)) {
+      await releaseLease(db, sessionId, token);
+      continue;
+    }
     // Lost to another instance (this one stalled past the expiry): stop what runs here, the new holder goes on.
     const stopRenewing = keepLease(db, sessionId, token, () => abortLocal(sessionId));
     // An abort taken by another instance closes the turn in the log: cancel what runs here for it right away.

@@ -45,6 +45,11 @@ async function owedBaseline(db: Db, sessionId: string): Promise<Owed | null> {
   return { versionId: row.versionId, reviewId: row.reviewId, workspace: row.workspace };
 }
 
+/** Whether the latest approval's baseline is still owed (a drive that got the lease first must let it be taken). */
+export async function baselineOwed(db: Db, sessionId: string): Promise<boolean> {
+  return (await owedBaseline(db, sessionId)) !== null;
+}
+
 /** Whether a tool was called after the approval (an approval that cannot be placed in the log counts as yes). */
 async function toolCalledSince(db: Db, sessionId: string, reviewId: string | null): Promise<boolean> {
   if (!reviewId) return true;
