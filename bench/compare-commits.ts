@@ -14,11 +14,17 @@ if (!baseDir) throw new Error("usage: compare-commits.ts <base checkout> [rounds
 const rounds = Number(roundsArg ?? 3);
 const chosen = suites.length > 0 ? suites : ["append", "permission", "history", "search", "approval"];
 
-/** Numeric leaves of a bench report that measure something (not targets, sizes or counts). */
+/**
+ * Numeric leaves of a bench report that measure something: a time or a rate by the leaf's own name (not the
+ * path's: `sizes[0].stepMsMedian` is a time), not a target, a floor, a count, a size or a seeding time.
+ */
 export function figures(value: unknown, prefix = ""): Figures {
   const out: Figures = {};
-  if (typeof value === "number" && /(ms|micros|millis|seconds?|persecond|p50|p95|p99|median|slowdown)$/i.test(prefix)) {
-    if (!/target|floor|count|events|sessions|rules|grants|files|bytes|size/i.test(prefix)) out[prefix] = value;
+  const leaf = prefix.split(".").at(-1) ?? "";
+  if (typeof value === "number") {
+    const measured = /ms|micros|millis|seconds?|persecond|p50|p95|p99|median|slowdown/i.test(leaf);
+    if (measured && !/target|floor|count|events|sessions|rules|grants|files|bytes|size|seed/i.test(leaf))
+      out[prefix] = value;
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => Object.assign(out, figures(v, `${prefix}[${i}]`)));
   } else if (value && typeof value === "object") {

@@ -3,16 +3,19 @@ import { stateFromRow } from "../../core/projection";
 import type { SessionState } from "../../core/fold";
 import type { SessionView } from "../../core/session-view";
 import { type Conn, kysely } from "../client";
+import { shapedQuery } from "../shaped-query";
 
 /** The folded state a session's row holds (its projection), or null when there is no such session. */
 export async function readSessionState(conn: Conn, sessionId: string): Promise<SessionState | null> {
-  const row = await kysely(conn)
-    .selectFrom("Session")
-    .select(["state", "lastSeq"])
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
+  const k = kysely(conn);
+  const [row] = await stateRows(k, "state", { sessionId }, (bind) =>
+    k.selectFrom("Session").select(["state", "lastSeq"]).where("id", "=", bind<string>("sessionId")),
+  );
   return row ? stateFromRow(row) : null;
 }
+// Read on every step of every turn: compiled once (see shapedQuery).
+const stateRows = shapedQuery<{ state: string; lastSeq: number }>();
+const sessionRows = shapedQuery<SessionViewRow & { state: string }>();
 
 export type { SessionView };
 
@@ -80,10 +83,12 @@ export async function readSession(
   conn: Conn,
   sessionId: string,
 ): Promise<{ session: SessionView; state: SessionState } | null> {
-  const row = await kysely(conn)
-    .selectFrom("Session")
-    .select([...SESSION_VIEW_COLUMNS, "state"])
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
+  const k = kysely(conn);
+  const [row] = await sessionRows(k, "session", { sessionId }, (bind) =>
+    k
+      .selectFrom("Session")
+      .select([...SESSION_VIEW_COLUMNS, "state"])
+      .where("id", "=", bind<string>("sessionId")),
+  );
   return row ? { session: sessionView(row), state: stateFromRow(row) } : null;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import { type SearchDoc, wholeTermsMatch } from "../../core/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
+import { raw, shapedQuery } from "../shaped-query";
 import { fixedShape } from "./fixed-shape";
 import { dropDocsPg, indexDocsPg } from "./search-index-pg";
 
@@ -108,17 +109,24 @@ const PLAIN = /^[A-Za-z0-9]+$/;
 
 /** The indexed terms `prefix` (plain, lower case) begins, up to `max` + 1 of them (so "too many" shows). */
 export async function termsWithPrefix(conn: Conn, prefix: string, max = MAX_TERMS_PER_WORD): Promise<string[]> {
-  const n = prefix.length;
+  const k = kysely(conn);
   // Each step seeks to the first term after the previous one (|| char(1): tokens hold no control characters),
   // so a common term's long document list is skipped, not read.
-  const { rows } = await sql<{ term: string }>`WITH RECURSIVE "t"("term", "n") AS (
-  SELECT (SELECT "term" FROM "SessionSearchTerms" WHERE "term" >= ${prefix} LIMIT 1), 1
+  const rows = await prefixTerms(k, "terms", { prefix, n: prefix.length, max }, (bind) => {
+    const [p, n, m] = [bind("prefix"), bind("n"), bind("max")];
+    return raw(
+      k,
+      sql<{ term: string }>`WITH RECURSIVE "t"("term", "n") AS (
+  SELECT (SELECT "term" FROM "SessionSearchTerms" WHERE "term" >= ${p} LIMIT 1), 1
   UNION ALL
   SELECT (SELECT v."term" FROM "SessionSearchTerms" v WHERE v."term" >= "t"."term" || char(1) LIMIT 1), "t"."n" + 1
-  FROM "t" WHERE substr("t"."term", 1, ${n}) = ${prefix} AND "t"."n" <= ${max}
-) SELECT "term" FROM "t" WHERE substr("term", 1, ${n}) = ${prefix}`.execute(kysely(conn));
+  FROM "t" WHERE substr("t"."term", 1, ${n}) = ${p} AND "t"."n" <= ${m}
+) SELECT "term" FROM "t" WHERE substr("term", 1, ${n}) = ${p}`,
+    );
+  });
   return rows.map((r) => r.term);
 }
+const prefixTerms = shapedQuery<{ term: string }>();
 
 /** Expands each word of a search into the whole terms it is a prefix of (see TermQuery). */
 export async function termQuery(conn: Conn, words: readonly string[]): Promise<TermQuery> {
@@ -139,14 +147,22 @@ const matching = (match: string) => sql<SqlBool>`"SessionSearch" MATCH ${match}`
 export async function fewerMatches(conn: Conn, match: string, cap: number): Promise<boolean> {
   if (cap === Infinity) return true;
   if (cap <= 0) return false;
-  const row = await fts(kysely(conn))
-    .selectFrom((eb) =>
-      eb.selectFrom("SessionSearch").select(sql.lit(1).as("one")).where(matching(match)).limit(cap).as("m"),
-    )
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirst();
+  const k = kysely(conn);
+  const [row] = await countMatches(k, "fewer", { match, cap }, (bind) =>
+    fts(k)
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("SessionSearch")
+          .select(sql.lit(1).as("one"))
+          .where(matching(bind("match")))
+          .limit(bind<number>("cap"))
+          .as("m"),
+      )
+      .select((eb) => eb.fn.countAll<number>().as("n")),
+  );
   return Number(row?.n ?? 0) < cap;
 }
+const countMatches = shapedQuery<{ n: number }>();
 
 // Sessions this close (in search keys) are read as one rowid range: opening the index at a rowid costs about
 // what reading ~30 sessions' documents does, and sessions active together were mostly created together.
@@ -172,14 +188,19 @@ export function keySpans(keys: readonly number[], gap = SPAN_GAP): [number, numb
 export async function keysMatching(conn: Conn, match: string, keys: readonly number[]): Promise<Set<number>> {
   const spans = keySpans(keys);
   if (spans.length === 0) return new Set();
+  const k = kysely(conn);
   const per = sql.lit(DOCS_PER_SESSION);
-  const { rows } = await sql<{
-    key: number;
-  }>`SELECT DISTINCT f.rowid >> 24 AS "key" FROM json_each(${JSON.stringify(spans)}) r CROSS JOIN "SessionSearch" f WHERE f."SessionSearch" MATCH ${match} AND f.rowid BETWEEN (r.value ->> 0) * ${per} AND (r.value ->> 1) * ${per} + ${sql.lit(DOCS_PER_SESSION - 1)}`.execute(
-    kysely(conn),
+  const rows = await matchingKeys(k, "keys", { spans: JSON.stringify(spans), match }, (bind) =>
+    raw(
+      k,
+      sql<{
+        key: number;
+      }>`SELECT DISTINCT f.rowid >> 24 AS "key" FROM json_each(${bind("spans")}) r CROSS JOIN "SessionSearch" f WHERE f."SessionSearch" MATCH ${bind("match")} AND f.rowid BETWEEN (r.value ->> 0) * ${per} AND (r.value ->> 1) * ${per} + ${sql.lit(DOCS_PER_SESSION - 1)}`,
+    ),
   );
   return new Set(rows.map((r) => Number(r.key)));
 }
+const matchingKeys = shapedQuery<{ key: number }>();
 
 /** Session `s` (the query's alias for "Session") is among all sessions matching: every match, read once. */
 export function sessionAmongMatches(match: string): RawBuilder<SqlBool> {

@@ -2,6 +2,7 @@ import "server-only";
 import { type Expression, type SqlBool, sql } from "kysely";
 import { ftsQuery, tsQueryText } from "../../core/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
+import { type Bind, direct, shapedQuery } from "../shaped-query";
 import { SESSION_VIEW_COLUMNS, type SessionViewRow } from "../session-log/read-state";
 import { fewerMatches, keysMatching, sessionAmongMatches, termQuery } from "../session-log/search-index";
 import {
@@ -32,31 +33,60 @@ const sessions = (k: Executor) => k.selectFrom("Session as s");
 type Sessions = ReturnType<typeof sessions>;
 type Cond = ReturnType<typeof sessionAmongMatches> | ((q: Sessions) => Sessions);
 
-/** The filters and the cursor on `s`, plus any further conditions (a search's matches, a page of ids). */
-function narrowed(q: Sessions, filter: SessionFilter, after: ListCursor | undefined, ...more: Cond[]): Sessions {
+/** The values a listing's statement binds, by name: its filters and its cursor. */
+function listValues(filter: SessionFilter, after: ListCursor | undefined): Record<string, unknown> {
+  const { status, mode, workspace, team } = filter;
+  return { status, mode, workspace, team, at: after ? new Date(after.at) : undefined, afterId: after?.id };
+}
+
+/** What decides a listing statement's shape: which filters are set, and whether a cursor is. */
+const shapeOf = (filter: SessionFilter, after: ListCursor | undefined) =>
+  [filter.status, filter.mode, filter.workspace, filter.team, after]
+    .map((v) => (v === undefined || v === "" ? 0 : 1))
+    .join("");
+
+/**
+ * The filters and the cursor on `s`, plus any further conditions (a search's matches, a page of ids). Values come
+ * through `bind` (see shapedQuery), so the statement is compiled once per shape.
+ */
+function narrowed(
+  q: Sessions,
+  filter: SessionFilter,
+  after: ListCursor | undefined,
+  bind: Bind,
+  ...more: Cond[]
+): Sessions {
   let out = q;
-  if (filter.status) out = out.where("s.status", "=", filter.status);
-  if (filter.mode) out = out.where("s.permissionMode", "=", filter.mode);
-  if (filter.workspace) out = out.where("s.workspace", "=", filter.workspace);
-  if (filter.team) out = out.where("s.teamId", "=", filter.team);
+  if (filter.status) out = out.where("s.status", "=", bind<string>("status"));
+  if (filter.mode) out = out.where("s.permissionMode", "=", bind<string>("mode"));
+  if (filter.workspace) out = out.where("s.workspace", "=", bind<string>("workspace"));
+  if (filter.team) out = out.where("s.teamId", "=", bind<string>("team"));
   // A range on lastActivityAt plus a tie-break, not one OR: the OR form makes SQLite gather and sort every older
   // session (a "multi-index OR"), where a range walks the index newest first and stops at the limit.
   if (after) {
-    const at = new Date(after.at);
+    const at = bind<Date>("at");
     out = out
       .where("s.lastActivityAt", "<=", at)
-      .where((eb) => eb.or([eb("s.lastActivityAt", "<", at), eb("s.id", "<", after.id)]));
+      .where((eb) => eb.or([eb("s.lastActivityAt", "<", at), eb("s.id", "<", bind<string>("afterId"))]));
   }
   for (const c of more) out = typeof c === "function" ? c(out) : out.where(c);
   return out;
 }
-const idIn = (ids: readonly string[]) => (q: Sessions) => q.where("s.id", "in", ids);
+const idIn = (count: number, bind: Bind) => (q: Sessions) =>
+  q.where(
+    "s.id",
+    "in",
+    Array.from({ length: count }, (_, i) => bind<string>(`id${i}`)),
+  );
+const idValues = (ids: readonly string[]) => Object.fromEntries(ids.map((id, i) => [`id${i}`, id]));
 const NO_FILTER: SessionFilter = {};
+const listedRows = shapedQuery<SessionListRow>();
+const walkedRows = shapedQuery<{ id: string; at: Date; key: number | null }>();
 
 const newestFirst = <Q extends Sessions>(q: Q) => q.orderBy("s.lastActivityAt", "desc").orderBy("s.id", "desc");
 
 /** Listed rows newest first: the view columns and the latest plan's status, a column of every listing. */
-async function selectRows(where: Sessions, limit: number): Promise<SessionListRow[]> {
+function selectRows(where: Sessions, limit: number | unknown) {
   return newestFirst(where)
     .select(COLUMNS)
     .select((eb) =>
@@ -68,8 +98,18 @@ async function selectRows(where: Sessions, limit: number): Promise<SessionListRo
         .limit(1)
         .as("planStatus"),
     )
-    .limit(limit)
-    .execute();
+    .limit(limit as number);
+}
+
+/** selectRows, compiled once per shape (`key`), with `values` bound (plus `limit`). */
+function listed(
+  k: Executor,
+  key: string,
+  values: Record<string, unknown>,
+  limit: number,
+  where: (bind: Bind) => Sessions,
+): Promise<SessionListRow[]> {
+  return listedRows(k, key, { ...values, limit }, (bind) => selectRows(where(bind), bind("limit")));
 }
 
 /** One page of sessions (limit + 1 rows, so that a next page shows), newest activity first. */
@@ -80,7 +120,10 @@ export async function listSessionRows(
   limit: number,
 ): Promise<SessionListRow[]> {
   const k = kysely(conn);
-  return selectRows(narrowed(sessions(k), filter, after), limit + 1);
+  const values = listValues(filter, after);
+  return listed(k, `list:${shapeOf(filter, after)}`, values, limit + 1, (bind) =>
+    narrowed(sessions(k), filter, after, bind),
+  );
 }
 
 /**
@@ -105,18 +148,26 @@ export async function searchSessionRows(
   if (terms.kind === "prefix") {
     const match = ftsQuery(words.join(" "));
     if (match === null) return [];
-    return selectRows(narrowed(sessions(k), filter, after, sessionAmongMatches(match)), limit + 1);
+    const values = { ...listValues(filter, after), match };
+    return listed(k, `among:${shapeOf(filter, after)}`, values, limit + 1, (bind) =>
+      narrowed(sessions(k), filter, after, bind, sessionAmongMatches(bind<string>("match"))),
+    );
   }
   const { match } = terms;
   const hits: string[] = [];
   let from = after;
+  const among = (bind: Bind) => sessionAmongMatches(bind<string>("match"));
   for (let chunk = limit + 1; ; chunk *= 4) {
     if (await fewerMatches(k, match, chunk * budget.docsPerCandidate))
-      return selectRows(narrowed(sessions(k), filter, after, sessionAmongMatches(match)), limit + 1);
-    const walked = await newestFirst(narrowed(sessions(k), filter, from))
-      .select(["s.id", "s.lastActivityAt as at", "s.searchKey as key"])
-      .limit(chunk)
-      .execute();
+      return listed(k, `among:${shapeOf(filter, after)}`, { ...listValues(filter, after), match }, limit + 1, (bind) =>
+        narrowed(sessions(k), filter, after, bind, among(bind)),
+      );
+    const walkValues = { ...listValues(filter, from), chunk };
+    const walked = await walkedRows(k, `walk:${shapeOf(filter, from)}`, walkValues, (bind) =>
+      newestFirst(narrowed(sessions(k), filter, from, bind))
+        .select(["s.id", "s.lastActivityAt as at", "s.searchKey as key"])
+        .limit(bind<number>("chunk")),
+    );
     const matched = await keysMatching(
       k,
       match,
@@ -126,7 +177,10 @@ export async function searchSessionRows(
     const last = walked.at(-1);
     if (hits.length > limit || walked.length < chunk || !last) {
       const page = hits.slice(0, limit + 1);
-      return page.length ? selectRows(narrowed(sessions(k), NO_FILTER, undefined, idIn(page)), limit + 1) : [];
+      if (page.length === 0) return [];
+      return listed(k, `ids:${page.length}`, idValues(page), limit + 1, (bind) =>
+        narrowed(sessions(k), NO_FILTER, undefined, bind, idIn(page.length, bind)),
+      );
     }
     from = { at: last.at.getTime(), id: last.id };
   }
@@ -178,8 +232,10 @@ async function searchRowsPg(
   let from = after;
   for (let chunk = limit + 1; ; chunk *= 4) {
     if (await fewerMatchesPg(k, query, chunk * budget.docsPerCandidate))
-      return ranked(narrowed(sessions(k), filter, after, pgSessionAmongMatches(query)));
-    const walked = await newestFirst(narrowed(sessions(k), filter, from))
+      return ranked(
+        narrowed(sessions(k), filter, after, direct(listValues(filter, after)), pgSessionAmongMatches(query)),
+      );
+    const walked = await newestFirst(narrowed(sessions(k), filter, from, direct(listValues(filter, from))))
       .select(["s.id", "s.lastActivityAt as at"])
       .limit(chunk)
       .execute();
@@ -192,7 +248,17 @@ async function searchRowsPg(
     const last = walked.at(-1);
     if (hits.length > limit || walked.length < chunk || !last) {
       const page = hits.slice(0, limit + 1);
-      return page.length ? ranked(narrowed(sessions(k), NO_FILTER, undefined, idIn(page))) : [];
+      return page.length
+        ? ranked(
+            narrowed(
+              sessions(k),
+              NO_FILTER,
+              undefined,
+              direct(idValues(page)),
+              idIn(page.length, direct(idValues(page))),
+            ),
+          )
+        : [];
     }
     from = { at: last.at.getTime(), id: last.id };
   }
@@ -215,8 +281,15 @@ export async function listSnippetTexts(
 ): Promise<{ id: string; plan: string | null; message: string | null }[]> {
   if (sessionIds.length === 0) return [];
   const k = kysely(conn);
+  const values = { ...idValues(sessionIds), pattern: containsPattern(word) };
+  return snippetRows(k, `snippets:${sessionIds.length}`, values, (bind) => snippetTexts(k, sessionIds.length, bind));
+}
+
+const snippetRows = shapedQuery<{ id: string; plan: string | null; message: string | null }>();
+
+function snippetTexts(k: Executor, count: number, bind: Bind) {
   const pg = onPostgres(k);
-  const pattern = containsPattern(word);
+  const pattern = bind<string>("pattern");
   const like = (text: Expression<unknown>) =>
     pg ? sql<SqlBool>`${text} ILIKE ${pattern} ESCAPE '\\'` : sql<SqlBool>`${text} LIKE ${pattern} ESCAPE '\\'`;
   // The message's own text, not its JSON: a word that is a key or another field's value must not match.
@@ -229,7 +302,11 @@ export async function listSnippetTexts(
       (db) =>
         db
           .selectFrom("Session as s")
-          .where("s.id", "in", sessionIds)
+          .where(
+            "s.id",
+            "in",
+            Array.from({ length: count }, (_, i) => bind<string>(`id${i}`)),
+          )
           .select((eb) => [
             "s.id",
             eb
@@ -262,6 +339,5 @@ export async function listSnippetTexts(
         )
         .end()
         .as("message"),
-    ])
-    .execute();
+    ]);
 }
