@@ -1,7 +1,8 @@
 import "server-only";
 import { sql } from "kysely";
 import type { RelatedSession } from "../../core/history-view";
-import { type Conn, kysely } from "../client";
+import { type Conn, type Executor, kysely } from "../client";
+import { shapedQuery } from "../shaped-query";
 
 /*
  * Reads for a session's history and export: its plan versions and their verdicts, the reviewers' comments, mode
@@ -26,7 +27,13 @@ export type PlanVersionRow = {
 
 /** Every version of the session's plans, plan by plan (oldest plan first), version by version. */
 export async function listPlanVersions(conn: Conn, sessionId: string): Promise<PlanVersionRow[]> {
-  return kysely(conn)
+  const k = kysely(conn);
+  return versionRows(k, "versions", { sessionId }, (bind) => planVersions(k, bind<string>("sessionId")));
+}
+const versionRows = shapedQuery<PlanVersionRow>();
+
+function planVersions(k: Executor, sessionId: string) {
+  return k
     .selectFrom("PlanVersion as v")
     .innerJoin("Plan as p", "p.id", "v.planId")
     .select((eb) => [
@@ -51,8 +58,7 @@ export async function listPlanVersions(conn: Conn, sessionId: string): Promise<P
     ])
     .where("p.sessionId", "=", sessionId)
     .orderBy("p.createdAt")
-    .orderBy("v.version")
-    .execute();
+    .orderBy("v.version");
 }
 
 export type PlanCommentRow = {
@@ -67,16 +73,19 @@ export type PlanCommentRow = {
 
 /** The reviewers' comments on lines of the session's plan versions, by version, line and time. */
 export async function listPlanComments(conn: Conn, sessionId: string): Promise<PlanCommentRow[]> {
-  return kysely(conn)
-    .selectFrom("PlanComment as c")
-    .innerJoin("Plan as p", "p.id", "c.planId")
-    .select(["c.planId", "c.version", "c.lineStart", "c.lineEnd", "c.quote", "c.body", "c.author"])
-    .where("p.sessionId", "=", sessionId)
-    .orderBy("c.version")
-    .orderBy("c.lineStart")
-    .orderBy("c.createdAt")
-    .execute();
+  const k = kysely(conn);
+  return commentRows(k, "comments", { sessionId }, (bind) =>
+    k
+      .selectFrom("PlanComment as c")
+      .innerJoin("Plan as p", "p.id", "c.planId")
+      .select(["c.planId", "c.version", "c.lineStart", "c.lineEnd", "c.quote", "c.body", "c.author"])
+      .where("p.sessionId", "=", bind<string>("sessionId"))
+      .orderBy("c.version")
+      .orderBy("c.lineStart")
+      .orderBy("c.createdAt"),
+  );
 }
+const commentRows = shapedQuery<PlanCommentRow>();
 
 /** `latest`: only that many, the newest (still returned oldest first). */
 export type Latest = { latest?: number };
@@ -89,14 +98,18 @@ export async function listModeChanges(
   sessionId: string,
   { latest }: Latest = {},
 ): Promise<ModeChangeRow[]> {
-  const q = kysely(conn)
-    .selectFrom("ModeChange")
-    .select(["seq", "fromMode", "toMode", "cause", "createdAt"])
-    .where("sessionId", "=", sessionId);
-  if (latest === undefined) return q.orderBy("seq").execute();
-  // The latest rows come newest first from the index and are put back in order here.
-  return (await q.orderBy("seq", "desc").limit(latest).execute()).reverse();
+  const k = kysely(conn);
+  const rows = await modeRows(k, `modes:${latest === undefined ? "all" : "latest"}`, { sessionId, latest }, (bind) => {
+    const q = k
+      .selectFrom("ModeChange")
+      .select(["seq", "fromMode", "toMode", "cause", "createdAt"])
+      .where("sessionId", "=", bind<string>("sessionId"));
+    // The latest rows come newest first from the index and are put back in order below.
+    return latest === undefined ? q.orderBy("seq") : q.orderBy("seq", "desc").limit(bind<number>("latest"));
+  });
+  return latest === undefined ? rows : rows.reverse();
 }
+const modeRows = shapedQuery<ModeChangeRow>();
 
 export type PermissionDecisionRow = {
   id: string;
@@ -117,17 +130,28 @@ export async function listPermissionDecisions(
   sessionId: string,
   { latest }: Latest = {},
 ): Promise<PermissionDecisionRow[]> {
-  const q = kysely(conn)
-    .selectFrom("PermissionRequest")
-    .select(["id", "tool", "permission", "patterns", "status", "scope", "message", "createdAt", "repliedAt"])
-    .where("sessionId", "=", sessionId);
-  if (latest === undefined) return q.orderBy("createdAt").orderBy("id").execute();
-  return (await q.orderBy("createdAt", "desc").orderBy("id", "desc").limit(latest).execute()).reverse();
+  const k = kysely(conn);
+  const key = `asks:${latest === undefined ? "all" : "latest"}`;
+  const rows = await askRows(k, key, { sessionId, latest }, (bind) => {
+    const q = k
+      .selectFrom("PermissionRequest")
+      .select(["id", "tool", "permission", "patterns", "status", "scope", "message", "createdAt", "repliedAt"])
+      .where("sessionId", "=", bind<string>("sessionId"));
+    if (latest === undefined) return q.orderBy("createdAt").orderBy("id");
+    return q.orderBy("createdAt", "desc").orderBy("id", "desc").limit(bind<number>("latest"));
+  });
+  return latest === undefined ? rows : rows.reverse();
 }
+const askRows = shapedQuery<PermissionDecisionRow>();
 
 /** The sessions linked to this one: its parent and subagents, what it was forked from and its forks, its team. */
 export async function listRelatedSessions(conn: Conn, sessionId: string): Promise<RelatedSession[]> {
   const k = kysely(conn);
+  return relatedRows(k, "related", { sessionId }, (bind) => relatedSessions(k, bind<string>("sessionId")));
+}
+const relatedRows = shapedQuery<RelatedSession>();
+
+function relatedSessions(k: Executor, sessionId: string) {
   const as = (relation: RelatedSession["relation"]) => sql.lit(relation).$castTo<RelatedSession["relation"]>();
   return k
     .selectFrom("Session as s")
@@ -164,8 +188,7 @@ export async function listRelatedSessions(conn: Conn, sessionId: string): Promis
         ])
         .where("s.id", "=", sessionId)
         .whereRef("m.id", "<>", "s.id"),
-    )
-    .execute();
+    );
 }
 
 /** How many mode switches and permission requests the session has in all, and its projection state (JSON). */
@@ -173,20 +196,25 @@ export async function countHistory(
   conn: Conn,
   sessionId: string,
 ): Promise<{ modes: number; permissions: number; state: string | null }> {
-  const row = await kysely(conn)
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom("ModeChange")
-        .select((c) => c.fn.countAll<number>().as("n"))
-        .where("sessionId", "=", sessionId)
-        .as("modes"),
-      eb
-        .selectFrom("PermissionRequest")
-        .select((c) => c.fn.countAll<number>().as("n"))
-        .where("sessionId", "=", sessionId)
-        .as("permissions"),
-      eb.selectFrom("Session").select("state").where("id", "=", sessionId).as("state"),
-    ])
-    .executeTakeFirstOrThrow();
+  const k = kysely(conn);
+  const [row] = await countRows(k, "counts", { sessionId }, (bind) => countsOf(k, bind<string>("sessionId")));
+  if (!row) throw new Error(`no counts for ${sessionId}`);
   return { modes: Number(row.modes ?? 0), permissions: Number(row.permissions ?? 0), state: row.state };
 }
+
+function countsOf(k: Executor, sessionId: string) {
+  return k.selectNoFrom((eb) => [
+    eb
+      .selectFrom("ModeChange")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .where("sessionId", "=", sessionId)
+      .as("modes"),
+    eb
+      .selectFrom("PermissionRequest")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .where("sessionId", "=", sessionId)
+      .as("permissions"),
+    eb.selectFrom("Session").select("state").where("id", "=", sessionId).as("state"),
+  ]);
+}
+const countRows = shapedQuery<{ modes: number | null; permissions: number | null; state: string | null }>();
