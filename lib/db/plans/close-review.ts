@@ -1,5 +1,6 @@
 import "server-only";
 import { type Conn, withTransaction } from "../client";
+import { type Bind, shapedQuery } from "../shaped-query";
 
 /**
  * What a review's status becomes when it leaves pending. "abandoned" also covers a review superseded by a newer
@@ -34,34 +35,64 @@ export type ClosedReview = { planId: string | null; planVersion: number | null }
  */
 export async function closeReview(conn: Conn, reviewId: string, c: ReviewClosing): Promise<ClosedReview | null> {
   return withTransaction(conn, async (trx) => {
-    const verdict = {
+    const values = {
+      reviewId,
       status: c.status,
       decision: c.decision,
       feedback: c.feedback ?? null,
       decidedBy: c.decidedBy,
       decidedAt: c.decidedAt,
+      answer: c.answer ?? null,
+      ...c.version,
     };
-    const closed = await trx
-      .updateTable("Review")
-      .set({ ...verdict, answer: c.answer ?? null, pendingKey: null })
-      .where("id", "=", reviewId)
-      .where("status", "=", "pending")
-      .returning(["planId", "planVersion"])
-      .executeTakeFirst();
+    const [closed] = await closeRows(trx, "close", values, (bind) =>
+      trx
+        .updateTable("Review")
+        .set({ ...verdict(bind), answer: bind<string | null>("answer"), pendingKey: null })
+        .where("id", "=", bind<string>("reviewId"))
+        .where("status", "=", "pending")
+        .returning(["planId", "planVersion"]),
+    );
     if (!closed) return null;
     if (closed.planId === null || closed.planVersion === null) return closed;
-    await trx
-      .updateTable("PlanVersion")
-      .set({ ...verdict, ...c.version })
-      .where("planId", "=", closed.planId)
-      .where("version", "=", closed.planVersion)
-      .execute();
-    await trx
-      .updateTable("Plan")
-      .set({ status: c.status, updatedAt: c.decidedAt })
-      .where("id", "=", closed.planId)
-      .where("currentVersion", "=", closed.planVersion)
-      .execute();
+    const onPlan = { ...values, planId: closed.planId, planVersion: closed.planVersion };
+    await versionRows(trx, c.version ? "version:edit" : "version", onPlan, (bind) =>
+      trx
+        .updateTable("PlanVersion")
+        .set({
+          ...verdict(bind),
+          ...(c.version
+            ? {
+                content: bind<string>("content"),
+                editedByUser: bind<boolean>("editedByUser"),
+                baselineTree: bind<string | null>("baselineTree"),
+              }
+            : {}),
+        })
+        .where("planId", "=", bind<string>("planId"))
+        .where("version", "=", bind<number>("planVersion")),
+    );
+    await planRows(trx, "plan", onPlan, (bind) =>
+      trx
+        .updateTable("Plan")
+        .set({ status: bind<string>("status"), updatedAt: bind<Date>("decidedAt") })
+        .where("id", "=", bind<string>("planId"))
+        .where("currentVersion", "=", bind<number>("planVersion")),
+    );
     return closed;
   });
 }
+
+// One decision runs these three in its transaction: compiled once (see shapedQuery).
+const closeRows = shapedQuery<ClosedReview>();
+const versionRows = shapedQuery<unknown>();
+const planRows = shapedQuery<unknown>();
+
+/** The verdict's columns, alike on the review and its plan version. */
+const verdict = (bind: Bind) => ({
+  status: bind<string>("status"),
+  decision: bind<string>("decision"),
+  feedback: bind<string | null>("feedback"),
+  decidedBy: bind<string>("decidedBy"),
+  decidedAt: bind<Date>("decidedAt"),
+});

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Selectable } from "kysely";
-import { type Conn, kysely } from "../client";
+import { type Conn, type Executor, kysely } from "../client";
+import { shapedQuery } from "../shaped-query";
 import type { Review } from "../generated-kysely/types";
 
 /** Home of the Review table's reads and of a review's creation; a review leaves pending only in close-review. */
@@ -20,13 +21,17 @@ export type NewReview = {
   createdAt: Date;
 };
 
+const FILTERS = ["id", "sessionId", "status"] as const;
+const reviewRows = shapedQuery<ReviewRow>();
+
 export async function listReviewRows(conn: Conn, where: ReviewFilter): Promise<ReviewRow[]> {
-  let q = kysely(conn).selectFrom("Review").selectAll();
-  for (const key of ["id", "sessionId", "status"] as const) {
-    const value = where[key];
-    if (value !== undefined) q = q.where(key, "=", value);
-  }
-  return q.orderBy("createdAt").orderBy("id").execute();
+  const k = kysely(conn);
+  const set = FILTERS.filter((key) => where[key] !== undefined);
+  return reviewRows(k, `reviews:${set.join(",")}`, where, (bind) => {
+    let q = k.selectFrom("Review").selectAll();
+    for (const key of set) q = q.where(key, "=", bind<string>(key));
+    return q.orderBy("createdAt").orderBy("id");
+  });
 }
 
 /** The review a tool call opened, if it did (a rerun of the call finds it instead of asking again). */
@@ -78,8 +83,18 @@ export type ReviewedVersion = {
   model: string;
 };
 
+const reviewedVersions = shapedQuery<ReviewedVersion>();
+
 export async function findReviewedVersion(conn: Conn, reviewId: string): Promise<ReviewedVersion | undefined> {
-  return kysely(conn)
+  const k = kysely(conn);
+  const [row] = await reviewedVersions(k, "reviewed", { reviewId }, (bind) =>
+    reviewedVersion(k, bind<string>("reviewId")),
+  );
+  return row;
+}
+
+function reviewedVersion(k: Executor, reviewId: string) {
+  return k
     .selectFrom("Review as r")
     .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
     .innerJoin("Session as s", "s.id", "r.sessionId")
@@ -96,8 +111,7 @@ export async function findReviewedVersion(conn: Conn, reviewId: string): Promise
       "s.workspace",
       "s.model",
     ])
-    .where("r.id", "=", reviewId)
-    .executeTakeFirst();
+    .where("r.id", "=", reviewId);
 }
 
 /** The payload (JSON) of the newest result logged for a tool call: what the decision told the agent. */
