@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { Kysely, PostgresAdapter, type Transaction } from "kysely";
 import { PrismaAdapterDialect } from "./dialect";
+import { cacheStatements } from "./statement-cache";
 import type { DB } from "./generated-kysely/types";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
@@ -49,7 +50,10 @@ function adapterFactory(url: string): SqlDriverAdapterFactory {
 /** One Prisma client per database URL; the driver adapter is picked from the URL and shared with the query builder (lib/db/dialect.ts). */
 export function createDb(url: string): Db {
   const factory = adapterFactory(url);
-  const connected = factory.connect();
+  const connected = factory.connect().then((adapter) => {
+    if (factory.provider === "sqlite") cacheStatements(adapter);
+    return adapter;
+  });
   // Prisma Client and the hand-written SQL share one connection (and so one transaction lock).
   const shared: SqlDriverAdapterFactory = {
     provider: factory.provider,

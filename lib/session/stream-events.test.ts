@@ -158,8 +158,10 @@ describe("session event stream", () => {
   });
 
   it("idle streams issue no queries of their own, and the watcher stops when the last one closes", async () => {
-    // SQLite: statements prepared; PostgreSQL: queries sent on any connection (pool or listener).
-    const prepare = onPostgres ? vi.spyOn(pg.Client.prototype, "query") : vi.spyOn(Database.prototype, "prepare");
+    // SQLite: statements run (prepared ones are reused, so count runs, not prepares); PostgreSQL: queries sent on
+    // any connection (pool or listener).
+    const statement = Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Database.Statement;
+    const prepare = onPostgres ? vi.spyOn(pg.Client.prototype, "query") : vi.spyOn(statement, "all");
     const idleQueries = async () => {
       await sleep(600); // let first reads and the first full check pass
       prepare.mockClear();
