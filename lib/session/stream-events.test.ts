@@ -160,13 +160,15 @@ describe("session event stream", () => {
   it("idle streams issue no queries of their own, and the watcher stops when the last one closes", async () => {
     // SQLite: statements run (prepared ones are reused, so count runs, not prepares); PostgreSQL: queries sent on
     // any connection (pool or listener).
-    const statement = Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Database.Statement;
-    const prepare = onPostgres ? vi.spyOn(pg.Client.prototype, "query") : vi.spyOn(statement, "all");
+    const scratch = new Database(":memory:");
+    const statement = Object.getPrototypeOf(scratch.prepare("SELECT 1")) as Database.Statement;
+    scratch.close();
+    const sent = onPostgres ? vi.spyOn(pg.Client.prototype, "query") : vi.spyOn(statement, "all");
     const idleQueries = async () => {
       await sleep(600); // let first reads and the first full check pass
-      prepare.mockClear();
+      sent.mockClear();
       await sleep(2000);
-      return prepare.mock.calls.length;
+      return sent.mock.calls.length;
     };
     const ids = await Promise.all(range(1, 100).map(() => newSession()));
     const few = ids.slice(0, 3).map((id) => open(id));
