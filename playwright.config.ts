@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_OPERATOR_TOKEN, OPERATOR_HEADERS } from "./e2e/operator";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -10,6 +11,7 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    extraHTTPHeaders: OPERATOR_HEADERS,
     trace: "retain-on-failure",
     launchOptions: {
       // Playwright cannot download its browsers offline: use Debian's chromium.
@@ -37,6 +39,7 @@ export default defineConfig({
       PLANGATE_DATA_DIR: "./data/e2e",
       DATABASE_URL: "file:./data/e2e/plangate.db",
       PLANGATE_ALLOW_SCRIPTED: "1",
+      PLANGATE_TOKEN: E2E_OPERATOR_TOKEN,
       // The specs run with the react-server condition (they seed databases through lib/db, whose "server-only"
       // marker then resolves to its empty module); the server must not, or React's server build would render pages.
       NODE_OPTIONS: "",

@@ -3,8 +3,9 @@ import { getEnv, type Env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { guardRequest, overTls } from "@/lib/http/guard";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { OPERATOR_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/core/cookie-names";
 
-const COOKIE = "plangate_token";
+const COOKIE = OPERATOR_COOKIE;
 // The cookie a ?token= link sets lasts a working month; the token itself does not expire.
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 
@@ -26,11 +27,19 @@ export function proxy(request: NextRequest) {
     secFetchSite: request.headers.get("sec-fetch-site"),
     authorization: request.headers.get("authorization"),
     cookieToken: request.cookies.get(COOKIE)?.value ?? null,
+    sessionCookie: request.cookies.has(SESSION_COOKIE) || request.cookies.has(SECURE_SESSION_COOKIE),
     queryToken,
     token,
     allowedHosts: allowedHosts(env),
   });
   const headers = securityHeaders(process.env.NODE_ENV !== "production");
+  if (!verdict.ok && verdict.code === "sign_in_required") {
+    const signIn = new URL("/sign-in", request.nextUrl);
+    signIn.searchParams.set("next", `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    const redirect = NextResponse.redirect(signIn, 303);
+    for (const [k, v] of Object.entries(headers.response)) redirect.headers.set(k, v);
+    return redirect;
+  }
   if (!verdict.ok) {
     const error = new AppError(verdict.code);
     const refused = NextResponse.json(error.toBody(), { status: error.status });

@@ -8,8 +8,12 @@ const alias = {
   "@": path.resolve(import.meta.dirname),
   "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
 };
+// Every suite acts with a credential: the operator's token (PLANGATE_TOKEN), passed on to the servers and CLIs
+// it starts; tests of people and scoped tokens make their own.
+export const TEST_OPERATOR_TOKEN = "plangate-test-operator-token";
 const shared = {
   globalSetup: ["tests/global-setup.ts"],
+  env: { PLANGATE_TOKEN: TEST_OPERATOR_TOKEN },
   pool: "forks" as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -38,6 +42,8 @@ export const POSTGRES_SUITES = [
   "tests/multi-instance/**/*.test.ts",
   "lib/session/*.test.ts",
   "lib/db/*.test.ts",
+  "lib/db/people/*.test.ts",
+  "lib/auth/*.test.ts",
 ];
 
 export default defineConfig({
@@ -61,7 +67,12 @@ export default defineConfig({
         ? [
             {
               resolve: { alias },
-              test: { ...shared, name: "postgres", include: POSTGRES_SUITES, env: { PLANGATE_TEST_DB: "postgres" } },
+              test: {
+                ...shared,
+                name: "postgres",
+                include: POSTGRES_SUITES,
+                env: { ...shared.env, PLANGATE_TEST_DB: "postgres" },
+              },
             },
           ]
         : []),

@@ -3,6 +3,7 @@ import Link from "next/link";
 import "./globals.css";
 import { HydratedMarker } from "@/components/hydrated-marker";
 import { ShortcutsHelp } from "@/components/shortcuts-help";
+import { SignOutButton } from "@/components/sign-out-button";
 
 export const metadata: Metadata = {
   title: "Plangate",
@@ -21,6 +22,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/webhooks" className="text-sm" data-testid="nav-webhooks">
               Webhooks
             </Link>
+            <SignOutButton />
             <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
               Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts
             </span>

@@ -1,3 +1,4 @@
+import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { ZodError } from "zod";
 import { getDb } from "@/lib/db/client";
@@ -30,6 +31,7 @@ export default async function HomePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  await pageActor();
   const env = getEnv();
   const raw = await searchParams;
   // Empty form fields mean "any"; an invalid filter shows an error instead of the list.

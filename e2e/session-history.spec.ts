@@ -110,7 +110,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   const history = page.getByTestId("session-history");
   await history.locator("summary").first().click();
   await expect(history.getByTestId("plan-version-row")).toHaveCount(2);
-  await expect(history.getByTestId("plan-version-row").first()).toContainText("reject by user");
+  await expect(history.getByTestId("plan-version-row").first()).toContainText("reject by operator");
   await expect(history.getByTestId("plan-version-row").first()).toContainText("Feedback: Add a test.");
   await history.getByTestId("plan-version-row").nth(1).locator("summary").click();
   await expect(history.getByTestId("side-by-side").locator('tr[data-kind="added"]')).toContainText("2. test it");

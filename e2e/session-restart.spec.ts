@@ -2,9 +2,15 @@ import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { freePort, startServer, type Server } from "../tests/helpers/server";
 import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { E2E_OPERATOR_TOKEN } from "./operator";
 
 const DATA = "./data/e2e-restart";
-const env = { PLANGATE_DATA_DIR: DATA, DATABASE_URL: `file:${DATA}/plangate.db`, PLANGATE_ALLOW_SCRIPTED: "1" };
+const env = {
+  PLANGATE_DATA_DIR: DATA,
+  DATABASE_URL: `file:${DATA}/plangate.db`,
+  PLANGATE_ALLOW_SCRIPTED: "1",
+  PLANGATE_TOKEN: E2E_OPERATOR_TOKEN,
+};
 let server: Server | undefined;
 
 test.afterAll(async () => {

@@ -54,6 +54,12 @@ export const envSchema = z
       .min(16, "PLANGATE_TOKEN must be at least 16 characters")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    // Signs sign-in cookies. Unset: a random one is made once and kept in the data folder (auth-secret, 0600).
+    PLANGATE_AUTH_SECRET: z
+      .string()
+      .min(32, "PLANGATE_AUTH_SECRET must be at least 32 characters")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
     PLANGATE_WORKSPACE_ROOTS: z.string().optional(),
     PLANGATE_DATA_DIR: z.string().default("./data"),
     PLANGATE_MODEL: z.string().default("offline"),

@@ -4,7 +4,8 @@ export const ERRORS = {
   invalid_json: { status: 400, message: "The request body is not valid JSON." },
   workspace_not_allowed: { status: 400, message: "The workspace is outside the allowed roots." },
   mode_not_allowed: { status: 409, message: "That permission mode is not allowed right now." },
-  unauthorized: { status: 401, message: "A valid token is required." },
+  unauthorized: { status: 401, message: "Sign in, or send a valid token (Authorization: Bearer …)." },
+  sign_in_required: { status: 401, message: "Sign in to see this page." },
   origin_rejected: { status: 403, message: "The request's Origin is not allowed." },
   host_not_allowed: {
     status: 421,

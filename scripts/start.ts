@@ -3,12 +3,13 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { EnvError, parseEnv } from "../lib/env";
+import { EnvError, isLoopbackHost, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
 import { createDb } from "../lib/db/client";
 import { detectSandbox } from "../lib/sandbox/detect-sandbox";
 import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
+import { setupLink } from "../lib/auth/setup-link";
 import { needsBuild } from "./needs-build";
 import { withBuildLock } from "./build-lock";
 
@@ -60,6 +61,10 @@ if (!detectSandbox().available) {
         `plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`,
       );
     }
+    // A passkey's site cannot be an IP address: on loopback the link names localhost.
+    const link = await setupLink(db, isLoopbackHost(env.HOST) ? `http://localhost:${env.PORT}` : origin);
+    if (link)
+      console.log(`plangate: no account yet. Open this one-time link to create the owner account:\n\n    ${link}\n`);
   } finally {
     await db.$disconnect();
   }

@@ -1,3 +1,4 @@
+import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -14,6 +15,7 @@ export default async function WebhooksPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  await pageActor();
   const raw = await searchParams;
   const picked = Object.fromEntries(
     Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" && v !== "" ? [[k, v]] : [])),

@@ -1,3 +1,4 @@
+import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -16,6 +17,7 @@ export default async function WorkspacePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  await pageActor();
   const raw = (await searchParams).path;
   let workspace: string | null = null;
   let problem: string | null = null;

@@ -1,3 +1,4 @@
+import { type Signer, signedBy } from "../core/people";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
@@ -23,12 +24,20 @@ export const questionDecisionBody = z.union([
 export type QuestionDecision = z.infer<typeof questionDecisionBody>;
 
 /** Answers (or dismisses) a pending question; exactly one decision per review, then the turn resumes. */
-export async function answerQuestion(db: Db, review: ReviewView, body: QuestionDecision): Promise<ReviewView> {
+export async function answerQuestion(
+  db: Db,
+  review: ReviewView,
+  body: QuestionDecision,
+  signer?: Signer,
+): Promise<ReviewView> {
   const decision = "answers" in body ? "answered" : "abandon";
   const resumed = newId("trn");
   // The turn may have been aborted while the question waited: the answer then opens a new turn to carry on.
   const answered = (s: SessionState): NewEvent[] => [
-    { type: "review.answered", payload: { reviewId: review.id, decision } },
+    {
+      type: "review.answered",
+      payload: { reviewId: review.id, decision, ...(signer ? { by: signedBy(signer) } : {}) },
+    },
     ...(s.openTurnId ? [] : [{ type: "turn.started" as const, payload: { turnId: resumed, resumed: true } }]),
   ];
   await appendEvents(db, review.sessionId, answered, {
@@ -40,6 +49,7 @@ export async function answerQuestion(db: Db, review: ReviewView, body: QuestionD
         decidedBy: "user",
         decidedAt: new Date(),
         answer: "answers" in body ? JSON.stringify(body.answers) : null,
+        ...(signer ? { signer } : {}),
       });
       if (!closed) throw new AppError("already_decided");
     },

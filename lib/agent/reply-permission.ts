@@ -1,3 +1,4 @@
+import { type Signer, signedBy } from "../core/people";
 import type { Conn, Db } from "../db/client";
 import { replyToRequest, sessionOfRequest } from "../db/permissions/requests";
 import { AppError } from "../errors";
@@ -28,17 +29,36 @@ async function mark(
   status: Reply["reply"],
   message: string | null,
   scope: string | null,
+  signer: Signer | undefined,
   extra?: (conn: Conn) => Promise<void>,
 ): Promise<boolean> {
   let won = false;
   await appendEvents(
     db,
     req.sessionId,
-    [{ type: "permission.replied", payload: { requestId: req.id, reply: status, ...(message ? { message } : {}) } }],
+    [
+      {
+        type: "permission.replied",
+        payload: {
+          requestId: req.id,
+          reply: status,
+          ...(message ? { message } : {}),
+          ...(signer ? { by: signedBy(signer) } : {}),
+        },
+      },
+    ],
     {
       // The first reply wins: the row only moves out of pending once, in the same transaction as its event.
       also: async (run) => {
-        if (!(await replyToRequest(run, req.id, { status, message, scope, at: new Date() })))
+        if (
+          !(await replyToRequest(run, req.id, {
+            status,
+            message,
+            scope,
+            at: new Date(),
+            ...(signer ? { signer } : {}),
+          }))
+        )
           throw new AppError("already_decided");
         await extra?.(run);
         won = true;
@@ -119,7 +139,12 @@ async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<bool
 }
 
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */
-export async function replyPermission(db: Db, requestId: string, input: Reply): Promise<PermissionRequestView> {
+export async function replyPermission(
+  db: Db,
+  requestId: string,
+  input: Reply,
+  signer?: Signer,
+): Promise<PermissionRequestView> {
   const [current] = await listRequests(db, { id: requestId });
   if (!current) throw new AppError("permission_not_found");
   if (current.status !== "pending")
@@ -131,13 +156,13 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
   const sessions = new Set([current.sessionId]);
 
   if (input.reply === "reject") {
-    await mark(db, current, "reject", input.message ?? null, null);
+    await mark(db, current, "reject", input.message ?? null, null, signer);
     // Rejecting one ask rejects the session's other pending asks too: the user wants the agent to stop and listen.
     for (const other of await listRequests(db, { sessionId: current.sessionId, status: "pending" })) {
-      await mark(db, other, "reject", input.message ?? null, null).catch(() => false);
+      await mark(db, other, "reject", input.message ?? null, null, signer).catch(() => false);
     }
   } else if (input.reply === "once") {
-    await mark(db, current, "once", null, null);
+    await mark(db, current, "once", null, null, signer);
   } else {
     if (current.metadata.control === true) {
       throw new AppError(
@@ -149,7 +174,7 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     const scope = input.scope ?? "session";
     // The grant answers for whom the ask came from: an outside agent's ask saves a grant for outside agents only.
     const { workspace, actor } = await ownerOf(db, current);
-    await mark(db, current, "always", null, scope, (conn) =>
+    await mark(db, current, "always", null, scope, signer, (conn) =>
       insertGrants(conn, scope, current.sessionId, workspace, grants, actor),
     );
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
@@ -159,7 +184,7 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     );
     for (const other of others) {
       if (await coveredByGrants(db, other)) {
-        if (await mark(db, other, "always", null, scope).catch(() => false)) sessions.add(other.sessionId);
+        if (await mark(db, other, "always", null, scope, signer).catch(() => false)) sessions.add(other.sessionId);
       }
     }
   }
@@ -171,4 +196,9 @@ export async function replyPermission(db: Db, requestId: string, input: Reply): 
     );
   const [after] = await listRequests(db, { id: requestId });
   return after ?? current;
+}
+
+/** The session (and its workspace) a permission request belongs to: whose roles may answer it. */
+export async function sessionOfPermission(db: Db, requestId: string) {
+  return sessionOfRequest(db, requestId);
 }

@@ -21,7 +21,12 @@ export type StartSessionInput = {
 };
 
 /** POST /api/sessions: validates workspace, model, mode and script, then creates the session. */
-export async function startSession(db: Db, input: StartSessionInput) {
+export async function startSession(
+  db: Db,
+  input: StartSessionInput,
+  /** The caller's check of the resolved workspace (whether this person may start sessions there); throws to refuse. */
+  mayStartIn: (workspace: string) => void = () => undefined,
+) {
   const env = getEnv();
   const gates = await readGates(db);
   if (!isModeAllowed(input.mode, gates))
@@ -34,6 +39,7 @@ export async function startSession(db: Db, input: StartSessionInput) {
     model: input.model ?? env.PLANGATE_MODEL,
     script: input.script,
   });
+  mayStartIn(workspace);
   const { id } = await createSession(db, {
     title: input.title ?? `Session in ${path.basename(workspace)}`,
     workspace,

@@ -96,7 +96,13 @@ export const eventSchemas = {
     toolCallId: z.string().optional(),
     planVersion: z.number().int().optional(),
   }),
-  "review.answered": z.object({ reviewId: id, decision: z.string(), feedback: z.string().optional() }),
+  // by: who decided, in words ("Ada", "Ada via token tok_…", "operator"), for the timeline and exports.
+  "review.answered": z.object({
+    reviewId: id,
+    decision: z.string(),
+    feedback: z.string().optional(),
+    by: z.string().optional(),
+  }),
   // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
   "permission.asked": z.object({
     requestId: id,
@@ -110,6 +116,7 @@ export const eventSchemas = {
     requestId: id,
     reply: z.enum(["once", "always", "reject"]),
     message: z.string().optional(),
+    by: z.string().optional(),
   }),
   "command.run": z.object({ name: z.string(), args: z.string(), outcome: z.string().optional() }),
   // The session's plan file was assigned (on first entering plan mode, or by a fork).

@@ -16,16 +16,20 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
+  ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
+  ...["OneTimeLink", "AuditEntry"],
 ].map((name) => ({
   name,
   key:
     name === "SessionEvent"
       ? ["sessionId", "seq"]
-      : name === "Setting"
-        ? ["key"]
-        : name === "WorkspaceTrust"
-          ? ["workspace"]
-          : ["id"],
+      : name === "Membership"
+        ? ["userId", "root"]
+        : name === "Setting"
+          ? ["key"]
+          : name === "WorkspaceTrust"
+            ? ["workspace"]
+            : ["id"],
 }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.

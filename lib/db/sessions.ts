@@ -38,3 +38,13 @@ export async function findSessionSetup(conn: Conn, sessionId: string): Promise<S
     .where("s.id", "=", sessionId)
     .executeTakeFirst();
 }
+
+/** The workspace a session works in (what a person's roles are judged against); undefined when there is none. */
+export async function findSessionWorkspace(conn: Conn, sessionId: string): Promise<string | undefined> {
+  const row = await kysely(conn)
+    .selectFrom("Session")
+    .select("workspace")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row?.workspace;
+}

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import { sameToken } from "../core/same-token";
 import type { ErrorCode } from "../errors";
 
 export type GuardInput = {
@@ -11,6 +11,8 @@ export type GuardInput = {
   authorization: string | null;
   cookieToken: string | null;
   queryToken: string | null;
+  /** Whether a sign-in session cookie came (the route checks its signature and its row). */
+  sessionCookie: boolean;
   token: string | undefined;
   /** Host names (besides IP literals and localhost) this server answers to: PLANGATE_ALLOWED_HOSTS, the public URL's. */
   allowedHosts?: readonly string[];
@@ -20,11 +22,7 @@ export type GuardVerdict = { ok: true; fromQuery: boolean } | { ok: false; code:
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Equal tokens, in time that depends on neither their contents nor their lengths. */
-export function sameToken(a: string, b: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
+export { sameToken } from "../core/same-token";
 
 /** The host name of a Host header ("[::1]:3000" → "::1"), lower-cased; null when it cannot be one. */
 export function hostName(host: string): string | null {
@@ -54,23 +52,34 @@ function bearerToken(authorization: string | null): string | null {
   return m ? (m[1] ?? null) : null;
 }
 
+/** Paths anyone may load: the health check, the sign-in pages and their routes, one-time links, the CLI file. */
+export function isOpenPath(pathname: string): boolean {
+  return (
+    pathname === "/api/health" ||
+    pathname === "/sign-in" ||
+    pathname.startsWith("/api/auth/") ||
+    pathname.startsWith("/link/") ||
+    pathname.startsWith("/api/links/") ||
+    pathname.startsWith("/cli/")
+  );
+}
+
 /**
- * Pure request check, run before any route: the Host must be one this server answers to, the token (when one
- * is configured) must be presented, and anything that changes state must come from the same origin.
- * `fromQuery`: the token came as ?token= (accepted on a page load only; the caller redirects it away).
+ * Pure request check, run before any route: the Host must be one this server answers to, a closed path needs a
+ * credential presented (which the route then checks: a token's hash, a signed session cookie), and anything
+ * that changes state must come from the same origin. A page without one goes to sign-in (`sign_in_required`).
+ * `fromQuery`: the operator token came as ?token= on a page load (the caller moves it into a cookie).
  */
 export function guardRequest(input: GuardInput): GuardVerdict {
   if (!hostAllowed(input.host, input.allowedHosts)) return { ok: false, code: "host_not_allowed" };
   const safe = SAFE_METHODS.has(input.method.toUpperCase());
-  let fromQuery = false;
-  if (input.token && input.pathname !== "/api/health") {
-    const bearer = bearerToken(input.authorization);
-    if (input.authorization !== null && bearer === null) return { ok: false, code: "unauthorized" };
-    const query = safe ? input.queryToken : null;
-    const presented = bearer ?? input.cookieToken ?? query;
-    if (!presented || !sameToken(presented, input.token)) return { ok: false, code: "unauthorized" };
-    fromQuery = presented === query && bearer === null && input.cookieToken !== presented;
-  }
+  const bearer = bearerToken(input.authorization);
+  if (input.authorization !== null && bearer === null) return { ok: false, code: "unauthorized" };
+  const fromQuery =
+    safe && bearer === null && !!input.token && !!input.queryToken && sameToken(input.queryToken, input.token);
+  const presented = bearer !== null || input.cookieToken !== null || input.sessionCookie || fromQuery;
+  if (!presented && !isOpenPath(input.pathname))
+    return { ok: false, code: input.pathname.startsWith("/api/") || !safe ? "unauthorized" : "sign_in_required" };
   if (!safe) {
     if (input.secFetchSite && !["same-origin", "none"].includes(input.secFetchSite))
       return { ok: false, code: "origin_rejected" };
@@ -84,7 +93,7 @@ export function guardRequest(input: GuardInput): GuardVerdict {
       if (!input.host || originHost !== input.host) return { ok: false, code: "origin_rejected" };
     }
   }
-  return { ok: true, fromQuery };
+  return { ok: true, fromQuery: fromQuery && input.cookieToken !== input.queryToken };
 }
 
 /**

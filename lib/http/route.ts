@@ -1,5 +1,8 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
+import { identify } from "../auth/identify";
+import { type Act, type Actor, mayAnywhere } from "../core/people";
+import { getDb } from "../db/client";
 import { AppError } from "../errors";
 
 export function json(body: unknown, status = 200): NextResponse {
@@ -18,7 +21,32 @@ export function errorResponse(error: unknown): NextResponse {
   return json(new AppError("internal").toBody(), 500);
 }
 
-export function route<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
+/**
+ * Every route handler: who is asking is identified from what the server checked (a session cookie, a token),
+ * never from the request body, and must be allowed `need` somewhere before the handler runs; the handler then
+ * checks the workspace it touches (lib/auth/authorise). Without a credential: 401, and nothing runs.
+ */
+export function route<C>(need: Act, fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>) {
+  return async (req: Request, ctx: C): Promise<Response> => {
+    try {
+      const actor = await identify(getDb(), req.headers);
+      if (!actor) throw new AppError("unauthorized", "Sign in, or send a token (Authorization: Bearer …).");
+      if (!mayAnywhere(actor, need))
+        throw new AppError(
+          "forbidden",
+          actor.kind === "agent-token"
+            ? "An agent token may only submit its own plans and asks and wait for their outcome."
+            : "Your role does not allow this.",
+        );
+      return await fn(req, ctx, actor);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** The few routes anyone may call (GET /api/health): no credential is read. */
+export function openRoute<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   return async (req: Request, ctx: C): Promise<Response> => {
     try {
       return await fn(req, ctx);

@@ -1,3 +1,4 @@
+import { type Signer, signedBy } from "../core/people";
 import { z } from "zod";
 import type { Executor } from "../db/client";
 import type { Db } from "../db/client";
@@ -41,7 +42,7 @@ export type PlanDecision = z.infer<typeof planDecisionBody>;
  * only a route that serves people passes it (sign-in will say which person).
  */
 export type Decider =
-  | { by: "person"; via: "desk" | "mailbox" }
+  | { by: "person"; via: "desk" | "mailbox"; signer?: Signer }
   | { by: "lead-model"; mode: PermissionMode; readOnly: boolean; personRequired: boolean };
 
 const decidedByOf = (d: Decider) => (d.by === "lead-model" ? "lead-model" : d.via === "mailbox" ? "lead" : "user");
@@ -133,6 +134,7 @@ export async function decidePlanReview(
           reviewId: review.id,
           decision: body.decision,
           ...(body.feedback ? { feedback: body.feedback } : {}),
+          ...(decider.by === "person" && decider.signer ? { by: signedBy(decider.signer) } : {}),
         },
       },
     ];
@@ -197,6 +199,7 @@ export async function decidePlanReview(
         decidedBy,
         decidedAt: at,
         feedback: body.feedback ?? null,
+        ...(decider.by === "person" && decider.signer ? { signer: decider.signer } : {}),
         version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
       });
       if (!closed) throw new AppError("already_decided");

@@ -133,7 +133,7 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
     out.push("", "## Plans", "");
     for (const v of versions) {
       const verdict = v.decision
-        ? `${v.decision}${v.decidedBy ? ` by ${v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}`
+        ? `${v.decision}${(v.deciderName ?? v.decidedBy) ? ` by ${v.deciderName ?? v.decidedBy}` : ""}${v.decidedAt ? ` at ${localTime(v.decidedAt, tz)}` : ""}`
         : v.status;
       const f = fence(v.content);
       const mine = comments.filter((c) => c.planId === v.planId && c.version === v.version);

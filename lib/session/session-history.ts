@@ -51,7 +51,7 @@ export async function sessionHistory(
       status: v.status,
       decision: v.decision,
       feedback: v.feedback,
-      decidedBy: v.decidedBy,
+      decidedBy: v.deciderName ?? v.decidedBy,
       decidedAt: v.decidedAt === null ? null : iso(v.decidedAt),
       editedByUser: v.editedByUser,
       createdAt: iso(v.createdAt),

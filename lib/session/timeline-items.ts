@@ -223,7 +223,7 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({
           kind: "decision",
           seq: e.seq,
-          text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}`,
+          text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}`,
         });
         break;
       case "permission.asked":
@@ -237,7 +237,7 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({
           kind: "permission",
           seq: e.seq,
-          text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.message ? `: ${e.payload.message}` : ""}`,
+          text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.message ? `: ${e.payload.message}` : ""}`,
         });
         break;
       case "command.run":

@@ -1,3 +1,4 @@
+import type { Signer } from "../core/people";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { markMailAnswered } from "../db/teams/mailbox";
@@ -22,7 +23,9 @@ export type PlanReply = z.infer<typeof replyBody> & {
  * The model's approval may give the teammate no more than the lead itself may do (never from plan mode or a
  * read-only agent, and never in a team that requires a person).
  */
-export type Answerer = { by: "person" } | { by: "lead-model"; mode: PermissionMode; readOnly: boolean };
+export type Answerer =
+  | { by: "person"; signer?: Signer }
+  | { by: "lead-model"; mode: PermissionMode; readOnly: boolean };
 
 /** The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. */
 export function approvedMode(answerer: Answerer, chosen?: "acceptEdits" | "default"): "acceptEdits" | "default" {
@@ -62,7 +65,7 @@ export async function answerPlanRequest(
   // Whether this answerer may decide is the gate's (in decidePlanReview): an outside agent's plan only by a person.
   const decider: Decider =
     answerer.by === "person"
-      ? { by: "person", via: "mailbox" }
+      ? { by: "person", via: "mailbox", ...(answerer.signer ? { signer: answerer.signer } : {}) }
       : { by: "lead-model", mode: answerer.mode, readOnly: answerer.readOnly, personRequired: team.personApproval };
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
   // asked when it was the lead's model, in default mode, that approved; a person may choose.

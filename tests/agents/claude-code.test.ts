@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
-import { realServerFixture, until } from "../helpers/server";
+import { operatorHeaders, realServerFixture, until } from "../helpers/server";
 import { CLAUDE_CODE, cliForSuite } from "./install-clis";
 import {
   findPlanFilePath,
@@ -30,7 +30,7 @@ afterAll(() => {
 const api = async (method: string, route: string, body?: unknown) => {
   const res = await fetch(`${fixture.server().url}${route}`, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...operatorHeaders() },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -119,7 +119,10 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
         args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
       });
       try {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const page = await browser.newPage({
+          viewport: { width: 1280, height: 900 },
+          extraHTTPHeaders: operatorHeaders(),
+        });
         await page.goto(`${fixture.server().url}/sessions/${sessionId}`);
         await page.getByTestId("decision-card").waitFor({ timeout: 20_000 });
         expect(await page.getByTestId("decision-card").textContent()).toContain("Create hello.txt with a greeting.");

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { realServerFixture, until } from "../helpers/server";
+import { operatorHeaders, realServerFixture, until } from "../helpers/server";
 import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
@@ -19,7 +19,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const api = async (method: string, route: string, body?: unknown) => {
   const res = await fetch(`${fixture.server().url}${route}`, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...operatorHeaders() },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -86,7 +86,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
         args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
       });
       try {
-        const page = await browser.newPage();
+        const page = await browser.newPage({ extraHTTPHeaders: operatorHeaders() });
         await page.goto(`${fixture.server().url}/sessions/${review.sessionId}`);
         await page.getByTestId("decision-card").waitFor({ timeout: 20_000 });
         expect(await page.getByTestId("decision-card").textContent()).toContain("Create hello.txt saying hi.");

@@ -110,6 +110,8 @@ export function claudeEnv(
     DISABLE_BUG_COMMAND: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
+    // The hook's credential: the suites' operator token (vitest.config.ts), as a person's shell would export it.
+    PLANGATE_TOKEN: process.env.PLANGATE_TOKEN,
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

@@ -113,6 +113,8 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    // The plugin's credential: the suites' operator token (vitest.config.ts).
+    ...(process.env.PLANGATE_TOKEN ? { PLANGATE_TOKEN: process.env.PLANGATE_TOKEN } : {}),
     npm_config_cache: opts.npmCache ?? path.join(home, ".npm"),
     ...(opts.npmRegistry ? {} : { npm_config_offline: "true" }),
     ...opts.env,

@@ -38,6 +38,8 @@ import * as externalPlan from "../../app/api/external/plan-reviews/[id]/route";
 import * as answeredElsewhere from "../../app/api/external/plan-reviews/[id]/answered-elsewhere/route";
 import * as externalAsks from "../../app/api/external/permission-asks/route";
 import * as externalAsk from "../../app/api/external/permission-asks/[id]/route";
+import * as tokens from "../../app/api/tokens/route";
+import * as tokenRoute from "../../app/api/tokens/[id]/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -72,12 +74,20 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["grants", /^\/api\/grants$/, grants],
   ["grant", /^\/api\/grants\/([^/]+)$/, grant],
   ["workspace trust", /^\/api\/workspaces\/trust$/, workspaceTrust],
+  ["tokens", /^\/api\/tokens$/, tokens],
+  ["token", /^\/api\/tokens\/([^/]+)$/, tokenRoute],
 ];
 
 export type Api = {
   t: TestDb;
   workspace: string;
-  call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  /** As the operator (PLANGATE_TOKEN) unless `as` says otherwise: another bearer token, a cookie, or nobody (null). */
+  call: (
+    method: string,
+    url: string,
+    body?: unknown,
+    as?: { bearer: string } | { cookie: string } | null,
+  ) => Promise<{ status: number; body: any }>;
   close: () => Promise<void>;
 };
 
@@ -93,7 +103,10 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
     fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
     fs.writeFileSync(path.join(workspace, rel), content);
   }
+  // The operator's credential every call sends unless told otherwise (a test may clear the variable later).
+  const operatorToken = opts.env?.PLANGATE_TOKEN || process.env.PLANGATE_TOKEN || "plangate-test-operator-token";
   Object.assign(process.env, {
+    PLANGATE_TOKEN: operatorToken,
     DATABASE_URL: t.url,
     PLANGATE_ALLOW_SCRIPTED: "1",
     PLANGATE_WORKSPACE_ROOTS: root,
@@ -105,14 +118,20 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
   return {
     t,
     workspace: fs.realpathSync(workspace),
-    async call(method, url, body) {
+    async call(method, url, body, as) {
       const u = new URL(url, "http://127.0.0.1:3000");
       const match = ROUTES.map(([, re, mod]) => ({ m: re.exec(u.pathname), mod })).find((r) => r.m);
       const handler = match?.mod[method] as Handler | undefined;
       if (!match || !handler) throw new Error(`no route for ${method} ${u.pathname}`);
+      const credential: Record<string, string> =
+        as === null
+          ? {}
+          : as && "cookie" in as
+            ? { cookie: as.cookie }
+            : { authorization: `Bearer ${as?.bearer ?? operatorToken}` };
       const req = new Request(u, {
         method,
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...credential },
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "", messageId: match.m?.[2] }) });

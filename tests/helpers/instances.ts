@@ -6,7 +6,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { needsBuild } from "../../scripts/needs-build";
 import { withBuildLock } from "../../scripts/build-lock";
-import { freePort, http, until, startServer, type Server } from "./server";
+import { freePort, http, operatorHeaders, until, startServer, type Server } from "./server";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 /** Every SSE subscription still open (closed when the cluster stops: open streams hold up a graceful exit). */
@@ -202,7 +202,7 @@ export function openStream(base: string, id: string, lastEventId?: number): Stre
   const connected = new Promise<void>((r) => (onConnected = r));
   void (async () => {
     const res = await fetch(`${base}/api/sessions/${id}/stream`, {
-      headers: lastEventId === undefined ? {} : { "last-event-id": String(lastEventId) },
+      headers: { ...operatorHeaders(), ...(lastEventId === undefined ? {} : { "last-event-id": String(lastEventId) }) },
       signal: ctrl.signal,
     });
     if (!res.ok || !res.body) throw new Error(`stream ${res.status}`);

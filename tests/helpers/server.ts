@@ -53,10 +53,17 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   return { url, proc, kill9: () => killGroup("SIGKILL"), stop: () => killGroup("SIGTERM"), log: () => log };
 }
 
+/** The operator's credential (the suites run with PLANGATE_TOKEN set), for requests a test makes itself. */
+export function operatorHeaders(): Record<string, string> {
+  const token = process.env.PLANGATE_TOKEN;
+  if (!token) throw new Error("PLANGATE_TOKEN is not set: vitest.config.ts sets it for every suite");
+  return { authorization: `Bearer ${token}` };
+}
+
 export async function http(url: string, method: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...operatorHeaders() },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -10,6 +10,9 @@ import { exitWith, waitFor } from "../helpers/plan-kit";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { createDb, type Db } from "../../lib/db/client";
 import { copyDatabase, TABLES } from "../../lib/db/copy-database";
+import { createPerson } from "../../lib/db/people/people";
+import { authFor } from "../../lib/db/people/auth";
+import { createLink } from "../../lib/db/people/links";
 import { resetEnvCache } from "../../lib/env";
 import { foldEvents } from "../../lib/core/fold";
 import { getSession } from "../../lib/session/get-session";
@@ -186,6 +189,37 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
       JSON.stringify({ permission: { bash: { "npm test": "allow" } } }),
     );
     await trustWorkspaceConfig(api, api.workspace);
+
+    // People: an owner signed in with a password and a passkey, a token they made, an open link, their acts' audit.
+    const owner = await createPerson(source, {
+      email: "owner@example.com",
+      name: "Owner",
+      password: "a long password!",
+      memberships: [{ root: "/", role: "owner" }],
+    });
+    const signIn = await authFor(source).api.signInEmail({
+      body: { email: "owner@example.com", password: "a long password!" },
+      headers: new Headers({ host: "localhost:3000" }),
+      asResponse: true,
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect((await api.call("POST", "/api/tokens", { name: "ci", scope: "reviewer" }, { cookie })).status).toBe(201);
+    await createLink(source, { purpose: "invite", email: "new@example.com", role: "viewer", ttlMs: 60_000 });
+    await source.authVerification.create({
+      data: { id: "ver_1", identifier: "owner@example.com", value: "v", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    await source.passkey.create({
+      data: {
+        id: "pk_1",
+        userId: owner.id,
+        publicKey: "cHVibGlj",
+        credentialID: "cred-1",
+        counter: 0,
+        deviceType: "singleDevice",
+        backedUp: false,
+        transports: "internal",
+      },
+    });
 
     // A webhook delivery with one failed attempt (nothing listens on port 1), and outbox rows not yet fanned out.
     Object.assign(process.env, {

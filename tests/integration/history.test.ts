@@ -149,8 +149,8 @@ describe("session history", () => {
         ],
       ),
     ).toEqual([
-      [1, "reject", "user", "more"],
-      [2, "approve", "user", null],
+      [1, "reject", "operator", "more"],
+      [2, "approve", "operator", null],
     ]);
     expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([
       { left: null, right: "3. Add a rollback step.", kind: "added" },
@@ -255,7 +255,7 @@ describe("session history", () => {
     expect(md).toContain("plan the export");
     expect(md).toContain("All **done**.");
     expect(md).toMatch(/`read` README\.md → ok/);
-    expect(md).toMatch(/### Version 1: approve by user at \d{4}-/);
+    expect(md).toMatch(/### Version 1: approve by operator at \d{4}-/);
     expect(md).toContain(PLAN_V1.trim());
 
     const fork = await api.call("POST", `/api/sessions/${id}/fork`, { atSeq: 4 });

@@ -7,7 +7,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
-import { freePort, http, startServer, until, type Server } from "../helpers/server";
+import { freePort, http, operatorHeaders, startServer, until, type Server } from "../helpers/server";
 import { startFakeAnthropic, type FakeAnthropic } from "../agents/fake-anthropic";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -81,7 +81,7 @@ const state = async (id: string) =>
   (await http(`${server!.url}/api/sessions/${id}`, "GET")).body.state as { status: string; retry: unknown };
 
 async function openPage(id: string) {
-  const page = await (await browser!.newContext()).newPage();
+  const page = await (await browser!.newContext({ extraHTTPHeaders: operatorHeaders() })).newPage();
   await page.goto(`${server!.url}/sessions/${id}`);
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
   return page;

@@ -105,8 +105,8 @@ describe("a review's close shows alike in the session list, History and the expo
       );
     expect(await shown(id)).toEqual({
       list: status,
-      history: [[1, status, decision, "user"]],
-      export: [`1: ${decision} by user`],
+      history: [[1, status, decision, "operator"]],
+      export: [`1: ${decision} by operator`],
     });
   });
 
@@ -150,9 +150,9 @@ describe("a review's close shows alike in the session list, History and the expo
       list: "approved",
       history: [
         [1, "abandoned", "superseded", "claude-code"],
-        [2, "approved", "approve", "user"],
+        [2, "approved", "approve", "operator"],
       ],
-      export: ["1: superseded by claude-code", "2: approve by user"],
+      export: ["1: superseded by claude-code", "2: approve by operator"],
     });
   });
 
@@ -186,8 +186,8 @@ describe("a review's close shows alike in the session list, History and the expo
     ).toBe(200);
     expect(await shown(sessionId)).toEqual({
       list: "rejected",
-      history: [[1, "rejected", "reject", "lead"]],
-      export: ["1: reject by lead"],
+      history: [[1, "rejected", "reject", "operator"]],
+      export: ["1: reject by operator"],
     });
   });
 
@@ -343,14 +343,21 @@ const REPAIRED = {
 };
 
 describe("the review_close_repair migration", () => {
-  it("the migration is the same data-only SQL on both engines, after every other migration", () => {
+  it("the migration is the same data-only SQL on both engines, after every schema change before it, and nothing later rewrites those rows", () => {
     const sqlite = fs.readFileSync(path.join(SQLITE_MIGRATIONS, REPAIR, "migration.sql"), "utf8");
     const postgres = fs.readFileSync(path.join(POSTGRES_MIGRATIONS, REPAIR, "migration.sql"), "utf8");
     expect(postgres).toBe(sqlite);
     expect(sqlite).not.toMatch(/\b(CREATE|ALTER|DROP)\b/i);
     for (const dir of [SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS]) {
-      const names = fs.readdirSync(dir).filter((n) => fs.existsSync(path.join(dir, n, "migration.sql")));
-      expect(names.sort().at(-1)).toBe(REPAIR);
+      const names = fs
+        .readdirSync(dir)
+        .filter((n) => fs.existsSync(path.join(dir, n, "migration.sql")))
+        .sort();
+      expect(names).toContain(REPAIR);
+      for (const later of names.filter((n) => n > REPAIR)) {
+        const text = fs.readFileSync(path.join(dir, later, "migration.sql"), "utf8");
+        expect(text, later).not.toMatch(/\bUPDATE\s+"(Plan|PlanVersion|Review)"/i);
+      }
     }
   });
 
@@ -418,10 +425,10 @@ describe("the review_close_repair migration", () => {
           ).rows;
         };
         await writeDrift(exec);
-        // The next start applies only the repair.
+        // The next start applies the repair (and the migrations after it).
         await migratePostgres(url.toString(), { quiet: true });
         const applied = await exec('SELECT "migration_name" FROM "_prisma_migrations" ORDER BY "migration_name" DESC');
-        expect(applied[0]?.migration_name).toBe(REPAIR);
+        expect(applied.map((r) => r.migration_name)).toContain(REPAIR);
         expect(await readRepaired(exec)).toEqual(REPAIRED);
       } finally {
         await client.end().catch(() => undefined);

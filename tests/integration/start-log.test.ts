@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { realServerFixture } from "../helpers/server";
+import { operatorHeaders, realServerFixture } from "../helpers/server";
 
 // What `npm start` tells the operator in the terminal, not only on a page: that commands will not be sandboxed,
 // and which workspaces have a config waiting for a person's trust (the README's own example among them).
@@ -29,18 +29,20 @@ describe("the start log", () => {
     expect(log).toContain('bash "npm test" → allow');
     const page = `${server.url}/workspace?path=${encodeURIComponent(ws)}`;
     expect(log).toContain(`/workspace?path=${encodeURIComponent(ws)}`);
-    const html = await (await fetch(page)).text();
+    const html = await (await fetch(page, { headers: operatorHeaders() })).text();
     expect(html).toContain("waits for your trust");
     const view = (await (
-      await fetch(`${server.url}/api/workspaces/trust?workspace=${encodeURIComponent(ws)}`)
+      await fetch(`${server.url}/api/workspaces/trust?workspace=${encodeURIComponent(ws)}`, {
+        headers: operatorHeaders(),
+      })
     ).json()) as { hash: string; trusted: boolean };
     expect(view.trusted).toBe(false);
     const trusted = await fetch(`${server.url}/api/workspaces/trust`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
+      headers: { "content-type": "application/json", origin: server.url, ...operatorHeaders() },
       body: JSON.stringify({ workspace: ws, hash: view.hash }),
     });
     expect(trusted.status).toBe(200);
-    expect(await (await fetch(page)).text()).toContain("is trusted");
+    expect(await (await fetch(page, { headers: operatorHeaders() })).text()).toContain("is trusted");
   });
 });

@@ -9,7 +9,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 describe("npm start guard rails", () => {
   it.each([
-    [{ HOST: "0.0.0.0" }, "Refusing to listen on 0.0.0.0 without PLANGATE_TOKEN"],
+    [{ HOST: "0.0.0.0", PLANGATE_TOKEN: "" }, "Refusing to listen on 0.0.0.0 without PLANGATE_TOKEN"],
     [{ HOST: "192.168.1.20", PLANGATE_TOKEN: "" }, "Refusing to listen on 192.168.1.20 without PLANGATE_TOKEN"],
     [{ PORT: "70000" }, "PORT"],
   ])("refuses to start with %j and says why", (env, message) => {

@@ -9,6 +9,7 @@ import { getSession } from "../../lib/session/get-session";
 import { resetEnvCache } from "../../lib/env";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import * as stream from "../../app/api/sessions/[id]/stream/route";
+import { operatorHeaders } from "../helpers/server";
 
 let api: Api;
 afterEach(async () => {
@@ -208,7 +209,7 @@ describe("turn lifecycle", () => {
     const controller = new AbortController();
     const res = await stream.GET(
       new Request(`http://x/api/sessions/${id}/stream`, {
-        headers: { "last-event-id": "2" },
+        headers: { "last-event-id": "2", ...operatorHeaders() },
         signal: controller.signal,
       }),
       {
@@ -230,9 +231,12 @@ describe("live stream", () => {
     api = testApi();
     const id = await startScripted(api, [call("read", { path: "README.md" }), call("list", {}), { text: "end" }]);
     const controller = new AbortController();
-    const res = await stream.GET(new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal }), {
-      params: Promise.resolve({ id }),
-    });
+    const res = await stream.GET(
+      new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal, headers: operatorHeaders() }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { events } = await settle(api, id);

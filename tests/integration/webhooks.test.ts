@@ -15,6 +15,7 @@ import { onPostgres } from "../helpers/db";
 import { exitWith, PLAN_V1, waitFor } from "../helpers/plan-kit";
 import { startReceiver, type Received, type Receiver } from "../helpers/webhook-receiver";
 import * as deliveriesRoute from "../../app/api/webhooks/deliveries/route";
+import { operatorHeaders } from "../helpers/server";
 import { WebhookDeliveries } from "../../components/webhook-deliveries";
 import { createDb, type Db } from "../../lib/db/client";
 import { resetEnvCache } from "../../lib/env";
@@ -59,7 +60,10 @@ async function askReview(script: Step[] = [exitWith(PLAN_V1)]): Promise<{ id: st
 }
 
 async function deliveriesApi(query: string): Promise<{ status: number; body: { deliveries: DeliveryView[] } }> {
-  const res = await deliveriesRoute.GET(new Request(`http://127.0.0.1:3000/api/webhooks/deliveries?${query}`), {});
+  const res = await deliveriesRoute.GET(
+    new Request(`http://127.0.0.1:3000/api/webhooks/deliveries?${query}`, { headers: operatorHeaders() }),
+    {},
+  );
   return { status: res.status, body: await res.json() };
 }
 

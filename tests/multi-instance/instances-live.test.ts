@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, until, type Server } from "../helpers/server";
+import { http, operatorHeaders, until, type Server } from "../helpers/server";
 import {
   bash,
   eventsOf,
@@ -142,12 +142,12 @@ describe("a second tab on another instance", () => {
         ],
       });
       try {
-        const tabB = await (await browser.newContext()).newPage();
+        const tabB = await (await browser.newContext({ extraHTTPHeaders: operatorHeaders() })).newPage();
         await tabB.goto(`${b.url}/sessions/${id}`);
         await tabB.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
         await tabB.getByTestId("decision-card").waitFor({ timeout: 15_000 });
 
-        const tabA = await (await browser.newContext()).newPage();
+        const tabA = await (await browser.newContext({ extraHTTPHeaders: operatorHeaders() })).newPage();
         await tabA.goto(`${a.url}/sessions/${id}`);
         await tabA.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
         await tabA.getByTestId("decision-card").getByTestId("approve-accept-edits").click();

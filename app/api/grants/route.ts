@@ -7,7 +7,7 @@ import { listGrantsQuery } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** GET /api/grants?sessionId=… (the rules that apply to a session) or ?workspace=… (every rule saved for it). */
-export const GET = route(async (req) => {
+export const GET = route("read", async (req) => {
   const query = parseQuery(req, listGrantsQuery);
   const db = getDb();
   if (query.sessionId !== undefined) {

@@ -5,7 +5,7 @@ import { listPermissionsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req) => {
+export const GET = route("read", async (req) => {
   const query = parseQuery(req, listPermissionsQuery);
   return json({ permissions: await listRequests(getDb(), query) });
 });

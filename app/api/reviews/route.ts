@@ -5,6 +5,6 @@ import { listReviewsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req) =>
+export const GET = route("read", async (req) =>
   json({ reviews: await listReviews(getDb(), parseQuery(req, listReviewsQuery)) }),
 );

@@ -6,7 +6,7 @@ import { createTeamBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route("start", async (req) => {
   const body = await parseBody(req, createTeamBody);
   const { teamId } = await createTeam(getDb(), body);
   return json({ team: await getTeam(getDb(), teamId) }, 201);

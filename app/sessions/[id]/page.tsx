@@ -1,3 +1,4 @@
+import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
@@ -108,6 +109,7 @@ function renderMessages(
 }
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+  await pageActor();
   const { id } = await params;
   const db = getDb();
   const found = await getSession(db, id).catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
@@ -18,6 +19,7 @@ export const dynamic = "force-dynamic";
 
 /** The lead's mailbox: teammates' plans waiting for approval first, then the team and its messages. */
 export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
+  await pageActor();
   const { id } = await params;
   const db = getDb();
   const team = await getTeam(db, id).catch((error: unknown) => {

@@ -1,6 +1,8 @@
 import "server-only";
 import type { Selectable } from "kysely";
+import { credentialOf, type Signer, signedBy } from "../../core/people";
 import { type Conn, kysely } from "../client";
+import { appendAudit } from "../people/audit";
 import type { PermissionRequest } from "../generated-kysely/types";
 
 /** Home of the PermissionRequest table: the only place a request is stored or changes status. */
@@ -30,6 +32,9 @@ const COLUMNS = [
   "status",
   "message",
   "scope",
+  "deciderId",
+  "deciderName",
+  "credential",
   "createdAt",
 ] as const;
 
@@ -87,8 +92,9 @@ export async function insertRequests(conn: Conn, rows: readonly NewRequestRow[],
 export async function replyToRequest(
   conn: Conn,
   id: string,
-  reply: { status: RequestReply; message: string | null; scope?: string | null; at: Date },
+  reply: { status: RequestReply; message: string | null; scope?: string | null; at: Date; signer?: Signer },
 ): Promise<boolean> {
+  const signer = reply.signer;
   const r = await kysely(conn)
     .updateTable("PermissionRequest")
     .set({
@@ -97,11 +103,26 @@ export async function replyToRequest(
       message: reply.message,
       ...(reply.scope !== undefined ? { scope: reply.scope } : {}),
       repliedAt: reply.at,
+      ...(signer
+        ? {
+            deciderId: signer.by === "person" ? signer.userId : null,
+            deciderName: signedBy(signer),
+            credential: credentialOf(signer),
+          }
+        : {}),
     })
     .where("id", "=", id)
     .where("status", "=", "pending")
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  const won = Number(r.numUpdatedRows) === 1;
+  if (won && signer)
+    await appendAudit(conn, {
+      signer,
+      kind: `permission.${reply.status}`,
+      subject: id,
+      detail: { scope: reply.scope },
+    });
+  return won;
 }
 
 /** The session a request belongs to, as its row has it: the workspace and the model (an outside agent's or not). */

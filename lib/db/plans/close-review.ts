@@ -1,5 +1,7 @@
 import "server-only";
+import { credentialOf, type Signer, signedBy } from "../../core/people";
 import { type Conn, withTransaction } from "../client";
+import { appendAudit } from "../people/audit";
 import { type Bind, shapedQuery } from "../shaped-query";
 
 /**
@@ -16,13 +18,15 @@ export type ReviewClosing = {
   decidedBy: string;
   decidedAt: Date;
   feedback?: string | null;
+  /** The person (or the operator) who decided, recorded on the review and in the audit log. */
+  signer?: Signer;
   /** A question's answers, as JSON. */
   answer?: string | null;
   /** What an approval changes in the version besides its verdict: the person's edit, the baseline to verify against. */
   version?: { content: string; editedByUser: boolean; baselineTree: string | null };
 };
 
-export type ClosedReview = { planId: string | null; planVersion: number | null };
+export type ClosedReview = { planId: string | null; planVersion: number | null; sessionId: string };
 
 /**
  * The one way a review leaves pending, whoever closes it (a person's decision, the agent's own terminal, a newer
@@ -43,17 +47,35 @@ export async function closeReview(conn: Conn, reviewId: string, c: ReviewClosing
       decidedBy: c.decidedBy,
       decidedAt: c.decidedAt,
       answer: c.answer ?? null,
+      deciderId: c.signer?.by === "person" ? c.signer.userId : null,
+      deciderName: c.signer ? signedBy(c.signer) : null,
+      credential: c.signer ? credentialOf(c.signer) : null,
       ...c.version,
     };
     const [closed] = await closeRows(trx, "close", values, (bind) =>
       trx
         .updateTable("Review")
-        .set({ ...verdict(bind), answer: bind<string | null>("answer"), pendingKey: null })
+        .set({
+          ...verdict(bind),
+          answer: bind<string | null>("answer"),
+          deciderId: bind<string | null>("deciderId"),
+          deciderName: bind<string | null>("deciderName"),
+          credential: bind<string | null>("credential"),
+          pendingKey: null,
+        })
         .where("id", "=", bind<string>("reviewId"))
         .where("status", "=", "pending")
-        .returning(["planId", "planVersion"]),
+        .returning(["planId", "planVersion", "sessionId"]),
     );
     if (!closed) return null;
+    if (c.signer)
+      await appendAudit(trx, {
+        signer: c.signer,
+        kind: `review.${c.status}`,
+        sessionId: closed.sessionId,
+        subject: reviewId,
+        detail: { decision: c.decision, ...(c.feedback ? { feedback: c.feedback } : {}) },
+      });
     if (closed.planId === null || closed.planVersion === null) return closed;
     const onPlan = { ...values, planId: closed.planId, planVersion: closed.planVersion };
     await versionRows(trx, c.version ? "version:edit" : "version", onPlan, (bind) =>

@@ -17,6 +17,8 @@ export type PlanVersionRow = {
   decision: string | null;
   feedback: string | null;
   decidedBy: string | null;
+  /** The person who decided, as their review recorded them ("Ada", "Ada via token tok_…"); null when none did. */
+  deciderName: string | null;
   decidedAt: Date | null;
   editedByUser: boolean;
   createdAt: Date;
@@ -55,6 +57,15 @@ function planVersions(k: Executor, sessionId: string) {
         .orderBy("x.createdAt", "desc")
         .limit(1)
         .as("verified"),
+      eb
+        .selectFrom("Review as r")
+        .select("r.deciderName")
+        .whereRef("r.planId", "=", "v.planId")
+        .whereRef("r.planVersion", "=", "v.version")
+        .where("r.deciderName", "is not", null)
+        .orderBy("r.decidedAt", "desc")
+        .limit(1)
+        .as("deciderName"),
     ])
     .where("p.sessionId", "=", sessionId)
     .orderBy("p.createdAt")

@@ -8,7 +8,7 @@ import { submitExternalAskBody } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** An outside agent's permission ask: answered by the workspace's saved rules, or put on the permission card. */
-export const POST = route(async (req) => {
+export const POST = route("submit", async (req) => {
   const body = await parseBody(req, submitExternalAskBody);
   const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);
   const outcome = await submitExternalAsk(getDb(), {

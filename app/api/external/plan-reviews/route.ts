@@ -8,7 +8,7 @@ import { submitExternalPlanBody } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** An outside agent's plan (Claude Code's hook, OpenCode's plugin) becomes a pending plan review. */
-export const POST = route(async (req) => {
+export const POST = route("submit", async (req) => {
   const body = await parseBody(req, submitExternalPlanBody);
   // The agent's folder is judged like any workspace: resolved, and inside the configured roots.
   const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);

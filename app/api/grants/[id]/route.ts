@@ -6,7 +6,7 @@ import { revokeGrant } from "@/lib/session/grant-store";
 export const dynamic = "force-dynamic";
 
 /** DELETE /api/grants/:id revokes a saved "always" rule. */
-export const DELETE = route(async (_req, ctx: IdParams) => {
+export const DELETE = route("manage", async (_req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   return json({ revoked: await revokeGrant(getDb(), id) });
 });

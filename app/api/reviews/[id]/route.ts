@@ -7,7 +7,7 @@ import { planDetails } from "@/lib/plan/review-details";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, ctx: IdParams) => {
+export const GET = route("read", async (_req, ctx: IdParams) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
   return json({ review, plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null });

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { AppError } from "@/lib/errors";
@@ -9,7 +10,8 @@ import { getTeam } from "@/lib/team/get-team";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, ctx: IdParams) => {
+export const GET = route("read", async (_req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const { session, state } = await getSession(getDb(), await idFrom(ctx));
   const team = state.team ? await getTeam(getDb(), state.team.id) : null;
   return json({
@@ -38,7 +40,8 @@ export const GET = route(async (_req, ctx: IdParams) => {
   });
 });
 
-export const DELETE = route(async (req, ctx: IdParams) => {
+export const DELETE = route("manage", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "manage", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { confirm } = await parseBody(req, deleteBody);
   if (confirm !== id) throw new AppError("bad_request", "confirm: repeat the session's id to delete it");

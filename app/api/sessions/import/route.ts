@@ -11,7 +11,7 @@ import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/impor
 export const dynamic = "force-dynamic";
 
 /** Reads a JSON export back as a new session, checked as strictly as creating one. */
-export const POST = route(async (req) => {
+export const POST = route("start", async (req) => {
   const body = await parseBody(req, importBody, IMPORT_MAX_BYTES);
   const created = body.events[0]?.type === "session.created" ? (body.events[0].payload as { script?: unknown }) : {};
   const checked = await checkSessionInput(getDb(), getEnv(), {

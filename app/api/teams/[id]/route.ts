@@ -7,9 +7,11 @@ import { updateTeamBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, ctx: IdParams) => json({ team: await getTeam(getDb(), await idFrom(ctx)) }));
+export const GET = route("read", async (_req, ctx: IdParams) =>
+  json({ team: await getTeam(getDb(), await idFrom(ctx)) }),
+);
 
-export const PATCH = route(async (req, ctx: IdParams) => {
+export const PATCH = route("start", async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const body = await parseBody(req, updateTeamBody);
   await updateTeam(getDb(), id, body);

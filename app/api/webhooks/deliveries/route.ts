@@ -6,6 +6,6 @@ import { listDeliveriesQuery } from "./schema";
 export const dynamic = "force-dynamic";
 
 // The token (proxy.ts) is the authorisation, as for every read: the log holds no secret (URLs lose their query).
-export const GET = route(async (req) =>
+export const GET = route("read", async (req) =>
   json({ deliveries: await listDeliveries(getDb(), parseQuery(req, listDeliveriesQuery)) }),
 );

@@ -7,7 +7,7 @@ import { awaitExternalAskQuery } from "../schema";
 export const dynamic = "force-dynamic";
 
 /** The ask's reply for the agent's hook, waiting up to `wait` seconds for a person. */
-export const GET = route(async (req, ctx: IdParams) => {
+export const GET = route("submit", async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const { wait } = awaitExternalAskQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
   return json(await awaitExternalAsk(getDb(), id, wait * 1000, req.signal));

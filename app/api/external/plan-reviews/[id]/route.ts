@@ -7,7 +7,7 @@ import { awaitExternalReviewQuery } from "../schema";
 export const dynamic = "force-dynamic";
 
 /** The review's outcome for the agent's hook, waiting up to `wait` seconds for a decision. */
-export const GET = route(async (req, ctx: IdParams) => {
+export const GET = route("submit", async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const { wait } = awaitExternalReviewQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
   return json(await awaitExternalReview(getDb(), id, wait * 1000, req.signal));

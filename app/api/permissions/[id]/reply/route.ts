@@ -3,11 +3,16 @@ import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { replyPermission } from "@/lib/agent/reply-permission";
 import { replyBody } from "./schema";
+import { authorise } from "@/lib/auth/authorise";
+import { signerOf } from "@/lib/core/people";
+import { sessionOfPermission } from "@/lib/agent/reply-permission";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("answer", async (req, ctx: IdParams, actor) => {
   const id = await idFrom(ctx);
   const body = await parseBody(req, replyBody);
-  return json({ permission: await replyPermission(getDb(), id, body) });
+  const owner = await sessionOfPermission(getDb(), id);
+  if (owner) authorise(actor, "answer", owner.workspace);
+  return json({ permission: await replyPermission(getDb(), id, body, signerOf(actor) ?? undefined) });
 });

@@ -7,12 +7,16 @@ import { kick } from "@/lib/agent/kick";
 import { listReviews } from "@/lib/plan/list-reviews";
 import { isLeadReview } from "@/lib/team/get-team";
 import { decidePlanReview, planDecisionBody } from "@/lib/plan/decide-plan-review";
+import { authoriseSession } from "@/lib/auth/authorise";
+import { signerOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("decide", async (req, ctx: IdParams, actor) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
+  await authoriseSession(getDb(), actor, review.kind === "plan-review" ? "decide" : "answer", review.sessionId);
+  const signer = signerOf(actor) ?? undefined;
   if (review.status !== "pending")
     throw new AppError("already_decided", `That review was already decided: ${review.decision ?? review.status}.`, {
       decision: review.decision,
@@ -23,8 +27,8 @@ export const POST = route(async (req, ctx: IdParams) => {
     return json({
       review: await decidePlanReview(getDb(), review, await parseBody(req, planDecisionBody), {
         drive: async (id) => kick(getDb(), id),
-        decider: { by: "person", via: "desk" },
+        decider: { by: "person", via: "desk", ...(signer ? { signer } : {}) },
       }),
     });
-  return json({ review: await answerQuestion(getDb(), review, await parseBody(req, questionDecisionBody)) });
+  return json({ review: await answerQuestion(getDb(), review, await parseBody(req, questionDecisionBody), signer) });
 });

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -6,7 +7,8 @@ import { forkBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("start", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "start", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { atSeq } = await parseBody(req, forkBody);
   return json(await forkSession(getDb(), id, atSeq), 201);

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -6,7 +7,8 @@ import { sessionHistory } from "@/lib/session/session-history";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_req, ctx: IdParams) => {
+export const GET = route("read", async (_req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const id = await idFrom(ctx);
   await getSession(getDb(), id);
   return json({ history: await sessionHistory(getDb(), id) });

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -7,7 +8,8 @@ import { messageBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("chat", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "chat", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { text } = await parseBody(req, messageBody);
   await getSession(getDb(), id);

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -7,7 +8,8 @@ import { modeBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("decide", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "decide", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { mode } = await parseBody(req, modeBody);
   await getSession(getDb(), id);

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -7,7 +8,8 @@ import { stateQuery } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** Replay: the state right after event `at`, folded from the log. */
-export const GET = route(async (req, ctx: IdParams) => {
+export const GET = route("read", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { at } = parseQuery(req, stateQuery);
   return json({ state: await stateAt(getDb(), id, at) });

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -6,7 +7,8 @@ import { streamSessionEvents } from "@/lib/session/stream-events";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, ctx: IdParams) => {
+export const GET = route("read", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const id = await idFrom(ctx);
   await getSession(getDb(), id);
   const header = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after") ?? "0";

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
@@ -9,7 +10,8 @@ import { listVerifications, verifySession } from "@/lib/verify/verify-session";
 export const dynamic = "force-dynamic";
 
 /** On demand: check the work since the latest approval against the approved plan. */
-export const POST = route(async (_req, ctx: IdParams) => {
+export const POST = route("chat", async (_req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "chat", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { state } = await getSession(getDb(), id);
   if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
@@ -19,7 +21,8 @@ export const POST = route(async (_req, ctx: IdParams) => {
   return json({ verification: result }, 201);
 });
 
-export const GET = route(async (_req, ctx: IdParams) => {
+export const GET = route("read", async (_req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const id = await idFrom(ctx);
   await getSession(getDb(), id);
   return json({ verifications: await listVerifications(getDb(), id) });

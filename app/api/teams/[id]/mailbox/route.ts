@@ -11,12 +11,12 @@ import { sendMailBody } from "./send-schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, ctx: IdParams) => {
+export const GET = route("read", async (req, ctx: IdParams) => {
   const query = parseQuery(req, mailboxQuery);
   return json({ messages: await readInbox(getDb(), await idFrom(ctx), query) });
 });
 
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("chat", async (req, ctx: IdParams) => {
   const team = await getTeam(getDb(), await idFrom(ctx));
   const body = await parseBody(req, sendMailBody);
   const from = await findMember(getDb(), team.id, body.from ?? team.leadSessionId);

@@ -9,7 +9,7 @@ import { spawnInput, spawnTeammate } from "@/lib/team/spawn-teammate";
 export const dynamic = "force-dynamic";
 
 /** The lead's person starts a teammate from the UI (the same use case as the spawn_teammate tool). */
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("start", async (req, ctx: IdParams) => {
   const team = await getTeam(getDb(), await idFrom(ctx));
   const body = await parseBody(req, spawnInput);
   const { sessionId } = await spawnTeammate(getDb(), team.leadSessionId, body, {

@@ -7,7 +7,7 @@ import { answeredElsewhereBody } from "../../schema";
 export const dynamic = "force-dynamic";
 
 /** The agent's own dialog answered first: the review closes as answered there, never left pending. */
-export const POST = route(async (req, ctx: IdParams) => {
+export const POST = route("submit", async (req, ctx: IdParams) => {
   const id = await idFrom(ctx);
   const { answer } = await parseBody(req, answeredElsewhereBody);
   return json({ review: await markAnsweredElsewhere(getDb(), id, answer) });

@@ -6,6 +6,8 @@ import { answerPlanRequest } from "@/lib/team/answer-plan-request";
 import { getTeam } from "@/lib/team/get-team";
 import { listMail } from "@/lib/team/mailbox";
 import { mailReplyBody } from "./schema";
+import { authoriseSession } from "@/lib/auth/authorise";
+import { signerOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
 
@@ -14,10 +16,12 @@ const params = z.object({
   messageId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid id"),
 });
 
-export const POST = route(async (req, ctx: { params: Promise<{ id: string; messageId: string }> }) => {
+export const POST = route("decide", async (req, ctx: { params: Promise<{ id: string; messageId: string }> }, actor) => {
   const { id, messageId } = params.parse(await ctx.params);
   const body = await parseBody(req, mailReplyBody);
   const team = await getTeam(getDb(), id);
+  await authoriseSession(getDb(), actor, "decide", team.leadSessionId);
+  const signer = signerOf(actor) ?? undefined;
   const [request] = await listMail(getDb(), { id: messageId });
   const { from: _from, ...reply } = body;
   const drive = async (sessionId: string) => kick(getDb(), sessionId);
@@ -27,6 +31,7 @@ export const POST = route(async (req, ctx: { params: Promise<{ id: string; messa
       responder: body.from ?? team.leadSessionId,
       request,
       reply,
+      answerer: { by: "person", ...(signer ? { signer } : {}) },
       drive,
     }),
   );

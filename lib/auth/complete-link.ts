@@ -1,0 +1,51 @@
+import "server-only";
+import { z } from "zod";
+import type { Db } from "../db/client";
+import { appendAudit } from "../db/people/audit";
+import { authFor } from "../db/people/auth";
+import { findOpenLink, spendLink } from "../db/people/links";
+import { countPeople, createPerson, findPerson, setPassword } from "../db/people/people";
+import { AppError } from "../errors";
+
+export const completeLinkBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.email().max(320).optional(),
+    password: z.string().min(10, "at least 10 characters").max(200),
+  })
+  .strict();
+export type CompleteLinkBody = z.infer<typeof completeLinkBody>;
+
+/**
+ * Uses a one-time link: the first start's setup makes the owner, an invite makes the invited person with the
+ * role it names, a reset sets a new password. Then signs that person in: the response carries better-auth's
+ * session cookie. A link works once (the second use of the same link is refused, even when concurrent).
+ */
+export async function completeLink(db: Db, secret: string, body: CompleteLinkBody, headers: Headers) {
+  const link = await findOpenLink(db, secret);
+  if (!link) throw new AppError("not_found", "This link was used already, has expired, or never existed.");
+  if (link.purpose === "setup" && (await countPeople(db)) > 0)
+    throw new AppError("conflict", "Plangate already has an owner: sign in instead.");
+  const email = (link.email ?? body.email)?.toLowerCase();
+  if (!email) throw new AppError("bad_request", "email: required");
+  let person = await findPerson(db, { email });
+  if (link.purpose !== "reset" && person) throw new AppError("conflict", `${email} already has an account: sign in.`);
+  if (!(await spendLink(db, link.id))) throw new AppError("not_found", "This link was just used.");
+  if (link.purpose === "reset") {
+    if (!person) throw new AppError("not_found", "That account no longer exists.");
+    await setPassword(db, person.id, body.password);
+  } else {
+    person = await createPerson(db, {
+      email,
+      name: body.name ?? email,
+      password: body.password,
+      memberships: [{ root: link.root ?? "/", role: link.purpose === "setup" ? "owner" : (link.role ?? "viewer") }],
+    });
+  }
+  await appendAudit(db, {
+    signer: { by: "person", userId: person.id, name: person.name },
+    kind: `link.${link.purpose}`,
+    subject: person.email,
+  });
+  return authFor(db).api.signInEmail({ body: { email, password: body.password }, headers, asResponse: true });
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import type { Actor } from "../core/people";
+import type { Db } from "../db/client";
+import { authFor } from "../db/people/auth";
+import { OPERATOR_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../core/cookie-names";
+import { membershipsOf } from "../db/people/people";
+import { findLiveToken, TOKEN_PREFIX, touchToken } from "../db/people/tokens";
+import { getEnv } from "../env";
+import { sameToken } from "../core/same-token";
+
+function cookies(header: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) continue;
+    const raw = part.slice(eq + 1).trim();
+    // A malformed escape is just a cookie that matches nothing, never a 500.
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {}
+    out.set(part.slice(0, eq).trim(), value);
+  }
+  return out;
+}
+
+function bearer(header: string | null): string | null | undefined {
+  if (header === null) return undefined;
+  const m = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  return m ? (m[1] ?? null) : null;
+}
+
+async function fromToken(db: Db, secret: string): Promise<Actor | null> {
+  const operator = getEnv().PLANGATE_TOKEN;
+  if (operator && sameToken(secret, operator)) return { kind: "operator" };
+  if (!secret.startsWith(TOKEN_PREFIX)) return null;
+  const token = await findLiveToken(db, secret);
+  if (!token) return null;
+  await touchToken(db, token);
+  if (token.scope === "agent") return { kind: "agent-token", tokenId: token.id, userId: token.userId };
+  const memberships = await membershipsOf(db, token.userId);
+  return { kind: "reviewer-token", tokenId: token.id, userId: token.userId, name: token.personName, memberships };
+}
+
+/**
+ * Who sent this request, from what the server checked: the operator (PLANGATE_TOKEN as a bearer token or its
+ * cookie), a scoped token (one indexed lookup of its hash), or a signed-in person (better-auth's signed session
+ * cookie, one indexed lookup). Null when nothing valid was presented; a bearer header that is not valid never
+ * falls back to a cookie.
+ */
+export async function identify(db: Db, headers: Headers): Promise<Actor | null> {
+  const presented = bearer(headers.get("authorization"));
+  if (presented !== undefined) return presented === null ? null : fromToken(db, presented);
+  const jar = cookies(headers.get("cookie"));
+  const operatorCookie = jar.get(OPERATOR_COOKIE);
+  const operator = getEnv().PLANGATE_TOKEN;
+  if (operatorCookie && operator && sameToken(operatorCookie, operator)) return { kind: "operator" };
+  if (!jar.has(SESSION_COOKIE) && !jar.has(SECURE_SESSION_COOKIE)) return null;
+  const session = await authFor(db).api.getSession({ headers });
+  // Deactivating deletes a person's sessions; the check stands for a session made in the same instant.
+  if (!session || session.user.deactivatedAt) return null;
+  const { id, name } = session.user;
+  return { kind: "person", userId: id, name, memberships: await membershipsOf(db, id) };
+}

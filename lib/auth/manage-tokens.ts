@@ -1,0 +1,47 @@
+import "server-only";
+import { z } from "zod";
+import { type Actor, signerOf, TOKEN_SCOPES } from "../core/people";
+import type { Db } from "../db/client";
+import { appendAudit } from "../db/people/audit";
+import { createToken, findToken, listTokens, revokeToken, type TokenView } from "../db/people/tokens";
+import { AppError } from "../errors";
+
+export const createTokenBody = z
+  .object({ name: z.string().trim().min(1).max(100), scope: z.enum(TOKEN_SCOPES) })
+  .strict();
+
+/** Tokens are a person's: made by them (signed in, not with another token), listed and revoked by them or an owner. */
+function personOf(actor: Actor): { userId: string; name: string } {
+  if (actor.kind !== "person")
+    throw new AppError("forbidden", "Tokens belong to a person: sign in to make or list yours.");
+  return { userId: actor.userId, name: actor.name };
+}
+
+const isOwner = (actor: Actor) =>
+  actor.kind === "operator" || (actor.kind === "person" && actor.memberships.some((m) => m.role === "owner"));
+
+/** POST /api/tokens: the secret is in this response only; the database keeps its hash. */
+export async function makeToken(db: Db, actor: Actor, body: z.infer<typeof createTokenBody>) {
+  const person = personOf(actor);
+  const signer = signerOf(actor);
+  const made = await createToken(db, { userId: person.userId, name: body.name, scope: body.scope });
+  if (signer)
+    await appendAudit(db, { signer, kind: "token.created", subject: made.token.id, detail: { scope: body.scope } });
+  return made;
+}
+
+export async function tokensFor(db: Db, actor: Actor): Promise<TokenView[]> {
+  return isOwner(actor) ? listTokens(db) : listTokens(db, personOf(actor).userId);
+}
+
+/** DELETE /api/tokens/:id: the token stops at its next request. */
+export async function revokeTokenAs(db: Db, actor: Actor, id: string): Promise<TokenView> {
+  const token = await findToken(db, id);
+  if (!token) throw new AppError("not_found", "No token has that id.");
+  if (!isOwner(actor) && personOf(actor).userId !== token.userId)
+    throw new AppError("forbidden", "Only the token's person or an owner may revoke it.");
+  await revokeToken(db, id);
+  const signer = signerOf(actor);
+  if (signer) await appendAudit(db, { signer, kind: "token.revoked", subject: id });
+  return (await findToken(db, id)) ?? token;
+}

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resetEnvCache } from "../../env";
+import { freshDb, type TestDb } from "../../../tests/helpers/db";
+import { authFor } from "./auth";
+import { countPeople, createPerson, deactivatePerson, findPerson, membershipsOf } from "./people";
+import { createToken, findLiveToken, revokeToken } from "./tokens";
+import { createLink, findOpenLink, spendLink } from "./links";
+
+// better-auth's own adapter over our dialect, on both engines: a person signs in with the password set here,
+// and the session it made is found again from the cookie.
+let t: TestDb;
+beforeEach(() => {
+  t = freshDb();
+  process.env.PLANGATE_DATA_DIR = t.dir;
+  resetEnvCache();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function signIn(email: string, password: string): Promise<Response> {
+  return authFor(t.db).api.signInEmail({
+    body: { email, password },
+    headers: new Headers({ origin: "http://localhost:3000", host: "localhost:3000" }),
+    asResponse: true,
+  });
+}
+
+describe("people on better-auth", () => {
+  it("a person added with a password signs in, and the cookie finds their session; a wrong password does not", async () => {
+    expect(await countPeople(t.db)).toBe(0);
+    const ada = await createPerson(t.db, {
+      email: "Ada@Example.com",
+      name: "Ada",
+      password: "correct horse battery",
+      memberships: [{ root: "/", role: "owner" }],
+    });
+    expect(ada.email).toBe("ada@example.com");
+    expect(await countPeople(t.db)).toBe(1);
+    expect(await membershipsOf(t.db, ada.id)).toEqual([{ root: "/", role: "owner" }]);
+
+    const wrong = await signIn("ada@example.com", "not the password");
+    expect(wrong.status).toBe(401);
+    const ok = await signIn("ada@example.com", "correct horse battery");
+    expect(ok.status).toBe(200);
+    const cookie = ok.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/plangate\.session_token=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const session = await authFor(t.db).api.getSession({
+      headers: new Headers({ cookie: cookie.split(";")[0] ?? "" }),
+    });
+    expect(session?.user.id).toBe(ada.id);
+
+    await deactivatePerson(t.db, ada.id);
+    const after = await authFor(t.db).api.getSession({ headers: new Headers({ cookie: cookie.split(";")[0] ?? "" }) });
+    expect(after).toBeNull();
+    expect((await findPerson(t.db, { id: ada.id }))?.deactivatedAt).toBeInstanceOf(Date);
+  });
+
+  it("signing up through better-auth's own route is refused: people are added by an owner", async () => {
+    const res = await authFor(t.db).handler(
+      new Request("http://localhost:3000/api/auth/sign-up/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+        body: JSON.stringify({ email: "eve@example.com", password: "a long password", name: "Eve" }),
+      }),
+    );
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await countPeople(t.db)).toBe(0);
+  });
+
+  it("a token is found by its secret until revoked, or until its person is deactivated", async () => {
+    const bo = await createPerson(t.db, { email: "bo@example.com", name: "Bo", memberships: [] });
+    const { token, secret } = await createToken(t.db, { userId: bo.id, name: "ci", scope: "reviewer" });
+    expect(secret.startsWith("pgt_")).toBe(true);
+    expect((await findLiveToken(t.db, secret))?.id).toBe(token.id);
+    expect(await findLiveToken(t.db, `${secret}x`)).toBeNull();
+    await revokeToken(t.db, token.id);
+    expect(await findLiveToken(t.db, secret)).toBeNull();
+    const second = await createToken(t.db, { userId: bo.id, name: "agent", scope: "agent" });
+    await deactivatePerson(t.db, bo.id);
+    expect(await findLiveToken(t.db, second.secret)).toBeNull();
+  });
+
+  it("a one-time link works once and not after it expires", async () => {
+    const { secret, link } = await createLink(t.db, { purpose: "setup", ttlMs: 60_000 });
+    expect((await findOpenLink(t.db, secret))?.id).toBe(link.id);
+    expect(await spendLink(t.db, link.id)).toBe(true);
+    expect(await spendLink(t.db, link.id)).toBe(false);
+    expect(await findOpenLink(t.db, secret)).toBeNull();
+    const old = await createLink(t.db, { purpose: "reset", email: "a@b.c", ttlMs: 1 });
+    expect(await findOpenLink(t.db, old.secret, new Date(Date.now() + 10))).toBeNull();
+  });
+});

@@ -1,0 +1,106 @@
+import "server-only";
+import type { Membership, Role } from "../../core/people";
+import { AppError } from "../../errors";
+import { type Conn, type Db, kysely, withTransaction } from "../client";
+import { authFor } from "./auth";
+
+/**
+ * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials through
+ * better-auth's own adapter, and Membership (a person's role per workspace root).
+ */
+export type Person = { id: string; name: string; email: string; deactivatedAt: Date | null; createdAt: Date };
+
+export async function countPeople(conn: Conn): Promise<number> {
+  const row = await kysely(conn)
+    .selectFrom("User")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function findPerson(conn: Conn, by: { id: string } | { email: string }): Promise<Person | null> {
+  let q = kysely(conn).selectFrom("User").select(["id", "name", "email", "deactivatedAt", "createdAt"]);
+  q = "id" in by ? q.where("id", "=", by.id) : q.where("email", "=", by.email.toLowerCase());
+  return (await q.executeTakeFirst()) ?? null;
+}
+
+export async function listPeople(conn: Conn): Promise<(Person & { memberships: Membership[] })[]> {
+  const k = kysely(conn);
+  const people = await k
+    .selectFrom("User")
+    .select(["id", "name", "email", "deactivatedAt", "createdAt"])
+    .orderBy("createdAt")
+    .execute();
+  const rows = await k.selectFrom("Membership").select(["userId", "root", "role"]).execute();
+  return people.map((p) => ({
+    ...p,
+    memberships: rows.filter((m) => m.userId === p.id).map((m) => ({ root: m.root, role: m.role as Role })),
+  }));
+}
+
+export async function membershipsOf(conn: Conn, userId: string): Promise<Membership[]> {
+  const rows = await kysely(conn)
+    .selectFrom("Membership")
+    .select(["root", "role"])
+    .where("userId", "=", userId)
+    .execute();
+  return rows.map((r) => ({ root: r.root, role: r.role as Role }));
+}
+
+/** Gives (or changes) a person's role over a workspace root. */
+export async function setMembership(conn: Conn, userId: string, m: Membership): Promise<void> {
+  await kysely(conn)
+    .insertInto("Membership")
+    .values({ userId, root: m.root, role: m.role, createdAt: new Date() })
+    .onConflict((oc) => oc.columns(["userId", "root"]).doUpdateSet({ role: m.role }))
+    .execute();
+}
+
+/**
+ * A person with an email and password (the credential account better-auth signs in with) and their roles.
+ * Refused when the email is taken.
+ */
+export async function createPerson(
+  db: Db,
+  input: { email: string; name: string; password?: string; memberships: readonly Membership[] },
+): Promise<Person> {
+  const email = input.email.trim().toLowerCase();
+  if (await findPerson(db, { email })) throw new AppError("conflict", `${email} already has an account.`);
+  const ctx = await authFor(db).$context;
+  const user = await ctx.internalAdapter.createUser(
+    { email, name: input.name.trim() || email, emailVerified: false },
+    { method: "admin" },
+  );
+  if (input.password !== undefined) await setPassword(db, user.id, input.password);
+  await withTransaction(db, async (trx) => {
+    for (const m of input.memberships) await setMembership(trx, user.id, m);
+  });
+  const person = await findPerson(db, { id: user.id });
+  if (!person) throw new AppError("internal", "The new account could not be read back.");
+  return person;
+}
+
+/** Sets (or replaces) a person's password: better-auth's hash, on its credential account. */
+export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+  const ctx = await authFor(db).$context;
+  const min = ctx.password.config.minPasswordLength;
+  if (password.length < min) throw new AppError("bad_request", `password: at least ${min} characters`);
+  const hash = await ctx.password.hash(password);
+  const accounts = await ctx.internalAdapter.findAccounts(userId);
+  if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(userId, hash);
+  else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+}
+
+/** Ends a person's sign-in sessions and tokens at once and keeps them out; their past acts keep their name. */
+export async function deactivatePerson(conn: Conn, userId: string, now = new Date()): Promise<void> {
+  await withTransaction(conn, async (trx) => {
+    await trx.updateTable("User").set({ deactivatedAt: now, updatedAt: now }).where("id", "=", userId).execute();
+    await trx.deleteFrom("AuthSession").where("userId", "=", userId).execute();
+    await trx
+      .updateTable("ApiToken")
+      .set({ revokedAt: now })
+      .where("userId", "=", userId)
+      .where("revokedAt", "is", null)
+      .execute();
+  });
+}

@@ -1,0 +1,16 @@
+import "server-only";
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { identify } from "../auth/identify";
+import type { Actor } from "../core/people";
+import { getDb } from "../db/client";
+
+/**
+ * Every page but sign-in and one-time links starts with this: the proxy only sees that a cookie came, this
+ * checks it (a page's data is read by the page itself, so a forged cookie must get nothing).
+ */
+export async function pageActor(): Promise<Actor> {
+  const actor = await identify(getDb(), await headers());
+  if (!actor || actor.kind === "agent-token") redirect("/sign-in");
+  return actor;
+}
