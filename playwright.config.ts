@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_OPERATOR_TOKEN, OPERATOR_HEADERS } from "./e2e/operator";
+import { E2E_OPERATOR_TOKEN, OPERATOR_HEADERS, e2eOidc } from "./e2e/operator";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+const OIDC = e2eOidc(PORT);
 
 export default defineConfig({
   testDir: "e2e",
@@ -26,23 +27,38 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // The real `npm start` path (migrate, build when stale, next start) on its own port and data folder.
-    command: "rm -rf data/e2e && npm start",
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PLANGATE_DATA_DIR: "./data/e2e",
-      DATABASE_URL: "file:./data/e2e/plangate.db",
-      PLANGATE_ALLOW_SCRIPTED: "1",
-      PLANGATE_TOKEN: E2E_OPERATOR_TOKEN,
-      // The specs run with the react-server condition (they seed databases through lib/db, whose "server-only"
-      // marker then resolves to its empty module); the server must not, or React's server build would render pages.
-      NODE_OPTIONS: "",
+  webServer: [
+    {
+      // A real OpenID provider on loopback for sso.spec.ts, up before Plangate reads its discovery document.
+      command: "npx tsx e2e/oidc-server.ts",
+      url: `${OIDC.issuer}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { E2E_PORT: String(PORT), NODE_OPTIONS: "" },
     },
-  },
+    {
+      // The real `npm start` path (migrate, build when stale, next start) on its own port and data folder.
+      command: "rm -rf data/e2e && npm start",
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        PLANGATE_DATA_DIR: "./data/e2e",
+        DATABASE_URL: "file:./data/e2e/plangate.db",
+        PLANGATE_ALLOW_SCRIPTED: "1",
+        PLANGATE_TOKEN: E2E_OPERATOR_TOKEN,
+        // The specs run with the react-server condition (they seed databases through lib/db, whose "server-only"
+        // marker then resolves to its empty module); the server must not, or React's server build would render pages.
+        NODE_OPTIONS: "",
+        PLANGATE_OIDC_ISSUER: OIDC.issuer,
+        PLANGATE_OIDC_CLIENT_ID: OIDC.clientId,
+        PLANGATE_OIDC_CLIENT_SECRET: OIDC.clientSecret,
+        PLANGATE_OIDC_NAME: "Test IdP",
+      },
+    },
+  ],
 });

@@ -10,6 +10,14 @@ export const metadata: Metadata = {
   description: "Plan-mode control plane for coding agents",
 };
 
+const NAV = [
+  ["/webhooks", "Webhooks"],
+  ["/people", "People"],
+  ["/tokens", "Tokens"],
+  ["/audit", "Audit"],
+  ["/account", "Account"],
+] as const;
+
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
@@ -19,9 +27,11 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/" className="font-semibold tracking-tight" data-testid="nav-home">
               Plangate
             </Link>
-            <Link href="/webhooks" className="text-sm" data-testid="nav-webhooks">
-              Webhooks
-            </Link>
+            {NAV.map(([href, label]) => (
+              <Link key={href} href={href} className="text-sm" data-testid={`nav-${href.slice(1)}`}>
+                {label}
+              </Link>
+            ))}
             <SignOutButton />
             <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
               Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts

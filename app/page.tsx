@@ -1,3 +1,4 @@
+import { readableFilter, readableRoots } from "@/lib/core/people";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { ZodError } from "zod";
@@ -17,9 +18,11 @@ export const dynamic = "force-dynamic";
 const PRIMARY_AGENTS = ["build", "plan"];
 const FILTER_KEYS = ["q", "status", "mode", "workspace", "team", "cursor"] as const;
 
-async function waitingSessions() {
+async function waitingSessions(roots: readonly string[] | null) {
   const [reviews, asks] = await Promise.all(
-    (["awaiting_review", "awaiting_permission"] as const).map((status) => listSessions(getDb(), { status, limit: 20 })),
+    (["awaiting_review", "awaiting_permission"] as const).map((status) =>
+      listSessions(getDb(), { status, limit: 20 }, roots),
+    ),
   );
   return [...(reviews?.sessions ?? []), ...(asks?.sessions ?? [])].sort((a, b) =>
     b.lastActivityAt.localeCompare(a.lastActivityAt),
@@ -31,7 +34,9 @@ export default async function HomePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await pageActor();
+  const actor = await pageActor();
+  // Only the sessions, teams and waiting work of the workspaces this person has a role in.
+  const roots = readableRoots(actor);
   const env = getEnv();
   const raw = await searchParams;
   // Empty form fields mean "any"; an invalid filter shows an error instead of the list.
@@ -39,17 +44,17 @@ export default async function HomePage({
     FILTER_KEYS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])),
   );
   const parsed = listSessionsQuery.safeParse(picked);
-  const result = parsed.success ? await listSessions(getDb(), parsed.data) : null;
+  const result = parsed.success ? await listSessions(getDb(), parsed.data, roots) : null;
   const filters = picked as Filters;
   const workspaces = listWorkspaces(env.workspaceRoots);
-  const teams = await listTeams(getDb());
+  const teams = await listTeams(getDb(), readableFilter(actor));
   const next = result?.nextCursor
     ? `/?${new URLSearchParams({ ...picked, cursor: result.nextCursor }).toString()}`
     : null;
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   const filtered = Object.keys(picked).some((k) => k !== "cursor");
   // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
-  const waiting = filtered || picked.cursor ? [] : await waitingSessions();
+  const waiting = filtered || picked.cursor ? [] : await waitingSessions(roots);
   return (
     <section aria-labelledby="sessions-heading">
       {filtered || picked.cursor ? null : <AutoRefresh />}

@@ -1,20 +1,21 @@
-// `plangate connect claude-code [--url URL] [--token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]`:
+// `plangate connect claude-code [--url URL] [--email EMAIL | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]`:
 // writes (or takes out) the hook that sends Claude Code's plans to Plangate's desk, merging with the settings
 // already there, and prints what changed.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { withPlangateHook, type ClaudeSettings } from "../lib/external/claude-settings";
-import { callServer, saveToken } from "./client";
+import { callServer } from "./client";
+import { provideToken, TOKEN_OPTIONS } from "./agent-token";
 import { optionsOrUsage } from "./options";
 import { CliError, readProjectFile, urlOption, shellQuote, writeProjectFile } from "./project-file";
 
 const BIN = path.resolve(import.meta.dirname, "..", "bin", "plangate.mjs");
 const USAGE =
-  "usage: plangate connect claude-code [--url URL] [--token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]";
+  "usage: plangate connect claude-code [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]";
 const OPTIONS = {
   url: { type: "string" },
-  token: { type: "string" },
+  ...TOKEN_OPTIONS,
   scope: { type: "string" },
   timeout: { type: "string" },
   asks: { type: "boolean" },
@@ -84,7 +85,16 @@ export async function run(args: string[]): Promise<number> {
     asks: opts.asks === true,
     remove: opts.remove === true,
   });
+  let told: string[] = [];
+  if (!opts.remove)
+    try {
+      told = await provideToken(url, "claude-code", opts);
+    } catch (error) {
+      console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
+      return 1;
+    }
   if (JSON.stringify(after) === JSON.stringify(before)) {
+    for (const line of told) console.log(`plangate: ${line}`);
     console.log(`plangate: ${file} already ${opts.remove ? "has no Plangate hook" : "has this hook"}; nothing changed`);
     return 0;
   }
@@ -102,8 +112,7 @@ export async function run(args: string[]): Promise<number> {
   console.log(
     `plangate: ${file}: PermissionRequest hook for ExitPlanMode${opts.asks ? " and permission asks" : ""} → ${url} (timeout ${timeoutSec} s)`,
   );
-  if (typeof opts.token === "string" && opts.token)
-    console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the settings)`);
+  for (const line of told) console.log(`plangate: ${line}`);
   const health = await callServer(url, "GET", "/api/health").catch(() => null);
   if (!health || health.status !== 200)
     console.log(

@@ -5,17 +5,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "../lib/external/opencode-plugin-source";
-import { callServer, saveToken } from "./client";
+import { callServer } from "./client";
+import { provideToken, TOKEN_OPTIONS } from "./agent-token";
 import { optionsOrUsage } from "./options";
 import { readProjectFile, urlOption, writeProjectFile } from "./project-file";
 
-const USAGE = "usage: plangate connect opencode [--url URL] [--token TOKEN] [--remove]";
-const OPTIONS = { url: { type: "string" }, token: { type: "string" }, remove: { type: "boolean" } } as const;
+const USAGE =
+  "usage: plangate connect opencode [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--remove]";
+const OPTIONS = { url: { type: "string" }, ...TOKEN_OPTIONS, remove: { type: "boolean" } } as const;
 
 export async function run(args: string[]): Promise<number> {
   const opts = optionsOrUsage(args, OPTIONS, USAGE);
   if (opts === null) return 2;
-  if (opts.url === "" || opts.token === "") {
+  if (opts.url === "" || opts.token === "" || opts.email === "") {
     console.error(USAGE);
     return 2;
   }
@@ -48,14 +50,20 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
 
+  let told: string[];
+  try {
+    told = await provideToken(url, "opencode", opts);
+  } catch (error) {
+    console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
+    return 1;
+  }
   const source = opencodePluginSource({ url });
   if (existing === source) console.log(`plangate: ${file} is already up to date; nothing changed`);
   else {
     writeProjectFile(root, file, source);
     console.log(`plangate: ${existing === undefined ? "wrote" : "updated"} ${file}: OpenCode's plan_exit → ${url}`);
   }
-  if (typeof opts.token === "string")
-    console.log(`plangate: token saved in ${saveToken(url, opts.token)} (not in the project)`);
+  for (const line of told) console.log(`plangate: ${line}`);
   console.log(
     "plangate: OpenCode's plan mode needs OPENCODE_EXPERIMENTAL_PLAN_MODE=1 in its environment (restart OpenCode to load the plugin)",
   );

@@ -8,7 +8,9 @@ export async function run(args: string[]): Promise<number> {
   const [agent, ...rest] = args;
   const load = agent === undefined ? undefined : AGENTS[agent];
   if (!load) {
-    console.error(`usage: plangate connect ${Object.keys(AGENTS).join("|")} [--url URL] [--token TOKEN] [--remove]`);
+    console.error(
+      `usage: plangate connect ${Object.keys(AGENTS).join("|")} [--url URL] [--email EMAIL | --token TOKEN] [--remove]`,
+    );
     return 2;
   }
   return (await load()).run(rest);

@@ -3,7 +3,8 @@ type Command = { summary: string; load: () => Promise<{ run: (args: string[]) =>
 
 const COMMANDS: Record<string, Command> = {
   connect: {
-    summary: "claude-code|opencode [--url URL] [--token TOKEN] [--remove]: send that agent's plans to Plangate",
+    summary:
+      "claude-code|opencode [--url URL] [--email EMAIL | --token TOKEN] [--remove]: send that agent's plans to Plangate",
     load: () => import("./connect"),
   },
   hook: {

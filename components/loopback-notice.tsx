@@ -15,3 +15,8 @@ export function LoopbackNotice({ host }: { host: string }) {
     </p>
   );
 }
+
+/** A passkey's site must be a host name: on an IP address (loopback or not) the browser refuses the ceremony. */
+export function isIpHost(host: string): boolean {
+  return /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])(:\d+)?$/i.test(host);
+}

@@ -138,3 +138,40 @@ describe("the variables read outside lib/env.ts", () => {
     expect(() => envValue("PLANGATE_SANDBOX", { PLANGATE_SANDBOX: "no" })).toThrow(EnvError);
   });
 });
+
+describe("single sign-on (PLANGATE_OIDC_*)", () => {
+  const oidc = {
+    PLANGATE_OIDC_ISSUER: "https://id.example.com/realms/team",
+    PLANGATE_OIDC_CLIENT_ID: "plangate",
+    PLANGATE_OIDC_CLIENT_SECRET: "s3cret",
+  };
+
+  it("is off unless configured, and takes the issuer, client and an optional button name", () => {
+    const off = parseEnv({});
+    expect(off.PLANGATE_OIDC_ISSUER).toBeUndefined();
+    expect(parseEnv({ PLANGATE_OIDC_ISSUER: "", PLANGATE_OIDC_CLIENT_ID: "" }).PLANGATE_OIDC_CLIENT_ID).toBeUndefined();
+    expect(parseEnv({ ...oidc, PLANGATE_OIDC_NAME: " Okta " })).toMatchObject({ ...oidc, PLANGATE_OIDC_NAME: "Okta" });
+    // A provider on the same machine (tests, a local Keycloak) may be plain http.
+    expect(parseEnv({ ...oidc, PLANGATE_OIDC_ISSUER: "http://127.0.0.1:4320" }).PLANGATE_OIDC_ISSUER).toBe(
+      "http://127.0.0.1:4320",
+    );
+  });
+
+  it.each([
+    // Half a configuration is a typo, not "SSO off".
+    [{ PLANGATE_OIDC_ISSUER: oidc.PLANGATE_OIDC_ISSUER }, /PLANGATE_OIDC_CLIENT_ID: single sign-on needs/],
+    [{ ...oidc, PLANGATE_OIDC_CLIENT_SECRET: "" }, /PLANGATE_OIDC_CLIENT_SECRET: single sign-on needs/],
+    [{ PLANGATE_OIDC_CLIENT_ID: "plangate", PLANGATE_OIDC_CLIENT_SECRET: "s" }, /PLANGATE_OIDC_ISSUER: single sign-on/],
+    // Tokens and the discovery document over plain http off this machine could be anyone's.
+    [
+      { ...oidc, PLANGATE_OIDC_ISSUER: "http://id.example.com" },
+      /PLANGATE_OIDC_ISSUER: PLANGATE_OIDC_ISSUER must be https/,
+    ],
+    [{ ...oidc, PLANGATE_OIDC_ISSUER: "ftp://id.example.com" }, /PLANGATE_OIDC_ISSUER must be an http\(s\) URL/],
+    [{ ...oidc, PLANGATE_OIDC_ISSUER: "https://id.example.com/?tenant=1" }, /no query or fragment/],
+    [{ ...oidc, PLANGATE_OIDC_NAME: "x".repeat(61) }, /PLANGATE_OIDC_NAME must be at most 60/],
+  ])("refuses %j at boot, naming the variable", (raw, message) => {
+    expect(() => parseEnv(raw)).toThrow(EnvError);
+    expect(() => parseEnv(raw)).toThrow(message);
+  });
+});

@@ -23,6 +23,16 @@ export function isWebhookUrl(value: string): boolean {
   return protocol === "http:" || protocol === "https:";
 }
 
+/** Why an issuer URL will not do (null when it will): https, or http on loopback only; no query or fragment. */
+export function oidcIssuerError(value: string): string | null {
+  if (!URL.canParse(value)) return "PLANGATE_OIDC_ISSUER must be an http(s) URL";
+  const url = new URL(value);
+  if (url.search || url.hash) return "PLANGATE_OIDC_ISSUER must have no query or fragment";
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && isLoopbackHost(url.hostname)) return null;
+  return "PLANGATE_OIDC_ISSUER must be https (http only on loopback)";
+}
+
 const flag = z
   .enum(["0", "1", "true", "false", "open", "closed", ""])
   .optional()
@@ -132,6 +142,26 @@ export const envSchema = z
         (v) => v === undefined || listOf(v).every(isWebhookUrl),
         "a comma-separated list of http(s) URLs (at most 2000 characters each)",
       ),
+    // Single sign-on through OpenID Connect (README "People and sign-in"): off unless the issuer, client id and
+    // secret are all set. The issuer must be https, except on loopback (a provider on the same machine, as in tests).
+    PLANGATE_OIDC_ISSUER: z
+      .url({ protocol: /^https?$/, error: "PLANGATE_OIDC_ISSUER must be an http(s) URL" })
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    PLANGATE_OIDC_CLIENT_ID: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    PLANGATE_OIDC_CLIENT_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined),
+    // The provider's name on the sign-in button ("Sign in with <name>").
+    PLANGATE_OIDC_NAME: z
+      .string()
+      .max(60, "PLANGATE_OIDC_NAME must be at most 60 characters")
+      .optional()
+      .transform((v) => v?.trim() || undefined),
     PLANGATE_WEBHOOK_SECRET: z
       .string()
       .min(16, "PLANGATE_WEBHOOK_SECRET must be at least 16 characters")
@@ -153,6 +183,19 @@ export const envSchema = z
         code: "custom",
         path: ["PLANGATE_WEBHOOK_SECRET"],
         message: "PLANGATE_WEBHOOKS needs a secret to sign with (16+ characters)",
+      });
+    }
+    const issuerError = env.PLANGATE_OIDC_ISSUER ? oidcIssuerError(env.PLANGATE_OIDC_ISSUER) : null;
+    if (issuerError) ctx.addIssue({ code: "custom", path: ["PLANGATE_OIDC_ISSUER"], message: issuerError });
+    const oidc = [env.PLANGATE_OIDC_ISSUER, env.PLANGATE_OIDC_CLIENT_ID, env.PLANGATE_OIDC_CLIENT_SECRET];
+    // Half a configuration is a typo, not "SSO off": say so at boot instead of hiding the button.
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      const names = ["PLANGATE_OIDC_ISSUER", "PLANGATE_OIDC_CLIENT_ID", "PLANGATE_OIDC_CLIENT_SECRET"];
+      ctx.addIssue({
+        code: "custom",
+        path: [names[oidc.findIndex((v) => !v)] ?? "PLANGATE_OIDC_ISSUER"],
+        message:
+          "single sign-on needs PLANGATE_OIDC_ISSUER, PLANGATE_OIDC_CLIENT_ID and PLANGATE_OIDC_CLIENT_SECRET together",
       });
     }
     const modelError = modelConfigError(env.PLANGATE_MODEL, env);

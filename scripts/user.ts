@@ -56,13 +56,17 @@ try {
     const password = parsed.values["password-stdin"] ? fs.readFileSync(0, "utf8").replace(/\r?\n$/, "") : undefined;
     const role = parsed.values.role as Role;
     const root = parsed.values.root ?? "/";
-    const person = await createPerson(db, {
-      email,
-      name: parsed.values.name ?? email,
-      ...(password !== undefined ? { password } : {}),
-      memberships: [{ root, role }],
-    });
-    await appendAudit(db, { signer: shell, kind: "person.added", subject: person.email, detail: { role, root } });
+    const person = await createPerson(
+      db,
+      {
+        email,
+        name: parsed.values.name ?? email,
+        ...(password !== undefined ? { password } : {}),
+        memberships: [{ root, role }],
+      },
+      (trx, made) =>
+        appendAudit(trx, { signer: shell, kind: "person.added", subject: made.email, detail: { role, root } }),
+    );
     console.log(`added ${person.email} as ${role} over ${root}`);
     if (password === undefined) {
       const { secret } = await createLink(db, { purpose: "reset", email: person.email, ttlMs: 7 * 24 * 3600_000 });

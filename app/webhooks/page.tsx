@@ -1,3 +1,4 @@
+import { readableFilter } from "@/lib/core/people";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";
@@ -15,14 +16,14 @@ export default async function WebhooksPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await pageActor();
+  const actor = await pageActor();
   const raw = await searchParams;
   const picked = Object.fromEntries(
     Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" && v !== "" ? [[k, v]] : [])),
   );
   const parsed = listDeliveriesQuery.safeParse(picked);
   const deliveries = parsed.success
-    ? await listDeliveries(getDb(), parsed.data).catch((error: unknown) => {
+    ? await listDeliveries(getDb(), { ...parsed.data, ...readableFilter(actor) }).catch((error: unknown) => {
         if (error instanceof AppError && error.code === "session_not_found") return null;
         throw error;
       })

@@ -1,3 +1,4 @@
+import { authorise } from "@/lib/auth/authorise";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";
@@ -17,12 +18,14 @@ export default async function WorkspacePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await pageActor();
+  const actor = await pageActor();
   const raw = (await searchParams).path;
   let workspace: string | null = null;
   let problem: string | null = null;
   try {
-    workspace = checkWorkspace(typeof raw === "string" ? raw : "", getEnv().workspaceRoots);
+    const checked = checkWorkspace(typeof raw === "string" ? raw : "", getEnv().workspaceRoots);
+    authorise(actor, "read", checked);
+    workspace = checked;
   } catch (error) {
     problem = error instanceof AppError ? error.message : String(error);
   }

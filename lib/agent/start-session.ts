@@ -10,6 +10,7 @@ import { readGates } from "../session/mode-gates";
 import { checkSessionInput } from "./check-session-input";
 import { appendEvents } from "../session/append-events";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
+import type { Starter } from "../core/people";
 
 export type StartSessionInput = {
   title?: string;
@@ -18,6 +19,8 @@ export type StartSessionInput = {
   mode: PermissionMode;
   model?: string;
   script?: unknown[];
+  /** Who starts it, from the identified actor. */
+  starter?: Starter;
 };
 
 /** POST /api/sessions: validates workspace, model, mode and script, then creates the session. */
@@ -47,6 +50,7 @@ export async function startSession(
     model,
     mode: input.mode,
     script,
+    ...(input.starter ? { starter: input.starter } : {}),
   });
   if (input.mode === "plan") {
     // Created in plan mode: the plan file is assigned now (its slug has no prompt words yet).

@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import type { Db } from "../db/client";
+import type { Conn, Db } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { authFor } from "../db/people/auth";
 import { findOpenLink, spendLink } from "../db/people/links";
-import { countPeople, createPerson, findPerson, setPassword } from "../db/people/people";
+import { countPeople, createPerson, findPerson, type Person, setPassword } from "../db/people/people";
 import { AppError } from "../errors";
 
 export const completeLinkBody = z
@@ -30,22 +30,32 @@ export async function completeLink(db: Db, secret: string, body: CompleteLinkBod
   if (!email) throw new AppError("bad_request", "email: required");
   let person = await findPerson(db, { email });
   if (link.purpose !== "reset" && person) throw new AppError("conflict", `${email} already has an account: sign in.`);
-  if (!(await spendLink(db, link.id))) throw new AppError("not_found", "This link was just used.");
+  const audit = (conn: Conn, p: Person) =>
+    appendAudit(conn, {
+      signer: { by: "person", userId: p.id, name: p.name },
+      kind: `link.${link.purpose}`,
+      subject: p.email,
+    });
   if (link.purpose === "reset") {
     if (!person) throw new AppError("not_found", "That account no longer exists.");
+    if (!(await spendLink(db, link.id))) throw new AppError("not_found", "This link was just used.");
     await setPassword(db, person.id, body.password);
+    await audit(db, person);
   } else {
-    person = await createPerson(db, {
-      email,
-      name: body.name ?? email,
-      password: body.password,
-      memberships: [{ root: link.root ?? "/", role: link.purpose === "setup" ? "owner" : (link.role ?? "viewer") }],
-    });
+    // The account, its role, the spent link and the audit entry stand or fall together.
+    await createPerson(
+      db,
+      {
+        email,
+        name: body.name ?? email,
+        password: body.password,
+        memberships: [{ root: link.root ?? "/", role: link.purpose === "setup" ? "owner" : (link.role ?? "viewer") }],
+      },
+      async (trx, made) => {
+        if (!(await spendLink(trx, link.id))) throw new AppError("not_found", "This link was just used.");
+        await audit(trx, made);
+      },
+    );
   }
-  await appendAudit(db, {
-    signer: { by: "person", userId: person.id, name: person.name },
-    kind: `link.${link.purpose}`,
-    subject: person.email,
-  });
   return authFor(db).api.signInEmail({ body: { email, password: body.password }, headers, asResponse: true });
 }

@@ -37,8 +37,8 @@ async function fromToken(db: Db, secret: string): Promise<Actor | null> {
   const token = await findLiveToken(db, secret);
   if (!token) return null;
   await touchToken(db, token);
-  if (token.scope === "agent") return { kind: "agent-token", tokenId: token.id, userId: token.userId };
   const memberships = await membershipsOf(db, token.userId);
+  if (token.scope === "agent") return { kind: "agent-token", tokenId: token.id, userId: token.userId, memberships };
   return { kind: "reviewer-token", tokenId: token.id, userId: token.userId, name: token.personName, memberships };
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Actor, signerOf, TOKEN_SCOPES } from "../core/people";
-import type { Db } from "../db/client";
+import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { createToken, findToken, listTokens, revokeToken, type TokenView } from "../db/people/tokens";
 import { AppError } from "../errors";
@@ -24,10 +24,12 @@ const isOwner = (actor: Actor) =>
 export async function makeToken(db: Db, actor: Actor, body: z.infer<typeof createTokenBody>) {
   const person = personOf(actor);
   const signer = signerOf(actor);
-  const made = await createToken(db, { userId: person.userId, name: body.name, scope: body.scope });
-  if (signer)
-    await appendAudit(db, { signer, kind: "token.created", subject: made.token.id, detail: { scope: body.scope } });
-  return made;
+  return withTransaction(db, async (trx) => {
+    const made = await createToken(trx, { userId: person.userId, name: body.name, scope: body.scope });
+    if (signer)
+      await appendAudit(trx, { signer, kind: "token.created", subject: made.token.id, detail: { scope: body.scope } });
+    return made;
+  });
 }
 
 export async function tokensFor(db: Db, actor: Actor): Promise<TokenView[]> {
@@ -40,8 +42,10 @@ export async function revokeTokenAs(db: Db, actor: Actor, id: string): Promise<T
   if (!token) throw new AppError("not_found", "No token has that id.");
   if (!isOwner(actor) && personOf(actor).userId !== token.userId)
     throw new AppError("forbidden", "Only the token's person or an owner may revoke it.");
-  await revokeToken(db, id);
   const signer = signerOf(actor);
-  if (signer) await appendAudit(db, { signer, kind: "token.revoked", subject: id });
+  await withTransaction(db, async (trx) => {
+    await revokeToken(trx, id);
+    if (signer) await appendAudit(trx, { signer, kind: "token.revoked", subject: id });
+  });
   return (await findToken(db, id)) ?? token;
 }

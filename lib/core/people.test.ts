@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { type Act, type Actor, covers, type Membership, may, roleIn, signedBy, signerOf } from "./people";
+import {
+  type Act,
+  type Actor,
+  covers,
+  type Membership,
+  may,
+  mayAnswerMailbox,
+  mayAnywhere,
+  mayOnAgentSession,
+  roleIn,
+  signedBy,
+  signerOf,
+  starterOf,
+} from "./people";
 
 const person = (memberships: Membership[]): Actor => ({
   kind: "person",
@@ -22,7 +35,18 @@ const bot: Actor = {
   name: "Alice",
   memberships: [{ root: "/w", role: "reviewer" }],
 };
-const agent: Actor = { kind: "agent-token", tokenId: "t2", userId: "u1" };
+const agent: Actor = {
+  kind: "agent-token",
+  tokenId: "t2",
+  userId: "u1",
+  memberships: [{ root: "/w", role: "member" }],
+};
+const viewersAgent: Actor = {
+  kind: "agent-token",
+  tokenId: "t3",
+  userId: "u2",
+  memberships: [{ root: "/w", role: "viewer" }],
+};
 const operator: Actor = { kind: "operator" };
 
 describe("covers", () => {
@@ -60,6 +84,7 @@ describe("may: every actor × act", () => {
     ["a reviewer of a sub-folder", nested, ["read", "submit", "start", "chat", "decide", "answer"]],
     ["a reviewer token", bot, ["read", "submit", "start", "chat", "decide", "answer"]],
     ["an agent token", agent, ["submit"]],
+    ["a viewer's agent token", viewersAgent, []],
     ["the operator", operator, acts],
     ["a person with no role here", person([{ root: "/elsewhere", role: "owner" }]), []],
   ];
@@ -86,4 +111,78 @@ describe("signer", () => {
     expect(signedBy({ by: "terminal" })).toBe("answered in the terminal");
     expect(signedBy({ by: "lead-model", sessionId: "s" })).toBe("the lead's model");
   });
+});
+
+describe("mayOnAgentSession: an agent token reaches only the session it created", () => {
+  const mine = { workspace: "/w/app", agentTokenId: "t2" };
+  const theirs = { workspace: "/w/app", agentTokenId: "t9" };
+  const unbound = { workspace: "/w/app", agentTokenId: null };
+  const elsewhere = { workspace: "/other", agentTokenId: "t2" };
+  it.each([
+    ["its own session: submit", agent, "submit", mine, true],
+    ["its own session: read the outcome", agent, "read", mine, true],
+    ["another token's session", agent, "submit", theirs, false],
+    ["another token's session: read", agent, "read", theirs, false],
+    ["a session no token created (the operator's hook)", agent, "read", unbound, false],
+    ["its own token, where its person lost the role", agent, "submit", elsewhere, false],
+    ["a viewer's token on its own session", viewersAgent, "submit", { ...mine, agentTokenId: "t3" }, false],
+    ["a member person submits to any session in the workspace", member, "submit", theirs, true],
+    ["a viewer person reads it", viewer, "read", theirs, true],
+    ["a viewer person cannot submit", viewer, "submit", theirs, false],
+    ["the operator", operator, "submit", theirs, true],
+  ] as const)("%s", (_, actor, act, session, out) => expect(mayOnAgentSession(actor, act, session)).toBe(out));
+  it("an agent token may submit somewhere only when its person is a member somewhere", () => {
+    expect(mayAnywhere(agent, "submit")).toBe(true);
+    expect(mayAnywhere(viewersAgent, "submit")).toBe(false);
+    expect(mayAnywhere(agent, "read")).toBe(false);
+  });
+});
+
+describe("starterOf: who a new session is recorded as started by", () => {
+  it.each([
+    [reviewer, { startedBy: "u1", agentTokenId: null }],
+    [bot, { startedBy: "u1", agentTokenId: null }],
+    [agent, { startedBy: "u1", agentTokenId: "t2" }],
+    [operator, { startedBy: null, agentTokenId: null }],
+  ] as const)("%#", (actor, out) => expect(starterOf(actor)).toEqual(out));
+});
+
+describe("mayAnswerMailbox: only the lead's people answer a team's mailbox", () => {
+  const lead = { workspace: "/w/app", startedBy: "u1" };
+  const otherReviewer: Actor = {
+    kind: "person",
+    userId: "u7",
+    name: "Other",
+    memberships: [{ root: "/w", role: "reviewer" }],
+  };
+  const otherOwner: Actor = {
+    kind: "person",
+    userId: "u8",
+    name: "Olga",
+    memberships: [{ root: "/w", role: "owner" }],
+  };
+  it.each([
+    ["the reviewer who started the lead session", reviewer, lead, true],
+    ["their reviewer token", bot, lead, true],
+    ["another reviewer", otherReviewer, lead, false],
+    ["an owner of the workspace", otherOwner, lead, true],
+    ["the starter, now only a member", member, lead, false],
+    [
+      "anyone who decides, when nobody is recorded (the operator started it)",
+      otherReviewer,
+      { ...lead, startedBy: null },
+      true,
+    ],
+    ["an agent token", agent, lead, false],
+    ["the operator", operator, lead, true],
+    ["a reviewer an owner added as a lead person", otherReviewer, { ...lead, leads: ["u7"] }, true],
+    ["a reviewer not among the added lead people", otherReviewer, { ...lead, leads: ["u9"] }, false],
+    ["an added lead person who is only a member there", { ...member, userId: "u9" }, { ...lead, leads: ["u9"] }, false],
+    [
+      "nobody recorded, but lead people added: only they",
+      otherReviewer,
+      { ...lead, startedBy: null, leads: ["u9"] },
+      false,
+    ],
+  ] as const)("%s", (_, actor, session, out) => expect(mayAnswerMailbox(actor, session)).toBe(out));
 });

@@ -35,7 +35,8 @@ export type Actor =
   | { kind: "person"; userId: string; name: string; memberships: readonly Membership[] }
   /** A `reviewer` token answers on its person's behalf, with at most that person's rights. */
   | { kind: "reviewer-token"; tokenId: string; userId: string; name: string; memberships: readonly Membership[] }
-  | { kind: "agent-token"; tokenId: string; userId: string }
+  /** An `agent` token submits for its person: only where that person may (member or above), never more. */
+  | { kind: "agent-token"; tokenId: string; userId: string; memberships: readonly Membership[] }
   | { kind: "operator" };
 
 const rank = (role: Role) => ROLES.indexOf(role);
@@ -64,13 +65,16 @@ export function may(actor: Actor, act: Act, workspace: string): boolean {
     case "operator":
       return true;
     case "agent-token":
-      return act === "submit";
+      return act === "submit" && holds(actor.memberships, workspace, "submit");
     case "person":
-    case "reviewer-token": {
-      const role = roleIn(actor.memberships, workspace);
-      return role !== null && rank(role) >= rank(NEEDS[act]);
-    }
+    case "reviewer-token":
+      return holds(actor.memberships, workspace, act);
   }
+}
+
+function holds(memberships: readonly Membership[], workspace: string, act: Act): boolean {
+  const role = roleIn(memberships, workspace);
+  return role !== null && rank(role) >= rank(NEEDS[act]);
 }
 
 /** Whether `actor` may do `act` in some workspace: the coarse check a route makes before it knows which. */
@@ -79,11 +83,83 @@ export function mayAnywhere(actor: Actor, act: Act): boolean {
     case "operator":
       return true;
     case "agent-token":
-      return act === "submit";
+      return act === "submit" && actor.memberships.some((m) => rank(m.role) >= rank(NEEDS.submit));
     case "person":
     case "reviewer-token":
       return actor.memberships.some((m) => rank(m.role) >= rank(NEEDS[act]));
   }
+}
+
+/**
+ * The workspace roots whose sessions `actor` may read (every role reads), or null for all of them: what every
+ * list, search, stream, export and log is narrowed to. Roots come without a trailing slash, none inside another.
+ */
+export function readableRoots(actor: Actor): readonly string[] | null {
+  if (actor.kind === "operator") return null;
+  if (actor.kind === "agent-token") return [];
+  const roots = [...new Set(actor.memberships.map((m) => (m.root.length > 1 ? m.root.replace(/\/+$/, "") : m.root)))];
+  if (roots.includes("/")) return null;
+  return roots.filter((r) => !roots.some((o) => o !== r && covers(o, r))).sort();
+}
+
+/**
+ * The roots `actor` owns (manages people, tokens and trust in), or null for all of them: what the People and
+ * Audit pages are narrowed to. Agent tokens and reviewer tokens manage nothing.
+ */
+export function manageableRoots(actor: Actor): readonly string[] | null {
+  if (actor.kind === "operator") return null;
+  if (actor.kind !== "person") return [];
+  return readableRoots({ ...actor, memberships: actor.memberships.filter((m) => m.role === "owner") });
+}
+
+/** readableRoots() as a list filter: `{ roots }`, or nothing when the actor reads every workspace. */
+export function readableFilter(actor: Actor): { roots?: readonly string[] } {
+  const roots = readableRoots(actor);
+  return roots === null ? {} : { roots };
+}
+
+/**
+ * Whether `actor` may answer a team's mailbox (approve or send back a teammate's plan): a reviewer there who is
+ * one of the lead's people (the person who started the lead session, or one an owner added), or an owner of its
+ * workspace. With nobody recorded as starting it (the operator did), any reviewer there.
+ */
+export function mayAnswerMailbox(
+  actor: Actor,
+  lead: { workspace: string; startedBy: string | null; leads?: readonly string[] },
+): boolean {
+  if (!may(actor, "decide", lead.workspace)) return false;
+  if (actor.kind === "operator" || may(actor, "manage", lead.workspace)) return true;
+  if (actor.kind !== "person" && actor.kind !== "reviewer-token") return false;
+  if (lead.leads?.includes(actor.userId)) return true;
+  return lead.startedBy === null ? !lead.leads?.length : actor.userId === lead.startedBy;
+}
+
+/** Who a new session is recorded as started by, from the actor that created it (the operator is nobody). */
+export type Starter = { startedBy: string | null; agentTokenId: string | null };
+
+export function starterOf(actor: Actor): Starter {
+  switch (actor.kind) {
+    case "operator":
+      return { startedBy: null, agentTokenId: null };
+    case "agent-token":
+      return { startedBy: actor.userId, agentTokenId: actor.tokenId };
+    case "person":
+    case "reviewer-token":
+      return { startedBy: actor.userId, agentTokenId: null };
+  }
+}
+
+/** What an outside agent's session is judged by: its workspace and the agent token it is bound to, if any. */
+export type AgentSessionOwner = { workspace: string; agentTokenId: string | null };
+
+/**
+ * Whether `actor` may `act` on an outside agent's session. An agent token reaches only the session it created
+ * (submit to it, read its outcomes), so one agent cannot supersede, wait on or close another's review; every
+ * other actor is judged by its role in the session's workspace.
+ */
+export function mayOnAgentSession(actor: Actor, act: "submit" | "read", session: AgentSessionOwner): boolean {
+  if (actor.kind !== "agent-token") return may(actor, act, session.workspace);
+  return session.agentTokenId === actor.tokenId && holds(actor.memberships, session.workspace, "submit");
 }
 
 /** Who a recorded decision is signed by: the person and the credential, or what answered when no person did. */

@@ -17,7 +17,7 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
   ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
-  ...["OneTimeLink", "AuditEntry"],
+  ...["OneTimeLink", "AuditEntry", "TeamLead"],
 ].map((name) => ({
   name,
   key:
@@ -25,11 +25,13 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
       ? ["sessionId", "seq"]
       : name === "Membership"
         ? ["userId", "root"]
-        : name === "Setting"
-          ? ["key"]
-          : name === "WorkspaceTrust"
-            ? ["workspace"]
-            : ["id"],
+        : name === "TeamLead"
+          ? ["teamId", "userId"]
+          : name === "Setting"
+            ? ["key"]
+            : name === "WorkspaceTrust"
+              ? ["workspace"]
+              : ["id"],
 }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.

@@ -48,3 +48,15 @@ export async function findSessionWorkspace(conn: Conn, sessionId: string): Promi
     .executeTakeFirst();
   return row?.workspace;
 }
+
+/** A session's workspace, who started it and the agent token it is bound to (an outside agent's), for authorising. */
+export async function findSessionOwner(
+  conn: Conn,
+  sessionId: string,
+): Promise<{ workspace: string; agentTokenId: string | null; startedBy: string | null } | undefined> {
+  return kysely(conn)
+    .selectFrom("Session")
+    .select(["workspace", "agentTokenId", "startedBy"])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+}

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import { type Conn, kysely, withTransaction } from "./client";
 import type { Review, Session, WebhookAttempt, WebhookDelivery } from "./generated-kysely/types";
 import { deleteOutboxRow } from "./outbox";
+import { sessionIdsUnder } from "./within-roots";
 
 /**
  * Home of the WebhookDelivery and WebhookAttempt tables. A delivery is sent by whichever instance wins its claim:
@@ -136,7 +137,8 @@ export type DeliveryListRow = Omit<DeliveryRow, "attempts" | "claim" | "leaseUnt
 /** Deliveries newest first (ids are time-ordered); null when sessionId names no session. */
 export async function listDeliveryRows(
   conn: Conn,
-  where: { sessionId?: string; status?: string; limit: number },
+  /** `roots`: only deliveries of sessions whose workspace is one of these roots or under one. */
+  where: { sessionId?: string; status?: string; limit: number; roots?: readonly string[] },
 ): Promise<DeliveryListRow[] | null> {
   const k = kysely(conn);
   if (where.sessionId !== undefined) {
@@ -161,6 +163,8 @@ export async function listDeliveryRows(
     ]);
   if (where.sessionId !== undefined) q = q.where("sessionId", "=", where.sessionId);
   if (where.status !== undefined) q = q.where("status", "=", where.status);
+  const roots = where.roots;
+  if (roots) q = q.where("sessionId", "in", sessionIdsUnder(kysely(conn), roots));
   return q.orderBy("id", "desc").limit(where.limit).execute();
 }
 

@@ -16,6 +16,7 @@ import { resolvePath } from "../workspace/resolve-path";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { isExternalModel, type ExternalAgent } from "../session/external-agents";
 import { ensureExternalSession } from "./submit-external-plan";
+import type { Starter } from "../core/people";
 
 const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
@@ -101,7 +102,14 @@ const CLOSED = { autoGateOpen: false, bypassEnabled: false };
  */
 export async function submitExternalAsk(
   db: Db,
-  a: { agent: ExternalAgent; externalId: string; workspace: string; tool: string; input: Record<string, unknown> },
+  a: {
+    agent: ExternalAgent;
+    externalId: string;
+    workspace: string;
+    tool: string;
+    input: Record<string, unknown>;
+    starter: Starter;
+  },
 ): Promise<AskOutcome> {
   const ask = await plangateAsk(a.tool, a.input, a.workspace);
   if (!ask)

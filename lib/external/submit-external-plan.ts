@@ -2,6 +2,8 @@ import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
 import { findFirstPlan } from "../db/plans/plans";
 import { findSessionModel } from "../db/plans/reviews";
+import { findSessionOwner } from "../db/sessions";
+import type { Starter } from "../core/people";
 import { findWorkspaceTeam, joinTeam } from "../db/teams/teams";
 import { AppError } from "../errors";
 import { newId } from "../id";
@@ -28,6 +30,8 @@ export type ExternalPlan = {
   plan: string;
   /** Where the agent keeps the plan (e.g. ~/.claude/plans/<slug>.md): shown, never written by Plangate. */
   planFilePath: string;
+  /** Who submits it (the agent token's person and the token): a new session is bound to them. */
+  starter: Starter;
 };
 
 const slugOf = (file: string) =>
@@ -39,24 +43,31 @@ const slugOf = (file: string) =>
 /** The outside agent's session, created (in plan mode) the first time one of its plans or asks arrives. */
 export async function ensureExternalSession(
   db: Db,
-  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace">,
+  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter">,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
-  if ((await findSessionModel(db, id)) !== undefined) return id;
-  try {
-    await createSession(db, {
-      id,
-      title: `${p.agent} session ${p.externalId}`,
-      workspace: p.workspace,
-      agent: p.agent,
-      model: EXTERNAL_MODEL,
-      mode: "plan",
-      externalId: p.externalId,
-    });
-  } catch (error) {
-    // Two hooks for one new session (or two instances): the other created it.
-    if (!isWriteConflict(error)) throw error;
+  if ((await findSessionModel(db, id)) === undefined) {
+    try {
+      await createSession(db, {
+        id,
+        title: `${p.agent} session ${p.externalId}`,
+        workspace: p.workspace,
+        agent: p.agent,
+        model: EXTERNAL_MODEL,
+        mode: "plan",
+        externalId: p.externalId,
+        starter: p.starter,
+      });
+      return id;
+    } catch (error) {
+      // Two hooks for one new session (or two instances): the other created it.
+      if (!isWriteConflict(error)) throw error;
+    }
   }
+  // The route checked the binding before; this holds it when another token created the session in between.
+  const owner = await findSessionOwner(db, id);
+  if (p.starter.agentTokenId !== null && owner?.agentTokenId !== p.starter.agentTokenId)
+    throw new AppError("forbidden", "That session belongs to another agent's token.");
   return id;
 }
 

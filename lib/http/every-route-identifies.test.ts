@@ -30,6 +30,6 @@ describe("every route and page identifies its caller", () => {
   });
 
   it.each(files("app", "page.tsx").filter((f) => !OPEN_PAGES.includes(f)))("%s", (file) => {
-    expect(fs.readFileSync(path.join(root, file), "utf8")).toMatch(/\n {2}await pageActor\(\);\n/);
+    expect(fs.readFileSync(path.join(root, file), "utf8")).toMatch(/\n {2}(const actor = )?await pageActor\(\);\n/);
   });
 });

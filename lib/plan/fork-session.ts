@@ -16,6 +16,7 @@ import { searchDocs } from "../core/search-text";
 import { planFilePath, planSlug } from "./plan-paths";
 import { writePlanRows } from "./ensure-plan";
 import { cancelDangling } from "../session/close-pending";
+import type { Starter } from "../core/people";
 import { PlanFileError, preparePlanDir, readPlanFile, writePlanFile } from "./plan-file";
 import { isExternalModel } from "../session/external-agents";
 
@@ -26,7 +27,7 @@ const FORK_CANCELLED =
  * Forks a session at a point of its log: the copy keeps the events up to there (so its plan-mode state is the
  * original's at that point), gets a new plan slug, and a copy of the plan file so the two never overwrite each other.
  */
-export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
+export async function forkSession(db: Db, sourceId: string, atSeq?: number, starter?: Starter) {
   const { session: source } = await getSession(db, sourceId);
   const upto = atSeq ?? source.lastSeq;
   if (upto < 1 || upto > source.lastSeq)
@@ -62,6 +63,9 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number) {
       forkSeq: upto,
       teamId: null,
       role: null,
+      // The fork is the forker's: it is never bound to the source's agent token.
+      startedBy: starter?.startedBy ?? null,
+      agentTokenId: null,
       ...projectionColumns(before, at),
       createdAt: at,
     });

@@ -6,6 +6,7 @@ import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
 import { projectionColumns } from "../core/projection";
 import { assignSearchKey } from "../db/session-log/search-index";
 import type { Mode } from "../core/events";
+import type { Starter } from "../core/people";
 
 export type CreateSessionInput = {
   title: string;
@@ -23,6 +24,8 @@ export type CreateSessionInput = {
   id?: string;
   /** The outside agent's own session id. */
   externalId?: string;
+  /** Who started it, from the actor the server identified (never from a request body or a file). */
+  starter?: Starter;
 };
 
 /** Creates the session row and its first event (session.created) in one transaction. */
@@ -41,6 +44,8 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
       parentCallId: input.parentCallId ?? null,
       teamId: input.teamId ?? null,
       role: input.role ?? null,
+      startedBy: input.starter?.startedBy ?? null,
+      agentTokenId: input.starter?.agentTokenId ?? null,
       ...projectionColumns(emptyState, at),
       createdAt: at,
     });

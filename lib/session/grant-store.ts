@@ -1,4 +1,6 @@
-import type { Conn, Db } from "../db/client";
+import { type Conn, type Db, withTransaction } from "../db/client";
+import { appendAudit } from "../db/people/audit";
+import type { Signer } from "../core/people";
 import { deleteGrant, insertGrants as insertGrantRows, selectGrants, type GrantRow } from "../db/permissions/grants";
 import { AppError } from "../errors";
 import { newId } from "../id";
@@ -131,8 +133,24 @@ export async function insertGrants(
 }
 
 /** DELETE /api/grants/:id: the rule stops applying at the next call it would have answered. */
-export async function revokeGrant(db: Db, id: string): Promise<GrantView> {
-  const row = await deleteGrant(db, id);
-  if (!row) throw new AppError("not_found", "No saved permission has that id.");
-  return view(row);
+export async function revokeGrant(
+  db: Db,
+  id: string,
+  /** Who revokes it, judged against the grant's workspace (throws to refuse: the grant then stays). */
+  signerIn: (workspace: string) => Signer,
+): Promise<GrantView> {
+  return withTransaction(db, async (trx) => {
+    const row = await deleteGrant(trx, id);
+    if (!row) throw new AppError("not_found", "No saved permission has that id.");
+    const signer = signerIn(row.workspace ?? "");
+    await appendAudit(trx, {
+      signer,
+      kind: "grant.revoked",
+      sessionId: row.sessionId,
+      workspace: row.workspace,
+      subject: id,
+      detail: { permission: row.permission, pattern: row.pattern, scope: row.scope },
+    });
+    return view(row);
+  });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Starter } from "../core/people";
 import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { insertLogRows } from "../db/session-log/append-rows";
@@ -44,6 +45,8 @@ export type ImportChecks = {
   gates: ModeGates;
   /** The plan file for a slug, inside this workspace's plans folder: never a path from the file. */
   planPath: (slug: string) => string;
+  /** The importer, who starts the imported session (the file never says who did). */
+  starter?: Starter;
 };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
@@ -135,6 +138,7 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
       workspace: checks.workspace,
       agent: checks.agent,
       model: checks.model,
+      startedBy: checks.starter?.startedBy ?? null,
       ...projectionColumns(state, now),
       createdAt: now,
     });

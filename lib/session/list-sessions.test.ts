@@ -90,7 +90,7 @@ async function allPages(query: ListSessionsQuery, budget: SearchBudget): Promise
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await listSessions(t.db, { ...query, cursor }, budget);
+    const page = await listSessions(t.db, { ...query, cursor }, null, budget);
     seen.push(...page.sessions.map((s) => s.id));
     cursor = page.nextCursor ?? undefined;
     expect(++pages).toBeLessThan(100);
@@ -125,11 +125,11 @@ describe.each(Object.entries(BUDGETS))("search pages (%s)", (_, budget) => {
   });
 
   it("a word that begins no indexed term finds nothing", async () => {
-    expect(await listSessions(t.db, { q: "alpha nowhere" }, budget)).toEqual({ sessions: [], nextCursor: null });
+    expect(await listSessions(t.db, { q: "alpha nowhere" }, null, budget)).toEqual({ sessions: [], nextCursor: null });
   });
 
   it("marks the matched word in each result's snippet", async () => {
-    const { sessions } = await listSessions(t.db, { q: "zeta" }, budget);
+    const { sessions } = await listSessions(t.db, { q: "zeta" }, null, budget);
     expect(sessions.map((s) => s.snippet)).toEqual(["a \u0002zeta\u0003 quirk", "a \u0002zeta\u0003 quirk"]);
   });
 });
@@ -188,5 +188,45 @@ describe("snippets from messages", () => {
     const id = await session("Snippet two", ["text of the old message", "plain words"]);
     const { sessions } = await listSessions(s.db, { q: "text" });
     expect(sessions.map((x) => [x.id, x.snippet])).toEqual([[id, "\u0002text\u0003 of the old message"]]);
+  });
+});
+
+describe("narrowed to the reader's workspace roots", () => {
+  let s: TestDb;
+  const byWorkspace = new Map<string, string>();
+  const WORKSPACES = ["/srv/a", "/srv/a/app", "/srv/ab", "/srv/A", "/srv/a_b", "/srv/aXb", "/srv/b", "/srv/b/x"];
+  beforeAll(async () => {
+    s = freshDb();
+    for (const workspace of WORKSPACES) {
+      const { id } = await createSession(s.db, {
+        title: `In ${workspace} needle`,
+        workspace,
+        agent: "build",
+        model: "offline",
+        mode: "default",
+      });
+      byWorkspace.set(id, workspace);
+    }
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+  const listed = async (roots: readonly string[] | null, q?: string) =>
+    (await listSessions(s.db, { limit: 200, ...(q ? { q } : {}) }, roots)).sessions
+      .map((x) => byWorkspace.get(x.id))
+      .sort();
+
+  it.each([
+    [["/srv/a"], ["/srv/a", "/srv/a/app"]],
+    [["/srv/a_b"], ["/srv/a_b"]],
+    [
+      ["/srv/a/app", "/srv/b"],
+      ["/srv/a/app", "/srv/b", "/srv/b/x"],
+    ],
+    [[], []],
+    [null, [...WORKSPACES].sort()],
+  ] as const)("roots %j list %j, in a listing and a search", async (roots, want) => {
+    expect(await listed(roots)).toEqual(want);
+    expect(await listed(roots, "needle")).toEqual(want);
   });
 });

@@ -87,6 +87,8 @@ const BUDGET: SearchBudget = { docsPerCandidate: 32 };
 export async function listSessions(
   db: Db,
   input: ListSessionsQuery = {},
+  /** The workspace roots the reader may read (readableRoots); null: every session. */
+  roots: readonly string[] | null = null,
   budget: SearchBudget = BUDGET,
 ): Promise<{ sessions: SessionListItem[]; nextCursor: string | null }> {
   const query = listSessionsQuery.parse(input);
@@ -95,6 +97,7 @@ export async function listSessions(
     mode: query.mode,
     workspace: query.workspace,
     team: query.team,
+    ...(roots ? { roots } : {}),
   };
   const cursor = decodeCursor(query.cursor);
   const words = query.q === undefined ? [] : searchWords(query.q);

@@ -53,6 +53,9 @@ export function isLeadReview(review: { intent: unknown }): boolean {
 }
 
 /** Up to 100 teams, newest first (the session list's team filter). */
-export function listTeams(db: Conn): Promise<{ id: string; name: string }[]> {
-  return listRecentTeams(db, 100);
+export function listTeams(
+  db: Conn,
+  filter: { roots?: readonly string[] } = {},
+): Promise<{ id: string; name: string }[]> {
+  return listRecentTeams(db, 100, filter.roots);
 }

@@ -18,7 +18,7 @@ export function displayUrl(url: string): string {
 /** Deliveries newest first (ids are time-ordered), each with its attempts in order. */
 export async function listDeliveries(
   db: Db,
-  where: { sessionId?: string; status?: string; limit?: number } = {},
+  where: { sessionId?: string; status?: string; limit?: number; roots?: readonly string[] } = {},
 ): Promise<DeliveryView[]> {
   const rows = await listDeliveryRows(db, { ...where, limit: where.limit ?? 50 });
   if (!rows) throw new AppError("session_not_found");

@@ -1,4 +1,6 @@
-import type { Db } from "../db/client";
+import { type Db, withTransaction } from "../db/client";
+import { appendAudit } from "../db/people/audit";
+import { type Signer, signedBy } from "../core/people";
 import { AppError } from "../errors";
 import { waitsForTrust, workspaceConfigFor } from "./effective-config";
 import { deleteTrust, saveTrust } from "./trust-store";
@@ -23,19 +25,25 @@ export async function describeConfigTrust(db: Db, workspace: string): Promise<Co
  * A person trusts the config they were shown: `hash` must be the file's content now, or the file changed
  * between reading and trusting and nothing is trusted. Trust lasts until the file changes.
  */
-export async function trustConfig(db: Db, workspace: string, hash: string, by: string): Promise<ConfigTrustView> {
+export async function trustConfig(db: Db, workspace: string, hash: string, by: Signer): Promise<ConfigTrustView> {
   const now = await workspaceConfigFor(db, workspace);
   if (now.hash === null) throw new AppError("not_found", `${workspace} has no .plangate/config.json to trust.`);
   if (now.raw.error !== undefined)
     throw new AppError("bad_request", `The config cannot be trusted as it is: ${now.raw.error}`);
   if (now.hash !== hash) throw new AppError("config_changed", undefined, { hash: now.hash });
-  await saveTrust(db, workspace, hash, by);
+  await withTransaction(db, async (trx) => {
+    await saveTrust(trx, workspace, hash, signedBy(by));
+    await appendAudit(trx, { signer: by, kind: "trust.granted", workspace, subject: hash });
+  });
   return describeConfigTrust(db, workspace);
 }
 
 /** Takes trust back: the config's widening parts stop applying at the next step of every session there. */
-export async function revokeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
-  if ((await deleteTrust(db, workspace)) === null)
-    throw new AppError("not_found", `Nothing is trusted for ${workspace}.`);
+export async function revokeConfigTrust(db: Db, workspace: string, by: Signer): Promise<ConfigTrustView> {
+  await withTransaction(db, async (trx) => {
+    const was = await deleteTrust(trx, workspace);
+    if (was === null) throw new AppError("not_found", `Nothing is trusted for ${workspace}.`);
+    await appendAudit(trx, { signer: by, kind: "trust.revoked", workspace, subject: was.hash });
+  });
   return describeConfigTrust(db, workspace);
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { Conn, Db } from "../db/client";
 import { deleteTrustRow, selectAllTrust, selectTrust, upsertTrust, type TrustRow } from "../db/workspace-trust";
 import type { TrustView } from "../core/config-trust-view";
 
@@ -21,14 +21,14 @@ export async function listTrust(db: Db): Promise<TrustView[]> {
 }
 
 /** Trust replaces the workspace's earlier trust: one content is trusted at a time, until the file changes. */
-export async function saveTrust(db: Db, workspace: string, hash: string, trustedBy: string): Promise<TrustView> {
+export async function saveTrust(db: Conn, workspace: string, hash: string, trustedBy: string): Promise<TrustView> {
   const row = { workspace, hash, trustedAt: new Date(), trustedBy };
   await upsertTrust(db, row);
   return view(row);
 }
 
 /** Null when nothing was trusted. */
-export async function deleteTrust(db: Db, workspace: string): Promise<TrustView | null> {
+export async function deleteTrust(db: Conn, workspace: string): Promise<TrustView | null> {
   const found = await deleteTrustRow(db, workspace);
   return found ? view(found) : null;
 }

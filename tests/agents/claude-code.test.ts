@@ -1,12 +1,12 @@
 // Claude Code's plans on Plangate's desk, end to end with the real CLI (pinned, installed at test time) and a
 // fake Anthropic API: `plangate connect claude-code` writes the hook, Claude Code runs headless in plan mode,
 // the plan appears in Plangate (API and browser), and a person's decision there reaches the model.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
 import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { addPersonByScript, connectByEmail } from "../helpers/people";
 import { CLAUDE_CODE, cliForSuite } from "./install-clis";
 import {
   findPlanFilePath,
@@ -36,16 +36,25 @@ const api = async (method: string, route: string, body?: unknown) => {
   return { status: res.status, body: (await res.json()) as any };
 };
 
-/** A workspace inside Plangate's roots, connected to it with `plangate connect claude-code`. */
+// Where `connect` saves the hook's agent token (the hook runs with no operator token, as on a person's machine).
+let configHome: string | undefined;
+/** The hook's environment: the saved agent token, not the suites' operator token. */
+const hookEnv = () => ({ XDG_CONFIG_HOME: configHome, PLANGATE_TOKEN: undefined });
+
+/** A workspace inside Plangate's roots, connected with `plangate connect claude-code --email` (an agent token). */
 function connectedWorkspace(name: string, extra: string[] = []): string {
   const ws = path.join(fixture.workspace, name);
   fs.mkdirSync(ws, { recursive: true });
-  const r = spawnSync(
-    process.execPath,
-    [path.join(repo, "bin/plangate.mjs"), "connect", "claude-code", "--url", fixture.server().url, ...extra],
-    { cwd: ws, encoding: "utf8" },
+  if (configHome === undefined) {
+    addPersonByScript(fixture.env, "cc-owner@example.com", "reviewer");
+    configHome = fs.mkdtempSync(path.join(fixture.workspace, "..", "config-"));
+  }
+  const r = connectByEmail(
+    { agent: "claude-code", url: fixture.server().url, cwd: ws, configHome, email: "cc-owner@example.com" },
+    extra,
   );
   expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toContain("agent token for cc-owner@example.com saved");
   return ws;
 }
 
@@ -73,6 +82,7 @@ async function planRun(
     home,
     timeoutMs: 90_000,
     onControlRequest,
+    env: hookEnv(),
   });
   return {
     fake,
@@ -226,6 +236,7 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
       home,
       permissionMode: "default",
       timeoutMs: 90_000,
+      env: hookEnv(),
     });
     const replyNext = async (reply: Record<string, unknown>) => {
       const asked = await until(

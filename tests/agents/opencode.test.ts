@@ -1,19 +1,18 @@
 // OpenCode's plans on Plangate's desk, end to end with the real CLI (`opencode serve`, pinned, installed at test
 // time), a fake OpenAI-compatible model API, a real Plangate server and the plugin `plangate connect opencode`
 // writes: the plan appears as a review, and the person's decision there reaches the model.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { addPersonByScript, connectByEmail } from "../helpers/people";
 import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
 
 const opencode = await cliForSuite(OPENCODE);
 const fixture = realServerFixture("opencode");
-const repo = path.resolve(import.meta.dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const api = async (method: string, route: string, body?: unknown) => {
@@ -29,19 +28,31 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
   let fake: FakeOpenAI;
   let oc: OpencodeServer;
   let ws: string;
+  let configHome: string;
 
   beforeAll(async () => {
     ws = path.join(fixture.workspace, "project");
     fs.mkdirSync(ws, { recursive: true });
-    const connected = spawnSync(
-      process.execPath,
-      [path.join(repo, "bin/plangate.mjs"), "connect", "opencode", "--url", fixture.server().url],
-      { cwd: ws, encoding: "utf8" },
-    );
+    // As a person sets it up: they sign in once, and the plugin gets an agent token of its own (no operator token).
+    addPersonByScript(fixture.env, "oc-owner@example.com", "reviewer");
+    configHome = fs.mkdtempSync(path.join(fixture.workspace, "..", "config-"));
+    const connected = connectByEmail({
+      agent: "opencode",
+      url: fixture.server().url,
+      cwd: ws,
+      configHome,
+      email: "oc-owner@example.com",
+    });
     expect(connected.status, connected.stderr).toBe(0);
+    expect(connected.stdout).toContain("agent token for oc-owner@example.com saved");
     expect(fs.existsSync(path.join(ws, ".opencode/plugin/plangate.js"))).toBe(true);
     fake = await startFakeOpenAI();
-    oc = await startOpencode({ bin: opencode as string, modelBaseUrl: fake.url, workspace: ws });
+    oc = await startOpencode({
+      bin: opencode as string,
+      modelBaseUrl: fake.url,
+      workspace: ws,
+      env: { XDG_CONFIG_HOME: configHome, PLANGATE_TOKEN: "" },
+    });
   }, 180_000);
   afterAll(async () => {
     await oc?.stop();

@@ -40,6 +40,13 @@ import * as externalAsks from "../../app/api/external/permission-asks/route";
 import * as externalAsk from "../../app/api/external/permission-asks/[id]/route";
 import * as tokens from "../../app/api/tokens/route";
 import * as tokenRoute from "../../app/api/tokens/[id]/route";
+import * as deliveries from "../../app/api/webhooks/deliveries/route";
+import * as invites from "../../app/api/invites/route";
+import * as people from "../../app/api/people/route";
+import * as personRole from "../../app/api/people/[id]/role/route";
+import * as deactivate from "../../app/api/people/[id]/deactivate/route";
+import * as audit from "../../app/api/audit/route";
+import * as teamLeads from "../../app/api/teams/[id]/leads/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -76,6 +83,13 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["workspace trust", /^\/api\/workspaces\/trust$/, workspaceTrust],
   ["tokens", /^\/api\/tokens$/, tokens],
   ["token", /^\/api\/tokens\/([^/]+)$/, tokenRoute],
+  ["deliveries", /^\/api\/webhooks\/deliveries$/, deliveries],
+  ["invites", /^\/api\/invites$/, invites],
+  ["people", /^\/api\/people$/, people],
+  ["person role", /^\/api\/people\/([^/]+)\/role$/, personRole],
+  ["deactivate", /^\/api\/people\/([^/]+)\/deactivate$/, deactivate],
+  ["audit", /^\/api\/audit$/, audit],
+  ["team leads", /^\/api\/teams\/([^/]+)\/leads$/, teamLeads],
 ];
 
 export type Api = {

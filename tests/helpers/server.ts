@@ -112,6 +112,8 @@ export function realServerFixture(
   });
   return {
     workspace,
+    /** The server's database and data folder (for a script run against the same install: npm run user). */
+    env,
     server: (): Server => {
       if (!running) throw new Error("the server is not running");
       return running;

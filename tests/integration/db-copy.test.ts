@@ -205,6 +205,7 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
     expect((await api.call("POST", "/api/tokens", { name: "ci", scope: "reviewer" }, { cookie })).status).toBe(201);
     await createLink(source, { purpose: "invite", email: "new@example.com", role: "viewer", ttlMs: 60_000 });
+    expect((await api.call("POST", `/api/teams/${teamId}/leads`, { email: "owner@example.com" })).status).toBe(201);
     await source.authVerification.create({
       data: { id: "ver_1", identifier: "owner@example.com", value: "v", expiresAt: new Date(Date.now() + 60_000) },
     });

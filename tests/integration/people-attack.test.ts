@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPerson } from "../../lib/db/people/people";
 import { createToken, revokeToken } from "../../lib/db/people/tokens";
-import { authFor } from "../../lib/db/people/auth";
+import { signedInCookie } from "../helpers/people";
 import type { Role } from "../../lib/core/people";
 import { awaitReview, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1 } from "../helpers/plan-kit";
@@ -25,21 +25,7 @@ const pendingPlan = async () => {
 const reviewStatus = async (id: string) => (await api.t.db.review.findUnique({ where: { id } }))?.status;
 const eventCount = (sessionId: string) => api.t.db.sessionEvent.count({ where: { sessionId } });
 
-async function personCookie(email: string, roles: { root: string; role: Role }[]): Promise<{ cookie: string }> {
-  await createPerson(api.t.db, {
-    email,
-    name: email.split("@")[0] ?? email,
-    password: "a long password!",
-    memberships: roles,
-  });
-  const res = await authFor(api.t.db).api.signInEmail({
-    body: { email, password: "a long password!" },
-    headers: new Headers({ host: "localhost:3000" }),
-    asResponse: true,
-  });
-  expect(res.status).toBe(200);
-  return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "" };
-}
+const personCookie = (email: string, roles: { root: string; role: Role }[]) => signedInCookie(api.t.db, email, roles);
 
 // Every route that decides or changes anything, with a body that would pass its schema where it matters.
 const MUTATIONS = (s: string, r: string): [string, string, unknown][] => [

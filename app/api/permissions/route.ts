@@ -1,3 +1,4 @@
+import { readableFilter } from "@/lib/core/people";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { listRequests } from "@/lib/session/permission-store";
@@ -5,7 +6,7 @@ import { listPermissionsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (req) => {
+export const GET = route("read", async (req, _ctx, actor) => {
   const query = parseQuery(req, listPermissionsQuery);
-  return json({ permissions: await listRequests(getDb(), query) });
+  return json({ permissions: await listRequests(getDb(), { ...query, ...readableFilter(actor) }) });
 });

@@ -1,3 +1,4 @@
+import { readableFilter } from "@/lib/core/people";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { listReviews } from "@/lib/plan/list-reviews";
@@ -5,6 +6,6 @@ import { listReviewsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (req) =>
-  json({ reviews: await listReviews(getDb(), parseQuery(req, listReviewsQuery)) }),
+export const GET = route("read", async (req, _ctx, actor) =>
+  json({ reviews: await listReviews(getDb(), { ...parseQuery(req, listReviewsQuery), ...readableFilter(actor) }) }),
 );

@@ -4,12 +4,20 @@ import { listSessions } from "@/lib/session/list-sessions";
 import { startSession } from "@/lib/agent/start-session";
 import { createSessionBody, listSessionsQuery } from "./schema";
 import { authorise } from "@/lib/auth/authorise";
+import { readableRoots, starterOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (req) => json(await listSessions(getDb(), parseQuery(req, listSessionsQuery))));
+export const GET = route("read", async (req, _ctx, actor) =>
+  json(await listSessions(getDb(), parseQuery(req, listSessionsQuery), readableRoots(actor))),
+);
 
 export const POST = route("start", async (req, _ctx, actor) => {
   const body = await parseBody(req, createSessionBody);
-  return json(await startSession(getDb(), body, (workspace) => authorise(actor, "start", workspace)), 201);
+  return json(
+    await startSession(getDb(), { ...body, starter: starterOf(actor) }, (workspace) =>
+      authorise(actor, "start", workspace),
+    ),
+    201,
+  );
 });

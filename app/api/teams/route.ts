@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { createTeam } from "@/lib/team/create-team";
@@ -6,8 +7,10 @@ import { createTeamBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route("start", async (req) => {
+export const POST = route("start", async (req, _ctx, actor) => {
   const body = await parseBody(req, createTeamBody);
+  // Without person approval the lead's model approves its teammates' plans: a review policy, an owner's to set.
+  await authoriseSession(getDb(), actor, body.personApproval === false ? "manage" : "start", body.sessionId);
   const { teamId } = await createTeam(getDb(), body);
   return json({ team: await getTeam(getDb(), teamId) }, 201);
 });

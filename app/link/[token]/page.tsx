@@ -16,8 +16,15 @@ export default async function LinkPage({ params }: { params: Promise<{ token: st
     <section className="flex flex-col gap-4">
       <h1 className="text-xl font-semibold">{TITLE[link.purpose]}</h1>
       {link.purpose === "invite" && link.role && (
-        <p className="text-sm">
-          You are invited as a <strong>{link.role}</strong>.
+        <p className="text-sm" data-testid="link-invite">
+          You are invited as a <strong>{link.role}</strong> over <code>{link.root ?? "/"}</code>
+          {link.email ? (
+            <>
+              {" "}
+              with the email <strong>{link.email}</strong>
+            </>
+          ) : null}
+          .
         </p>
       )}
       <CredentialsForm

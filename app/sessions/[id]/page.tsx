@@ -1,3 +1,4 @@
+import { may } from "@/lib/core/people";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -109,14 +110,15 @@ function renderMessages(
 }
 
 export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
-  await pageActor();
+  const actor = await pageActor();
   const { id } = await params;
   const db = getDb();
   const found = await getSession(db, id).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "session_not_found") return null;
     throw error;
   });
-  if (!found) notFound();
+  // A session outside every workspace this person has a role in is, for them, not there.
+  if (!found || !may(actor, "read", found.session.workspace)) notFound();
   const { session, state } = found;
   // Claude Code or OpenCode: its turns run in its own terminal, so there is no mode to switch or message to send here.
   const outside = isExternalModel(session.model);

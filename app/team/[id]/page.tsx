@@ -1,3 +1,7 @@
+import { may } from "@/lib/core/people";
+import { findSessionOwner } from "@/lib/db/sessions";
+import { findPerson } from "@/lib/db/people/people";
+import { listTeamLeads } from "@/lib/db/teams/team-leads";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -19,7 +23,7 @@ export const dynamic = "force-dynamic";
 
 /** The lead's mailbox: teammates' plans waiting for approval first, then the team and its messages. */
 export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
-  await pageActor();
+  const actor = await pageActor();
   const { id } = await params;
   const db = getDb();
   const team = await getTeam(db, id).catch((error: unknown) => {
@@ -27,6 +31,13 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
     throw error;
   });
   if (!team) notFound();
+  const lead = await findSessionOwner(db, team.leadSessionId);
+  if (lead === undefined || !may(actor, "read", lead.workspace)) notFound();
+  const [starter, leads] = await Promise.all([
+    lead.startedBy ? findPerson(db, { id: lead.startedBy }) : null,
+    listTeamLeads(db, team.id),
+  ]);
+  const leadPeople = [...(starter ? [starter.name] : []), ...leads.map((l) => l.name)];
   const [pending, all] = await Promise.all([readInbox(db, id, { status: "pending" }), listMail(db, { teamId: id })]);
   const plans = await Promise.all(
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
@@ -47,6 +58,11 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
           <Link href={`/sessions/${team.leadSessionId}`} className="underline">
             {team.lead?.title ?? team.leadSessionId}
           </Link>
+        </p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="team-lead-people">
+          {leadPeople.length
+            ? `Answered by its lead people: ${leadPeople.join(", ")} (and owners of the workspace).`
+            : "Answered by any reviewer of the workspace."}
         </p>
       </header>
       <section aria-labelledby="pending-title" className="flex flex-col gap-3">

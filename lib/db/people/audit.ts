@@ -1,7 +1,10 @@
 import "server-only";
+import type { AuditRow } from "../../core/audit-csv";
 import { credentialOf, type Signer, signedBy } from "../../core/people";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
+import { direct } from "../shaped-query";
+import { rootValues, underRoots } from "../within-roots";
 
 /** Home of AuditEntry: every signed act (a decision, an answer, trust, a grant or its revoke, people and tokens). */
 export type AuditAct = {
@@ -14,19 +17,8 @@ export type AuditAct = {
   address?: string | null;
 };
 
-export type AuditView = {
-  id: string;
-  at: Date;
-  userId: string | null;
-  name: string;
-  credential: string;
-  kind: string;
-  sessionId: string | null;
-  workspace: string | null;
-  subject: string | null;
-  detail: Record<string, unknown>;
-  address: string | null;
-};
+/** A recorded act as the Audit page and its exports show it. */
+export type AuditView = AuditRow & { id: string; userId: string | null };
 
 /** Appended on the act's own transaction (`conn`), so the record stands exactly when the act does. */
 export async function appendAudit(conn: Conn, act: AuditAct, now = new Date()): Promise<void> {
@@ -48,7 +40,15 @@ export async function appendAudit(conn: Conn, act: AuditAct, now = new Date()): 
     .execute();
 }
 
-export type AuditFilter = { userId?: string; workspace?: string; kind?: string; before?: Date; limit?: number };
+/** `roots`: only acts in a workspace that is one of these roots or under one (acts with no workspace drop out). */
+export type AuditFilter = {
+  userId?: string;
+  workspace?: string;
+  kind?: string;
+  before?: Date;
+  limit?: number;
+  roots?: readonly string[];
+};
 
 export async function listAudit(conn: Conn, f: AuditFilter = {}): Promise<AuditView[]> {
   let q = kysely(conn)
@@ -61,5 +61,7 @@ export async function listAudit(conn: Conn, f: AuditFilter = {}): Promise<AuditV
   if (f.workspace) q = q.where("workspace", "=", f.workspace);
   if (f.kind) q = q.where("kind", "=", f.kind);
   if (f.before) q = q.where("at", "<", f.before);
+  const roots = f.roots;
+  if (roots) q = q.where(underRoots("workspace", roots.length, direct(rootValues(roots))));
   return (await q.execute()).map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
 }

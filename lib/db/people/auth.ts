@@ -2,14 +2,22 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { betterAuth } from "better-auth";
+import { passkey } from "@better-auth/passkey";
+import { APIError, betterAuth } from "better-auth";
 import { getEnv } from "../../env";
 import { newId } from "../../id";
 import { type Db, kysely, providerOf } from "../client";
+import { ssoPlugins } from "./sso";
 
 import { AUTH_COOKIE_PREFIX } from "../../core/cookie-names";
 
-const ID_PREFIX: Record<string, string> = { user: "usr", session: "ase", account: "acc", verification: "ver" };
+const ID_PREFIX: Record<string, string> = {
+  user: "usr",
+  session: "ase",
+  account: "acc",
+  verification: "ver",
+  passkey: "pky",
+};
 
 /** PLANGATE_AUTH_SECRET, or one made at first start and kept in the data folder (readable by its owner only). */
 export function authSecret(): string {
@@ -65,6 +73,41 @@ function createAuth(db: Db) {
         validateSchema: false,
       },
     },
+    // OpenID Connect sign-in when configured (sso.ts): links to people an owner added, never makes one.
+    plugins: [
+      ...ssoPlugins(env),
+      passkey({
+        rpName: "Plangate",
+        // No rpID and no origin here, on purpose: with baseURL.allowedHosts better-auth resolves the base URL per
+        // request from its Host (only a name in allowedHosts; anything else is refused), and the plugin takes
+        // the RP ID from that URL's host name. So a person on localhost:PORT and one on HOST each get their own
+        // site, never one named in a request body. The expected origin is the request's Origin, which the proxy
+        // and trustedOrigins above have already matched to that Host. Browsers refuse an IP address (127.0.0.1)
+        // as an RP ID, so the pages say to use localhost there and offer no passkey button.
+        schema: { passkey: { modelName: "Passkey" } },
+        // Said outright (it is the default): a passkey is added only to the signed-in person's own account.
+        registration: { requireSession: true },
+        // A deactivated person's sessions are deleted and identify() refuses them; their passkey must not mint
+        // a new one either (checked after the signature, before the session is written).
+        authentication: {
+          async afterVerification({ ctx, clientData }) {
+            const { adapter } = ctx.context;
+            const where = (field: string, value: string) => [{ field, value }];
+            const key = await adapter.findOne<{ userId: string }>({
+              model: "passkey",
+              where: where("credentialID", clientData.id),
+            });
+            const user =
+              key &&
+              (await adapter.findOne<{ deactivatedAt: Date | null }>({
+                model: "user",
+                where: where("id", key.userId),
+              }));
+            if (user?.deactivatedAt) throw new APIError("UNAUTHORIZED", { message: "This account is deactivated." });
+          },
+        },
+      }),
+    ],
     // Rate limits are per instance in memory; a sign-in's password hash is the real brake.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
@@ -84,4 +127,9 @@ export function authFor(db: Db): Auth {
     auths.set(db, auth);
   }
   return auth;
+}
+
+/** Drops db's better-auth so the next authFor builds it again (sso-start.ts: discovery failed the first time). */
+export function forgetAuth(db: Db): void {
+  auths.delete(db);
 }

@@ -92,4 +92,30 @@ describe("people on better-auth", () => {
     const old = await createLink(t.db, { purpose: "reset", email: "a@b.c", ttlMs: 1 });
     expect(await findOpenLink(t.db, old.secret, new Date(Date.now() + 10))).toBeNull();
   });
+
+  it("an account, its password and its role are one write: a failure in the same act leaves none of them", async () => {
+    const input = {
+      email: "half@example.com",
+      name: "Half",
+      password: "a long password!",
+      memberships: [{ root: "/", role: "owner" as const }],
+    };
+    await expect(
+      createPerson(t.db, input, async () => {
+        throw new Error("the process died here");
+      }),
+    ).rejects.toThrow("the process died here");
+    expect(await countPeople(t.db)).toBe(0);
+    expect(await t.db.authAccount.count()).toBe(0);
+    expect(await t.db.membership.count()).toBe(0);
+    // The same add, whole: better-auth signs in from the rows written in our transaction.
+    await createPerson(t.db, input);
+    const res = await authFor(t.db).api.signInEmail({
+      body: { email: "half@example.com", password: "a long password!" },
+      headers: new Headers({ host: "localhost:3000" }),
+      asResponse: true,
+    });
+    expect(res.status).toBe(200);
+    await expect(createPerson(t.db, input)).rejects.toMatchObject({ code: "conflict" });
+  });
 });

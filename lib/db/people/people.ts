@@ -3,6 +3,8 @@ import type { Membership, Role } from "../../core/people";
 import { AppError } from "../../errors";
 import { type Conn, type Db, kysely, withTransaction } from "../client";
 import { authFor } from "./auth";
+import { newId } from "../../id";
+import { isWriteConflict } from "../retry";
 
 /**
  * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials through
@@ -47,6 +49,11 @@ export async function membershipsOf(conn: Conn, userId: string): Promise<Members
   return rows.map((r) => ({ root: r.root, role: r.role as Role }));
 }
 
+/** Takes a person's role over a workspace root away (their roles elsewhere stay). */
+export async function removeMembership(conn: Conn, userId: string, root: string): Promise<void> {
+  await kysely(conn).deleteFrom("Membership").where("userId", "=", userId).where("root", "=", root).execute();
+}
+
 /** Gives (or changes) a person's role over a workspace root. */
 export async function setMembership(conn: Conn, userId: string, m: Membership): Promise<void> {
   await kysely(conn)
@@ -57,35 +64,69 @@ export async function setMembership(conn: Conn, userId: string, m: Membership): 
 }
 
 /**
- * A person with an email and password (the credential account better-auth signs in with) and their roles.
- * Refused when the email is taken.
+ * A person with an email and password (the credential account better-auth signs in with) and their roles, in one
+ * transaction: a crash leaves either the whole account or nothing (never an account without its role). The rows
+ * are better-auth's own shape; the password is hashed with its hasher first. Refused when the email is taken.
  */
 export async function createPerson(
   db: Db,
   input: { email: string; name: string; password?: string; memberships: readonly Membership[] },
+  /** More writes of the same act (its audit entry, a spent link), on the same transaction. */
+  also?: (trx: Conn, person: Person) => Promise<void>,
 ): Promise<Person> {
   const email = input.email.trim().toLowerCase();
   if (await findPerson(db, { email })) throw new AppError("conflict", `${email} already has an account.`);
-  const ctx = await authFor(db).$context;
-  const user = await ctx.internalAdapter.createUser(
-    { email, name: input.name.trim() || email, emailVerified: false },
-    { method: "admin" },
-  );
-  if (input.password !== undefined) await setPassword(db, user.id, input.password);
-  await withTransaction(db, async (trx) => {
-    for (const m of input.memberships) await setMembership(trx, user.id, m);
-  });
-  const person = await findPerson(db, { id: user.id });
-  if (!person) throw new AppError("internal", "The new account could not be read back.");
+  const hash = input.password === undefined ? null : await passwordHash(db, input.password);
+  const now = new Date();
+  const person: Person = {
+    id: newId("usr"),
+    name: input.name.trim() || email,
+    email,
+    deactivatedAt: null,
+    createdAt: now,
+  };
+  try {
+    await withTransaction(db, async (trx) => {
+      await trx
+        .insertInto("User")
+        .values({ ...person, emailVerified: false, image: null, updatedAt: now })
+        .execute();
+      if (hash !== null)
+        await trx
+          .insertInto("AuthAccount")
+          .values({
+            id: newId("acc"),
+            accountId: person.id,
+            providerId: "credential",
+            userId: person.id,
+            password: hash,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .execute();
+      for (const m of input.memberships) await setMembership(trx, person.id, m);
+      await also?.(trx, person);
+    });
+  } catch (error) {
+    // Two adds of one email at once: the unique email refuses the second.
+    if (isWriteConflict(error)) throw new AppError("conflict", `${email} already has an account.`);
+    throw error;
+  }
   return person;
+}
+
+/** better-auth's hash of a new password, after its length rule. */
+async function passwordHash(db: Db, password: string): Promise<string> {
+  const ctx = await authFor(db).$context;
+  const min = ctx.password.config.minPasswordLength;
+  if (password.length < min) throw new AppError("bad_request", `password: at least ${min} characters`);
+  return ctx.password.hash(password);
 }
 
 /** Sets (or replaces) a person's password: better-auth's hash, on its credential account. */
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+  const hash = await passwordHash(db, password);
   const ctx = await authFor(db).$context;
-  const min = ctx.password.config.minPasswordLength;
-  if (password.length < min) throw new AppError("bad_request", `password: at least ${min} characters`);
-  const hash = await ctx.password.hash(password);
   const accounts = await ctx.internalAdapter.findAccounts(userId);
   if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(userId, hash);
   else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });

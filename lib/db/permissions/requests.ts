@@ -4,6 +4,7 @@ import { credentialOf, type Signer, signedBy } from "../../core/people";
 import { type Conn, kysely } from "../client";
 import { appendAudit } from "../people/audit";
 import type { PermissionRequest } from "../generated-kysely/types";
+import { sessionIdsUnder } from "../within-roots";
 
 /** Home of the PermissionRequest table: the only place a request is stored or changes status. */
 export type RequestRow = Omit<Selectable<PermissionRequest>, "reply" | "repliedAt">;
@@ -18,6 +19,8 @@ export type RequestFilter = {
   toolCallId?: string;
   /** Requests of every session in this workspace. */
   workspace?: string;
+  /** Only requests of sessions whose workspace is one of these roots or under one. */
+  roots?: readonly string[];
 };
 
 const COLUMNS = [
@@ -49,6 +52,8 @@ export async function selectRequests(conn: Conn, where: RequestFilter): Promise<
     q = q.where("sessionId", "in", (eb) =>
       eb.selectFrom("Session").select("Session.id").where("Session.workspace", "=", workspace),
     );
+  const roots = where.roots;
+  if (roots) q = q.where("sessionId", "in", sessionIdsUnder(kysely(conn), roots));
   return q.orderBy("createdAt").orderBy("id").execute();
 }
 

@@ -2,11 +2,13 @@ import "server-only";
 import type { Selectable } from "kysely";
 import { type Conn, type Executor, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";
+import { rootValues, underRoots } from "../within-roots";
 import type { Review } from "../generated-kysely/types";
 
 /** Home of the Review table's reads and of a review's creation; a review leaves pending only in close-review. */
 export type ReviewRow = Selectable<Review>;
-export type ReviewFilter = { id?: string; sessionId?: string; status?: string };
+/** `roots`: only reviews of sessions whose workspace is one of these roots or under one. */
+export type ReviewFilter = { id?: string; sessionId?: string; status?: string; roots?: readonly string[] };
 
 /** A new review, pending: intent and payload as JSON. */
 export type NewReview = {
@@ -27,9 +29,18 @@ const reviewRows = shapedQuery<ReviewRow>();
 export async function listReviewRows(conn: Conn, where: ReviewFilter): Promise<ReviewRow[]> {
   const k = kysely(conn);
   const set = FILTERS.filter((key) => where[key] !== undefined);
-  return reviewRows(k, `reviews:${set.join(",")}`, where, (bind) => {
+  const roots = where.roots;
+  const key = `reviews:${set.join(",")}${roots ? `:r${roots.length}` : ""}`;
+  return reviewRows(k, key, { ...where, ...rootValues(roots ?? []) }, (bind) => {
     let q = k.selectFrom("Review").selectAll();
     for (const key of set) q = q.where(key, "=", bind<string>(key));
+    if (roots)
+      q = q.where("sessionId", "in", (eb) =>
+        eb
+          .selectFrom("Session as rs")
+          .select("rs.id")
+          .where(underRoots("rs.workspace", roots.length, bind)),
+      );
     return q.orderBy("createdAt").orderBy("id");
   });
 }

@@ -3,6 +3,7 @@ import { type Expression, type SqlBool, sql } from "kysely";
 import { ftsQuery, tsQueryText } from "../../core/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
 import { type Bind, direct, shapedQuery } from "../shaped-query";
+import { rootValues, underRoots } from "../within-roots";
 import { SESSION_VIEW_COLUMNS, type SessionViewRow } from "../session-log/read-state";
 import { fewerMatches, keysMatching, sessionAmongMatches, termQuery } from "../session-log/search-index";
 import {
@@ -12,8 +13,14 @@ import {
   sessionsMatchingPg,
 } from "../session-log/search-index-pg";
 
-/** Equality filters of a listing, ANDed. */
-export type SessionFilter = { status?: string; mode?: string; workspace?: string; team?: string };
+/** Equality filters of a listing, ANDed; `roots`: only sessions whose workspace is one of these or under one. */
+export type SessionFilter = {
+  status?: string;
+  mode?: string;
+  workspace?: string;
+  team?: string;
+  roots?: readonly string[];
+};
 /** Keyset position: the last listed session's activity (ms) and id. */
 export type ListCursor = { at: number; id: string };
 /** A listed session's row: its view columns, its latest plan's status and, for a PostgreSQL search, its rank. */
@@ -36,14 +43,22 @@ type Cond = ReturnType<typeof sessionAmongMatches> | ((q: Sessions) => Sessions)
 /** The values a listing's statement binds, by name: its filters and its cursor. */
 function listValues(filter: SessionFilter, after: ListCursor | undefined): Record<string, unknown> {
   const { status, mode, workspace, team } = filter;
-  return { status, mode, workspace, team, at: after ? new Date(after.at) : undefined, afterId: after?.id };
+  return {
+    status,
+    mode,
+    workspace,
+    team,
+    at: after ? new Date(after.at) : undefined,
+    afterId: after?.id,
+    ...rootValues(filter.roots ?? []),
+  };
 }
 
 /** What decides a listing statement's shape: which filters are set, and whether a cursor is. */
 const shapeOf = (filter: SessionFilter, after: ListCursor | undefined) =>
   [filter.status, filter.mode, filter.workspace, filter.team, after]
     .map((v) => (v === undefined || v === "" ? 0 : 1))
-    .join("");
+    .join("") + (filter.roots ? `r${filter.roots.length}` : "");
 
 /**
  * The filters and the cursor on `s`, plus any further conditions (a search's matches, a page of ids). Values come
@@ -61,6 +76,7 @@ function narrowed(
   if (filter.mode) out = out.where("s.permissionMode", "=", bind<string>("mode"));
   if (filter.workspace) out = out.where("s.workspace", "=", bind<string>("workspace"));
   if (filter.team) out = out.where("s.teamId", "=", bind<string>("team"));
+  if (filter.roots) out = out.where(underRoots("s.workspace", filter.roots.length, bind));
   // A range on lastActivityAt plus a tie-break, not one OR: the OR form makes SQLite gather and sort every older
   // session (a "multi-index OR"), where a range walks the index newest first and stops at the limit.
   if (after) {

@@ -2,6 +2,7 @@ import "server-only";
 import type { Selectable } from "kysely";
 import { type Conn, kysely, withTransaction } from "../client";
 import type { Session, Team } from "../generated-kysely/types";
+import { sessionIdsUnder } from "../within-roots";
 
 /** Home of the Team table and of a session's membership (Session.teamId/role): the one place that writes it. */
 export type TeamRow = { id: string; name: string; leadSessionId: string; personApproval: boolean; createdAt: Date };
@@ -63,6 +64,13 @@ export async function setTeamPersonApproval(conn: Conn, teamId: string, personAp
 }
 
 /** The newest teams first, for the home page's filter. */
-export async function listRecentTeams(conn: Conn, limit: number): Promise<{ id: string; name: string }[]> {
-  return kysely(conn).selectFrom("Team").select(["id", "name"]).orderBy("createdAt", "desc").limit(limit).execute();
+/** `roots`: only teams whose lead session works in one of these roots or under one. */
+export async function listRecentTeams(
+  conn: Conn,
+  limit: number,
+  roots?: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  let q = kysely(conn).selectFrom("Team").select(["id", "name"]);
+  if (roots) q = q.where("leadSessionId", "in", sessionIdsUnder(kysely(conn), roots));
+  return q.orderBy("createdAt", "desc").limit(limit).execute();
 }

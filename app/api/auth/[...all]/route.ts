@@ -1,16 +1,34 @@
 import { getDb } from "@/lib/db/client";
 import { authFor } from "@/lib/db/people/auth";
+import { ssoRoutes, ssoStartRequest } from "@/lib/db/people/sso";
+import { authForSsoStart } from "@/lib/db/people/sso-start";
+import { SSO_START_PATH } from "@/lib/core/sso";
 import { AppError } from "@/lib/errors";
 import { openRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 // better-auth's routes that Plangate offers; the rest (sign-up, account changes by email) stay closed, since
-// people are added by an owner and their credentials set through one-time links.
-const OFFERED = new Set(["/api/auth/sign-in/email", "/api/auth/sign-out", "/api/auth/get-session"]);
+// people are added by an owner and their credentials set through one-time links. Passkeys: signing in with one
+// is open to anyone (the signature is the credential); adding one needs a signed-in person, which the plugin
+// checks (a fresh session) before it writes. Listing, renaming and deleting passkeys are not offered at all.
+// Single sign-on adds its start and its callback while it is configured.
+const OFFERED = new Set([
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-out",
+  "/api/auth/get-session",
+  "/api/auth/passkey/generate-authenticate-options",
+  "/api/auth/passkey/verify-authentication",
+  "/api/auth/passkey/generate-register-options",
+  "/api/auth/passkey/verify-registration",
+]);
 
 const handle = openRoute(async (req: Request) => {
-  if (!OFFERED.has(new URL(req.url).pathname)) throw new AppError("not_found", "Plangate does not offer that route.");
+  const { pathname } = new URL(req.url);
+  if (!OFFERED.has(pathname) && !ssoRoutes().includes(pathname))
+    throw new AppError("not_found", "Plangate does not offer that route.");
+  // The start takes only what the sign-in button sends (no idToken, requestSignUp or extra parameters).
+  if (pathname === SSO_START_PATH) return (await authForSsoStart(getDb())).handler(await ssoStartRequest(req));
   return authFor(getDb()).handler(req);
 });
 

@@ -4,14 +4,20 @@ import { submitExternalAsk } from "@/lib/external/submit-external-ask";
 import { json, parseBody, route } from "@/lib/http/route";
 import { checkWorkspace } from "@/lib/workspace/check-workspace";
 import { submitExternalAskBody } from "./schema";
+import { authoriseAgentSession } from "@/lib/auth/authorise";
+import { starterOf } from "@/lib/core/people";
+import { externalSessionId } from "@/lib/session/external-agents";
 
 export const dynamic = "force-dynamic";
 
 /** An outside agent's permission ask: answered by the workspace's saved rules, or put on the permission card. */
-export const POST = route("submit", async (req) => {
+export const POST = route("submit", async (req, _ctx, actor) => {
   const body = await parseBody(req, submitExternalAskBody);
   const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);
+  const sessionId = externalSessionId(body.agent, body.externalSessionId, workspace);
+  await authoriseAgentSession(getDb(), actor, "submit", sessionId, workspace);
   const outcome = await submitExternalAsk(getDb(), {
+    starter: starterOf(actor),
     agent: body.agent,
     externalId: body.externalSessionId,
     workspace,

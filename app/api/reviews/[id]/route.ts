@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
@@ -7,8 +8,9 @@ import { planDetails } from "@/lib/plan/review-details";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (_req, ctx: IdParams) => {
+export const GET = route("read", async (_req, ctx: IdParams, actor) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
+  await authoriseSession(getDb(), actor, "read", review.sessionId);
   return json({ review, plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null });
 });

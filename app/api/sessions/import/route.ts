@@ -7,11 +7,13 @@ import { plansDirFor } from "@/lib/plan/ensure-plan";
 import { planFilePath } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";
 import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
+import { authorise } from "@/lib/auth/authorise";
+import { starterOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
 
 /** Reads a JSON export back as a new session, checked as strictly as creating one. */
-export const POST = route("start", async (req) => {
+export const POST = route("start", async (req, _ctx, actor) => {
   const body = await parseBody(req, importBody, IMPORT_MAX_BYTES);
   const created = body.events[0]?.type === "session.created" ? (body.events[0].payload as { script?: unknown }) : {};
   const checked = await checkSessionInput(getDb(), getEnv(), {
@@ -20,10 +22,12 @@ export const POST = route("start", async (req) => {
     model: body.session.model,
     ...(Array.isArray(created.script) ? { script: created.script } : {}),
   });
+  authorise(actor, "start", checked.workspace);
   const plans = plansDirFor(checked.workspace).absolute;
   const { id } = await importSession(getDb(), body, {
     ...checked,
     gates: await readGates(getDb()),
+    starter: starterOf(actor),
     planPath: (slug) => planFilePath(plans, slug),
   });
   return json(await getSession(getDb(), id), 201);

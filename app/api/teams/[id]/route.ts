@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -7,13 +8,17 @@ import { updateTeamBody } from "../schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (_req, ctx: IdParams) =>
-  json({ team: await getTeam(getDb(), await idFrom(ctx)) }),
-);
+export const GET = route("read", async (_req, ctx: IdParams, actor) => {
+  const team = await getTeam(getDb(), await idFrom(ctx));
+  await authoriseSession(getDb(), actor, "read", team.leadSessionId);
+  return json({ team });
+});
 
-export const PATCH = route("start", async (req, ctx: IdParams) => {
+export const PATCH = route("start", async (req, ctx: IdParams, actor) => {
   const id = await idFrom(ctx);
   const body = await parseBody(req, updateTeamBody);
+  // Who approves teammates' plans (a person, or the lead's model) is a review policy: an owner's to change.
+  await authoriseSession(getDb(), actor, "manage", (await getTeam(getDb(), id)).leadSessionId);
   await updateTeam(getDb(), id, body);
   return json({ team: await getTeam(getDb(), id) });
 });

@@ -1,3 +1,4 @@
+import { readableFilter } from "@/lib/core/people";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { listDeliveries } from "@/lib/webhooks/list-deliveries";
@@ -5,7 +6,9 @@ import { listDeliveriesQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-// The token (proxy.ts) is the authorisation, as for every read: the log holds no secret (URLs lose their query).
-export const GET = route("read", async (req) =>
-  json({ deliveries: await listDeliveries(getDb(), parseQuery(req, listDeliveriesQuery)) }),
+// The log holds no secret (URLs lose their query); a person sees the deliveries of the sessions they may read.
+export const GET = route("read", async (req, _ctx, actor) =>
+  json({
+    deliveries: await listDeliveries(getDb(), { ...parseQuery(req, listDeliveriesQuery), ...readableFilter(actor) }),
+  }),
 );

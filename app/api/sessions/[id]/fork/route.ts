@@ -4,6 +4,7 @@ import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { forkSession } from "@/lib/plan/fork-session";
 import { forkBody } from "./schema";
+import { starterOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
 
@@ -11,5 +12,5 @@ export const POST = route("start", async (req, ctx: IdParams, actor) => {
   await authoriseSession(getDb(), actor, "start", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { atSeq } = await parseBody(req, forkBody);
-  return json(await forkSession(getDb(), id, atSeq), 201);
+  return json(await forkSession(getDb(), id, atSeq, starterOf(actor)), 201);
 });

@@ -1,3 +1,4 @@
+import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
@@ -11,13 +12,16 @@ import { sendMailBody } from "./send-schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("read", async (req, ctx: IdParams) => {
+export const GET = route("read", async (req, ctx: IdParams, actor) => {
   const query = parseQuery(req, mailboxQuery);
-  return json({ messages: await readInbox(getDb(), await idFrom(ctx), query) });
+  const team = await getTeam(getDb(), await idFrom(ctx));
+  await authoriseSession(getDb(), actor, "read", team.leadSessionId);
+  return json({ messages: await readInbox(getDb(), team.id, query) });
 });
 
-export const POST = route("chat", async (req, ctx: IdParams) => {
+export const POST = route("chat", async (req, ctx: IdParams, actor) => {
   const team = await getTeam(getDb(), await idFrom(ctx));
+  await authoriseSession(getDb(), actor, "chat", team.leadSessionId);
   const body = await parseBody(req, sendMailBody);
   const from = await findMember(getDb(), team.id, body.from ?? team.leadSessionId);
   const to = await findMember(getDb(), team.id, body.to);

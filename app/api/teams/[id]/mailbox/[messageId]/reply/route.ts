@@ -6,7 +6,7 @@ import { answerPlanRequest } from "@/lib/team/answer-plan-request";
 import { getTeam } from "@/lib/team/get-team";
 import { listMail } from "@/lib/team/mailbox";
 import { mailReplyBody } from "./schema";
-import { authoriseSession } from "@/lib/auth/authorise";
+import { authoriseMailboxAnswer } from "@/lib/auth/authorise";
 import { signerOf } from "@/lib/core/people";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +20,7 @@ export const POST = route("decide", async (req, ctx: { params: Promise<{ id: str
   const { id, messageId } = params.parse(await ctx.params);
   const body = await parseBody(req, mailReplyBody);
   const team = await getTeam(getDb(), id);
-  await authoriseSession(getDb(), actor, "decide", team.leadSessionId);
+  await authoriseMailboxAnswer(getDb(), actor, team);
   const signer = signerOf(actor) ?? undefined;
   const [request] = await listMail(getDb(), { id: messageId });
   const { from: _from, ...reply } = body;
