@@ -23,6 +23,7 @@ import { resetEnvCache } from "../lib/env";
 import { appendEvents } from "../lib/session/append-events";
 import { median, quantile, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
+import { personCookie } from "./lib/credential";
 
 const FILES = 10_000;
 const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 5);
@@ -96,7 +97,8 @@ function plangateServer(port: () => number): http.Server {
     const response = await handler(
       new Request(url, {
         method: req.method,
-        headers: { "content-type": "application/json" },
+        // The person's session cookie, as the browser sent it (identify() checks it on every request).
+        headers: { "content-type": "application/json", cookie: req.headers.cookie ?? "" },
         body,
         signal: abort.signal,
       }),
@@ -121,12 +123,14 @@ function plangateServer(port: () => number): http.Server {
 type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
 
 /** An SSE client: resolves `seen(marker)` with the time the chunk carrying it arrived. */
-function subscribe(port: number, urlPath: string): Promise<Subscriber> {
+function subscribe(port: number, urlPath: string, cookie?: string): Promise<Subscriber> {
   return new Promise((resolve, reject) => {
     let text = "";
     let ready = false;
     let waiting: { marker: string; done: (t: number) => void } | null = null;
-    const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false }, (res) => {
+    const headers = cookie ? { cookie } : {};
+    const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false, headers }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`${urlPath} answered ${res.statusCode}`));
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         const now = performance.now();
@@ -147,7 +151,7 @@ function subscribe(port: number, urlPath: string): Promise<Subscriber> {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function post(port: number, urlPath: string, body: string): Promise<number> {
+function post(port: number, urlPath: string, body: string, cookie?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -156,7 +160,12 @@ function post(port: number, urlPath: string, body: string): Promise<number> {
         path: urlPath,
         method: "POST",
         agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          origin: `http://127.0.0.1:${port}`,
+          ...(cookie ? { cookie } : {}),
+        },
       },
       (res) => {
         res.resume();
@@ -209,13 +218,14 @@ async function quiet(db: Db, sessionId: string, since: number): Promise<number> 
 
 type Ask =
   | { kind: "floor"; port: number; marker: string }
-  | { kind: "real"; port: number; sessionId: string; reviewId: string };
+  | { kind: "real"; port: number; sessionId: string; reviewId: string; cookie: string };
 
 /** In the client process: two subscribers, then the POST; the time until the second subscriber has the event. */
 async function measure(ask: Ask): Promise<number> {
   const stream = ask.kind === "floor" ? "/sse" : `/api/sessions/${ask.sessionId}/stream`;
-  const first = await subscribe(ask.port, stream);
-  const second = await subscribe(ask.port, stream);
+  const cookie = ask.kind === "real" ? ask.cookie : undefined;
+  const first = await subscribe(ask.port, stream, cookie);
+  const second = await subscribe(ask.port, stream, cookie);
   // Both sides idle alike before the POST (the subscribers catch up on the log meanwhile): a click after a pause.
   await sleep(20);
   const marker = ask.kind === "floor" ? ask.marker : '"type":"review.answered"';
@@ -228,6 +238,7 @@ async function measure(ask: Ask): Promise<number> {
           ask.port,
           `/api/reviews/${ask.reviewId}/decision`,
           JSON.stringify({ decision: "approve", mode: "acceptEdits" }),
+          ask.cookie,
         );
   if (status !== 200) throw new Error(`the POST answered ${status}`);
   const at = await seen;
@@ -261,10 +272,11 @@ async function realSample(
   port: number,
   workspace: string,
   client: ReturnType<typeof clientProcess>,
+  cookie: string,
 ): Promise<{ ms: number; baselineMs: number }> {
   const { sessionId, reviewId } = await waitingReview(db, workspace);
   const start = performance.now();
-  const ms = await client.measure({ kind: "real", port, sessionId, reviewId });
+  const ms = await client.measure({ kind: "real", port, sessionId, reviewId, cookie });
   return { ms, baselineMs: await quiet(db, sessionId, start) };
 }
 
@@ -285,6 +297,8 @@ export async function benchApproval() {
   resetEnvCache();
   (globalThis as { plangateDb?: unknown }).plangateDb = t.db;
   const workspace = gitWorkspace(root);
+  // A reviewer of the workspace, signed in: the decision is theirs, checked from their cookie on every request.
+  const cookie = await personCookie(t.db, root, "reviewer");
   const floor = floorServer();
   const floorPort = await listen(floor);
   let realPort = 0;
@@ -297,13 +311,13 @@ export async function benchApproval() {
     // Warm both paths (route modules, prepared statements, the sandbox) outside the figures.
     for (let i = 0; i < 3; i++) {
       await floorSample(-i - 1);
-      await realSample(t.db, realPort, workspace, client);
+      await realSample(t.db, realPort, workspace, client, cookie);
     }
     for (let r = 0; r < ROUNDS; r++) {
       const one = { floor: [] as number[], real: [] as number[], baseline: [] as number[] };
       for (let i = 0; i < SAMPLES; i++) {
         one.floor.push(await floorSample(r * SAMPLES + i));
-        const s = await realSample(t.db, realPort, workspace, client);
+        const s = await realSample(t.db, realPort, workspace, client, cookie);
         one.real.push(s.ms);
         one.baseline.push(s.baselineMs);
       }
@@ -330,6 +344,7 @@ export async function benchApproval() {
   const ratios = perRound.map((r) => r.ratioP99);
   return {
     name: "approval-to-second-subscriber",
+    credential: "a signed-in reviewer's session cookie",
     trackedFiles: FILES,
     rounds: ROUNDS,
     samplesPerRound: SAMPLES,

@@ -30,6 +30,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   // Issue 16: PostgreSQL (a private cluster, or PLANGATE_BENCH_PG_URL).
   "pg-append": async () => (await import("./pg-append-bench")).benchPgAppend(),
   scale: async () => (await import("./scale-bench")).benchScale(),
+  // Issue 26: what identifying the caller costs, in process and through next start.
+  request: async () => (await import("./request-bench")).benchRequest(),
 };
 
 const results: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import { addPersonByScript, TEST_PASSWORD } from "../tests/helpers/people";
 
 // Passkeys in Chromium with its virtual authenticator (CDP WebAuthn), as a person (no operator header): added
 // with `npm run user -- add`, they sign in with their password, add a passkey on "Your account", sign out, and
-// sign in again with the passkey alone. On localhost: a passkey's site cannot be an IP address.
+// sign in again with the passkey alone, then remove it. On localhost: a passkey's site cannot be an IP address.
 const SERVER_ENV = { DATABASE_URL: "file:./data/e2e/plangate.db", PLANGATE_DATA_DIR: "./data/e2e" };
 const EMAIL = "grace@example.com";
 const db = createDb(SERVER_ENV.DATABASE_URL);
@@ -64,6 +64,20 @@ test("password sign-in → add a passkey → sign out → sign in with the passk
   await page.goto("/");
   await expect(page.getByTestId("nav-home")).toBeVisible();
   await expect(page).toHaveURL(`${local}/`);
+
+  // A lost device: she removes the passkey, and it no longer signs anyone in (the authenticator still holds it).
+  await page.goto("/account");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.getByTestId("remove-passkey").click();
+  await page.getByTestId("remove-passkey-confirm").click();
+  await expect(page.getByTestId("no-passkeys")).toBeVisible();
+  await page.getByTestId("sign-out").click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.getByTestId("passkey-sign-in").click();
+  await expect(page.getByTestId("passkey-sign-in-error")).toBeVisible();
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in/);
   await person.close();
 });
 

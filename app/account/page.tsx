@@ -1,5 +1,6 @@
 import { headers } from "next/headers";
 import { AddPasskeyButton } from "@/components/add-passkey-button";
+import { RemovePasskeyButton } from "@/components/remove-passkey-button";
 import { isIpHost, LoopbackNotice } from "@/components/loopback-notice";
 import { getDb } from "@/lib/db/client";
 import { passkeysOf } from "@/lib/db/people/passkeys";
@@ -7,7 +8,7 @@ import { pageActor } from "@/lib/http/page-actor";
 
 export const dynamic = "force-dynamic";
 
-/** Your account: the signed-in person's own passkeys, and a button to add one on this device. */
+/** Your account: the signed-in person's own passkeys (each removable), and a button to add one on this device. */
 export default async function AccountPage() {
   const actor = await pageActor();
   const host = (await headers()).get("host") ?? "";
@@ -40,6 +41,7 @@ export default async function AccountPage() {
               {k.createdAt && (
                 <span className="text-zinc-600 dark:text-zinc-400"> · added {k.createdAt.toLocaleString()}</span>
               )}
+              <RemovePasskeyButton id={k.id} name={k.name ?? "this passkey"} />
             </li>
           ))}
         </ul>

@@ -7,6 +7,7 @@ import http from "node:http";
 import path from "node:path";
 import { needsBuild } from "../../scripts/needs-build";
 import { freePort } from "../../scripts/free-port";
+import { OPERATOR_TOKEN, operatorHeaders } from "./credential";
 export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -29,12 +30,19 @@ export function buildIfStale(): boolean {
   return true;
 }
 
-/** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health. */
+/** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health; the operator token is OPERATOR_TOKEN. */
 export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
   const port = await freePort();
   const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
     cwd: root,
-    env: { ...launchEnv, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    env: {
+      ...launchEnv,
+      PLANGATE_TOKEN: OPERATOR_TOKEN,
+      ...env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -68,22 +76,31 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Keep-alive, as a browser or a load balancer holds its connections; enough sockets for every concurrent client.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-export type Answer = { status: number; body: any };
+export type Answer = { status: number; body: any; headers: http.IncomingHttpHeaders };
 
-export function request(port: number, method: string, urlPath: string, body?: unknown): Promise<Answer> {
-  const data = body === undefined ? undefined : JSON.stringify(body);
+/** One request with exactly these headers (no credential unless given), on the keep-alive agent. */
+export function send(
+  port: number,
+  method: string,
+  urlPath: string,
+  o: { headers?: http.OutgoingHttpHeaders; body?: unknown } = {},
+): Promise<Answer> {
+  const data = o.body === undefined ? undefined : JSON.stringify(o.body);
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders =
-      data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) };
+    const headers: http.OutgoingHttpHeaders = {
+      ...o.headers,
+      ...(data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) }),
+    };
     const req = http.request({ host: "127.0.0.1", port, path: urlPath, method, agent, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
       res.on("end", () => {
+        const answer = { status: res.statusCode ?? 0, headers: res.headers };
         try {
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          resolve({ ...answer, body: text ? JSON.parse(text) : null });
         } catch {
-          resolve({ status: res.statusCode ?? 0, body: text });
+          resolve({ ...answer, body: text });
         }
       });
     });
@@ -91,6 +108,11 @@ export function request(port: number, method: string, urlPath: string, body?: un
     req.on("error", reject);
     req.end(data);
   });
+}
+
+/** A request as the operator's scripts send it (Authorization: Bearer OPERATOR_TOKEN). */
+export function request(port: number, method: string, urlPath: string, body?: unknown): Promise<Answer> {
+  return send(port, method, urlPath, { headers: operatorHeaders(), body });
 }
 
 export type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
@@ -101,25 +123,28 @@ export function subscribe(port: number, urlPath: string): Promise<Subscriber> {
     let text = "";
     let ready = false;
     let waiting: { marker: string; done: (t: number) => void } | null = null;
-    const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        const now = performance.now();
-        text += chunk;
-        if (waiting && text.includes(waiting.marker)) {
-          waiting.done(now);
-          waiting = null;
-        }
-        if (ready || !text.includes(": connected")) return;
-        ready = true;
-        resolve({
-          seen: (marker) =>
-            new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
-          close: () => req.destroy(),
+    const req = http.get(
+      { host: "127.0.0.1", port, path: urlPath, agent: false, headers: operatorHeaders() },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          const now = performance.now();
+          text += chunk;
+          if (waiting && text.includes(waiting.marker)) {
+            waiting.done(now);
+            waiting = null;
+          }
+          if (ready || !text.includes(": connected")) return;
+          ready = true;
+          resolve({
+            seen: (marker) =>
+              new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
+            close: () => req.destroy(),
+          });
         });
-      });
-    });
+      },
+    );
     req.on("socket", (s) => s.setNoDelay(true));
     req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
   });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "../core/people";
 import type { Db } from "../db/client";
-import { authFor } from "../db/people/auth";
+import { authFor, personOfSessionCookie } from "../db/people/auth";
 import { OPERATOR_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../core/cookie-names";
 import { membershipsOf } from "../db/people/people";
 import { findLiveToken, TOKEN_PREFIX, touchToken } from "../db/people/tokens";
@@ -45,8 +45,8 @@ async function fromToken(db: Db, secret: string): Promise<Actor | null> {
 /**
  * Who sent this request, from what the server checked: the operator (PLANGATE_TOKEN as a bearer token or its
  * cookie), a scoped token (one indexed lookup of its hash), or a signed-in person (better-auth's signed session
- * cookie, one indexed lookup). Null when nothing valid was presented; a bearer header that is not valid never
- * falls back to a cookie.
+ * cookie: its signature, one indexed lookup of the session with its person, one of their roles). Null when
+ * nothing valid was presented; a bearer header that is not valid never falls back to a cookie.
  */
 export async function identify(db: Db, headers: Headers): Promise<Actor | null> {
   const presented = bearer(headers.get("authorization"));
@@ -55,10 +55,14 @@ export async function identify(db: Db, headers: Headers): Promise<Actor | null> 
   const operatorCookie = jar.get(OPERATOR_COOKIE);
   const operator = getEnv().PLANGATE_TOKEN;
   if (operatorCookie && operator && sameToken(operatorCookie, operator)) return { kind: "operator" };
-  if (!jar.has(SESSION_COOKIE) && !jar.has(SECURE_SESSION_COOKIE)) return null;
-  const session = await authFor(db).api.getSession({ headers });
-  // Deactivating deletes a person's sessions; the check stands for a session made in the same instant.
-  if (!session || session.user.deactivatedAt) return null;
-  const { id, name } = session.user;
-  return { kind: "person", userId: id, name, memberships: await membershipsOf(db, id) };
+  const value = jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE);
+  if (value === undefined) return null;
+  let person = await personOfSessionCookie(db, value);
+  if (person === "renew") {
+    // Once a day per session: better-auth reads it and slides its expiry, as it does on its own routes.
+    const session = await authFor(db).api.getSession({ headers });
+    person = session && !session.user.deactivatedAt ? { userId: session.user.id, name: session.user.name } : null;
+  }
+  if (!person) return null;
+  return { kind: "person", ...person, memberships: await membershipsOf(db, person.userId) };
 }

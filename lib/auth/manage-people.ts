@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type Actor, covers, manageableRoots, type Membership, ROLES, type Signer } from "../core/people";
+import { type Actor, covers, manageableRoots, managesPerson, type Membership, ROLES, signerOf } from "../core/people";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { createLink } from "../db/people/links";
@@ -100,11 +100,9 @@ export async function changeRole(db: Db, actor: Actor, userId: string, body: z.i
  */
 export async function deactivateAccount(db: Db, actor: Actor, userId: string) {
   const person = await personOrThrow(db, userId);
-  const roots = (await membershipsOf(db, userId)).map((m) => m.root);
-  let signer: Signer | undefined;
-  for (const root of roots.length ? roots : ["/"]) signer = signerFor(actor, "manage", root);
-  if (!signer) throw new AppError("forbidden");
-  const by = signer;
+  const by = signerOf(actor);
+  if (!by || !managesPerson(actor, await membershipsOf(db, userId)))
+    throw new AppError("forbidden", "Only an owner of every root this person works in may deactivate them.");
   await withTransaction(db, async (trx) => {
     await deactivatePerson(trx, userId);
     await appendAudit(trx, { signer: by, kind: "person.deactivated", subject: person.email });

@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { type Actor, signerOf, TOKEN_SCOPES } from "../core/people";
+import { type Actor, managesPerson, signerOf, TOKEN_SCOPES } from "../core/people";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
+import { membershipsOf } from "../db/people/people";
 import { createToken, findToken, listTokens, revokeToken, type TokenView } from "../db/people/tokens";
 import { AppError } from "../errors";
 
@@ -17,8 +18,11 @@ function personOf(actor: Actor): { userId: string; name: string } {
   return { userId: actor.userId, name: actor.name };
 }
 
-const isOwner = (actor: Actor) =>
-  actor.kind === "operator" || (actor.kind === "person" && actor.memberships.some((m) => m.role === "owner"));
+/** Whose tokens `actor` may see and revoke besides their own: a person they manage (managesPerson). */
+async function manages(db: Db, actor: Actor, userId: string): Promise<boolean> {
+  if (actor.kind === "person" && actor.userId === userId) return true;
+  return managesPerson(actor, await membershipsOf(db, userId));
+}
 
 /** POST /api/tokens: the secret is in this response only; the database keeps its hash. */
 export async function makeToken(db: Db, actor: Actor, body: z.infer<typeof createTokenBody>) {
@@ -32,16 +36,22 @@ export async function makeToken(db: Db, actor: Actor, body: z.infer<typeof creat
   });
 }
 
+/** Yours, and (for an owner) those of the people you manage; the operator sees every token. */
 export async function tokensFor(db: Db, actor: Actor): Promise<TokenView[]> {
-  return isOwner(actor) ? listTokens(db) : listTokens(db, personOf(actor).userId);
+  if (actor.kind === "operator") return listTokens(db);
+  const mine = personOf(actor).userId;
+  const all = await listTokens(db);
+  const shown = new Map<string, boolean>();
+  for (const userId of new Set(all.map((t) => t.userId))) shown.set(userId, await manages(db, actor, userId));
+  return all.filter((t) => t.userId === mine || shown.get(t.userId));
 }
 
 /** DELETE /api/tokens/:id: the token stops at its next request. */
 export async function revokeTokenAs(db: Db, actor: Actor, id: string): Promise<TokenView> {
   const token = await findToken(db, id);
   if (!token) throw new AppError("not_found", "No token has that id.");
-  if (!isOwner(actor) && personOf(actor).userId !== token.userId)
-    throw new AppError("forbidden", "Only the token's person or an owner may revoke it.");
+  if (!(await manages(db, actor, token.userId)))
+    throw new AppError("forbidden", "Only the token's person, or an owner of every root they work in, may revoke it.");
   const signer = signerOf(actor);
   await withTransaction(db, async (trx) => {
     await revokeToken(trx, id);

@@ -8,6 +8,7 @@ import {
   mayAnswerMailbox,
   mayAnywhere,
   mayOnAgentSession,
+  managesPerson,
   roleIn,
   signedBy,
   signerOf,
@@ -82,7 +83,12 @@ describe("may: every actor × act", () => {
     ["reviewer", reviewer, ["read", "submit", "start", "chat", "decide", "answer"]],
     ["owner", owner, acts],
     ["a reviewer of a sub-folder", nested, ["read", "submit", "start", "chat", "decide", "answer"]],
-    ["a reviewer token", bot, ["read", "submit", "start", "chat", "decide", "answer"]],
+    ["a reviewer token", bot, ["read", "decide", "answer"]],
+    [
+      "an owner's reviewer token",
+      { ...bot, memberships: [{ root: "/w", role: "owner" }] },
+      ["read", "decide", "answer"],
+    ],
     ["an agent token", agent, ["submit"]],
     ["a viewer's agent token", viewersAgent, []],
     ["the operator", operator, acts],
@@ -95,6 +101,34 @@ describe("may: every actor × act", () => {
     expect(may(nested, "decide", "/w")).toBe(false);
     expect(may(nested, "read", "/w")).toBe(true);
   });
+});
+
+describe("managesPerson: an owner of every root the person works in", () => {
+  const twoTeams: Membership[] = [
+    { root: "/w", role: "member" },
+    { root: "/other", role: "viewer" },
+  ];
+  it.each([
+    ["an owner of /w, a person only in /w/app", owner, [{ root: "/w/app", role: "member" }], true],
+    ["an owner of /w, a person also in /other", owner, twoTeams, false],
+    [
+      "an owner of both",
+      person([
+        { root: "/w", role: "owner" },
+        { root: "/other", role: "owner" },
+      ]),
+      twoTeams,
+      true,
+    ],
+    ["an owner of /w, a person with no role", owner, [], false],
+    ["an owner of /", person([{ root: "/", role: "owner" }]), [], true],
+    ["a reviewer of /w", reviewer, [{ root: "/w/app", role: "member" }], false],
+    ["an owner's reviewer token", { ...bot, memberships: [{ root: "/", role: "owner" }] }, [], false],
+    ["an agent token", agent, [{ root: "/w", role: "viewer" }], false],
+    ["the operator", operator, twoTeams, true],
+  ] as [string, Actor, Membership[], boolean][])("%s: %s", (_, actor, target, out) =>
+    expect(managesPerson(actor, target)).toBe(out),
+  );
 });
 
 describe("signer", () => {

@@ -66,10 +66,27 @@ export function may(actor: Actor, act: Act, workspace: string): boolean {
       return true;
     case "agent-token":
       return act === "submit" && holds(actor.memberships, workspace, "submit");
-    case "person":
     case "reviewer-token":
+      return REVIEWER_TOKEN_ACTS.includes(act) && holds(actor.memberships, workspace, act);
+    case "person":
       return holds(actor.memberships, workspace, act);
   }
+}
+
+/**
+ * A `reviewer` token reads and answers for its person, up to their role, and nothing else: a bot holding an
+ * owner's token still cannot start sessions, manage people, trust a config or make more tokens.
+ */
+const REVIEWER_TOKEN_ACTS: readonly Act[] = ["read", "decide", "answer"];
+
+/**
+ * Whether `actor` manages the person with these roles (revokes their tokens, deactivates them): the operator, or
+ * an owner of every root the person has a role over (of / for someone with none). An owner of one team's folder
+ * cannot act on a person another team relies on.
+ */
+export function managesPerson(actor: Actor, person: readonly Membership[]): boolean {
+  const roots = person.length ? person.map((m) => m.root) : ["/"];
+  return actor.kind !== "reviewer-token" && roots.every((root) => may(actor, "manage", root));
 }
 
 function holds(memberships: readonly Membership[], workspace: string, act: Act): boolean {
@@ -84,8 +101,9 @@ export function mayAnywhere(actor: Actor, act: Act): boolean {
       return true;
     case "agent-token":
       return act === "submit" && actor.memberships.some((m) => rank(m.role) >= rank(NEEDS.submit));
-    case "person":
     case "reviewer-token":
+      return REVIEWER_TOKEN_ACTS.includes(act) && actor.memberships.some((m) => rank(m.role) >= rank(NEEDS[act]));
+    case "person":
       return actor.memberships.some((m) => rank(m.role) >= rank(NEEDS[act]));
   }
 }

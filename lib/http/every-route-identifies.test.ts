@@ -24,7 +24,7 @@ describe("every route and page identifies its caller", () => {
     for (const [, method, rest] of handlers) {
       const made = OPEN_ROUTES.includes(file)
         ? /= (openRoute\(|handle;)/
-        : /= route\("(read|submit|start|chat|decide|answer|manage)"/;
+        : /= route\("(read|submit|start|chat|decide|answer|manage|identified)"/;
       expect(`${method}${rest}`, `${file} ${method}`).toMatch(made);
     }
   });

@@ -26,12 +26,16 @@ export function errorResponse(error: unknown): NextResponse {
  * never from the request body, and must be allowed `need` somewhere before the handler runs; the handler then
  * checks the workspace it touches (lib/auth/authorise). Without a credential: 401, and nothing runs.
  */
-export function route<C>(need: Act, fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>) {
+export function route<C>(
+  /** "identified": any valid credential, for a route that only tells callers about themselves (GET /api/me). */
+  need: Act | "identified",
+  fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>,
+) {
   return async (req: Request, ctx: C): Promise<Response> => {
     try {
       const actor = await identify(getDb(), req.headers);
       if (!actor) throw new AppError("unauthorized", "Sign in, or send a token (Authorization: Bearer …).");
-      if (!mayAnywhere(actor, need))
+      if (need !== "identified" && !mayAnywhere(actor, need))
         throw new AppError(
           "forbidden",
           actor.kind === "agent-token"

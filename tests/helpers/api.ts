@@ -47,6 +47,8 @@ import * as personRole from "../../app/api/people/[id]/role/route";
 import * as deactivate from "../../app/api/people/[id]/deactivate/route";
 import * as audit from "../../app/api/audit/route";
 import * as teamLeads from "../../app/api/teams/[id]/leads/route";
+import * as me from "../../app/api/me/route";
+import * as passkeyRoute from "../../app/api/passkeys/[id]/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -90,6 +92,8 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["deactivate", /^\/api\/people\/([^/]+)\/deactivate$/, deactivate],
   ["audit", /^\/api\/audit$/, audit],
   ["team leads", /^\/api\/teams\/([^/]+)\/leads$/, teamLeads],
+  ["me", /^\/api\/me$/, me],
+  ["passkey", /^\/api\/passkeys\/([^/]+)$/, passkeyRoute],
 ];
 
 export type Api = {

@@ -42,6 +42,15 @@ const ask = (externalSessionId: string) => ({
 const review = (id: string) => api.t.db.review.findUnique({ where: { id } });
 
 describe("an agent token reaches only its own session", () => {
+  it("GET /api/me names the token and its person, and nothing without a credential", async () => {
+    const a = await agentToken();
+    const me = await api.call("GET", "/api/me", undefined, a);
+    expect(me.status).toBe(200);
+    expect(me.body.actor).toMatchObject({ kind: "agent-token", tokenId: a.tokenId, userId: a.userId });
+    expect((await api.call("GET", "/api/me", undefined, null)).status).toBe(401);
+    expect((await api.call("GET", "/api/me", undefined, { bearer: "pgt_not-a-token" })).status).toBe(401);
+  });
+
   it("the session is bound to the token that created it, and recorded as its person's", async () => {
     const a = await agentToken();
     const res = await api.call("POST", "/api/external/plan-reviews", plan("cc-a"), a);

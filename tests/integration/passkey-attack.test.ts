@@ -167,6 +167,33 @@ describe("passkeys, as the attacks", () => {
     expect(await passkeysOf(api.t.db, ada.id)).toEqual([adaKey]);
   });
 
+  it("a person removes their own passkey and it signs nobody in; another's, or with a token, is refused and stays", async () => {
+    api = testApi();
+    const ada = await signedIn("ada@example.com");
+    const key = new SoftAuthenticator("localhost", ORIGIN);
+    expect((await addPasskey(ada.jar, key)).status).toBe(200);
+    const [adaKey] = await passkeysOf(api.t.db, ada.id);
+    if (!adaKey) throw new Error("no passkey");
+    const bo = await signedIn("bo@example.com");
+    const removal = `/api/passkeys/${adaKey.id}`;
+    // The attacks: Bo (signed in), the operator token, nobody. Each leaves her passkey in place.
+    expect((await api.call("DELETE", removal, undefined, { cookie: bo.jar.header() })).status).toBe(404);
+    expect((await api.call("DELETE", removal)).status).toBe(403);
+    expect((await api.call("DELETE", removal, undefined, null)).status).toBe(401);
+    expect(await passkeysOf(api.t.db, ada.id)).toEqual([adaKey]);
+    expect((await signInWith(key)).res.status).toBe(200);
+
+    const removed = await api.call("DELETE", removal, undefined, { cookie: ada.jar.header() });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(await passkeysOf(api.t.db, ada.id)).toEqual([]);
+    expect(
+      await api.t.db.auditEntry.count({ where: { kind: "passkey.removed", subject: adaKey.id, userId: ada.id } }),
+    ).toBe(1);
+    const after = await signInWith(key);
+    expect(after.res.status).not.toBe(200);
+    expect(after.jar.header()).not.toMatch(/session_token/);
+  });
+
   it("the RP ID is the host name the request came to (only an allowed one), never one from the body", async () => {
     api = testApi({ env: { PLANGATE_ALLOWED_HOSTS: "plangate.example" } });
     const local = await auth("GET", "passkey/generate-authenticate-options?rpId=evil.example", null);

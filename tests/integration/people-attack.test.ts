@@ -144,10 +144,22 @@ describe("people, not processes", () => {
     const bo = await createPerson(api.t.db, {
       email: "bo@example.com",
       name: "Bo",
-      memberships: [{ root: "/", role: "reviewer" }],
+      // An owner: even so, the token only reads and answers for them.
+      memberships: [{ root: "/", role: "owner" }],
     });
     const { token, secret } = await createToken(api.t.db, { userId: bo.id, name: "bot", scope: "reviewer" });
     expect((await api.call("GET", "/api/reviews?status=pending", undefined, { bearer: secret })).status).toBe(200);
+    // It answers and reads, nothing more: no sessions started, no people invited, no tokens made with it.
+    const sessions = await api.t.db.session.count();
+    for (const [url, body] of [
+      ["/api/sessions", { workspace: api.workspace, agent: "build", mode: "default", model: "offline" }],
+      ["/api/invites", { role: "viewer", root: api.workspace }],
+      ["/api/tokens", { name: "more", scope: "reviewer" }],
+    ] as const)
+      expect((await api.call("POST", url, body, { bearer: secret })).status, url).toBe(403);
+    expect(await api.t.db.session.count()).toBe(sessions);
+    expect(await api.t.db.apiToken.count()).toBe(1);
+    expect(await api.t.db.oneTimeLink.count()).toBe(0);
     await revokeToken(api.t.db, token.id);
     const after = await api.call(
       "POST",

@@ -176,6 +176,11 @@ describe("exactly-once across instances", () => {
     );
     const approved = oneWinner(answers).i % 2 === 0;
 
+    // The answer sets the teammate idle before an instance takes it up again: wait for its last step, then idle.
+    await until(
+      () => eventsOf(a.url, alice),
+      (e) => ofType(e, "message.assistant").some((m) => m.payload.step === 2),
+    );
     await waitStatus(c, a.url, alice, "idle");
     const events = await settledLog(b.url, alice);
     const answered = ofType(events, "review.answered");

@@ -1,5 +1,5 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { passkey } from "@better-auth/passkey";
@@ -10,6 +10,11 @@ import { type Db, kysely, providerOf } from "../client";
 import { ssoPlugins } from "./sso";
 
 import { AUTH_COOKIE_PREFIX } from "../../core/cookie-names";
+import { sameToken } from "../../core/same-token";
+
+// A session lasts 30 days and better-auth slides its expiry forward at most once a day.
+const SESSION_SECONDS = 30 * 24 * 60 * 60;
+const SESSION_UPDATE_SECONDS = 24 * 60 * 60;
 
 const ID_PREFIX: Record<string, string> = {
   user: "usr",
@@ -19,11 +24,21 @@ const ID_PREFIX: Record<string, string> = {
   passkey: "pky",
 };
 
+let secretRead: { file: string; secret: string } | null = null;
+
 /** PLANGATE_AUTH_SECRET, or one made at first start and kept in the data folder (readable by its owner only). */
 export function authSecret(): string {
   const env = getEnv();
   if (env.PLANGATE_AUTH_SECRET) return env.PLANGATE_AUTH_SECRET;
   const file = path.join(env.dataDir, "auth-secret");
+  // Read once per data folder: identify() checks a cookie's signature on every request.
+  if (secretRead?.file === file) return secretRead.secret;
+  secretRead = { file, secret: readOrMakeSecret(file) };
+  return secretRead.secret;
+}
+
+function readOrMakeSecret(file: string): string {
+  const env = getEnv();
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
@@ -57,7 +72,7 @@ function createAuth(db: Db) {
       // Read with the session (no second lookup) and never set through better-auth's routes.
       additionalFields: { deactivatedAt: { type: "date", required: false, input: false } },
     },
-    session: { modelName: "AuthSession", expiresIn: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    session: { modelName: "AuthSession", expiresIn: SESSION_SECONDS, updateAge: SESSION_UPDATE_SECONDS },
     account: { modelName: "AuthAccount" },
     verification: { modelName: "AuthVerification" },
     // People are added by an owner (an invite, `npm run user -- add`), never by signing themselves up.
@@ -132,4 +147,33 @@ export function authFor(db: Db): Auth {
 /** Drops db's better-auth so the next authFor builds it again (sso-start.ts: discovery failed the first time). */
 export function forgetAuth(db: Db): void {
   auths.delete(db);
+}
+
+/**
+ * The person a better-auth session cookie (`<token>.<HMAC-SHA256 signature>`) names, in one indexed lookup: the
+ * signature is checked here against the same secret, then the session (its unique token) is read with its person.
+ * Null when the signature, the session, its expiry or the person fails (a deactivated person's sessions are
+ * deleted; the check stands for one made in the same instant). "renew" when the session is due for better-auth's
+ * once-a-day sliding renewal: the caller lets better-auth read (and extend) it, so sessions behave as its own.
+ */
+export async function personOfSessionCookie(
+  db: Db,
+  value: string,
+  now = Date.now(),
+): Promise<{ userId: string; name: string } | "renew" | null> {
+  const dot = value.lastIndexOf(".");
+  if (dot <= 0) return null;
+  const token = value.slice(0, dot);
+  if (!sameToken(value.slice(dot + 1), createHmac("sha256", authSecret()).update(token).digest("base64"))) return null;
+  const row = await kysely(db)
+    .selectFrom("AuthSession as s")
+    .innerJoin("User as u", "u.id", "s.userId")
+    .select(["s.userId", "s.expiresAt", "u.name", "u.deactivatedAt"])
+    .where("s.token", "=", token)
+    .executeTakeFirst();
+  if (!row || row.deactivatedAt) return null;
+  const expires = new Date(row.expiresAt).getTime();
+  if (expires <= now) return null;
+  if (expires - (SESSION_SECONDS - SESSION_UPDATE_SECONDS) * 1000 <= now) return "renew";
+  return { userId: row.userId, name: row.name };
 }

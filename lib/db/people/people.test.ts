@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../../env";
 import { freshDb, type TestDb } from "../../../tests/helpers/db";
-import { authFor } from "./auth";
+import { identify } from "../../auth/identify";
+import { kysely } from "../client";
+import { authFor, personOfSessionCookie } from "./auth";
 import { countPeople, createPerson, deactivatePerson, findPerson, membershipsOf } from "./people";
 import { createToken, findLiveToken, revokeToken } from "./tokens";
 import { createLink, findOpenLink, spendLink } from "./links";
@@ -56,6 +58,64 @@ describe("people on better-auth", () => {
     const after = await authFor(t.db).api.getSession({ headers: new Headers({ cookie: cookie.split(";")[0] ?? "" }) });
     expect(after).toBeNull();
     expect((await findPerson(t.db, { id: ada.id }))?.deactivatedAt).toBeInstanceOf(Date);
+  });
+
+  it("identify() checks the cookie's signature and the session's expiry itself, and leaves renewal to better-auth", async () => {
+    const ada = await createPerson(t.db, {
+      email: "ada@example.com",
+      name: "Ada",
+      password: "correct horse battery",
+      memberships: [{ root: "/w", role: "reviewer" }],
+    });
+    const value = decodeURIComponent(
+      /plangate\.session_token=([^;]+)/.exec(
+        (await signIn("ada@example.com", "correct horse battery")).headers.get("set-cookie") ?? "",
+      )?.[1] ?? "",
+    );
+    const [token, signature] = [value.slice(0, value.lastIndexOf(".")), value.slice(value.lastIndexOf(".") + 1)];
+    const who = (v: string) =>
+      identify(t.db, new Headers({ cookie: `plangate.session_token=${encodeURIComponent(v)}` }));
+    expect(await who(value)).toEqual({
+      kind: "person",
+      userId: ada.id,
+      name: "Ada",
+      memberships: [{ root: "/w", role: "reviewer" }],
+    });
+    // The attack: another token under this signature, this token under another signature, no signature at all.
+    const other = await createPerson(t.db, {
+      email: "eve@example.com",
+      name: "Eve",
+      password: "another long one",
+      memberships: [],
+    });
+    const eve = decodeURIComponent(
+      /plangate\.session_token=([^;]+)/.exec(
+        (await signIn("eve@example.com", "another long one")).headers.get("set-cookie") ?? "",
+      )?.[1] ?? "",
+    );
+    expect(other.id).not.toBe(ada.id);
+    expect(await who(`${eve.slice(0, eve.lastIndexOf("."))}.${signature}`)).toBeNull();
+    expect(await who(`${token}.${eve.slice(eve.lastIndexOf(".") + 1)}`)).toBeNull();
+    expect(await who(token)).toBeNull();
+
+    const setExpiry = (at: Date) =>
+      kysely(t.db).updateTable("AuthSession").set({ expiresAt: at }).where("token", "=", token).execute();
+    const day = 24 * 60 * 60 * 1000;
+    // Past its expiry: refused, although the signature is good.
+    await setExpiry(new Date(Date.now() - 1000));
+    expect(await personOfSessionCookie(t.db, value)).toBeNull();
+    expect(await who(value)).toBeNull();
+    // Due for the once-a-day renewal: better-auth reads it and slides the expiry forward 30 days.
+    await setExpiry(new Date(Date.now() + 29 * day - 60_000));
+    expect(await personOfSessionCookie(t.db, value)).toBe("renew");
+    expect((await who(value))?.kind).toBe("person");
+    const renewed = await kysely(t.db)
+      .selectFrom("AuthSession")
+      .select("expiresAt")
+      .where("token", "=", token)
+      .executeTakeFirstOrThrow();
+    expect(new Date(renewed.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29.9 * day);
+    expect(await personOfSessionCookie(t.db, value)).toEqual({ userId: ada.id, name: "Ada" });
   });
 
   it("signing up through better-auth's own route is refused: people are added by an owner", async () => {

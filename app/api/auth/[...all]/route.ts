@@ -3,7 +3,9 @@ import { authFor } from "@/lib/db/people/auth";
 import { ssoRoutes, ssoStartRequest } from "@/lib/db/people/sso";
 import { authForSsoStart } from "@/lib/db/people/sso-start";
 import { SSO_START_PATH } from "@/lib/core/sso";
+import { OPERATOR_COOKIE } from "@/lib/core/cookie-names";
 import { AppError } from "@/lib/errors";
+import { overTls } from "@/lib/http/guard";
 import { openRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -29,8 +31,17 @@ const handle = openRoute(async (req: Request) => {
     throw new AppError("not_found", "Plangate does not offer that route.");
   // The start takes only what the sign-in button sends (no idToken, requestSignUp or extra parameters).
   if (pathname === SSO_START_PATH) return (await authForSsoStart(getDb())).handler(await ssoStartRequest(req));
-  return authFor(getDb()).handler(req);
+  const res = await authFor(getDb()).handler(req);
+  return pathname === "/api/auth/sign-out" ? withoutOperatorCookie(req, res) : res;
 });
+
+/** Signing out ends this browser's acting, whatever it held: the operator cookie a ?token= link left goes too. */
+function withoutOperatorCookie(req: Request, res: Response): Response {
+  const out = new Response(res.body, res);
+  const secure = overTls(new URL(req.url).protocol, req.headers.get("x-forwarded-proto")) ? "; Secure" : "";
+  out.headers.append("set-cookie", `${OPERATOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure}`);
+  return out;
+}
 
 export const GET = handle;
 export const POST = handle;
