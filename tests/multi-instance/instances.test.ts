@@ -41,9 +41,17 @@ function oneWinner(answers: { i: number; status: number; body: any }[]) {
   return answers.find((a) => a.status === 200)!;
 }
 
-/** After the session went idle, nothing else happens to its log for a while (no second continuation). */
-async function settledLog(base: string, id: string) {
-  const events = await eventsOf(base, id);
+/**
+ * The session's log once its last expected event is in (after an approved plan's work that is its verification,
+ * which comes after the session went idle; otherwise the turn's end), and then nothing else happens to it for a
+ * while (no second continuation on another instance).
+ */
+async function settledLog(base: string, id: string, approved: boolean) {
+  const last = approved ? "verification.completed" : "turn.ended";
+  const events = await until(
+    () => eventsOf(base, id),
+    (e) => e.some((x) => x.type === last),
+  );
   await new Promise((r) => setTimeout(r, 1500));
   expect((await eventsOf(base, id)).length).toBe(events.length);
   return events;
@@ -92,7 +100,7 @@ describe("exactly-once across instances", () => {
       });
 
     await waitStatus(c, cc.url, id, "idle");
-    const events = await settledLog(b.url, id);
+    const events = await settledLog(b.url, id, approved);
     const answered = ofType(events, "review.answered");
     expect(answered).toHaveLength(1);
     expect(answered[0]!.payload.decision).toBe(approved ? "approve" : "reject");
@@ -128,7 +136,7 @@ describe("exactly-once across instances", () => {
     );
 
     await waitStatus(c, a.url, id, "idle");
-    const events = await settledLog(cc.url, id);
+    const events = await settledLog(cc.url, id, false);
     expect(lines(path.join(ws, "count.txt"))).toEqual(["ran"]);
     expect(ofType(events, "permission.replied")).toHaveLength(1);
     expect(ofType(events, "tool.started")).toHaveLength(1);
@@ -176,13 +184,8 @@ describe("exactly-once across instances", () => {
     );
     const approved = oneWinner(answers).i % 2 === 0;
 
-    // The answer sets the teammate idle before an instance takes it up again: wait for its last step, then idle.
-    await until(
-      () => eventsOf(a.url, alice),
-      (e) => ofType(e, "message.assistant").some((m) => m.payload.step === 2),
-    );
     await waitStatus(c, a.url, alice, "idle");
-    const events = await settledLog(b.url, alice);
+    const events = await settledLog(b.url, alice, approved);
     const answered = ofType(events, "review.answered");
     expect(answered).toHaveLength(1);
     expect(answered[0]!.payload.decision).toBe(approved ? "approve" : "reject");
