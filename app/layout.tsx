@@ -23,7 +23,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen font-sans antialiased">
         <header className="border-b border-zinc-200 dark:border-zinc-800">
-          <nav className="mx-auto flex max-w-5xl items-center gap-4 px-4 py-3" aria-label="Main">
+          <nav className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3" aria-label="Main">
             <Link href="/" className="font-semibold tracking-tight" data-testid="nav-home">
               Plangate
             </Link>
@@ -33,7 +33,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
               </Link>
             ))}
             <SignOutButton />
-            <span className="ml-auto text-xs text-zinc-600 dark:text-zinc-400">
+            <span className="ml-auto hidden text-xs text-zinc-600 sm:inline dark:text-zinc-400">
               Press <kbd className="rounded border px-1">?</kbd> for keyboard shortcuts
             </span>
           </nav>

@@ -81,7 +81,11 @@ if (!dev && needsBuild(root)) {
   });
 }
 
+// Node closes an idle keep-alive socket after 5 s; a client (a browser, a proxy, a test's request context) that
+// reuses one at that instant gets ECONNRESET. Outliving the clients' idle sockets makes them the side that closes.
+const KEEP_ALIVE_MS = "65000";
 const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)];
+if (!dev) args.push("--keepAliveTimeout", KEEP_ALIVE_MS);
 const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
 console.log(`plangate: serving on ${origin}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
