@@ -7,6 +7,7 @@ import { getEnv } from "@/lib/env";
 import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
 import { listTeams } from "@/lib/team/get-team";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
+import { reviewsNeedingMe } from "@/lib/plan/weigh-approval";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
@@ -54,7 +55,15 @@ export default async function HomePage({
   const models = [...new Set([env.PLANGATE_MODEL, "offline"])];
   const filtered = Object.keys(picked).some((k) => k !== "cursor");
   // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
-  const waiting = filtered || picked.cursor ? [] : await waitingSessions(roots);
+  const allWaiting = filtered || picked.cursor ? [] : await waitingSessions(roots);
+  // A plan only others can approve under its review policy waits for them: listed apart, after yours.
+  const mine = await reviewsNeedingMe(
+    getDb(),
+    actor,
+    allWaiting.filter((s) => s.status === "awaiting_review").map((s) => s.id),
+  );
+  const waiting = allWaiting.filter((s) => s.status !== "awaiting_review" || mine.has(s.id));
+  const others = allWaiting.filter((s) => s.status === "awaiting_review" && !mine.has(s.id));
   return (
     <section aria-labelledby="sessions-heading">
       {filtered || picked.cursor ? null : <AutoRefresh />}
@@ -68,6 +77,14 @@ export default async function HomePage({
             Waiting for you ({waiting.length})
           </h2>
           <SessionList sessions={waiting} />
+        </section>
+      ) : null}
+      {others.length > 0 ? (
+        <section data-testid="waiting-for-others" aria-labelledby="others-heading" className="mb-4">
+          <h2 id="others-heading" className="mb-2 font-semibold">
+            Waiting for other reviewers ({others.length})
+          </h2>
+          <SessionList sessions={others} />
         </section>
       ) : null}
       <NewSessionForm

@@ -30,6 +30,8 @@ type Props = {
   earlier?: EarlierComment[];
   /** A teammate's plan in its lead's mailbox: approve or send back, answered through the mailbox reply route. */
   lead?: { url: string; from: string };
+  /** What the workspace's review policy still needs ("1 of 2 approvals · needs team db"), when it asks more than one approval. */
+  policy?: string;
 };
 
 /** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
@@ -65,6 +67,7 @@ export function DecisionCard({
   prePlanMode,
   earlier = [],
   lead,
+  policy,
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
@@ -189,6 +192,15 @@ export function DecisionCard({
           version {version}
         </span>
       </header>
+      {policy ? (
+        <p
+          data-testid="policy-status"
+          role="status"
+          className="mb-3 text-sm font-medium text-amber-900 dark:text-amber-200"
+        >
+          Review policy: {policy}
+        </p>
+      ) : null}
       {lead ? null : <NotifyOptIn />}
       {commenting && edited === null ? (
         <PlanLineComments markdown={markdown} comments={comments} onChange={setComments} />

@@ -8,7 +8,7 @@ export function postJson<T = unknown>(url: string, body?: unknown): Promise<Post
 }
 
 export async function sendJson<T = unknown>(
-  method: "POST" | "DELETE",
+  method: "POST" | "PUT" | "DELETE",
   url: string,
   body?: unknown,
 ): Promise<PostResult<T>> {

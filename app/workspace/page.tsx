@@ -9,6 +9,10 @@ import { checkWorkspace } from "@/lib/workspace/check-workspace";
 import { describeConfigTrust } from "@/lib/workspace/trust-config";
 import { ConfigTrustCard } from "@/components/config-trust-card";
 import { SavedPermissions } from "@/components/saved-permissions";
+import { ReviewPolicyForm } from "@/components/review-policy-form";
+import { TrustReviewersButton } from "@/components/trust-reviewers-button";
+import { may } from "@/lib/core/people";
+import { describePolicy } from "@/lib/plan/manage-policy";
 
 export const dynamic = "force-dynamic";
 
@@ -41,7 +45,12 @@ export default async function WorkspacePage({
     );
   }
   const db = getDb();
-  const [trust, grants] = await Promise.all([describeConfigTrust(db, workspace), listGrants(db, { workspace })]);
+  const [trust, grants, policy] = await Promise.all([
+    describeConfigTrust(db, workspace),
+    listGrants(db, { workspace }),
+    describePolicy(db, actor, workspace),
+  ]);
+  const { approvals, allowSelfApproval, paths } = policy.policy;
   const outside = grants.filter((g) => g.actor === "outside");
   const own = grants.filter((g) => g.actor === "agent");
   return (
@@ -62,6 +71,38 @@ export default async function WorkspacePage({
             : "It has no .plangate/config.json."}
         </p>
       )}
+      <section aria-labelledby="review-policy" className="flex flex-col gap-2">
+        <h2 id="review-policy" className="font-semibold">
+          Review policy
+        </h2>
+        <p data-testid="policy-summary" className="text-sm">
+          {approvals === 1 ? "One approval" : `${approvals} approvals from different people`} for every plan
+          {allowSelfApproval ? "" : ", not counting the person who started the session"}
+          {paths.length ? `; ${paths.length} path rule${paths.length === 1 ? "" : "s"}` : ""}.{" "}
+          {policy.from && policy.from !== workspace ? `Set on ${policy.from}.` : policy.from ? "" : "The default."}
+        </p>
+        {may(actor, "manage", workspace) ? <ReviewPolicyForm workspace={workspace} initial={policy.policy} /> : null}
+        {policy.owners.fileText !== null ? (
+          <div data-testid="reviewers-file" className="flex flex-col gap-1 text-sm">
+            <p>
+              The repository proposes owners in <code>.plangate/reviewers</code>
+              {policy.owners.fileHash === policy.owners.trustedHash
+                ? " (trusted: its owners add requirements)."
+                : policy.owners.trustedHash
+                  ? ": it changed since it was trusted; the content trusted then still applies."
+                  : ": nothing of it applies until an owner trusts it."}
+            </p>
+            <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">
+              {policy.owners.fileText}
+            </pre>
+            {policy.owners.fileHash &&
+            policy.owners.fileHash !== policy.owners.trustedHash &&
+            may(actor, "manage", workspace) ? (
+              <TrustReviewersButton workspace={workspace} hash={policy.owners.fileHash} />
+            ) : null}
+          </div>
+        ) : null}
+      </section>
       <section aria-labelledby="outside-grants" className="flex flex-col gap-1">
         <h2 id="outside-grants" className="font-semibold">
           Saved for outside agents (Claude Code, OpenCode…)

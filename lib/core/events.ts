@@ -103,6 +103,8 @@ export const eventSchemas = {
     feedback: z.string().optional(),
     by: z.string().optional(),
   }),
+  // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
+  "review.approved": z.object({ reviewId: id, by: z.string(), summary: z.string() }),
   // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
   "permission.asked": z.object({
     requestId: id,

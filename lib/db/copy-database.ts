@@ -11,28 +11,26 @@ import { searchDocs, type SearchDoc } from "../core/search-text";
 import { readEvents } from "./session-log/read-events";
 import { indexDocs } from "./session-log/search-index";
 
+// Primary keys that are not `id`.
+const KEYS: Record<string, readonly string[]> = {
+  SessionEvent: ["sessionId", "seq"],
+  Membership: ["userId", "root"],
+  TeamLead: ["teamId", "userId"],
+  Setting: ["key"],
+  WorkspaceTrust: ["workspace"],
+  ReviewPolicy: ["path"],
+  ReviewApproval: ["reviewId", "userId"],
+};
+
 /** Every table of prisma/schema.prisma, parents before children, with the primary key its keyset pages walk. */
 export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
+  ...["ReviewApproval", "ReviewPolicy"],
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
   ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
   ...["OneTimeLink", "AuditEntry", "TeamLead"],
-].map((name) => ({
-  name,
-  key:
-    name === "SessionEvent"
-      ? ["sessionId", "seq"]
-      : name === "Membership"
-        ? ["userId", "root"]
-        : name === "TeamLead"
-          ? ["teamId", "userId"]
-          : name === "Setting"
-            ? ["key"]
-            : name === "WorkspaceTrust"
-              ? ["workspace"]
-              : ["id"],
-}));
+].map((name) => ({ name, key: KEYS[name] ?? ["id"] }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.
 const SELF_REFS = new Set(["parentId", "forkedFromId"]);

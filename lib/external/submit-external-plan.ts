@@ -20,6 +20,7 @@ import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
 import { isWriteConflict, WriteConflict } from "../db/retry";
+import { dismissStaleApprovals } from "../plan/dismiss-stale-approvals";
 import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../session/external-agents";
 
 export type ExternalPlan = {
@@ -153,13 +154,16 @@ export async function submitExternalPlan(
           also: async (tx, result) => {
             const superseded = result.events.find((e) => e.type === "review.answered");
             // The replaced version closes with its review, before the new one becomes the plan's current version.
-            if (superseded?.type === "review.answered")
+            if (superseded?.type === "review.answered") {
               await closeReview(tx, superseded.payload.reviewId, {
                 status: "abandoned",
                 decision: "superseded",
                 decidedBy: p.agent,
                 decidedAt: new Date(),
               });
+              // A new version dismisses the approvals the replaced one gathered (as GitHub's stale approvals).
+              await dismissStaleApprovals(tx, sessionId, superseded.payload.reviewId, version);
+            }
             await writePlanRows(tx, sessionId, result.events);
             const team = result.state.team;
             const toLead = team?.role === "teammate" && team.requirePlanApproval;

@@ -19,6 +19,11 @@ import type { SessionState } from "../core/fold";
 import { readGates } from "../session/mode-gates";
 import { listReviews, type ReviewView } from "./list-reviews";
 import { isExternalModel } from "../session/external-agents";
+import { addApproval } from "../db/plans/approvals";
+import type { ReviewedVersion } from "../db/plans/reviews";
+import { credentialOf } from "../core/people";
+import type { Approver } from "../core/review-policy";
+import { needsOf, plainPolicy, weighApproval } from "./weigh-approval";
 
 export const planDecisionBody = z
   .object({
@@ -92,9 +97,11 @@ export async function decidePlanReview(
     decider: Decider;
     /** More rows written in the decision's transaction (a team lead's mailbox reply). */
     alsoWrite?: (run: Executor) => Promise<void>;
+    /** An owner approves a plan whose review policy cannot be met (the caller checked manage), with this reason. */
+    override?: string;
   },
 ): Promise<ReviewView> {
-  const { drive, decider, alsoWrite } = opts;
+  const { drive, decider, alsoWrite, override } = opts;
   const decidedBy = decidedByOf(decider);
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
@@ -120,6 +127,14 @@ export async function decidePlanReview(
   const edited =
     body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
   const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
+  const releasing =
+    body.decision === "approve" && override === undefined
+      ? await weighUnderPolicy(db, review, version, decider, edited)
+      : null;
+  if (releasing === "pending") {
+    const [after] = await listReviews(db, { id: review.id });
+    return after ?? review;
+  }
   const gates = await readGates(db);
   const callId = version.toolCallId;
   if (!callId) throw new AppError("conflict", "That review is not tied to a tool call.");
@@ -134,7 +149,9 @@ export async function decidePlanReview(
           reviewId: review.id,
           decision: body.decision,
           ...(body.feedback ? { feedback: body.feedback } : {}),
-          ...(decider.by === "person" && decider.signer ? { by: signedBy(decider.signer) } : {}),
+          ...(decider.by === "person" && decider.signer
+            ? { by: `${signedBy(decider.signer)}${override ? ` (overriding the review policy: ${override})` : ""}` }
+            : {}),
         },
       },
     ];
@@ -203,6 +220,7 @@ export async function decidePlanReview(
         version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
       });
       if (!closed) throw new AppError("already_decided");
+      if (releasing) await addApproval(run, review.id, releasing.approver, releasing.credential);
       await insertPlanComments(run, version.planId, version.version, comments, decidedBy, at);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
@@ -228,4 +246,30 @@ export async function decidePlanReview(
   }
   const [after] = await listReviews(db, { id: review.id });
   return after ?? review;
+}
+
+/**
+ * An approval under the workspace's review policy: null when the policy is the plain one (one approval by anyone
+ * who may decide: nothing is weighed), "pending" when this approval was recorded and the policy is not met yet,
+ * else the approval that meets it (recorded with the decision). Only people (and the operator, for a plain
+ * count) approve under a policy; an edit while approvals are weighed would be a new version.
+ */
+async function weighUnderPolicy(
+  db: Db,
+  review: ReviewView,
+  version: ReviewedVersion,
+  decider: Decider,
+  edited: boolean,
+): Promise<{ approver: Approver; credential: string } | "pending" | null> {
+  const needs = await needsOf(db, version);
+  if (plainPolicy(needs)) return null;
+  if (decider.by !== "person" || !decider.signer)
+    throw new AppError("person_required", "This workspace's review policy needs people to approve its plans.");
+  if (edited)
+    throw new AppError(
+      "conflict",
+      "Under this workspace's review policy an edit is a new version: approve the plan as it stands, or send it back with the change.",
+    );
+  const weighed = await weighApproval(db, review, decider.signer, needs);
+  return weighed.met ? { approver: weighed.approver, credential: credentialOf(decider.signer) } : "pending";
 }

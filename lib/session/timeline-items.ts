@@ -226,6 +226,9 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
           text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}`,
         });
         break;
+      case "review.approved":
+        items.push({ kind: "decision", seq: e.seq, text: `Approved by ${e.payload.by} · ${e.payload.summary}` });
+        break;
       case "permission.asked":
         items.push({
           kind: "permission",

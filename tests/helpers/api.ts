@@ -49,6 +49,9 @@ import * as audit from "../../app/api/audit/route";
 import * as teamLeads from "../../app/api/teams/[id]/leads/route";
 import * as me from "../../app/api/me/route";
 import * as passkeyRoute from "../../app/api/passkeys/[id]/route";
+import * as policies from "../../app/api/policies/route";
+import * as policyOwners from "../../app/api/policies/owners/route";
+import * as override from "../../app/api/reviews/[id]/override/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -94,6 +97,9 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["team leads", /^\/api\/teams\/([^/]+)\/leads$/, teamLeads],
   ["me", /^\/api\/me$/, me],
   ["passkey", /^\/api\/passkeys\/([^/]+)$/, passkeyRoute],
+  ["policies", /^\/api\/policies$/, policies],
+  ["policy owners", /^\/api\/policies\/owners$/, policyOwners],
+  ["override", /^\/api\/reviews\/([^/]+)\/override$/, override],
 ];
 
 export type Api = {

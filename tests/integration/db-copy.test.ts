@@ -206,6 +206,20 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
     expect((await api.call("POST", "/api/tokens", { name: "ci", scope: "reviewer" }, { cookie })).status).toBe(201);
     await createLink(source, { purpose: "invite", email: "new@example.com", role: "viewer", ttlMs: 60_000 });
     expect((await api.call("POST", `/api/teams/${teamId}/leads`, { email: "owner@example.com" })).status).toBe(201);
+    // Issue 27: a review policy, and an approval a plan review gathered.
+    const policy = { workspace: api.workspace, approvals: 2, allowSelfApproval: false, paths: [], teams: {} };
+    expect((await api.call("PUT", "/api/policies", policy)).status).toBe(200);
+    const [anyReview] = await source.review.findMany({ take: 1 });
+    if (!anyReview) throw new Error("no review to approve");
+    await source.reviewApproval.create({
+      data: {
+        reviewId: anyReview.id,
+        userId: owner.id,
+        name: "Owner",
+        email: "owner@example.com",
+        credential: "session",
+      },
+    });
     await source.authVerification.create({
       data: { id: "ver_1", identifier: "owner@example.com", value: "v", expiresAt: new Date(Date.now() + 60_000) },
     });

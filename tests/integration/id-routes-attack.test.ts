@@ -126,6 +126,9 @@ function attacks(x: Ids, ws: string): Record<string, Call[]> {
       ["POST", `/api/reviews/${x.reviewId}/decision`, { decision: "approve" }],
     ],
     "app/api/reviews/[id]/route.ts": [["GET", `/api/reviews/${x.reviewId}`]],
+    "app/api/reviews/[id]/override/route.ts": [
+      ["POST", `/api/reviews/${x.reviewId}/override`, { reason: "nobody else is here" }],
+    ],
     "app/api/sessions/[id]/abort/route.ts": [["POST", `${s}/abort`, {}]],
     "app/api/sessions/[id]/events/route.ts": [["GET", `${s}/events`]],
     "app/api/sessions/[id]/export/route.ts": [["GET", `${s}/export?format=json`]],

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPerson } from "../../lib/db/people/people";
 import { createToken, revokeToken } from "../../lib/db/people/tokens";
@@ -51,7 +53,35 @@ const MUTATIONS = (s: string, r: string): [string, string, unknown][] => [
   ["POST", "/api/tokens", { name: "t", scope: "reviewer" }],
 ];
 
+const repo = path.resolve(import.meta.dirname, "../..");
+// Open on purpose: better-auth's own routes and a one-time link (its secret is the credential).
+const OPEN = new Set(["app/api/auth/[...all]/route.ts", "app/api/links/[token]/route.ts"]);
+
+/** Every state-changing handler on disk, as [method, url] with a made-up id in each dynamic segment. */
+function everyMutation(): [string, string][] {
+  const out: [string, string][] = [];
+  for (const f of fs.readdirSync(path.join(repo, "app/api"), { recursive: true, encoding: "utf8" })) {
+    const file = path.join("app/api", f);
+    if (path.basename(f) !== "route.ts" || OPEN.has(file)) continue;
+    const url = `/${path
+      .dirname(file)
+      .replace(/^app\//, "")
+      .replace(/\[[^\]]+\]/g, "x_1")}`;
+    for (const m of fs.readFileSync(path.join(repo, file), "utf8").matchAll(/export const (POST|PUT|PATCH|DELETE)\b/g))
+      out.push([m[1] as string, url]);
+  }
+  return out;
+}
+
 describe("people, not processes", () => {
+  it("every state-changing route found on disk is 401 with no credential", async () => {
+    const all = everyMutation();
+    expect(all.length).toBeGreaterThan(30);
+    for (const [method, url] of all)
+      expect((await api.call(method, url, {}, null)).status, `${method} ${url}`).toBe(401);
+    expect(await api.t.db.auditEntry.count()).toBe(0);
+  });
+
   it("with no credential, every route that decides or changes anything is 401 and changes nothing", async () => {
     const { sessionId, reviewId } = await pendingPlan();
     const before = await eventCount(sessionId);

@@ -9,6 +9,7 @@ import { isExternalModel } from "@/lib/session/external-agents";
 import { readEvents } from "@/lib/session/read-events";
 import type { SessionEvent } from "@/lib/core/events";
 import { planDetails } from "@/lib/plan/review-details";
+import { reviewVerdict } from "@/lib/plan/weigh-approval";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";
 import { listGrants } from "@/lib/session/grant-store";
@@ -123,9 +124,11 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   // Claude Code or OpenCode: its turns run in its own terminal, so there is no mode to switch or message to send here.
   const outside = isExternalModel(session.model);
   const pending = state.pendingReview;
-  const [events, review, question, gates, asks, history, verifications, grants, trust] = await Promise.all([
+  const onDesk = pending?.kind === "plan-review" && !state.team?.requirePlanApproval;
+  const [events, review, policy, question, gates, asks, history, verifications, grants, trust] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
-    pending?.kind === "plan-review" && !state.team?.requirePlanApproval ? planDetails(db, pending.id) : null,
+    onDesk ? planDetails(db, pending.id) : null,
+    onDesk ? reviewVerdict(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length + state.pendingChecks.length > 0
@@ -226,6 +229,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           autoAllowed={gates.autoGateOpen}
           prePlanMode={state.prePlanMode}
           earlier={review.earlier}
+          policy={policy && !policy.plain ? policy.summary : undefined}
         />
       ) : question ? (
         <QuestionCard

@@ -148,3 +148,9 @@ export async function findSessionModel(conn: Conn, sessionId: string): Promise<s
   const row = await kysely(conn).selectFrom("Session").select("model").where("id", "=", sessionId).executeTakeFirst();
   return row?.model;
 }
+
+/** Whether the review is still pending, read on the caller's transaction. */
+export async function reviewIsPending(conn: Conn, reviewId: string): Promise<boolean> {
+  const row = await kysely(conn).selectFrom("Review").select("status").where("id", "=", reviewId).executeTakeFirst();
+  return row?.status === "pending";
+}

@@ -5,6 +5,7 @@ import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { listReviews } from "@/lib/plan/list-reviews";
 import { planDetails } from "@/lib/plan/review-details";
+import { withPolicy } from "@/lib/plan/weigh-approval";
 
 export const dynamic = "force-dynamic";
 
@@ -12,5 +13,8 @@ export const GET = route("read", async (_req, ctx: IdParams, actor) => {
   const [review] = await listReviews(getDb(), { id: await idFrom(ctx) });
   if (!review) throw new AppError("review_not_found");
   await authoriseSession(getDb(), actor, "read", review.sessionId);
-  return json({ review, plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null });
+  return json({
+    review: await withPolicy(getDb(), review),
+    plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null,
+  });
 });

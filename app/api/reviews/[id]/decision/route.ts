@@ -9,6 +9,7 @@ import { isLeadReview } from "@/lib/team/get-team";
 import { decidePlanReview, planDecisionBody } from "@/lib/plan/decide-plan-review";
 import { authoriseSession } from "@/lib/auth/authorise";
 import { signerOf } from "@/lib/core/people";
+import { withPolicy } from "@/lib/plan/weigh-approval";
 
 export const dynamic = "force-dynamic";
 
@@ -25,10 +26,13 @@ export const POST = route("decide", async (req, ctx: IdParams, actor) => {
     throw new AppError("forbidden", "This is a teammate's plan: only its team lead answers it, from the team mailbox.");
   if (review.kind === "plan-review")
     return json({
-      review: await decidePlanReview(getDb(), review, await parseBody(req, planDecisionBody), {
-        drive: async (id) => kick(getDb(), id),
-        decider: { by: "person", via: "desk", ...(signer ? { signer } : {}) },
-      }),
+      review: await withPolicy(
+        getDb(),
+        await decidePlanReview(getDb(), review, await parseBody(req, planDecisionBody), {
+          drive: async (id) => kick(getDb(), id),
+          decider: { by: "person", via: "desk", ...(signer ? { signer } : {}) },
+        }),
+      ),
     });
   return json({ review: await answerQuestion(getDb(), review, await parseBody(req, questionDecisionBody), signer) });
 });

@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type Browser, expect, test } from "@playwright/test";
+import { createDb } from "../lib/db/client";
+import { addPersonByScript, TEST_PASSWORD } from "../tests/helpers/people";
+import { exitPlan, say, waitForStatus } from "./helpers";
+
+// Issue 27 in the browser: the operator sets a workspace's review policy to two approvals on its workspace page;
+// two reviewers, each in their own browser, approve the plan in turn. The first approval leaves it waiting (the
+// card says what is still needed), the second releases the agent; the timeline names both.
+const SERVER_ENV = { DATABASE_URL: "file:./data/e2e/plangate.db", PLANGATE_DATA_DIR: "./data/e2e" };
+const db = createDb(SERVER_ENV.DATABASE_URL);
+const PEOPLE = ["rhea@example.com", "sol@example.com"];
+const WORKSPACE = path.resolve("data/e2e/workspaces/policy-e2e");
+
+test.afterAll(async () => {
+  // Other specs share this server: leave no policy and no accounts behind (people.spec needs an empty install).
+  await db.reviewPolicy.deleteMany({});
+  await db.user.deleteMany({ where: { email: { in: PEOPLE } } });
+});
+
+async function signedIn(browser: Browser, base: string, email: string) {
+  const context = await browser.newContext({ baseURL: base, extraHTTPHeaders: {} });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.getByTestId("credentials-email").fill(email);
+  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
+  await page.getByTestId("credentials-submit").click();
+  await expect(page.getByTestId("nav-home")).toBeVisible();
+  return { context, page };
+}
+
+test("two approvals from two people in two browsers: the first waits, the second releases", async ({
+  browser,
+  page,
+  request,
+  baseURL,
+}) => {
+  fs.mkdirSync(WORKSPACE, { recursive: true });
+  for (const email of PEOPLE) addPersonByScript(SERVER_ENV, email, "reviewer");
+
+  // The operator (this context's header) sets the policy in the browser.
+  await page.goto(`/workspace?path=${encodeURIComponent(WORKSPACE)}`);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await expect(page.getByTestId("policy-summary")).toContainText("One approval");
+  await page.getByTestId("policy-approvals").fill("2");
+  await page.getByTestId("policy-save").click();
+  await expect(page.getByTestId("policy-message")).toHaveText("Saved.");
+  await expect(page.getByTestId("policy-summary")).toContainText("2 approvals from different people");
+
+  const created = await request.post("/api/sessions", {
+    data: {
+      model: "scripted",
+      mode: "plan",
+      workspace: WORKSPACE,
+      script: [exitPlan("# Plan\n\n1. Write notes.md\n"), { text: "Done." }],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = ((await created.json()) as { session: { id: string } }).session.id;
+  await say(request, id, "plan it");
+  await waitForStatus(request, id, "awaiting_review");
+
+  const [rhea, sol] = [
+    await signedIn(browser, baseURL ?? "", PEOPLE[0]!),
+    await signedIn(browser, baseURL ?? "", PEOPLE[1]!),
+  ];
+  await rhea.page.goto(`/sessions/${id}`);
+  await expect(rhea.page.getByTestId("policy-status")).toContainText("0 of 2 approvals");
+  await rhea.page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await expect(rhea.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
+  await expect(rhea.page.getByTestId("timeline")).toContainText("Approved by rhea@example.com · 1 of 2 approvals");
+  expect((await (await request.get(`/api/sessions/${id}`)).json()).state.status).toBe("awaiting_review");
+
+  // Routing: the plan now waits for someone other than Rhea.
+  await rhea.page.goto("/");
+  await expect(rhea.page.getByTestId("waiting-for-others")).toContainText("Waiting for other reviewers (1)");
+  await sol.page.goto("/");
+  await expect(sol.page.getByTestId("waiting-sessions").locator(`a[href="/sessions/${id}"]`)).toHaveCount(1);
+
+  await sol.page.goto(`/sessions/${id}`);
+  await expect(sol.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
+  await sol.page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await expect(sol.page.getByTestId("decision-card")).toHaveCount(0);
+  await expect(sol.page.getByTestId("timeline")).toContainText("by sol@example.com", { timeout: 15_000 });
+  await waitForStatus(request, id, "idle");
+  await rhea.context.close();
+  await sol.context.close();
+});

@@ -1,0 +1,62 @@
+import "server-only";
+import type { Approver } from "../../core/review-policy";
+import { type Conn, kysely } from "../client";
+
+/** Home of ReviewApproval: the approvals a plan review gathered toward its policy, one per person. */
+export type ApprovalView = Approver & { credential: string; at: Date; dismissedAt: Date | null };
+
+const OPERATOR = "operator";
+
+/** Records `approver`'s approval of the review (a second one by the same person changes nothing). */
+export async function addApproval(
+  conn: Conn,
+  reviewId: string,
+  approver: Approver,
+  credential: string,
+  at = new Date(),
+): Promise<void> {
+  const who =
+    approver.by === "operator"
+      ? { userId: OPERATOR, name: OPERATOR, email: null }
+      : { userId: approver.userId, name: approver.name, email: approver.email };
+  await kysely(conn)
+    .insertInto("ReviewApproval")
+    .values({ reviewId, ...who, credential, createdAt: at })
+    .onConflict((oc) => oc.columns(["reviewId", "userId"]).doNothing())
+    .execute();
+}
+
+/** The review's approvals, oldest first; dismissed ones only when asked for. */
+export async function listApprovals(
+  conn: Conn,
+  reviewId: string,
+  opts: { dismissed?: boolean } = {},
+): Promise<ApprovalView[]> {
+  let q = kysely(conn)
+    .selectFrom("ReviewApproval")
+    .select(["userId", "name", "email", "credential", "createdAt", "dismissedAt"])
+    .where("reviewId", "=", reviewId)
+    .orderBy("createdAt");
+  if (!opts.dismissed) q = q.where("dismissedAt", "is", null);
+  return (await q.execute()).map((r) => ({
+    ...(r.userId === OPERATOR
+      ? { by: "operator" as const }
+      : { by: "person" as const, userId: r.userId, name: r.name, email: r.email ?? "" }),
+    credential: r.credential,
+    at: r.createdAt,
+    dismissedAt: r.dismissedAt,
+  }));
+}
+
+/** Dismisses the review's standing approvals (its plan has a new version); returns whose they were. */
+export async function dismissApprovals(conn: Conn, reviewId: string, at = new Date()): Promise<ApprovalView[]> {
+  const standing = await listApprovals(conn, reviewId);
+  if (standing.length)
+    await kysely(conn)
+      .updateTable("ReviewApproval")
+      .set({ dismissedAt: at })
+      .where("reviewId", "=", reviewId)
+      .where("dismissedAt", "is", null)
+      .execute();
+  return standing;
+}

@@ -1,0 +1,171 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { authorise, signerFor } from "../auth/authorise";
+import type { Actor } from "../core/people";
+import { parseOwners, type ReviewPolicy } from "../core/review-policy";
+import { type Db, withTransaction } from "../db/client";
+import { policyFor, savePolicy, saveTrustedOwners, type StoredPolicy } from "../db/plans/policies";
+import { appendAudit } from "../db/people/audit";
+import { AppError } from "../errors";
+
+export const OWNERS_FILE = ".plangate/reviewers";
+const MAX_OWNERS_BYTES = 64 * 1024;
+
+const absolute = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4096)
+  .regex(/^\//, "an absolute path, such as /srv/work")
+  .transform((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p));
+export const policyQuery = z.object({ workspace: absolute }).strict();
+
+const reviewer = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320)
+  .regex(/^(team:[a-z0-9_-]{1,64}|[^\s@]+@[^\s@]+)$/, "an email address or team:<name>");
+const count = z.number().int().min(1).max(20);
+
+export const policyBody = z
+  .object({
+    workspace: absolute,
+    approvals: count,
+    allowSelfApproval: z.boolean(),
+    paths: z
+      .array(
+        z
+          .object({
+            patterns: z.array(z.string().trim().min(1).max(300)).min(1).max(50),
+            reviewers: z.array(reviewer).min(1).max(50),
+            approvals: count,
+          })
+          .strict(),
+      )
+      .max(100),
+    teams: z
+      .record(z.string().regex(/^[a-z0-9_-]{1,64}$/, "a team name: a-z, 0-9, _ or -"), z.array(reviewer).max(200))
+      .default({}),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    b.paths.forEach((rule, i) =>
+      rule.reviewers.forEach((r, j) => {
+        if (r.startsWith("team:") && !(r.slice(5) in b.teams))
+          ctx.addIssue({ code: "custom", path: ["paths", i, "reviewers", j], message: `no team named ${r.slice(5)}` });
+      }),
+    );
+  });
+
+export const trustOwnersBody = z.object({ workspace: absolute, hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
+
+/** The repository's owners file as it is now (never through a symlink), or null when there is none. */
+export function readOwnersFile(workspace: string): { text: string; hash: string } | null {
+  for (const p of [path.join(workspace, ".plangate"), path.join(workspace, OWNERS_FILE)]) {
+    try {
+      if (fs.lstatSync(p).isSymbolicLink())
+        throw new AppError("bad_request", `${OWNERS_FILE}: a symbolic link is never read`);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      return null;
+    }
+  }
+  const fd = fs.openSync(path.join(workspace, OWNERS_FILE), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  try {
+    const bytes = Buffer.alloc(MAX_OWNERS_BYTES + 1);
+    const n = fs.readSync(fd, bytes, 0, bytes.length, 0);
+    if (n > MAX_OWNERS_BYTES) throw new AppError("bad_request", `${OWNERS_FILE} is larger than 64 KiB`);
+    const text = bytes.subarray(0, n).toString("utf8");
+    return { text, hash: createHash("sha256").update(text).digest("hex") };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export type PolicyView = {
+  workspace: string;
+  /** Where the policy in force was set (the workspace itself or a root above it); null: the default. */
+  from: string | null;
+  policy: ReviewPolicy;
+  owners: {
+    trusted: ReturnType<typeof parseOwners>;
+    trustedHash: string | null;
+    /** The file as it is now (shown to an owner before they trust it). */
+    fileHash: string | null;
+    fileText: string | null;
+  };
+};
+
+function viewOf(workspace: string, p: StoredPolicy, file: { text: string; hash: string } | null): PolicyView {
+  const { approvals, allowSelfApproval, paths, teams } = p;
+  return {
+    workspace,
+    from: p.updatedAt ? p.path : null,
+    policy: { approvals, allowSelfApproval, paths, teams },
+    owners: {
+      trusted: parseOwners(p.owners ?? ""),
+      trustedHash: p.ownersHash,
+      fileHash: file?.hash ?? null,
+      fileText: file?.text ?? null,
+    },
+  };
+}
+
+// What the page shows: a file that cannot be read (a planted symlink, too large) is shown as no file.
+function fileIn(workspace: string): { text: string; hash: string } | null {
+  try {
+    return fs.existsSync(workspace) ? readOwnersFile(workspace) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** GET /api/policies?workspace=: the policy in force there, for anyone who may read the workspace. */
+export async function describePolicy(db: Db, actor: Actor, workspace: string): Promise<PolicyView> {
+  authorise(actor, "read", workspace);
+  return viewOf(workspace, await policyFor(db, workspace), fileIn(workspace));
+}
+
+/** PUT /api/policies: an owner sets the policy of exactly this workspace or root; audited with what it was. */
+export async function setPolicy(db: Db, actor: Actor, body: z.infer<typeof policyBody>): Promise<PolicyView> {
+  const signer = signerFor(actor, "manage", body.workspace);
+  const { workspace, ...policy } = body;
+  await withTransaction(db, async (trx) => {
+    const before = await policyFor(trx, workspace);
+    await savePolicy(trx, workspace, policy, signer.by === "person" ? signer.name : signer.by);
+    await appendAudit(trx, {
+      signer,
+      kind: "policy.changed",
+      workspace,
+      detail: {
+        before: { approvals: before.approvals, allowSelfApproval: before.allowSelfApproval, paths: before.paths },
+        after: policy,
+      },
+    });
+  });
+  return describePolicy(db, actor, workspace);
+}
+
+/**
+ * An owner trusts the `.plangate/reviewers` content they were shown (`hash`): its owners then add requirements
+ * as trusted, whatever the file says later, until an owner trusts another content.
+ */
+export async function trustOwners(db: Db, actor: Actor, workspace: string, hash: string): Promise<PolicyView> {
+  const signer = signerFor(actor, "manage", workspace);
+  const file = readOwnersFile(workspace);
+  if (!file) throw new AppError("not_found", `${workspace} has no ${OWNERS_FILE} to trust.`);
+  if (file.hash !== hash) throw new AppError("config_changed", undefined, { hash: file.hash });
+  const by = signer.by === "person" ? signer.name : signer.by;
+  await withTransaction(db, async (trx) => {
+    // A first row for this workspace keeps the policy in force from above: trusting a file never lowers it.
+    const inForce = await policyFor(trx, workspace);
+    if (inForce.path !== workspace || !inForce.updatedAt) await savePolicy(trx, workspace, inForce, by);
+    await saveTrustedOwners(trx, workspace, file, by);
+    await appendAudit(trx, { signer, kind: "owners.trusted", workspace, subject: hash });
+  });
+  return describePolicy(db, actor, workspace);
+}
