@@ -93,6 +93,7 @@ async function runSteps(
             sandbox,
             signal,
             sandboxRead: session.config.config.sandbox?.read ?? [],
+            held: state.heldPaths ?? [],
             runtime: {
               db,
               agent: session.agent.name,

@@ -97,11 +97,14 @@ export const eventSchemas = {
     planVersion: z.number().int().optional(),
   }),
   // by: who decided, in words ("Ada", "Ada via token tok_…", "operator"), for the timeline and exports.
+  // held (issue 27): patterns of the review policy's rules whose reviewers did not approve this version; the
+  // work after the approval asks a person before it changes a file under them.
   "review.answered": z.object({
     reviewId: id,
     decision: z.string(),
     feedback: z.string().optional(),
     by: z.string().optional(),
+    held: z.array(z.string().max(300)).max(500).optional(),
   }),
   // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
   "review.approved": z.object({ reviewId: id, by: z.string(), summary: z.string() }),

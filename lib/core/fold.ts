@@ -66,6 +66,8 @@ export type SessionState = {
   turnUsage: Usage;
   usage: Usage;
   pendingReview: PendingReview | null;
+  /** Issue 27: set by an approval under a review policy: files under these patterns ask before they change. */
+  heldPaths?: string[];
   pendingPermissions: string[];
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
   pendingChecks: string[];
@@ -218,6 +220,11 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     case "review.answered":
       if (s.pendingReview?.id === event.payload.reviewId) s.pendingReview = null;
+      // Each approval says afresh what it leaves held; the state carries the field only while something is.
+      if (event.payload.decision === "approve") {
+        if (event.payload.held?.length) s.heldPaths = event.payload.held;
+        else delete s.heldPaths;
+      }
       return;
     case "permission.asked":
       if (event.payload.purpose === "verify") s.pendingChecks = [...s.pendingChecks, event.payload.requestId];

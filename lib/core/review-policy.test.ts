@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   type Approver,
   canAdvance,
+  heldFolders,
+  heldPatterns,
+  isHeld,
   DEFAULT_POLICY,
   judgePolicy,
   parseOwners,
@@ -243,4 +246,47 @@ describe("canAdvance: whose approval would move a review on", () => {
   ] as [string, Parameters<typeof judgePolicy>[0], Approver, boolean][])("%s", (_, input, me, out) =>
     expect(canAdvance(input, me)).toBe(out),
   );
+});
+
+describe("heldPatterns: what an approval leaves outside what was approved", () => {
+  const owners = [{ pattern: "docs/", owners: ["writer@example.com"] }];
+  it.each([
+    ["no rules: nothing held", { policy: DEFAULT_POLICY, approvals: [bo], starter: null }, []],
+    [
+      "a rule whose reviewers did not approve",
+      { policy: dbRule, approvals: [bo], starter: null },
+      ["prisma/migrations/*"],
+    ],
+    ["a rule whose team approved", { policy: dbRule, approvals: [bo, dana], starter: null }, []],
+    [
+      "an owners line nobody of it approved",
+      { policy: DEFAULT_POLICY, approvals: [bo], starter: null, owners },
+      ["docs/"],
+    ],
+    [
+      "a reviewer who started the session counts for nothing with self-approval off",
+      { policy: { ...dbRule, allowSelfApproval: false }, approvals: [dana], starter: "u-dana" },
+      ["prisma/migrations/*"],
+    ],
+  ] as [string, Omit<Parameters<typeof judgePolicy>[0], "files">, string[]][])("%s", (_, input, out) =>
+    expect(heldPatterns(input)).toEqual(out),
+  );
+  it("isHeld matches a file under a held pattern only", () => {
+    expect(isHeld("prisma/migrations/x.sql", ["prisma/migrations/*"])).toBe(true);
+    expect(isHeld("src/app.ts", ["prisma/migrations/*"])).toBe(false);
+  });
+});
+
+describe("heldFolders: what a shell command gets read-only", () => {
+  it.each([
+    [["prisma/migrations/*"], ["prisma/migrations"]],
+    [["prisma/migrations/"], ["prisma/migrations"]],
+    [
+      ["deploy/**/prod.yml", "/config/*.yml"],
+      ["deploy", "config"],
+    ],
+    [["*.sql", "**/secrets/**", "README"], []],
+    [["docs/"], ["docs"]],
+    [["../outside/*"], []],
+  ])("%j → %j", (held, out) => expect(heldFolders(held)).toEqual(out));
 });

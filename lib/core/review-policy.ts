@@ -185,3 +185,48 @@ export function canAdvance(input: Parameters<typeof judgePolicy>[0], me: Approve
   const after = judgePolicy({ ...input, approvals: [...input.approvals, me] }).requirements;
   return after.some((r, i) => !before[i]?.met && r.have.length > (before[i]?.have.length ?? 0));
 }
+
+/**
+ * What an approval leaves held: the patterns of every path rule and owners line whose own reviewers did not
+ * approve (as many as the rule needs), whether or not the plan named a file there. The work after the approval
+ * asks a person before it changes a file under one of them: it is outside what those reviewers approved.
+ */
+export function heldPatterns(input: Omit<Parameters<typeof judgePolicy>[0], "files">): string[] {
+  const { policy } = input;
+  const people = input.approvals.filter(
+    (a): a is Extract<Approver, { by: "person" }> =>
+      a.by === "person" && (policy.allowSelfApproval || a.userId !== input.starter),
+  );
+  const count = (reviewers: readonly string[]) =>
+    new Set(people.filter((a) => qualifies(policy, reviewers, a.email)).map((a) => a.userId)).size;
+  const held = [
+    ...policy.paths.filter((r) => count(r.reviewers) < r.approvals).flatMap((r) => r.patterns),
+    ...(input.owners ?? []).filter((l) => count(l.owners) < 1).map((l) => l.pattern),
+  ];
+  return [...new Set(held)];
+}
+
+/** Whether a workspace-relative file lies under one of the held patterns. */
+export function isHeld(file: string, held: readonly string[]): boolean {
+  return held.some((p) => patternMatches(p, file));
+}
+
+/**
+ * The folders a shell command may not write while these patterns are held: each pattern's literal folder (its
+ * segments before the first wildcard), workspace-relative. A pattern with no literal folder (`*.sql`) gives none:
+ * only the file tools' asks hold it.
+ */
+export function heldFolders(held: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of held) {
+    const segments = raw.trim().replace(/^\/+/, "").replace(/\/+$/, "").split("/");
+    if (segments.length < 2 && !raw.trim().endsWith("/")) continue;
+    const literal: string[] = [];
+    for (const s of segments) {
+      if (/[*?[\]{}!]/.test(s)) break;
+      literal.push(s);
+    }
+    if (literal.length > 0 && !literal.includes("..")) out.add(literal.join("/"));
+  }
+  return [...out];
+}

@@ -149,6 +149,7 @@ export async function decidePlanReview(
           reviewId: review.id,
           decision: body.decision,
           ...(body.feedback ? { feedback: body.feedback } : {}),
+          ...(releasing?.held.length ? { held: releasing.held } : {}),
           ...(decider.by === "person" && decider.signer
             ? { by: `${signedBy(decider.signer)}${override ? ` (overriding the review policy: ${override})` : ""}` }
             : {}),
@@ -260,7 +261,7 @@ async function weighUnderPolicy(
   version: ReviewedVersion,
   decider: Decider,
   edited: boolean,
-): Promise<{ approver: Approver; credential: string } | "pending" | null> {
+): Promise<{ approver: Approver; credential: string; held: string[] } | "pending" | null> {
   const needs = await needsOf(db, version);
   if (plainPolicy(needs)) return null;
   if (decider.by !== "person" || !decider.signer)
@@ -271,5 +272,7 @@ async function weighUnderPolicy(
       "Under this workspace's review policy an edit is a new version: approve the plan as it stands, or send it back with the change.",
     );
   const weighed = await weighApproval(db, review, decider.signer, needs);
-  return weighed.met ? { approver: weighed.approver, credential: credentialOf(decider.signer) } : "pending";
+  return weighed.met
+    ? { approver: weighed.approver, credential: credentialOf(decider.signer), held: weighed.held }
+    : "pending";
 }

@@ -3,6 +3,7 @@ import { type Actor, credentialOf, may, type Signer, signedBy } from "../core/pe
 import {
   type Approver,
   canAdvance,
+  heldPatterns,
   judgePolicy,
   parseOwners,
   type PolicyVerdict,
@@ -103,7 +104,7 @@ export async function weighApproval(
   review: { id: string; sessionId: string },
   signer: Signer,
   needs: ReviewNeeds,
-): Promise<{ met: boolean; verdict: PolicyVerdict; approver: Approver }> {
+): Promise<{ met: boolean; verdict: PolicyVerdict; approver: Approver; held: string[] }> {
   const approver = await approverOf(db, signer);
   if (!needs.policy.allowSelfApproval && approver.by === "person" && approver.userId === needs.starter)
     throw new AppError(
@@ -116,7 +117,12 @@ export async function weighApproval(
       const standing = await listApprovals(run, review.id);
       const verdict = judgePolicy({ ...needs, approvals: [...standing, approver] });
       if (verdict.met || standing.some((a) => sameApprover(a, approver)))
-        return { met: verdict.met, verdict, appended: null };
+        return {
+          met: verdict.met,
+          verdict,
+          appended: null,
+          held: heldPatterns({ ...needs, approvals: [...standing, approver] }),
+        };
       await addApproval(run, review.id, approver, credentialOf(signer));
       const appended = await appendEventsInTx(run, review.sessionId, [
         { type: "review.approved", payload: { reviewId: review.id, by: signedBy(signer), summary: verdict.summary } },
@@ -129,11 +135,11 @@ export async function weighApproval(
         subject: review.id,
         detail: { summary: verdict.summary },
       });
-      return { met: false, verdict, appended };
+      return { met: false, verdict, appended, held: [] };
     }),
   );
   if (outcome.appended) afterCommit(review.sessionId, outcome.appended);
-  return { met: outcome.met, verdict: outcome.verdict, approver };
+  return { met: outcome.met, verdict: outcome.verdict, approver, held: outcome.held };
 }
 
 /**

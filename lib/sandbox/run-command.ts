@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -30,6 +31,8 @@ export type RunCommandInput = {
   sandbox: SandboxInfo;
   /** Host folders a trusted workspace config asks commands to see (filtered here: never home folders or Plangate's data). */
   extraRead?: readonly string[];
+  /** Workspace paths a command that may write gets read-only (issue 27: held by the last approval), unless asWritten. */
+  holdReadOnly?: readonly string[];
 };
 
 export type RunCommandResult = {
@@ -93,6 +96,19 @@ function clampTimeout(ms: number | undefined): number {
   return Math.min(Math.max(Math.floor(ms), 1), MAX_TIMEOUT_MS);
 }
 
+/** The held folders that exist inside the workspace (never through a symlink): bound read-only over the workspace. */
+function heldPaths(input: RunCommandInput): string[] {
+  return (input.holdReadOnly ?? []).filter((p) => {
+    const rel = path.relative(input.workspace, p);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
+    try {
+      return fs.realpathSync(p) === p;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Read-only extras from the server's settings (trusted) and from a trusted workspace config (filtered). */
 function extraReads(requested: readonly string[]): string[] {
   const env = getEnv();
@@ -118,7 +134,7 @@ function sandboxCommand(
     system: view.system,
     etc: ETC_ENTRIES,
     extraRead,
-    protect: guard?.readOnly ?? [],
+    protect: guard ? [...guard.readOnly, ...heldPaths(input)] : [],
     pin: guard?.pin ?? [],
     cover: { empty: view.emptyDir, paths: guard?.cover ?? [] },
     emptyFile: view.emptyFile,

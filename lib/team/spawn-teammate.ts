@@ -1,3 +1,5 @@
+import type { Starter } from "../core/people";
+import { findSessionOwner } from "../db/sessions";
 import { z } from "zod";
 import type { Conn, Db } from "../db/client";
 import { joinTeam, listTeamMembers } from "../db/teams/teams";
@@ -28,6 +30,8 @@ export type TeammateSessionInput = {
   mode: "plan" | "default";
   model: string;
   script?: unknown[];
+  /** A teammate is started by the lead session's person (review policy: who may not approve its plan). */
+  starter?: Starter;
 };
 /**
  * Creates a validated session (the agent layer's startSession: workspace, agent, model and script checks). Passed
@@ -58,6 +62,7 @@ export async function spawnTeammate(
     mode: input.requirePlanApproval ? "plan" : "default",
     model: input.script ? "scripted" : lead.model,
     script: input.script,
+    starter: { startedBy: (await findSessionOwner(db, leadId))?.startedBy ?? null, agentTokenId: null },
   });
   const id = created.session.id;
   await appendEvents(

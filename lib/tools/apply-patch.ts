@@ -207,7 +207,7 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
       patterns,
       always: [...patterns],
       alwaysOptions: exactPathOptions(patterns),
-      control: controlPatterns(paths, planFile),
+      control: controlPatterns(paths, planFile, ctx.held),
       readOnly: false,
       planFile: planFile !== null && paths.every((p) => p.absolute === planFile),
       insideWorkspace: paths.every((p) => p.inside),

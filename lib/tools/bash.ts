@@ -1,3 +1,5 @@
+import path from "node:path";
+import { heldFolders } from "../core/review-policy";
 import { z } from "zod";
 import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
 import type { SandboxProfile } from "../sandbox/bwrap-args";
@@ -134,6 +136,8 @@ export const bashTool: ToolDef<BashInput> = {
       signal: ctx.signal,
       sandbox: ctx.sandbox,
       extraRead: ctx.sandboxRead ?? [],
+      // Folders the last approval left held (their reviewers did not approve the plan) stay read-only.
+      holdReadOnly: heldFolders(ctx.held ?? []).map((f) => path.join(ctx.workspace, f)),
     });
     const lines = result.output.length > 0 ? [result.output.replace(/\n$/, "")] : ["(no output)"];
     if (result.planted.length > 0) {

@@ -104,7 +104,7 @@ export const editTool: ToolDef<EditInput> = {
       permission: "edit",
       readOnly: false,
       planFile: resolved.absolute === planFile,
-      control: controlPatterns([resolved], planFile),
+      control: controlPatterns([resolved], planFile, ctx.held),
       metadata: { path: display, diff },
     });
   },

@@ -1,3 +1,4 @@
+import { isHeld } from "../core/review-policy";
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -171,9 +172,21 @@ export function exactPathOptions(paths: readonly string[]): NonNullable<Permissi
   return paths.map((p) => ({ pattern: p, options: [{ rule: p, exact: true, words: `\`${p}\`` }] }));
 }
 
-/** Which written paths are control files (the plan file is the agent's own and never one). */
-export function controlPatterns(paths: readonly ResolvedPath[], planFile: string | null): string[] {
-  return paths.filter((p) => p.relative !== null && p.absolute !== planFile && p.control).map(permissionPath);
+/**
+ * Which written paths always ask a person: control files, and files under a pattern the last approval left held
+ * (its reviewers did not approve the plan). The plan file is the agent's own and never one.
+ */
+export function controlPatterns(
+  paths: readonly ResolvedPath[],
+  planFile: string | null,
+  held: readonly string[] = [],
+): string[] {
+  return paths
+    .filter(
+      (p) =>
+        p.relative !== null && p.absolute !== planFile && (p.control || (held.length > 0 && isHeld(p.relative, held))),
+    )
+    .map(permissionPath);
 }
 
 /** The external_directory ask (when outside) followed by the tool's own ask for one path. */

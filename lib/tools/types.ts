@@ -24,6 +24,8 @@ export type ToolContext = {
   sandbox: SandboxInfo;
   /** Extra host folders commands may read: a trusted workspace config's sandbox.read (filtered where it runs). */
   sandboxRead?: readonly string[];
+  /** Issue 27: patterns the last approval left held (their reviewers did not approve): a change there asks a person. */
+  held?: readonly string[];
   signal: AbortSignal;
   /** For tools that keep state in the session (question, task, todo_write); file tools ignore it. */
   runtime?: ToolRuntime;

@@ -65,7 +65,7 @@ export const writeTool: ToolDef<WriteInput> = {
       permission: "edit",
       readOnly: false,
       planFile: resolved.absolute === planFile,
-      control: controlPatterns([resolved], planFile),
+      control: controlPatterns([resolved], planFile, ctx.held),
       metadata: { path: display, diff, ...(unchanged ? { unchanged: true } : {}) },
     });
   },

@@ -2,6 +2,7 @@ import type { Conn } from "../db/client";
 import { findWebhookReview } from "../db/webhooks";
 import type { SessionEvent } from "../core/events";
 import type { WebhookEvent } from "./event-names";
+import { reviewVerdict } from "../plan/weigh-approval";
 
 /** The JSON every hook receives (docs/webhooks.md). Fixed when the delivery is made: retries send the same bytes. */
 export type WebhookBody = {
@@ -20,6 +21,9 @@ export type WebhookBody = {
     feedback: string | null;
     planVersion: number | null;
     decidedBy: string | null;
+    /** Issue 27: what the workspace's review policy needs before the plan is released ("0 of 2 approvals · needs
+     * team db"); null for a decision, a question, or a plain one-approval policy. */
+    needs: string | null;
   } | null;
   verification: { id: string; planVersion: number; status: string; method: string; summary: string } | null;
 };
@@ -89,6 +93,7 @@ export async function eventBody(conn: Conn, session: SessionRow, event: SessionE
       feedback: null,
       planVersion: p.planVersion ?? row?.planVersion ?? null,
       decidedBy: null,
+      needs: await needsOf(conn, reviewId, p.kind),
     };
     return { ...base, review, verification: null };
   }
@@ -101,6 +106,13 @@ export async function eventBody(conn: Conn, session: SessionRow, event: SessionE
     feedback: p.feedback ?? null,
     planVersion: row?.planVersion ?? null,
     decidedBy: row?.decidedBy ?? null,
+    needs: null,
   };
   return { ...base, review, verification: null };
+}
+
+async function needsOf(conn: Conn, reviewId: string, kind: string): Promise<string | null> {
+  if (kind !== "plan-review") return null;
+  const verdict = await reviewVerdict(conn, reviewId);
+  return verdict && !verdict.plain ? verdict.summary : null;
 }

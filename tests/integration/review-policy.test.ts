@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/core/people";
 import { readEvents } from "../../lib/session/read-events";
-import { awaitReview, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { eventBody } from "../../lib/webhooks/body";
+import { awaitReview, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { signedInCookie } from "../helpers/people";
 import { exitWith, ofType } from "../helpers/plan-kit";
 
@@ -65,6 +66,12 @@ describe("review policy", () => {
     expect(ofType(events, "review.approved").map((e) => e.summary)).toEqual(["1 of 2 approvals"]);
     expect(await api.t.db.auditEntry.count({ where: { kind: "review.approval", subject: reviewId } })).toBe(1);
 
+    // A webhook for the plan's ask says who is still needed (the body a delivery is made with).
+    const asked = (await readEvents(api.t.db, sessionId)).find((e) => e.type === "review.asked");
+    const row = await api.t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+    const body = asked && (await eventBody(api.t.db, row, asked));
+    expect(body?.review?.needs).toBe("1 of 2 approvals");
+
     const second = await approve(reviewId, cy);
     expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(await status(reviewId)).toBe("approved");
@@ -107,6 +114,80 @@ describe("review policy", () => {
     expect(await status(reviewId)).toBe("approved");
   });
 
+  it("held to the approval: after it, a write under a rule whose reviewers did not approve asks, and nothing is written", async () => {
+    await person("reviewer", "dba@example.com");
+    await setPolicy({ paths: [{ patterns: ["prisma/migrations/*"], reviewers: ["dba@example.com"], approvals: 1 }] });
+    const write = (p: string) => ({ toolCalls: [{ name: "write", input: { path: p, content: "x\n" } }] });
+    const sessionId = await startScripted(
+      api,
+      [
+        exitWith("# Plan\n\n1. Change src/app.ts\n"),
+        write("src/app.ts"),
+        write("prisma/migrations/x.sql"),
+        { text: "done" },
+      ],
+      { mode: "plan" },
+    );
+    await api.call("POST", `/api/sessions/${sessionId}/messages`, { text: "plan it" });
+    const reviewId = await awaitReview(api, sessionId);
+    // The plan names no migration: Bo's approval meets the policy, but the database reviewers approved nothing.
+    const bo = await person();
+    const ok = await api.call(
+      "POST",
+      `/api/reviews/${reviewId}/decision`,
+      { decision: "approve", mode: "acceptEdits" },
+      bo,
+    );
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const { status: after } = await settle(api, sessionId);
+    expect(after).toBe("awaiting_permission");
+    expect(fs.readFileSync(path.join(api.workspace, "src/app.ts"), "utf8")).toBe("x\n");
+    expect(fs.existsSync(path.join(api.workspace, "prisma/migrations/x.sql"))).toBe(false);
+    const asked = ofType(await readEvents(api.t.db, sessionId), "permission.asked");
+    expect(asked.map((a) => a.patterns)).toEqual([["prisma/migrations/x.sql"]]);
+    const answered = ofType(await readEvents(api.t.db, sessionId), "review.answered");
+    expect(answered[0]?.held).toEqual(["prisma/migrations/*"]);
+  });
+
+  it("held to the approval: a shell command the workspace allows runs with the held folder read-only (the real sandbox)", async () => {
+    await api.close();
+    api = testApi({
+      files: {
+        ".plangate/config.json": JSON.stringify({ permission: { bash: { "*": "allow" } } }),
+        "prisma/migrations/0001.sql": "-- first\n",
+      },
+    });
+    await trustWorkspaceConfig(api, api.workspace);
+    await setPolicy({ paths: [{ patterns: ["prisma/migrations/*"], reviewers: ["dba@example.com"], approvals: 1 }] });
+    const sh = (command: string) => ({ toolCalls: [{ name: "bash", input: { command } }] });
+    const sessionId = await startScripted(
+      api,
+      [
+        exitWith("# Plan\n\n1. Change src/app.ts\n"),
+        sh(
+          "mkdir -p src && echo a > src/b.txt; echo b > prisma/migrations/0002.sql; echo c >> prisma/migrations/0001.sql",
+        ),
+        { text: "done" },
+      ],
+      { mode: "plan" },
+    );
+    await api.call("POST", `/api/sessions/${sessionId}/messages`, { text: "plan it" });
+    const reviewId = await awaitReview(api, sessionId);
+    const ok = await api.call(
+      "POST",
+      `/api/reviews/${reviewId}/decision`,
+      { decision: "approve", mode: "acceptEdits" },
+      await person(),
+    );
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    await settle(api, sessionId);
+    const result = ofType(await readEvents(api.t.db, sessionId), "tool.result").find((r) => r.tool === "bash");
+    expect(JSON.stringify(result)).toMatch(/Read-only file system/);
+    expect(fs.readFileSync(path.join(api.workspace, "src/b.txt"), "utf8")).toBe("a\n");
+    expect(fs.existsSync(path.join(api.workspace, "prisma/migrations/0002.sql"))).toBe(false);
+    expect(fs.readFileSync(path.join(api.workspace, "prisma/migrations/0001.sql"), "utf8")).toBe("-- first\n");
+  });
+
   it("self-approval off: the person who started the session cannot approve it; someone else can", async () => {
     await setPolicy({ allowSelfApproval: false });
     const ann = await person("reviewer");
@@ -131,6 +212,28 @@ describe("review policy", () => {
     expect(await api.t.db.reviewApproval.count({ where: { reviewId } })).toBe(0);
     expect((await approve(reviewId, await person())).status).toBe(200);
     expect(await status(reviewId)).toBe("approved");
+  });
+
+  it("a teammate is started by its lead session's person (whose approval self-approval off refuses)", async () => {
+    const lea = await person("reviewer");
+    const lead = await api.call(
+      "POST",
+      "/api/sessions",
+      { title: "lead", workspace: api.workspace, model: "scripted", script: [] },
+      lea,
+    );
+    expect(lead.status, JSON.stringify(lead.body)).toBe(201);
+    const team = await api.call("POST", "/api/teams", { sessionId: lead.body.session.id, name: "crew" }, lea);
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const mate = await api.call(
+      "POST",
+      `/api/teams/${team.body.team.id}/teammates`,
+      { name: "alice", task: "plan it", script: [exitWith("# Plan\n\n1. x\n")] },
+      lea,
+    );
+    expect(mate.status, JSON.stringify(mate.body)).toBe(201);
+    const row = await api.t.db.session.findUnique({ where: { id: mate.body.sessionId as string } });
+    expect(row?.startedBy).toBe(lea.userId);
   });
 
   it("a new version dismisses the approvals the replaced one gathered", async () => {

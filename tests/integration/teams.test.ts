@@ -313,6 +313,36 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
     expect(await statusOf(bob)).toBe("awaiting_review");
   });
 
+  it("under a review policy the lead's model cannot approve a teammate's plan: it waits for people", async () => {
+    api = testApi();
+    const set = await api.call("PUT", "/api/policies", {
+      workspace: api.workspace,
+      approvals: 2,
+      allowSelfApproval: true,
+      paths: [],
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const { lead, teamId } = await newTeam(
+      [call("send_message", { type: "plan_approval_response", to: "alice", approve: true }), { text: "lead done" }],
+      "acceptEdits",
+    );
+    const alice = await spawn(teamId, "alice", [
+      exitWith("# Alice\n\n1. work\n"),
+      call("write", { path: "a.txt", content: "a\n" }),
+      { text: "alice wrote a.txt" },
+    ]);
+    const { events } = await waitFor("the lead's attempt", async () => {
+      const s = await settle(api, lead);
+      return s.status === "idle" && ofType(s.events, "tool.result").length === 1 ? s : undefined;
+    });
+    const [attempt] = ofType(events, "tool.result");
+    expect(attempt?.ok).toBe(false);
+    expect(String(attempt?.error)).toMatch(/review policy needs people/);
+    expect(await statusOf(alice)).toBe("awaiting_review");
+    expect(fs.existsSync(path.join(api.workspace, "a.txt"))).toBe(false);
+    expect(await api.t.db.review.count({ where: { sessionId: alice, status: "pending" } })).toBe(1);
+  });
+
   it("the lead's model spawns teammates with spawn_teammate; only a lead may, and not an unapproved worker while planning", async () => {
     api = testApi();
     const daveScript = [exitWith("# Dave\n\n1. look\n")];

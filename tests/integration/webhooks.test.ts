@@ -186,6 +186,7 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
         feedback: "Name the file.",
         planVersion: 1,
         decidedBy: "user",
+        needs: null,
       },
       {
         id: second,
@@ -195,6 +196,7 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
         feedback: null,
         planVersion: 2,
         decidedBy: "user",
+        needs: null,
       },
     ]);
     const verified = bodies.filter((b) => b.type === "verification.completed");
