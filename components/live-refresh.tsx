@@ -47,7 +47,7 @@ export function LiveRefresh({
         if (event.type === "message.assistant" || event.type === "turn.ended" || event.type === "model.retrying")
           setDraft(null);
         const text = waitingFor(event);
-        if (text) notifyIfHidden(text, title);
+        if (text) void notifyUnlessOthers(event, text, title);
       } catch {
         // Not an event this page reads.
       }
@@ -86,4 +86,25 @@ export function LiveRefresh({
       ) : null}
     </>
   );
+}
+
+/**
+ * A plan whose review policy only others can satisfy is not this person's to be woken for: the review says so
+ * (`policy.needsYou`); anything else notifies as before.
+ */
+async function notifyUnlessOthers(
+  event: { type?: string; payload?: { reviewId?: string } },
+  text: string,
+  title: string,
+) {
+  if (event.type === "review.asked" && event.payload?.reviewId) {
+    try {
+      const res = await fetch(`/api/reviews/${encodeURIComponent(event.payload.reviewId)}`);
+      const body = (await res.json()) as { review?: { policy?: { needsYou?: boolean } } };
+      if (body.review?.policy?.needsYou === false) return;
+    } catch {
+      // Unknown: notify, as a review that needs a person is the safer side to err on.
+    }
+  }
+  notifyIfHidden(text, title);
 }

@@ -1,5 +1,8 @@
 /** What a new event asks of a person, in words for a notification; null when it asks nothing. */
-export function waitingFor(event: { type?: string; payload?: { kind?: string; tool?: string } }): string | null {
+export function waitingFor(event: {
+  type?: string;
+  payload?: { kind?: string; tool?: string; reviewId?: string };
+}): string | null {
   if (event.type === "review.asked")
     return event.payload?.kind === "plan-review" ? "A plan is awaiting your review" : "The agent asks you a question";
   if (event.type === "permission.asked") return `The agent asks to use ${event.payload?.tool ?? "a tool"}`;

@@ -62,14 +62,20 @@ export async function reviewNeeds(conn: Conn, reviewId: string): Promise<ReviewN
   return version ? needsOf(conn, version) : null;
 }
 
-/** A plan review with what its policy still needs (the card's status line); other reviews as they are. */
-export async function withPolicy<R extends { id: string; kind: string }>(
-  conn: Conn,
+/**
+ * A plan review with what its policy still needs (the card's status line) and, for `actor`, whether their
+ * approval would move it on (`needsYou`: what a notification and "Waiting for you" go by); others as they are.
+ */
+export async function withPolicy<R extends { id: string; kind: string; sessionId: string }>(
+  db: Db,
   review: R,
-): Promise<R & { policy?: ReviewPolicyStatus }> {
+  actor?: Actor,
+): Promise<R & { policy?: ReviewPolicyStatus & { needsYou?: boolean } }> {
   if (review.kind !== "plan-review") return review;
-  const verdict = await reviewVerdict(conn, review.id);
-  return verdict ? { ...review, policy: verdict } : review;
+  const verdict = await reviewVerdict(db, review.id);
+  if (!verdict) return review;
+  const needsYou = actor ? (await reviewsNeedingMe(db, actor, [review.sessionId])).has(review.sessionId) : undefined;
+  return { ...review, policy: { ...verdict, ...(needsYou === undefined ? {} : { needsYou }) } };
 }
 
 /** The review's standing approvals judged against what it needs (for the card's status line and the desk). */

@@ -107,6 +107,9 @@ describe("review policy", () => {
     expect((await approve(reviewId, bo)).body.review.status).toBe("pending");
     const shown = await api.call("GET", `/api/reviews/${reviewId}`, undefined, bo);
     expect(shown.body.review.policy.summary).toBe("1 of 1 approval · needs team db");
+    // Bo's approval would move it on no further (no notification wakes him); the database reviewer's would.
+    expect(shown.body.review.policy.needsYou).toBe(false);
+    expect((await api.call("GET", `/api/reviews/${reviewId}`, undefined, dba)).body.review.policy.needsYou).toBe(true);
     // The operator has an owner's rights, but is nobody a rule names.
     expect((await approve(reviewId, undefined)).body.review.status).toBe("pending");
     expect(await released(sessionId)).toHaveLength(0);

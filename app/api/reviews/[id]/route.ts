@@ -14,7 +14,7 @@ export const GET = route("read", async (_req, ctx: IdParams, actor) => {
   if (!review) throw new AppError("review_not_found");
   await authoriseSession(getDb(), actor, "read", review.sessionId);
   return json({
-    review: await withPolicy(getDb(), review),
+    review: await withPolicy(getDb(), review, actor),
     plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null,
   });
 });
