@@ -99,9 +99,14 @@ export async function decidePlanReview(
     alsoWrite?: (run: Executor) => Promise<void>;
     /** An owner approves a plan whose review policy cannot be met (the caller checked manage), with this reason. */
     override?: string;
+    /**
+     * A teammate's plan approved from the session page under a review policy: the approval counts toward the
+     * policy but never releases it (that takes the lead's answer from the mailbox as well).
+     */
+    recordOnly?: boolean;
   },
 ): Promise<ReviewView> {
-  const { drive, decider, alsoWrite, override } = opts;
+  const { drive, decider, alsoWrite, override, recordOnly = false } = opts;
   const decidedBy = decidedByOf(decider);
   // One read for the version, its tool call and the workspace: with the snapshot out of the request, the
   // decision's latency is its reads and its commit.
@@ -129,7 +134,7 @@ export async function decidePlanReview(
   const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
   const releasing =
     body.decision === "approve" && override === undefined
-      ? await weighUnderPolicy(db, review, version, decider, edited)
+      ? await weighUnderPolicy(db, review, version, decider, edited, recordOnly)
       : null;
   if (releasing === "pending") {
     const [after] = await listReviews(db, { id: review.id });
@@ -261,9 +266,14 @@ async function weighUnderPolicy(
   version: ReviewedVersion,
   decider: Decider,
   edited: boolean,
+  recordOnly: boolean,
 ): Promise<{ approver: Approver; credential: string; held: string[] } | "pending" | null> {
   const needs = await needsOf(db, version);
-  if (plainPolicy(needs)) return null;
+  if (plainPolicy(needs)) {
+    if (recordOnly)
+      throw new AppError("forbidden", "This is a teammate's plan: its team lead answers it, from the team mailbox.");
+    return null;
+  }
   if (decider.by !== "person" || !decider.signer)
     throw new AppError("person_required", "This workspace's review policy needs people to approve its plans.");
   if (edited)
@@ -271,7 +281,7 @@ async function weighUnderPolicy(
       "conflict",
       "Under this workspace's review policy an edit is a new version: approve the plan as it stands, or send it back with the change.",
     );
-  const weighed = await weighApproval(db, review, decider.signer, needs);
+  const weighed = await weighApproval(db, review, decider.signer, needs, !recordOnly);
   return weighed.met
     ? { approver: weighed.approver, credential: credentialOf(decider.signer), held: weighed.held }
     : "pending";

@@ -110,6 +110,8 @@ export async function weighApproval(
   review: { id: string; sessionId: string },
   signer: Signer,
   needs: ReviewNeeds,
+  /** False: the approval is recorded even when it meets the policy (a teammate's plan waits for its lead too). */
+  mayRelease = true,
 ): Promise<{ met: boolean; verdict: PolicyVerdict; approver: Approver; held: string[] }> {
   const approver = await approverOf(db, signer);
   if (!needs.policy.allowSelfApproval && approver.by === "person" && approver.userId === needs.starter)
@@ -122,7 +124,7 @@ export async function weighApproval(
       if (!(await reviewIsPending(run, review.id))) throw new AppError("already_decided");
       const standing = await listApprovals(run, review.id);
       const verdict = judgePolicy({ ...needs, approvals: [...standing, approver] });
-      if (verdict.met || standing.some((a) => sameApprover(a, approver)))
+      if ((verdict.met && mayRelease) || standing.some((a) => sameApprover(a, approver)))
         return {
           met: verdict.met,
           verdict,

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { signedInCookie } from "../helpers/people";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, testApi, type Api, type Step, startScripted } from "../helpers/api";
 import { exitWith, ofType, resultOf, waitFor } from "../helpers/plan-kit";
@@ -341,6 +342,38 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
     expect(await statusOf(alice)).toBe("awaiting_review");
     expect(fs.existsSync(path.join(api.workspace, "a.txt"))).toBe(false);
     expect(await api.t.db.review.count({ where: { sessionId: alice, status: "pending" } })).toBe(1);
+  });
+
+  it("under a review policy a teammate's plan is released once the policy and the lead's mailbox answer are both met", async () => {
+    api = testApi();
+    const set = await api.call("PUT", "/api/policies", {
+      workspace: api.workspace,
+      approvals: 2,
+      allowSelfApproval: true,
+      paths: [],
+    });
+    expect(set.status).toBe(200);
+    const { teamId } = await newTeam();
+    const alice = await spawn(teamId, "alice", [exitWith("# Alice\n\n1. work\n"), { text: "alice done" }]);
+    await awaiting(alice);
+    const request = (await pendingFrom(teamId, alice))!;
+    const reviewId = request.requestId as string;
+    const [rae, sam] = [
+      await signedInCookie(api.t.db, "rae@example.com", [{ root: api.workspace, role: "reviewer" }]),
+      await signedInCookie(api.t.db, "sam@example.com", [{ root: api.workspace, role: "reviewer" }]),
+    ];
+    const desk = (as: { cookie: string }, decision = "approve") =>
+      api.call("POST", `/api/reviews/${reviewId}/decision`, { decision }, as);
+    // Sending back is the lead's; approvals from the session page count, but two of them do not release it.
+    expect((await desk(rae, "reject")).status).toBe(403);
+    expect((await desk(rae)).body.review.status).toBe("pending");
+    expect((await desk(sam)).body.review.status).toBe("pending");
+    expect(await statusOf(alice)).toBe("awaiting_review");
+    // The lead's answer (an owner of the workspace, from the mailbox) releases it.
+    const owner = await signedInCookie(api.t.db, "olga@example.com", [{ root: api.workspace, role: "owner" }]);
+    const answer = await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true }, owner);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await api.t.db.review.findUnique({ where: { id: reviewId } }))?.status).toBe("approved");
   });
 
   it("the lead's model spawns teammates with spawn_teammate; only a lead may, and not an unapproved worker while planning", async () => {

@@ -12,6 +12,7 @@ import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
 import { listMail } from "@/lib/team/mailbox";
 import { DecisionCard } from "@/components/decision-card";
+import { reviewsNeedingMe, reviewVerdict } from "@/lib/plan/weigh-approval";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
@@ -42,13 +43,32 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   const plans = await Promise.all(
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
   );
+  // Under a review policy a plan another person must still approve waits for them: counted (and notified) apart.
+  const needsMe = await reviewsNeedingMe(
+    db,
+    actor,
+    plans.map((p) => p.mail.from),
+  );
+  const mine = plans.filter((p) => needsMe.has(p.mail.from));
+  const policies = new Map(
+    await Promise.all(
+      plans.map(
+        async (p) =>
+          [p.mail.requestId ?? "", p.mail.requestId ? await reviewVerdict(db, p.mail.requestId) : null] as const,
+      ),
+    ),
+  );
+  const policyLine = (reviewId: string) => {
+    const v = policies.get(reviewId);
+    return v && !v.plain ? v.summary : undefined;
+  };
   const names = Object.fromEntries(
     [...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]),
   );
   return (
     <section aria-labelledby="team-title" className="flex flex-col gap-5">
       <AutoRefresh everyMs={2000} />
-      <MailboxWatch teamId={id} pending={pending.filter((m) => m.type === "plan_approval_request").length} />
+      <MailboxWatch teamId={id} pending={mine.filter((p) => p.mail.type === "plan_approval_request").length} />
       <header>
         <h1 id="team-title" className="text-xl font-semibold">
           {team.name}: mailbox
@@ -67,7 +87,8 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
       </header>
       <section aria-labelledby="pending-title" className="flex flex-col gap-3">
         <h2 id="pending-title" className="font-semibold">
-          Plans waiting for you ({plans.length})
+          Plans waiting for you ({mine.length}
+          {plans.length > mine.length ? `, and ${plans.length - mine.length} for other reviewers` : ""})
         </h2>
         {plans.length === 0 ? (
           <p data-testid="no-pending" className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -86,6 +107,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
               autoAllowed={false}
               earlier={plan.earlier}
               lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }}
+              policy={policyLine(mail.requestId)}
             />
           ) : null,
         )}
