@@ -7,7 +7,7 @@ import { getEnv } from "@/lib/env";
 import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
 import { listTeams } from "@/lib/team/get-team";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
-import { reviewsNeedingMe } from "@/lib/plan/weigh-approval";
+import { onlyOthersCanMove } from "@/lib/plan/weigh-approval";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
@@ -57,13 +57,13 @@ export default async function HomePage({
   // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
   const allWaiting = filtered || picked.cursor ? [] : await waitingSessions(roots);
   // A plan only others can approve under its review policy waits for them: listed apart, after yours.
-  const mine = await reviewsNeedingMe(
+  const theirs = await onlyOthersCanMove(
     getDb(),
     actor,
-    allWaiting.filter((s) => s.status === "awaiting_review").map((s) => s.id),
+    allWaiting.map((s) => s.id),
   );
-  const waiting = allWaiting.filter((s) => s.status !== "awaiting_review" || mine.has(s.id));
-  const others = allWaiting.filter((s) => s.status === "awaiting_review" && !mine.has(s.id));
+  const waiting = allWaiting.filter((s) => !theirs.has(s.id));
+  const others = allWaiting.filter((s) => theirs.has(s.id));
   return (
     <section aria-labelledby="sessions-heading">
       {filtered || picked.cursor ? null : <AutoRefresh />}

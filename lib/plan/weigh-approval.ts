@@ -74,7 +74,7 @@ export async function withPolicy<R extends { id: string; kind: string; sessionId
   if (review.kind !== "plan-review") return review;
   const verdict = await reviewVerdict(db, review.id);
   if (!verdict) return review;
-  const needsYou = actor ? (await reviewsNeedingMe(db, actor, [review.sessionId])).has(review.sessionId) : undefined;
+  const needsYou = actor ? !(await onlyOthersCanMove(db, actor, [review.sessionId])).has(review.sessionId) : undefined;
   return { ...review, policy: { ...verdict, ...(needsYou === undefined ? {} : { needsYou }) } };
 }
 
@@ -151,19 +151,21 @@ export async function weighApproval(
 }
 
 /**
- * Of these sessions, the ones waiting on a plan review `actor` can move on (their approval would count for a
- * requirement still open): what "Waiting for you" lists, the rest wait for others.
+ * Of these sessions, the ones waiting on a plan review that only others can move on: a review policy other than
+ * the plain one, and `actor`'s approval would count for none of its open requirements. "Waiting for you", the
+ * mailbox count and notifications leave these out; everything else (a plain policy, a review with no plan version,
+ * an ask) stays: a review that needs a person is never hidden from one who might be it.
  */
-export async function reviewsNeedingMe(db: Db, actor: Actor, sessionIds: readonly string[]): Promise<Set<string>> {
+export async function onlyOthersCanMove(db: Db, actor: Actor, sessionIds: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
   const me = await actorApprover(db, actor);
-  if (!me) return out;
   for (const sessionId of sessionIds) {
     const [review] = await listReviewRows(db, { sessionId, status: "pending" });
     if (review?.kind !== "plan-review") continue;
     const needs = await reviewNeeds(db, review.id);
-    if (!needs || !may(actor, "decide", needs.workspace)) continue;
-    if (canAdvance({ ...needs, approvals: await listApprovals(db, review.id) }, me)) out.add(sessionId);
+    if (!needs || plainPolicy(needs)) continue;
+    const approvals = await listApprovals(db, review.id);
+    if (!me || !may(actor, "decide", needs.workspace) || !canAdvance({ ...needs, approvals }, me)) out.add(sessionId);
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
 import { listMail } from "@/lib/team/mailbox";
 import { DecisionCard } from "@/components/decision-card";
-import { reviewsNeedingMe, reviewVerdict } from "@/lib/plan/weigh-approval";
+import { onlyOthersCanMove, reviewVerdict } from "@/lib/plan/weigh-approval";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
@@ -44,12 +44,12 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
   );
   // Under a review policy a plan another person must still approve waits for them: counted (and notified) apart.
-  const needsMe = await reviewsNeedingMe(
+  const theirs = await onlyOthersCanMove(
     db,
     actor,
     plans.map((p) => p.mail.from),
   );
-  const mine = plans.filter((p) => needsMe.has(p.mail.from));
+  const mine = plans.filter((p) => !theirs.has(p.mail.from));
   const policies = new Map(
     await Promise.all(
       plans.map(
