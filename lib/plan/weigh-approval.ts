@@ -126,7 +126,7 @@ export async function weighApproval(
       const verdict = judgePolicy({ ...needs, approvals: [...standing, approver] });
       if ((verdict.met && mayRelease) || standing.some((a) => sameApprover(a, approver)))
         return {
-          met: verdict.met,
+          met: verdict.met && mayRelease,
           verdict,
           appended: null,
           held: heldPatterns({ ...needs, approvals: [...standing, approver] }),
