@@ -41,14 +41,12 @@ export async function needsOf(
   version: Pick<ReviewedVersion, "workspace" | "sessionId" | "content">,
 ): Promise<ReviewNeeds> {
   const policy = await policyFor(conn, version.workspace);
+  const owners = parseOwners(policy.owners ?? "");
+  const needs = { policy, owners, files: [], starter: null, workspace: version.workspace };
+  // The plain policy weighs nothing: no plan to parse, no starter to look up (a decision stays two reads).
+  if (plainPolicy(needs)) return needs;
   const owner = await findSessionOwner(conn, version.sessionId);
-  return {
-    policy,
-    owners: parseOwners(policy.owners ?? ""),
-    files: planFiles(version.content),
-    starter: owner?.startedBy ?? null,
-    workspace: version.workspace,
-  };
+  return { ...needs, files: planFiles(version.content), starter: owner?.startedBy ?? null };
 }
 
 /** A policy one approval by anyone who may decide meets: the default, where nothing is weighed. */
