@@ -212,21 +212,27 @@ export function isHeld(file: string, held: readonly string[]): boolean {
 }
 
 /**
- * The folders a shell command may not write while these patterns are held: each pattern's literal folder (its
- * segments before the first wildcard), workspace-relative. A pattern with no literal folder (`*.sql`) gives none:
- * only the file tools' asks hold it.
+ * The folder a shell command may not write while this pattern is held: its literal folder (the segments before
+ * the first wildcard), workspace-relative. A pattern with no literal folder (`*.sql`, `README`) has none: the OS
+ * cannot hold it, so a command that may write asks a person instead.
  */
+export function heldFolder(raw: string): string | null {
+  const segments = raw.trim().replace(/^\/+/, "").replace(/\/+$/, "").split("/");
+  if (segments.length < 2 && !raw.trim().endsWith("/")) return null;
+  const literal: string[] = [];
+  for (const s of segments) {
+    if (/[*?[\]{}!]/.test(s)) break;
+    literal.push(s);
+  }
+  return literal.length > 0 && !literal.includes("..") ? literal.join("/") : null;
+}
+
+/** The folders a shell command gets read-only while these patterns are held. */
 export function heldFolders(held: readonly string[]): string[] {
   const out = new Set<string>();
   for (const raw of held) {
-    const segments = raw.trim().replace(/^\/+/, "").replace(/\/+$/, "").split("/");
-    if (segments.length < 2 && !raw.trim().endsWith("/")) continue;
-    const literal: string[] = [];
-    for (const s of segments) {
-      if (/[*?[\]{}!]/.test(s)) break;
-      literal.push(s);
-    }
-    if (literal.length > 0 && !literal.includes("..")) out.add(literal.join("/"));
+    const folder = heldFolder(raw);
+    if (folder !== null) out.add(folder);
   }
   return [...out];
 }

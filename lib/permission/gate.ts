@@ -140,7 +140,10 @@ function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
   if (q.control === true && q.mode !== "plan") {
     if (q.mode === "bypassPermissions" && q.gates.bypassEnabled)
       return decision(rule, "allow", "bypassPermissions mode", true);
-    return { action: "ask", reason: "a control file: only a person may allow this write" };
+    return {
+      action: "ask",
+      reason: "a control file, or a path the approval left held: only a person may allow this write",
+    };
   }
   // Where no sandbox of ours holds the command, nothing but a person (or the operator's bypass) answers it;
   // plan mode keeps its own answer (denied).

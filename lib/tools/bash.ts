@@ -1,10 +1,9 @@
-import path from "node:path";
-import { heldFolders } from "../core/review-policy";
 import { z } from "zod";
 import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
 import type { SandboxProfile } from "../sandbox/bwrap-args";
 import { isReadOnlyCommand } from "../sandbox/read-only-commands";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from "../sandbox/run-command";
+import { shellHold } from "./shell-hold";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
 const bashInput = z.object({
@@ -81,6 +80,8 @@ export const bashTool: ToolDef<BashInput> = {
     }
     // Without bubblewrap a command that is not read-only runs on the host: only a person answers it (the gate).
     const unsandboxed = !ctx.sandbox.available;
+    // A held pattern the sandbox cannot make read-only: a command that may write asks a person, every time.
+    const loose = readOnly ? [] : shellHold(ctx.held, ctx.workspace).loose;
     const metadata = {
       command: input.command,
       sandboxed: ctx.sandbox.available,
@@ -97,7 +98,8 @@ export const bashTool: ToolDef<BashInput> = {
         readOnly,
         insideWorkspace: true,
         unsandboxed,
-        metadata,
+        ...(loose.length > 0 ? { control: patterns } : {}),
+        metadata: loose.length > 0 ? { ...metadata, held: loose } : metadata,
       },
     ];
     if (network) {
@@ -137,7 +139,7 @@ export const bashTool: ToolDef<BashInput> = {
       sandbox: ctx.sandbox,
       extraRead: ctx.sandboxRead ?? [],
       // Folders the last approval left held (their reviewers did not approve the plan) stay read-only.
-      holdReadOnly: heldFolders(ctx.held ?? []).map((f) => path.join(ctx.workspace, f)),
+      holdReadOnly: shellHold(ctx.held, ctx.workspace).readOnly,
     });
     const lines = result.output.length > 0 ? [result.output.replace(/\n$/, "")] : ["(no output)"];
     if (result.planted.length > 0) {
