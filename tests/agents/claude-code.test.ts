@@ -6,7 +6,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
 import { operatorHeaders, realServerFixture, until } from "../helpers/server";
-import { addPersonByScript, connectByEmail, TEST_PASSWORD } from "../helpers/people";
+import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { CLAUDE_CODE, cliForSuite } from "./install-clis";
 import {
   findPlanFilePath,
@@ -44,13 +44,7 @@ const hookEnv = () => ({ XDG_CONFIG_HOME: configHome, PLANGATE_TOKEN: undefined 
 /** A reviewer added with `npm run user -- add` (once) and signed in over HTTP: the session cookie they would send. */
 async function personAt(email: string): Promise<string> {
   if (email !== "cc-owner@example.com") addPersonByScript(fixture.env, email, "reviewer");
-  const res = await fetch(`${fixture.server().url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: fixture.server().url },
-    body: JSON.stringify({ email, password: TEST_PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return signInOverHttp(fixture.server().url, email);
 }
 
 /** A workspace inside Plangate's roots, connected with `plangate connect claude-code --email` (an agent token). */
@@ -185,17 +179,12 @@ describe.skipIf(!claude)(`Claude Code ${CLAUDE_CODE.version} reviewed in Plangat
     const run = await planRun(ws, [[hello(ws)], [{ type: "text", text: "Done." }]]);
     const { reviewId } = await pendingIn(ws);
     const [ann, ben] = [await personAt("cc-ann@example.com"), await personAt("cc-ben@example.com")];
-    const decide = (cookie: string) =>
-      fetch(`${fixture.server().url}/api/reviews/${reviewId}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json", cookie, origin: fixture.server().url },
-        body: JSON.stringify({ decision: "approve", mode: "acceptEdits" }),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const decide = (cookie: string) => approveAs(fixture.server().url, cookie, reviewId, { mode: "acceptEdits" });
     // The session's own person (the agent token's) may not be one of them.
     const own = await personAt("cc-owner@example.com");
     expect((await decide(own)).status).toBe(403);
     const first = await decide(ann);
-    expect(first.body.review.status).toBe("pending");
+    expect(first.body.review?.status).toBe("pending");
     // The hook is still waiting: the model has had no answer to its ExitPlanMode, nothing is written.
     expect((await api("GET", `/api/reviews/${reviewId}`)).body.review.status).toBe("pending");
     expect(run.fake.mainRequests()).toHaveLength(2);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operatorHeaders, realServerFixture, until } from "../helpers/server";
-import { addPersonByScript, connectByEmail } from "../helpers/people";
+import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
@@ -153,5 +153,49 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
       ),
     ).toBe(true);
     expect(fs.existsSync(path.join(ws, "rejected.txt"))).toBe(false);
+  }, 180_000);
+
+  it("under a review policy of two approvals, plan_exit keeps waiting after the first and goes on after the second", async () => {
+    const workspace = fs.realpathSync(ws);
+    const policy = { workspace, approvals: 2, allowSelfApproval: false, paths: [] };
+    expect((await api("PUT", "/api/policies", policy)).status).toBe(200);
+    try {
+      fake.push(
+        (req) => ({
+          toolCalls: [
+            { name: "write", args: { filePath: planPath(req), content: "# Plan\n\n1. Create policy.txt.\n" } },
+          ],
+        }),
+        { toolCalls: [{ name: "plan_exit", args: {}, id: "call_exit_policy" }] },
+        { toolCalls: [{ name: "write", args: { filePath: "policy.txt", content: "approved twice\n" } }] },
+        { text: "Done." },
+      );
+      const session = await oc.createSession();
+      const from = oc.events.length;
+      await oc.prompt(session.id, "Plan: add policy.txt");
+      const review = await pendingReview(session.id);
+      const url = fixture.server().url;
+      for (const email of ["oc-ann@example.com", "oc-ben@example.com"])
+        addPersonByScript(fixture.env, email, "reviewer");
+      const [own, ann, ben] = [
+        await signInOverHttp(url, "oc-owner@example.com"),
+        await signInOverHttp(url, "oc-ann@example.com"),
+        await signInOverHttp(url, "oc-ben@example.com"),
+      ];
+      // The agent token's person started the session: self-approval off refuses them.
+      expect((await approveAs(url, own, review.id)).status).toBe(403);
+      const first = await approveAs(url, ann, review.id, { mode: "acceptEdits" });
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body.review?.status).toBe("pending");
+      // plan_exit has had no answer: the model was not asked again, nothing is written.
+      expect(fake.main().find(answersCall("call_exit_policy"))).toBeUndefined();
+      expect(fs.existsSync(path.join(ws, "policy.txt"))).toBe(false);
+      expect((await approveAs(url, ben, review.id, { mode: "acceptEdits" })).status).toBe(200);
+      await oc.waitIdle(session.id, from, 90_000);
+      expect(fake.main().find(answersCall("call_exit_policy"))).toBeDefined();
+      expect(fs.readFileSync(path.join(ws, "policy.txt"), "utf8")).toBe("approved twice\n");
+    } finally {
+      await api("PUT", "/api/policies", { ...policy, approvals: 1, allowSelfApproval: true });
+    }
   }, 180_000);
 });

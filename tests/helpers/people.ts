@@ -29,6 +29,27 @@ export function addPersonByScript(env: Record<string, string>, email: string, ro
   if (r.status !== 0) throw new Error(`npm run user -- add ${email}: ${r.stderr || r.stdout}`);
 }
 
+/** A person signs in over HTTP with the suites' password: the session cookie their browser would send. */
+export async function signInOverHttp(url: string, email: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email, password: TEST_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in of ${email}: ${res.status} ${await res.text()}`);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+}
+
+/** A signed-in person's approval of a review, as their browser sends it. */
+export async function approveAs(url: string, cookie: string, reviewId: string, extra: Record<string, unknown> = {}) {
+  const res = await fetch(`${url}/api/reviews/${reviewId}/decision`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie, origin: url },
+    body: JSON.stringify({ decision: "approve", ...extra }),
+  });
+  return { status: res.status, body: (await res.json()) as { review?: { status: string } } };
+}
+
 /**
  * `plangate connect <agent> --email … --password-stdin`: the person signs in once and the agent's `agent` token is
  * saved under `configHome` (XDG_CONFIG_HOME), where the agent's hook or plugin then finds it. No operator token.
