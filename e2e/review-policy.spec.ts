@@ -13,6 +13,10 @@ const db = createDb(SERVER_ENV.DATABASE_URL);
 const PEOPLE = ["rhea@example.com", "sol@example.com"];
 const WORKSPACE = path.resolve("data/e2e/workspaces/policy-e2e");
 
+test.beforeAll(() => {
+  fs.mkdirSync(WORKSPACE, { recursive: true });
+  for (const email of PEOPLE) addPersonByScript(SERVER_ENV, email, "reviewer");
+});
 test.afterAll(async () => {
   // Other specs share this server: leave no policy and no accounts behind (people.spec needs an empty install).
   await db.reviewPolicy.deleteMany({});
@@ -37,9 +41,6 @@ test("two approvals from two people in two browsers: the first waits, the second
   request,
   baseURL,
 }) => {
-  fs.mkdirSync(WORKSPACE, { recursive: true });
-  for (const email of PEOPLE) addPersonByScript(SERVER_ENV, email, "reviewer");
-
   // The operator (this context's header) sets the policy in the browser.
   await page.goto(`/workspace?path=${encodeURIComponent(WORKSPACE)}`);
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
@@ -85,6 +86,65 @@ test("two approvals from two people in two browsers: the first waits, the second
   await expect(sol.page.getByTestId("decision-card")).toHaveCount(0);
   await expect(sol.page.getByTestId("timeline")).toContainText("by sol@example.com", { timeout: 15_000 });
   await waitForStatus(request, id, "idle");
+  await rhea.context.close();
+  await sol.context.close();
+});
+
+test("a teammate's plan under the policy: two reviewers approve on its session page, the lead's mailbox releases it", async ({
+  browser,
+  page,
+  request,
+  baseURL,
+}) => {
+  const set = await request.put("/api/policies", {
+    data: { workspace: WORKSPACE, approvals: 2, allowSelfApproval: true, paths: [] },
+  });
+  expect(set.status(), await set.text()).toBe(200);
+  const created = await request.post("/api/sessions", {
+    data: { model: "scripted", mode: "default", workspace: WORKSPACE, title: "Policy lead", script: [{ text: "ok" }] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const lead = ((await created.json()) as { session: { id: string } }).session.id;
+  const team = await request.post("/api/teams", { data: { sessionId: lead } });
+  expect(team.status(), await team.text()).toBe(201);
+  const teamId = ((await team.json()) as { team: { id: string } }).team.id;
+  const spawned = await request.post(`/api/teams/${teamId}/teammates`, {
+    data: {
+      name: "tess",
+      task: "write the notes",
+      requirePlanApproval: true,
+      script: [exitPlan("# Tess\n\n1. Write notes.md\n"), { text: "tess done" }],
+    },
+  });
+  expect(spawned.status(), await spawned.text()).toBe(201);
+  const tess = ((await spawned.json()) as { sessionId: string }).sessionId;
+  await waitForStatus(request, tess, "awaiting_review");
+
+  const [rhea, sol] = [
+    await signedIn(browser, baseURL ?? "", PEOPLE[0]!),
+    await signedIn(browser, baseURL ?? "", PEOPLE[1]!),
+  ];
+  for (const [who, before, after] of [
+    [rhea, "0 of 2 approvals", "1 of 2 approvals"],
+    [sol, "1 of 2 approvals", "Approved by rhea@example.com, sol@example.com"],
+  ] as const) {
+    await who.page.goto(`/sessions/${tess}`);
+    await expect(who.page.locator("html[data-hydrated]")).toHaveCount(1);
+    await expect(who.page.getByTestId("waiting-for-lead")).toBeVisible();
+    await expect(who.page.getByTestId("decision-card")).toHaveCount(0);
+    await expect(who.page.getByTestId("policy-status")).toContainText(before);
+    await who.page.getByTestId("record-approval").click();
+    await expect(who.page.getByTestId("policy-status")).toContainText(after);
+  }
+  // Met, yet still the lead's: the plan waits for the mailbox.
+  await expect(sol.page.getByTestId("record-approval")).toHaveCount(0);
+  await expect(sol.page.getByTestId("timeline")).toContainText("Approved by rhea@example.com · 1 of 2 approvals");
+  expect((await (await request.get(`/api/sessions/${tess}`)).json()).state.status).toBe("awaiting_review");
+
+  await page.goto(`/team/${teamId}`);
+  const card = page.getByTestId("decision-card").filter({ hasText: "Plan from tess" });
+  await card.getByTestId("approve").click();
+  await waitForStatus(request, tess, "idle");
   await rhea.context.close();
   await sol.context.close();
 });

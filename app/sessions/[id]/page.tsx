@@ -20,6 +20,7 @@ import { SessionTimeline } from "@/components/session-timeline";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { DecisionCard } from "@/components/decision-card";
+import { PolicyApprovalCard } from "@/components/policy-approval-card";
 import { PermissionCard } from "@/components/permission-card";
 import { QuestionCard, type QuestionView } from "@/components/question-card";
 import { Composer } from "@/components/composer";
@@ -128,7 +129,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const [events, review, policy, question, gates, asks, history, verifications, grants, trust] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     onDesk ? planDetails(db, pending.id) : null,
-    onDesk ? reviewVerdict(db, pending.id) : null,
+    pending?.kind === "plan-review" ? reviewVerdict(db, pending.id) : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length + state.pendingChecks.length > 0
@@ -207,17 +208,27 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <PermissionCard key={ask.id} ask={ask} />
       ))}
       {pending?.kind === "plan-review" && state.team?.role === "teammate" && state.team.requirePlanApproval ? (
-        <p
-          data-testid="waiting-for-lead"
-          role="status"
-          className="rounded-lg border border-amber-300 p-4 text-sm dark:border-amber-700"
-        >
-          This teammate&apos;s plan is waiting for its team lead. It is answered from the{" "}
-          <Link href={`/team/${state.team.id}`} className="underline">
-            team mailbox
-          </Link>
-          .
-        </p>
+        <>
+          <p
+            data-testid="waiting-for-lead"
+            role="status"
+            className="rounded-lg border border-amber-300 p-4 text-sm dark:border-amber-700"
+          >
+            This teammate&apos;s plan is waiting for its team lead. It is answered from the{" "}
+            <Link href={`/team/${state.team.id}`} className="underline">
+              team mailbox
+            </Link>
+            .
+          </p>
+          {policy && !policy.plain ? (
+            <PolicyApprovalCard
+              key={`${pending.id}-${policy.summary}`}
+              reviewId={pending.id}
+              summary={policy.summary}
+              met={policy.met}
+            />
+          ) : null}
+        </>
       ) : review && pending ? (
         <DecisionCard
           key={pending.id}
