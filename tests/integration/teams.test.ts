@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { signedInCookie } from "../helpers/people";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, settle, testApi, type Api, type Step, startScripted } from "../helpers/api";
+import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
+import { teamKit } from "../helpers/team-kit";
 import { exitWith, ofType, resultOf, waitFor } from "../helpers/plan-kit";
 import { readEvents } from "../../lib/session/read-events";
 
@@ -11,41 +11,7 @@ afterEach(async () => {
   await api?.close();
 });
 
-type Mail = {
-  id: string;
-  from: string;
-  to: string;
-  type: string;
-  requestId: string | null;
-  status: string;
-  payload: Record<string, unknown>;
-};
-
-async function newTeam(leadScript: Step[] = [], leadMode = "default"): Promise<{ lead: string; teamId: string }> {
-  const lead = await startScripted(api, leadScript, { mode: leadMode });
-  const res = await api.call("POST", "/api/teams", { sessionId: lead, name: "Pagination team" });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { lead, teamId: res.body.team.id as string };
-}
-
-async function spawn(teamId: string, name: string, script: Step[], requirePlanApproval = true): Promise<string> {
-  const res = await api.call("POST", `/api/teams/${teamId}/teammates`, {
-    name,
-    task: `task for ${name}`,
-    requirePlanApproval,
-    script,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.sessionId as string;
-}
-
-const inbox = async (teamId: string, query = "") =>
-  (await api.call("GET", `/api/teams/${teamId}/mailbox${query}`)).body.messages as Mail[];
-const statusOf = async (id: string) => (await api.call("GET", `/api/sessions/${id}`)).body.state.status as string;
-const awaiting = (id: string) =>
-  waitFor(`${id} awaiting approval`, async () => (await statusOf(id)) === "awaiting_review");
-const pendingFrom = async (teamId: string, from: string) =>
-  (await inbox(teamId, "?status=pending")).find((m) => m.from === from);
+const { newTeam, spawn, inbox, statusOf, awaiting, pendingFrom } = teamKit(() => api);
 
 describe("teams: teammates' plans go to the lead's mailbox", () => {
   it("two teammates submit plans; the lead rejects one with feedback and approves the other; the rejected one resubmits, is approved, and both execute", async () => {
@@ -312,70 +278,6 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
     });
     expect((await pendingFrom(teamId, bob))?.id).toBe(request.id);
     expect(await statusOf(bob)).toBe("awaiting_review");
-  });
-
-  it("under a review policy the lead's model cannot approve a teammate's plan: it waits for people", async () => {
-    api = testApi();
-    const set = await api.call("PUT", "/api/policies", {
-      workspace: api.workspace,
-      approvals: 2,
-      allowSelfApproval: true,
-      paths: [],
-    });
-    expect(set.status, JSON.stringify(set.body)).toBe(200);
-    const { lead, teamId } = await newTeam(
-      [call("send_message", { type: "plan_approval_response", to: "alice", approve: true }), { text: "lead done" }],
-      "acceptEdits",
-    );
-    const alice = await spawn(teamId, "alice", [
-      exitWith("# Alice\n\n1. work\n"),
-      call("write", { path: "a.txt", content: "a\n" }),
-      { text: "alice wrote a.txt" },
-    ]);
-    const { events } = await waitFor("the lead's attempt", async () => {
-      const s = await settle(api, lead);
-      return s.status === "idle" && ofType(s.events, "tool.result").length === 1 ? s : undefined;
-    });
-    const [attempt] = ofType(events, "tool.result");
-    expect(attempt?.ok).toBe(false);
-    expect(String(attempt?.error)).toMatch(/review policy needs people/);
-    expect(await statusOf(alice)).toBe("awaiting_review");
-    expect(fs.existsSync(path.join(api.workspace, "a.txt"))).toBe(false);
-    expect(await api.t.db.review.count({ where: { sessionId: alice, status: "pending" } })).toBe(1);
-  });
-
-  it("under a review policy a teammate's plan is released once the policy and the lead's mailbox answer are both met", async () => {
-    api = testApi();
-    const set = await api.call("PUT", "/api/policies", {
-      workspace: api.workspace,
-      approvals: 2,
-      allowSelfApproval: true,
-      paths: [],
-    });
-    expect(set.status).toBe(200);
-    const { teamId } = await newTeam();
-    const alice = await spawn(teamId, "alice", [exitWith("# Alice\n\n1. work\n"), { text: "alice done" }]);
-    await awaiting(alice);
-    const request = (await pendingFrom(teamId, alice))!;
-    const reviewId = request.requestId as string;
-    const [rae, sam] = [
-      await signedInCookie(api.t.db, "rae@example.com", [{ root: api.workspace, role: "reviewer" }]),
-      await signedInCookie(api.t.db, "sam@example.com", [{ root: api.workspace, role: "reviewer" }]),
-    ];
-    const desk = (as: { cookie: string }, decision = "approve") =>
-      api.call("POST", `/api/reviews/${reviewId}/decision`, { decision }, as);
-    // Sending back is the lead's; approvals from the session page count, but two of them do not release it.
-    expect((await desk(rae, "reject")).status).toBe(403);
-    expect((await desk(rae)).body.review.status).toBe("pending");
-    expect((await desk(sam)).body.review.status).toBe("pending");
-    // The policy is met now, but a repeated approval from the session page still does not release it.
-    expect((await desk(sam)).body.review.status).toBe("pending");
-    expect(await statusOf(alice)).toBe("awaiting_review");
-    // The lead's answer (an owner of the workspace, from the mailbox) releases it.
-    const owner = await signedInCookie(api.t.db, "olga@example.com", [{ root: api.workspace, role: "owner" }]);
-    const answer = await api.call("POST", `/api/teams/${teamId}/mailbox/${request.id}/reply`, { approve: true }, owner);
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect((await api.t.db.review.findUnique({ where: { id: reviewId } }))?.status).toBe("approved");
   });
 
   it("the lead's model spawns teammates with spawn_teammate; only a lead may, and not an unapproved worker while planning", async () => {

@@ -1,8 +1,10 @@
 import "server-only";
+import type { Insertable } from "kysely";
 import { z } from "zod";
 import { covers } from "../../core/people";
 import { DEFAULT_POLICY, type ReviewPolicy } from "../../core/review-policy";
 import { type Conn, kysely } from "../client";
+import type { ReviewPolicy as ReviewPolicyTable } from "../generated-kysely/types";
 
 /**
  * Home of ReviewPolicy: one row per workspace root or workspace an owner set a policy on. The policy of the
@@ -83,19 +85,12 @@ export async function policyFor(conn: Conn, workspace: string): Promise<StoredPo
 
 /** Sets the policy of exactly `path` (a workspace root or workspace); the trusted owners file stays as it was. */
 export async function savePolicy(conn: Conn, path: string, policy: ReviewPolicy, by: string): Promise<void> {
-  const values = {
+  await upsert(conn, path, by, {
     approvals: policy.approvals,
     allowSelfApproval: policy.allowSelfApproval,
     paths: JSON.stringify(policy.paths),
     teams: JSON.stringify(policy.teams),
-    updatedAt: new Date(),
-    updatedBy: by,
-  };
-  await kysely(conn)
-    .insertInto("ReviewPolicy")
-    .values({ path, ...values })
-    .onConflict((oc) => oc.column("path").doUpdateSet(values))
-    .execute();
+  });
 }
 
 /** Trusts (or, with null, stops trusting) a `.plangate/reviewers` content for `path`, keeping its rules as set. */
@@ -105,12 +100,17 @@ export async function saveTrustedOwners(
   owners: { text: string; hash: string } | null,
   by: string,
 ): Promise<void> {
-  const values = {
-    owners: owners?.text ?? null,
-    ownersHash: owners?.hash ?? null,
-    updatedAt: new Date(),
-    updatedBy: by,
-  };
+  await upsert(conn, path, by, { owners: owners?.text ?? null, ownersHash: owners?.hash ?? null });
+}
+
+/** Writes these columns of `path`'s row (made with the defaults when there is none), stamped with who and when. */
+async function upsert(
+  conn: Conn,
+  path: string,
+  by: string,
+  columns: Omit<Insertable<ReviewPolicyTable>, "path" | "updatedAt" | "updatedBy">,
+) {
+  const values = { ...columns, updatedAt: new Date(), updatedBy: by };
   await kysely(conn)
     .insertInto("ReviewPolicy")
     .values({ path, ...values })
