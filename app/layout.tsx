@@ -11,6 +11,7 @@ export const metadata: Metadata = {
 };
 
 const NAV = [
+  ["/desk", "Desk"],
   ["/webhooks", "Webhooks"],
   ["/people", "People"],
   ["/tokens", "Tokens"],

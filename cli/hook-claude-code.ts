@@ -82,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const { reviewId } = submitted.body as { reviewId: string };
-  say(`plan sent for review: ${url}/reviews (review ${reviewId})`);
+  say(`plan sent for review: ${url}/desk?item=${reviewId}`);
   if (input.transcript_path) {
     const watcher = spawn(
       process.execPath,

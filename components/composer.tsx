@@ -30,13 +30,24 @@ type Props = {
   interrupted: boolean;
   stoppedOnError?: boolean;
   since?: string | null;
+  /** The open turn is paused on a person (a permission ask): time spent there is the person's, not the agent's. */
+  waitingForPerson?: boolean;
 };
 
 /**
  * Sends a message or a command (`/plan`, `/plan <message>`, `/plan off`, `/compact`, with completion);
  * Shift+Tab cycles modes; while a turn runs, a message is queued for the next step.
  */
-export function Composer({ sessionId, mode, gates, running, interrupted, stoppedOnError = false, since }: Props) {
+export function Composer({
+  sessionId,
+  mode,
+  gates,
+  running,
+  interrupted,
+  stoppedOnError = false,
+  since,
+  waitingForPerson = false,
+}: Props) {
   const router = useRouter();
   const [text, setText] = useState("");
   const [status, setStatus] = useState<string | null>(null);
@@ -149,7 +160,11 @@ export function Composer({ sessionId, mode, gates, running, interrupted, stopped
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span data-testid="composer-status" role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
           {status ??
-            (running ? (
+            (running && waitingForPerson ? (
+              <span data-testid="waiting-for-person">
+                Paused: the agent waits for your answer to its permission ask.
+              </span>
+            ) : running ? (
               <span data-testid="working">
                 The agent is working
                 {since ? (

@@ -32,6 +32,8 @@ type Props = {
   lead?: { url: string; from: string };
   /** What the workspace's review policy still needs ("1 of 2 approvals · needs team db"), when it asks more than one approval. */
   policy?: string;
+  /** The files the plan's items name (what a review policy judges it by). */
+  files?: string[];
 };
 
 /** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
@@ -51,6 +53,11 @@ const isTextField = (el: Element | null) =>
 
 const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 
+/** How long a Set aside waits for an Undo before it is sent. */
+const SET_ASIDE_MS = 5000;
+/** How far each way on leaves the agent to act without asking: a key alone never approves into a wider one. */
+const WIDTH: Record<Continuation, number> = { default: 0, acceptEdits: 1, auto: 2 };
+
 /**
  * The plan-review question as a decision. Keys act on what has focus and never decide by accident: 1, 2, 3
  * pick the options shown on the buttons (not while typing); Ctrl/Cmd+Enter sends the feedback from the
@@ -68,10 +75,14 @@ export function DecisionCard({
   earlier = [],
   lead,
   policy,
+  files = [],
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
-  const [feedback, setFeedback] = useState<string | null>(null);
+  // What the person typed for the agent: kept when the box closes, sent with Keep planning or (as notes) with Approve.
+  const [note, setNote] = useState("");
+  const [noteOpen, setNoteOpen] = useState(false);
+  const [settingAside, setSettingAside] = useState(false);
   const [edited, setEdited] = useState<string | null>(null);
   const [comments, setComments] = useState<LineComment[]>([]);
   const [commenting, setCommenting] = useState(false);
@@ -96,12 +107,15 @@ export function DecisionCard({
   const url = base;
   const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
   // The lead's card is the same desk, answered through the mailbox (approve: true/false instead of a decision).
+  const withNote = note.trim() ? { feedback: note } : {};
+  // The action bar follows the reader down a long plan, but never over an open box: then it stays in its place.
+  const boxOpen = noteOpen || commenting || edited !== null;
   const approve = (mode: Continuation) =>
     send(
       url,
       lead
-        ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments }
-        : { decision: "approve", mode, ...plan, ...withComments },
+        ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments, ...withNote }
+        : { decision: "approve", mode, ...plan, ...withComments, ...withNote },
     );
   // Keep planning sends the overall feedback and every line comment together, as one review.
   const reject = (text: string) =>
@@ -111,6 +125,14 @@ export function DecisionCard({
       ...withComments,
     });
   const abandon = () => send(url, { decision: "abandon" });
+  // Setting a review aside ends it for the agent: it waits a few seconds, with Undo, before it is sent.
+  const abandonLater = useRef(abandon);
+  abandonLater.current = abandon;
+  useEffect(() => {
+    if (!settingAside) return;
+    const timer = setTimeout(() => void abandonLater.current(), SET_ASIDE_MS);
+    return () => clearTimeout(timer);
+  }, [settingAside]);
 
   // A waiting decision is impossible to miss: it scrolls into view and takes the focus when it appears.
   useEffect(() => {
@@ -122,37 +144,41 @@ export function DecisionCard({
 
   // Unsent feedback survives another tab deciding first: that tab's decision then shows it for copying.
   useEffect(() => {
-    if (feedback) sessionStorage.setItem(draftKey(reviewId), feedback);
-  }, [feedback, reviewId]);
+    if (note) sessionStorage.setItem(draftKey(reviewId), note);
+  }, [note, reviewId]);
 
   useEffect(() => {
-    if (lead) return;
     const onKey = (e: KeyboardEvent) => {
       const target = document.activeElement;
-      const inCard = card.current?.contains(target) === true || target === document.body;
+      // Keys act only where the focus is: in this card. A key pressed on the page, or in another card, is not ours.
+      if (card.current?.contains(target) !== true) return;
       if (e.key === "Escape") {
-        // Closes what is open; never a decision.
-        if (feedback !== null && feedback.trim() === "") setFeedback(null);
-        else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor")
+        // Closes what is open, keeping what was typed; never a decision.
+        if (noteOpen) {
+          setNoteOpen(false);
+          card.current?.focus();
+        } else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor")
           card.current?.focus();
         return;
       }
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        e.preventDefault();
         if (target instanceof HTMLTextAreaElement && target.dataset.testid === "plan-feedback") {
-          e.preventDefault();
-          if (feedback?.trim() || comments.length > 0) void reject(feedback ?? "");
-        } else if (inCard) {
-          e.preventDefault();
-          void approve(fallback);
-        }
+          if (note.trim() || comments.length > 0) void reject(note);
+        } else void approve(fallback);
         return;
       }
-      if (e.ctrlKey || e.metaKey || e.altKey || isTextField(target) || !inCard) return;
-      if (e.key === "1") void approve("acceptEdits");
-      else if (e.key === "2") void approve("default");
-      else if (e.key === "3") {
+      if (lead || e.ctrlKey || e.metaKey || e.altKey || isTextField(target)) return;
+      const picked = e.key === "1" ? "acceptEdits" : e.key === "2" ? "default" : null;
+      if (picked) {
+        // One stroke never approves into more than the mode before plan mode: a wider choice takes the focus, and
+        // Enter (a second stroke, on a button that says what it does) approves.
+        if (WIDTH[picked] > WIDTH[fallback])
+          card.current?.querySelector<HTMLButtonElement>(`[data-continuation="${picked}"]`)?.focus();
+        else void approve(picked);
+      } else if (e.key === "3") {
         e.preventDefault();
-        setFeedback((f) => f ?? "");
+        setNoteOpen(true);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -163,6 +189,7 @@ export function DecisionCard({
   const option = (key: string | null, label: string, continuation: Continuation, testId: string) => (
     <button
       type="button"
+      data-continuation={continuation}
       data-testid={testId}
       data-default={continuation === fallback}
       disabled={busy}
@@ -171,7 +198,7 @@ export function DecisionCard({
       className={`${BUTTON} font-medium ${continuation === fallback ? "bg-emerald-800 text-white" : "border border-emerald-800 text-emerald-900 dark:text-emerald-200"}`}
     >
       {key ? <kbd className="mr-1 rounded border border-current px-1 text-xs">{key}</kbd> : null}
-      {label}
+      {note.trim() ? `${label}, with your note` : label}
     </button>
   );
 
@@ -199,6 +226,17 @@ export function DecisionCard({
           className="mb-3 text-sm font-medium text-amber-900 dark:text-amber-200"
         >
           Review policy: {policy}
+        </p>
+      ) : null}
+      {files.length > 0 ? (
+        <p data-testid="plan-files" className="mb-3 text-xs text-zinc-700 dark:text-zinc-300">
+          Touches {files.length === 1 ? "1 file" : `${files.length} files`}:{" "}
+          {files.map((f, i) => (
+            <span key={f}>
+              {i > 0 ? ", " : ""}
+              <code>{f}</code>
+            </span>
+          ))}
         </p>
       ) : null}
       {lead ? null : <NotifyOptIn />}
@@ -234,7 +272,7 @@ export function DecisionCard({
           </div>
         </details>
       ) : null}
-      {feedback !== null ? (
+      {noteOpen ? (
         <div className="mt-3">
           <label htmlFor={`plan-feedback-${reviewId}`} className="text-sm font-medium">
             What should change?{" "}
@@ -246,24 +284,32 @@ export function DecisionCard({
             autoFocus
             className="mt-1 w-full rounded border border-zinc-300 p-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
             rows={3}
-            value={feedback}
-            onChange={(e) => setFeedback(e.target.value)}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
           />
           <div className="mt-2 flex flex-wrap gap-2">
             <button
               type="button"
               data-testid="send-feedback"
-              disabled={busy || (!feedback.trim() && comments.length === 0)}
+              disabled={busy || (!note.trim() && comments.length === 0)}
               className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`}
-              onClick={() => void reject(feedback)}
+              onClick={() => void reject(note)}
             >
               Send feedback
             </button>
-            <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setFeedback(null)}>
-              Cancel
+            <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setNoteOpen(false)}>
+              Close
             </button>
           </div>
         </div>
+      ) : null}
+      {!noteOpen && note.trim() ? (
+        <p data-testid="note-kept" className="mt-3 text-sm text-zinc-700 dark:text-zinc-300">
+          Your note is kept: it goes with Approve (as notes for the agent) or with Keep planning.{" "}
+          <button type="button" className="underline" onClick={() => setNoteOpen(true)}>
+            Show it
+          </button>
+        </p>
       ) : null}
       {error ? (
         <p role="alert" data-testid="decision-error" className="mt-3 text-sm text-rose-700 dark:text-rose-300">
@@ -272,7 +318,8 @@ export function DecisionCard({
       ) : null}
       <div
         data-testid="decision-actions"
-        className="sticky bottom-0 -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white/95 px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900/95"
+        data-sticky={boxOpen ? "no" : "yes"}
+        className={`${boxOpen ? "" : "sticky bottom-0"} -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900`}
       >
         {lead ? (
           <>
@@ -283,7 +330,7 @@ export function DecisionCard({
               onClick={() => void approve("acceptEdits")}
               className={`${BUTTON} bg-emerald-800 font-medium text-white`}
             >
-              Approve, auto-accept its edits
+              {note.trim() ? "Approve with your note, auto-accept its edits" : "Approve, auto-accept its edits"}
             </button>
             <button
               type="button"
@@ -292,7 +339,7 @@ export function DecisionCard({
               onClick={() => void approve("default")}
               className={`${BUTTON} border border-emerald-800 font-medium text-emerald-900 dark:text-emerald-200`}
             >
-              Approve, its edits ask
+              {note.trim() ? "Approve with your note, its edits ask" : "Approve, its edits ask"}
             </button>
           </>
         ) : (
@@ -306,7 +353,7 @@ export function DecisionCard({
           type="button"
           data-testid="keep-planning"
           disabled={busy}
-          onClick={() => setFeedback(feedback ?? "")}
+          onClick={() => setNoteOpen(true)}
           aria-keyshortcuts={lead ? undefined : "3"}
           className={`${BUTTON} border`}
         >
@@ -333,15 +380,27 @@ export function DecisionCard({
         >
           {edited === null ? "Edit plan" : "Discard edits"}
         </button>
-        {lead ? null : (
+        {lead ? null : settingAside ? (
+          <span data-testid="set-aside-pending" role="status" className="flex items-center gap-2 text-sm">
+            Setting it aside…
+            <button
+              type="button"
+              data-testid="undo-set-aside"
+              onClick={() => setSettingAside(false)}
+              className={`${BUTTON} border`}
+            >
+              Undo
+            </button>
+          </span>
+        ) : (
           <button
             type="button"
             data-testid="chat-about-it"
             disabled={busy}
-            onClick={() => void abandon()}
+            onClick={() => setSettingAside(true)}
             className={`${BUTTON} border`}
           >
-            Chat about it
+            Set aside, chat about it
           </button>
         )}
       </div>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { keepTyped } from "./keep-typed";
 import { postJson } from "./post-json";
 
 type Props = { workspaces: string[]; agents: string[]; models: string[]; defaultModel: string };
@@ -26,9 +27,10 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
     if (!r.ok) {
       setError(r.message);
       setBusy(false);
-      return;
+      return false;
     }
     router.push(`/sessions/${r.data.session.id}`);
+    return true;
   };
   const field =
     "mt-1 w-full rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
@@ -37,7 +39,7 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
       data-testid="new-session-form"
       aria-labelledby="new-session-heading"
       className="mb-6 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
-      action={(f) => void submit(f)}
+      onSubmit={keepTyped(submit, false)}
     >
       <h2 id="new-session-heading" className="mb-3 font-semibold">
         New session

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 export type LineComment = { lineStart: number; lineEnd: number; body: string };
 export type EarlierComment = LineComment & { version: number; quote: string; resolved: boolean };
@@ -24,6 +24,11 @@ export function PlanLineComments({
   const lines = markdown.split("\n");
   const [range, setRange] = useState<{ start: number; end: number } | null>(null);
   const [draft, setDraft] = useState("");
+  // The comment box takes the focus whenever a line or a range is picked, so what is typed next lands in it.
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (range) box.current?.focus();
+  }, [range]);
   const pick = (n: number, extend: boolean) =>
     setRange((r) => (extend && r ? { start: Math.min(r.start, n), end: Math.max(r.start, n) } : { start: n, end: n }));
   const add = () => {
@@ -75,7 +80,7 @@ export function PlanLineComments({
           <textarea
             id="line-comment"
             data-testid="line-comment"
-            autoFocus
+            ref={box}
             rows={2}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}

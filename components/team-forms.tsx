@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { keepTyped } from "./keep-typed";
 import { postJson } from "./post-json";
 
 const field =
@@ -19,11 +20,12 @@ export function SpawnTeammateForm({ teamId }: { teamId: string }) {
     });
     setError(r.ok ? null : r.message);
     router.refresh();
+    return r.ok;
   };
   return (
     <form
       data-testid="spawn-form"
-      action={(f) => void submit(f)}
+      onSubmit={keepTyped(submit)}
       className="grid gap-2 rounded-lg border border-zinc-200 p-3 text-sm sm:grid-cols-[1fr_2fr_auto] dark:border-zinc-800"
     >
       <label>
@@ -80,14 +82,11 @@ export function SendMailForm({ teamId, teammates }: { teamId: string; teammates:
     });
     setStatus(r.ok ? "Sent" : r.message);
     router.refresh();
+    return r.ok;
   };
   if (teammates.length === 0) return null;
   return (
-    <form
-      data-testid="send-mail-form"
-      action={(f) => void submit(f)}
-      className="flex flex-wrap items-end gap-2 text-sm"
-    >
+    <form data-testid="send-mail-form" onSubmit={keepTyped(submit)} className="flex flex-wrap items-end gap-2 text-sm">
       <label>
         To
         <select name="to" className={field}>

@@ -18,6 +18,10 @@ const LABEL: Record<TeammateStatus, { text: string; className: string }> = {
   },
   interrupted: { text: "Interrupted", className: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100" },
   done: { text: "Done", className: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200" },
+  verification_failed: {
+    text: "Finished, verification failed",
+    className: "bg-rose-100 text-rose-900 dark:bg-rose-950 dark:text-rose-200",
+  },
 };
 
 /** The lead's view of its teammates: what each is doing, and a link to its session. */

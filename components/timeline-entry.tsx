@@ -14,7 +14,7 @@ const TONE: Record<string, string> = {
     "border-amber-200 bg-amber-50/50 text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100",
 };
 
-const STATUS: Record<string, string> = { running: "…", ok: "✓", error: "✕" };
+const STATUS: Record<string, string> = { running: "…", waiting: "⏸", ok: "✓", returned: "↩", error: "✕" };
 
 type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void; rendered?: ReactNode };
 
@@ -109,6 +109,12 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
               <span className="text-zinc-600 dark:text-zinc-400">
                 running <Elapsed since={item.at} testId="tool-elapsed" />
               </span>
+            ) : item.status === "waiting" ? (
+              <span data-testid="tool-waiting" className="text-zinc-600 dark:text-zinc-400">
+                waiting for a person
+              </span>
+            ) : item.status === "returned" ? (
+              <span className="text-zinc-600 dark:text-zinc-400">sent back</span>
             ) : null}
           </summary>
           <div className="mt-2 flex flex-col gap-2">

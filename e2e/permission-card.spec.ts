@@ -22,6 +22,9 @@ test("permission card: allow once asks again, allow always saves the shown patte
 
   const card = page.getByTestId("permission-card");
   await expect(card).toHaveCount(1);
+  // The time a person takes is not shown as the agent working.
+  await expect(page.getByTestId("waiting-for-person")).toBeVisible();
+  await expect(page.getByTestId("working")).toHaveCount(0);
   await expect(card.getByTestId("permission-command")).toHaveText("$ touch one.txt");
   await expect(card.getByTestId("permission-pattern")).toHaveText(["touch one.txt"]);
   // The exact rule "Allow always" would save, in plain words, and the narrower choice beside it.

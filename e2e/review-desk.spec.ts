@@ -64,8 +64,15 @@ for (const width of [1280, 390]) {
       await expect(box).toBeFocused();
       await expect(box).toHaveValue("");
       await box.fill("Add step b.");
+      // Esc closes the box and keeps what was typed; it decides nothing.
       await page.keyboard.press("Escape");
-      await expect.poll(async () => (await stateOf(request, id)).status).toBe("awaiting_review");
+      await expect(box).toHaveCount(0);
+      await expect(c.getByTestId("note-kept")).toBeVisible();
+      await expect(c.getByTestId("approve-review-edits")).toContainText("with your note");
+      expect((await stateOf(request, id)).status).toBe("awaiting_review");
+      await expect(c).toBeFocused();
+      await page.keyboard.press("3");
+      await expect(box).toHaveValue("Add step b.");
       await box.press("Control+Enter");
       await expect(c.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
       const answered = (await eventsOf(request, id))
@@ -84,7 +91,11 @@ for (const width of [1280, 390]) {
       await expect(c.getByTestId("approve-accept-edits")).toContainText("1");
       await expect(c.getByTestId("approve-review-edits")).toContainText("2");
       await expect(c.getByTestId("keep-planning")).toContainText("3");
+      // 1 would approve into more than the mode before plan mode: one stroke only takes the focus there, Enter approves.
       await page.keyboard.press("1");
+      await expect(c.getByTestId("approve-accept-edits")).toBeFocused();
+      expect((await stateOf(request, fromDefault)).status).toBe("awaiting_review");
+      await page.keyboard.press("Enter");
       await expect(page.getByTestId("timeline")).toContainText("Desk done.", { timeout: 15_000 });
       await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
 

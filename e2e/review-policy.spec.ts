@@ -69,6 +69,8 @@ test("two approvals from two people in two browsers: the first waits, the second
   ];
   await rhea.page.goto(`/sessions/${id}`);
   await expect(rhea.page.getByTestId("policy-status")).toContainText("0 of 2 approvals");
+  // The card names the files the plan's items name: what the policy judges it by.
+  await expect(rhea.page.getByTestId("plan-files")).toHaveText("Touches 1 file: notes.md");
   await rhea.page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
   await expect(rhea.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
   await expect(rhea.page.getByTestId("timeline")).toContainText("Approved by rhea@example.com · 1 of 2 approvals");

@@ -23,13 +23,13 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
     return ((await res.json()) as { sessionId: string }).sessionId;
   };
   const alice = await spawn("alice", [
-    exitPlan("# Alice\n\n1. add a field\n"),
-    exitPlan("# Alice\n\n1. add a field\n2. add a test\n"),
+    exitPlan("# Alice\n\n1. add a field to TEAM-ALICE.md\n"),
+    exitPlan("# Alice\n\n1. add a field to TEAM-ALICE.md\n2. add a test note to TEAM-ALICE.md\n"),
     call("write", { path: "TEAM-ALICE.md", content: "a\n" }),
     { text: "alice done" },
   ]);
   const bob = await spawn("bob", [
-    exitPlan("# Bob\n\n1. write docs\n"),
+    exitPlan("# Bob\n\n1. write docs in TEAM-BOB.md\n"),
     call("write", { path: "TEAM-BOB.md", content: "b\n" }),
     { text: "bob done" },
   ]);
@@ -73,12 +73,12 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
 
   const revised = page.getByTestId("decision-card").filter({ hasText: "Plan from alice" });
   await expect(revised.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-  await expect(revised.getByTestId("plan-diff-lines")).toContainText("+2. add a test");
+  await expect(revised.getByTestId("plan-diff-lines")).toContainText("+2. add a test note to TEAM-ALICE.md");
   // The lead's comment came with the feedback: alice's model read it quoting its line.
   const sentBack = (await eventsOf(request, alice)).find(
     (e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode",
   );
-  expect(String(sentBack?.payload.error)).toContain("> 1. add a field");
+  expect(String(sentBack?.payload.error)).toContain("> 1. add a field to TEAM-ALICE.md");
   expect(String(sentBack?.payload.error)).toContain("Which field?");
   await expect(revised.getByTestId("earlier-comment")).toHaveCount(1);
   await expect(page.getByTestId("decision-card")).toHaveCount(1);
@@ -90,6 +90,7 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
       timeout: 15_000,
     })
     .toEqual(["idle", "idle"]);
+  // Their work matches their plans, so the mailbox says done (a failed check would say so instead).
   await expect(page.locator('[data-testid="teammate"][data-status="done"]')).toHaveCount(2, { timeout: 10_000 });
   const aliceResults = (await eventsOf(request, alice))
     .filter((e) => e.type === "tool.result")

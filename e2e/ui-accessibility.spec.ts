@@ -36,7 +36,10 @@ test("no serious or critical axe violations on the home page and the session pag
   await expect(page.getByTestId("decision-card")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByTestId("chat-about-it").click();
-  await expect(page.getByTestId("composer")).toBeVisible();
+  // Set aside waits a few seconds for an Undo before it is sent.
+  await expect(page.getByTestId("set-aside-pending")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   expect(await seriousViolations(page)).toEqual([]);
 });
 

@@ -27,15 +27,15 @@ export default async function SignInPage({
           {ssoError}
         </p>
       )}
-      {sso && <SsoButton name={sso.name} next={next ?? "/"} />}
+      {sso && <SsoButton name={sso.name} next={next ?? "/desk"} />}
       <CredentialsForm
         action="/api/auth/sign-in/email"
         fields={["email", "password"]}
         submit="Sign in"
-        next={next ?? "/"}
+        next={next ?? "/desk"}
         failed401="That email and password do not match an account."
       />
-      {!isIpHost(host) && <PasskeySignInButton next={next ?? "/"} />}
+      {!isIpHost(host) && <PasskeySignInButton next={next ?? "/desk"} />}
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         No account yet? An owner adds you (People, or <code>npm run user -- add</code>) and sends you a link.
       </p>

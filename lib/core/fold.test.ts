@@ -152,7 +152,7 @@ const cases: Case[] = [
     { team: null },
   ],
   [
-    "a verification changes no state",
+    "a verification changes no status",
     [
       created,
       {
@@ -192,6 +192,17 @@ const cases: Case[] = [
     "fork clears running bits, keeps plan",
     [created, toPlan, turn("a"), ask("p"), { type: "session.forked", payload: { fromSessionId: "s", atSeq: 4 } }],
     { status: "idle", plan: { active: true, pending: false }, pendingPermissions: [] },
+  ],
+  [
+    "a verification's outcome stands until the next plan is submitted",
+    [
+      created,
+      {
+        type: "verification.completed",
+        payload: { verificationId: "ver_1", planVersion: 1, status: "fail", method: "deterministic", summary: "x" },
+      },
+    ],
+    { verification: "fail" },
   ],
   [
     "messages only advance seq",

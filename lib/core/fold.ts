@@ -68,6 +68,8 @@ export type SessionState = {
   pendingReview: PendingReview | null;
   /** Issue 27: set by an approval under a review policy: files under these patterns ask before they change. */
   heldPaths?: string[];
+  /** How the last check of the work against its approved plan ended, until the next plan is submitted. */
+  verification?: "pass" | "fail";
   pendingPermissions: string[];
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
   pendingChecks: string[];
@@ -217,6 +219,10 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     case "review.asked":
       s.pendingReview = { id: event.payload.reviewId, kind: event.payload.kind };
+      if (event.payload.kind === "plan-review") delete s.verification;
+      return;
+    case "verification.completed":
+      s.verification = event.payload.status;
       return;
     case "review.answered":
       if (s.pendingReview?.id === event.payload.reviewId) s.pendingReview = null;

@@ -5,7 +5,9 @@ export type TeammateStatus =
   | "waiting_for_permission"
   | "executing"
   | "interrupted"
-  | "done";
+  | "done"
+  /** Finished, but the check of its work against the approved plan failed: not to be read as done. */
+  | "verification_failed";
 
 export type MemberView = {
   sessionId: string;

@@ -2,6 +2,7 @@ import "server-only";
 import type { Insertable } from "kysely";
 import { type Conn, kysely } from "./client";
 import type { Session } from "./generated-kysely/types";
+import { SESSION_VIEW_COLUMNS, type SessionViewRow } from "./session-log/read-state";
 
 /** Home of the Session table's rows (the projection columns are written with each append, in session-log). */
 export type NewSessionRow = Omit<Insertable<Session>, "updatedAt">;
@@ -59,4 +60,10 @@ export async function findSessionOwner(
     .select(["workspace", "agentTokenId", "startedBy"])
     .where("id", "=", sessionId)
     .executeTakeFirst();
+}
+
+/** The listed view of these sessions (the desk's rows), in no order. */
+export async function listSessionRowsById(conn: Conn, ids: readonly string[]): Promise<SessionViewRow[]> {
+  if (ids.length === 0) return [];
+  return kysely(conn).selectFrom("Session").select(SESSION_VIEW_COLUMNS).where("id", "in", ids).execute();
 }

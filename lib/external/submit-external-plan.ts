@@ -4,7 +4,7 @@ import { findFirstPlan } from "../db/plans/plans";
 import { findSessionModel } from "../db/plans/reviews";
 import { findSessionOwner } from "../db/sessions";
 import type { Starter } from "../core/people";
-import { findWorkspaceTeam, joinTeam } from "../db/teams/teams";
+import { agentLabel, planTitle } from "../core/desk-view";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
@@ -16,6 +16,7 @@ import {
   PlanVersionTaken,
 } from "../plan/submit-plan-version";
 import { insertMail } from "../team/mailbox";
+import path from "node:path";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
@@ -35,6 +36,8 @@ export type ExternalPlan = {
   starter: Starter;
 };
 
+const projectOf = (workspace: string) => path.basename(workspace) || workspace;
+
 const slugOf = (file: string) =>
   (file.split("/").pop() ?? "plan")
     .replace(/\.md$/i, "")
@@ -45,13 +48,14 @@ const slugOf = (file: string) =>
 export async function ensureExternalSession(
   db: Db,
   p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter">,
+  title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace)}`,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
   if ((await findSessionModel(db, id)) === undefined) {
     try {
       await createSession(db, {
         id,
-        title: `${p.agent} session ${p.externalId}`,
+        title,
         workspace: p.workspace,
         agent: p.agent,
         model: EXTERNAL_MODEL,
@@ -73,41 +77,6 @@ export async function ensureExternalSession(
 }
 
 /**
- * When the workspace is a team's (its lead works there), the outside agent joins that team as a teammate whose
- * plans its lead approves in the mailbox, like a spawned teammate's. Always by a person: the lead's model is not
- * woken to approve an outside agent's plan.
- */
-async function joinWorkspaceTeam(db: Db, sessionId: string, p: ExternalPlan): Promise<void> {
-  const team = await findWorkspaceTeam(db, p.workspace);
-  if (!team) return;
-  const name = `${p.agent}-${p.externalId.slice(0, 12)}`;
-  await appendEvents(
-    db,
-    sessionId,
-    (s) =>
-      s.team
-        ? []
-        : [
-            {
-              type: "team.joined",
-              payload: {
-                teamId: team.id,
-                role: "teammate",
-                name,
-                leadSessionId: team.leadSessionId,
-                requirePlanApproval: true,
-              },
-            },
-          ],
-    {
-      also: async (tx, result) => {
-        if (result.events.length > 0) await joinTeam(tx, sessionId, team.id, "teammate");
-      },
-    },
-  );
-}
-
-/**
  * An outside agent's plan becomes a plan-review Review exactly like Plangate's own: a turn (the agent's, as
  * it runs in its terminal) with an exit_plan_mode call whose result the decision writes, a plan version, and
  * the pending review, so the desk, the mailbox, History and the exports show it unchanged. A review still
@@ -119,8 +88,8 @@ export async function submitExternalPlan(
 ): Promise<{ sessionId: string; reviewId: string; version: number }> {
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
-  const sessionId = await ensureExternalSession(db, p);
-  await joinWorkspaceTeam(db, sessionId, p);
+  // Named from what it plans and where, so a person can tell it from the other terminals on the desk.
+  const sessionId = await ensureExternalSession(db, p, `${planTitle(p.plan)} · ${projectOf(p.workspace)}`);
   const reviewId = newId("rev");
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {

@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { findPlanVersion } from "../db/plans/plans";
 import { findReviewedVersion } from "../db/plans/reviews";
 import { carry, listComments, type CarriedComment } from "./plan-comments";
+import { planFiles } from "./weigh-approval";
 
 export type PlanDetails = {
   planId: string;
@@ -16,6 +17,8 @@ export type PlanDetails = {
   diff: string;
   /** Comments made on earlier versions, each marked resolved when its lines are gone from this one. */
   earlier: CarriedComment[];
+  /** The files its items name: what the review policy judges it by, shown on the card. */
+  files: string[];
 };
 
 /** What a plan review shows: the plan, its version and what changed since the version before. */
@@ -42,5 +45,6 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
     previous: prev ? { version: prev.version, markdown: prev.content } : null,
     diff,
     earlier,
+    files: planFiles(row.content),
   };
 }

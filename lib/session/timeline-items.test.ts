@@ -81,6 +81,34 @@ describe("timelineItems", () => {
     ]);
   });
 
+  it("a call waiting on a person says so (not running); a plan sent back is returned, not failed", () => {
+    const status = (events: NewEvent[]) =>
+      timelineItems(log(events)).flatMap((i) => (i.kind === "tool" ? [[i.callId, i.status]] : []));
+    const exit = { type: "tool.called", payload: { callId: "e1", tool: "exit_plan_mode", input: { plan: "# P" } } };
+    const write = { type: "tool.called", payload: { callId: "w1", tool: "write", input: { path: "a" } } };
+    const asked = {
+      type: "permission.asked",
+      payload: { requestId: "per_1", tool: "write", permission: "edit", patterns: ["a"], callId: "w1" },
+    };
+    const review = { type: "review.asked", payload: { reviewId: "rev_1", kind: "plan-review", toolCallId: "e1" } };
+    expect(status([exit, review] as NewEvent[])).toEqual([["e1", "waiting"]]);
+    expect(
+      status([
+        exit,
+        review,
+        { type: "tool.result", payload: { callId: "e1", tool: "exit_plan_mode", ok: false, error: "keep planning" } },
+      ] as NewEvent[]),
+    ).toEqual([["e1", "returned"]]);
+    expect(status([write, asked] as NewEvent[])).toEqual([["w1", "waiting"]]);
+    expect(
+      status([
+        write,
+        asked,
+        { type: "permission.replied", payload: { requestId: "per_1", reply: "once" } },
+      ] as NewEvent[]),
+    ).toEqual([["w1", "running"]]);
+  });
+
   type Row = [string, NewEvent, { kind: string; text?: string; partial?: true; tokens?: string } | null];
   const rows: Row[] = [
     ["user message", { type: "message.user", payload: { text: "hi" } }, { kind: "user", text: "hi" }],

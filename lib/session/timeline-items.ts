@@ -8,7 +8,8 @@ export type ToolItem = {
   callId: string;
   tool: string;
   summary: string;
-  status: "running" | "ok" | "error";
+  /** waiting: on a person (its review or permission ask); returned: a plan sent back for more planning. */
+  status: "running" | "waiting" | "ok" | "returned" | "error";
   output: string | null;
   diff: string | null;
   /** When the call was issued (ISO), and how long it took from there to its result. */
@@ -124,6 +125,12 @@ export function teamMailSummary(text: string): string {
 export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
   const items: TimelineItem[] = [];
   const calls = new Map<string, ToolItem>();
+  // A call waiting on a person is not running: its line says so until the person answers.
+  const asking = new Map<string, string>();
+  const waitOn = (callId: string | undefined) => {
+    const call = callId ? calls.get(callId) : undefined;
+    if (call?.status === "running") call.status = "waiting";
+  };
   for (const e of events) {
     switch (e.type) {
       case "message.user":
@@ -182,7 +189,8 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
           };
           items.push(item);
         }
-        item.status = e.payload.ok ? "ok" : "error";
+        // A plan sent back is the review doing its job, not a failure.
+        item.status = e.payload.ok ? "ok" : e.payload.tool === "exit_plan_mode" ? "returned" : "error";
         if (item.at && e.at) item.ms = Math.max(0, Date.parse(e.at) - Date.parse(item.at));
         item.output = e.payload.ok ? outputText(e.payload.output) : (e.payload.error ?? "failed");
         item.diff = field(e.payload.metadata, "diff") ?? item.diff;
@@ -210,6 +218,7 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({ kind: "plan", seq: e.seq, text: `Plan file ${e.payload.path}` });
         break;
       case "review.asked":
+        waitOn(e.payload.toolCallId);
         if (e.payload.kind === "plan-review")
           items.push({
             kind: "plan",
@@ -230,19 +239,24 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({ kind: "decision", seq: e.seq, text: `Approved by ${e.payload.by} · ${e.payload.summary}` });
         break;
       case "permission.asked":
+        waitOn(e.payload.callId);
+        if (e.payload.callId) asking.set(e.payload.requestId, e.payload.callId);
         items.push({
           kind: "permission",
           seq: e.seq,
           text: `Permission asked: ${e.payload.permission} ${e.payload.patterns.join(", ")}`,
         });
         break;
-      case "permission.replied":
+      case "permission.replied": {
+        const call = calls.get(asking.get(e.payload.requestId) ?? "");
+        if (call?.status === "waiting") call.status = "running";
         items.push({
           kind: "permission",
           seq: e.seq,
           text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.message ? `: ${e.payload.message}` : ""}`,
         });
         break;
+      }
       case "command.run":
         items.push({
           kind: "notice",

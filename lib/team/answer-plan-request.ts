@@ -72,7 +72,14 @@ export async function answerPlanRequest(
   const mode = approvedMode(answerer, reply.mode);
   const extra = { ...(reply.comments?.length ? { comments: reply.comments } : {}) };
   const decision = reply.approve
-    ? ({ decision: "approve", mode, ...(reply.plan !== undefined ? { plan: reply.plan } : {}), ...extra } as const)
+    ? ({
+        decision: "approve",
+        mode,
+        ...(reply.plan !== undefined ? { plan: reply.plan } : {}),
+        // Words typed before approving go with the approval, as notes: never dropped.
+        ...(feedback ? { feedback } : {}),
+        ...extra,
+      } as const)
     : ({ decision: "reject", ...(feedback ? { feedback } : {}), ...extra } as const);
   await decidePlanReview(db, review, decision, {
     drive: input.drive,

@@ -8,12 +8,15 @@ import type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
 export type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
 
 /** Pure: how the lead reads a teammate's state. */
-export function teammateStatus(s: Pick<SessionState, "mode" | "status" | "pendingReview">): TeammateStatus {
+export function teammateStatus(
+  s: Pick<SessionState, "mode" | "status" | "pendingReview" | "verification">,
+): TeammateStatus {
   if (s.pendingReview?.kind === "plan-review") return "awaiting_approval";
   if (s.status === "awaiting_permission") return "waiting_for_permission";
   if (s.status === "interrupted") return "interrupted";
   if (s.mode === "plan") return "planning";
-  return s.status === "running" ? "executing" : "done";
+  if (s.status === "running") return "executing";
+  return s.verification === "fail" ? "verification_failed" : "done";
 }
 
 export async function getTeam(db: Conn, teamId: string): Promise<TeamView> {

@@ -59,7 +59,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
     await fake?.close();
   });
 
-  const pendingReview = (externalId: string) =>
+  const pendingReview = (_externalId: string) =>
     until(
       () => api("GET", "/api/reviews?status=pending"),
       (r) => r.body.reviews.length > 0,
@@ -69,7 +69,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
       const session = (await api("GET", `/api/sessions/${review.sessionId}`)).body;
       expect(session.session).toMatchObject({ agent: "opencode", workspace: fs.realpathSync(ws) });
       expect(session.state.status).toBe("awaiting_review");
-      expect(session.session.title).toBe(`opencode session ${externalId}`);
+      expect(session.session.title).toMatch(new RegExp(` · ${path.basename(ws)}$`));
       return review;
     });
 

@@ -30,6 +30,7 @@ import * as team from "../../app/api/teams/[id]/route";
 import * as mailbox from "../../app/api/teams/[id]/mailbox/route";
 import * as mailReply from "../../app/api/teams/[id]/mailbox/[messageId]/reply/route";
 import * as teammates from "../../app/api/teams/[id]/teammates/route";
+import * as teamMembers from "../../app/api/teams/[id]/members/route";
 import * as grants from "../../app/api/grants/route";
 import * as grant from "../../app/api/grants/[id]/route";
 import * as workspaceTrust from "../../app/api/workspaces/trust/route";
@@ -52,6 +53,7 @@ import * as passkeyRoute from "../../app/api/passkeys/[id]/route";
 import * as policies from "../../app/api/policies/route";
 import * as policyOwners from "../../app/api/policies/owners/route";
 import * as override from "../../app/api/reviews/[id]/override/route";
+import * as desk from "../../app/api/desk/route";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string; messageId?: string }> }) => Promise<Response>;
 const ROUTES: [string, RegExp, Record<string, unknown>][] = [
@@ -65,6 +67,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["permissions", /^\/api\/permissions$/, permissions],
   ["reply", /^\/api\/permissions\/([^/]+)\/reply$/, reply],
   ["reviews", /^\/api\/reviews$/, reviews],
+  ["desk", /^\/api\/desk$/, desk],
   ["review", /^\/api\/reviews\/([^/]+)$/, review],
   ["decision", /^\/api\/reviews\/([^/]+)\/decision$/, decision],
   ["mode", /^\/api\/sessions\/([^/]+)\/mode$/, mode],
@@ -78,6 +81,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["mailbox", /^\/api\/teams\/([^/]+)\/mailbox$/, mailbox],
   ["mail reply", /^\/api\/teams\/([^/]+)\/mailbox\/([^/]+)\/reply$/, mailReply],
   ["teammates", /^\/api\/teams\/([^/]+)\/teammates$/, teammates],
+  ["team-members", /^\/api\/teams\/([^/]+)\/members$/, teamMembers],
   ["external plans", /^\/api\/external\/plan-reviews$/, externalPlans],
   ["external plan", /^\/api\/external\/plan-reviews\/([^/]+)$/, externalPlan],
   ["answered elsewhere", /^\/api\/external\/plan-reviews\/([^/]+)\/answered-elsewhere$/, answeredElsewhere],

@@ -93,6 +93,8 @@ describe("plangate connect claude-code + the hook", () => {
     ).toBe(200);
     const approved = await first;
     expect(approved.code).toBe(0);
+    // The address it printed opens this review on the desk.
+    expect(approved.stderr).toContain(`${server.url}/desk?item=${reviewId}`);
     expect(JSON.parse(approved.stdout)).toEqual({
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
@@ -292,6 +294,18 @@ describe("the hook as the attack: what a sandbox rule or the repository allows n
       })
     ).body.session.id as string;
     const teamId = (await authed(`${server.url}/api/teams`, "POST", { sessionId: lead })).body.team.id as string;
+    // An earlier plan of the same Claude Code session, which a person then joined to the lead's team.
+    const earlier = await authed(`${server.url}/api/external/plan-reviews`, "POST", {
+      agent: "claude-code",
+      externalSessionId: "cc-hook-team",
+      cwd: ws,
+      plan: "# Plan\n\n1. Look around\n",
+    });
+    expect(earlier.status).toBe(201);
+    const joined = await authed(`${server.url}/api/teams/${teamId}/members`, "POST", {
+      sessionId: earlier.body.sessionId,
+    });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
     const child = spawn(process.execPath, [bin, "hook", "claude-code", "--url", server.url], {
       env: { ...process.env, XDG_CONFIG_HOME: config, PLANGATE_TOKEN: TOKEN },
       stdio: ["pipe", "pipe", "pipe"],

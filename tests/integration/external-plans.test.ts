@@ -12,6 +12,7 @@ afterEach(async () => {
 });
 
 const PLAN = "# Add a todo filter\n\n1. Add `filter` to src/todo.ts\n2. Test it\n";
+const PLAN_TITLE = "Add a todo filter";
 const submit = (extra: Record<string, unknown> = {}) =>
   api.call("POST", "/api/external/plan-reviews", {
     agent: "claude-code",
@@ -36,11 +37,11 @@ describe("an outside agent's plan review", () => {
     }[];
     expect(pending.map((r) => [r.id, r.kind])).toEqual([[reviewId, "plan-review"]]);
     const session = (await api.call("GET", `/api/sessions/${sessionId}`)).body;
-    // Named for the agent's own session, so a person can tell which terminal it is.
+    // Named from what it plans and the project it works in, so a person can tell it from other terminals.
     expect(session.session).toMatchObject({
       agent: "claude-code",
       workspace: api.workspace,
-      title: "claude-code session cc-1234",
+      title: `${PLAN_TITLE} · ${path.basename(api.workspace)}`,
     });
     expect(session.state.status).toBe("awaiting_review");
     expect((await api.call("GET", "/api/sessions")).body.sessions.map((s: { id: string }) => s.id)).toContain(
@@ -209,23 +210,38 @@ describe("an outside agent's permission asks", () => {
 });
 
 describe("an outside agent in a team's workspace", () => {
-  it("joins the team; its plan waits in the lead's mailbox (not the desk's route), and the lead's answer reaches its hook", async () => {
+  it("is not made a teammate by the folder it works in: its plan waits on the desk until a person joins it to the team", async () => {
     api = testApi();
     const lead = (await api.call("POST", "/api/sessions", { workspace: api.workspace, model: "scripted", script: [] }))
       .body.session.id as string;
     const teamId = (await api.call("POST", "/api/teams", { sessionId: lead })).body.team.id as string;
+    const first = (await submit()).body as { reviewId: string; sessionId: string };
+    const mailbox = async () =>
+      (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as {
+        id: string;
+        type: string;
+        requestId: string;
+        from: string;
+      }[];
+    // The team's lead did not ask for it: nothing in its mailbox, the team unchanged, the plan decidable here.
+    expect(await mailbox()).toEqual([]);
+    expect((await api.call("GET", `/api/teams/${teamId}`)).body.team.teammates).toEqual([]);
+    expect((await api.call("GET", `/api/sessions/${first.sessionId}`)).body.state.team).toBeFalsy();
+
+    // Bad joins change nothing: Plangate's own session, an unknown one, a malformed body.
+    const join = (body: unknown) => api.call("POST", `/api/teams/${teamId}/members`, body);
+    expect((await join({ sessionId: lead })).status).toBe(400);
+    expect((await join({ sessionId: "ses_nope" })).status).toBe(404);
+    expect((await join({ session: first.sessionId })).status).toBe(400);
+    expect((await api.call("GET", `/api/teams/${teamId}`)).body.team.teammates).toEqual([]);
+
+    // A person joins it: its next plan is the lead's, answered from the mailbox.
+    expect((await join({ sessionId: first.sessionId })).status).toBe(200);
+    expect((await join({ sessionId: first.sessionId })).status).toBe(409);
     const { reviewId, sessionId } = (await submit()).body as { reviewId: string; sessionId: string };
-    const mail = (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as {
-      id: string;
-      type: string;
-      requestId: string;
-      from: string;
-    }[];
+    expect(sessionId).toBe(first.sessionId);
+    const mail = await mailbox();
     expect(mail.map((m) => [m.type, m.requestId, m.from])).toEqual([["plan_approval_request", reviewId, sessionId]]);
-    const team = (await api.call("GET", `/api/teams/${teamId}`)).body.team as {
-      teammates: { sessionId: string; name: string }[];
-    };
-    expect(team.teammates.map((t) => t.sessionId)).toEqual([sessionId]);
     // Only the lead answers a teammate's plan, from the mailbox.
     expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" })).status).toBe(403);
     expect((await outcome(reviewId)).body.status).toBe("pending");

@@ -154,6 +154,7 @@ function attacks(x: Ids, ws: string): Record<string, Call[]> {
     "app/api/teams/[id]/mailbox/[messageId]/reply/route.ts": [
       ["POST", `/api/teams/${x.teamId}/mailbox/${x.messageId}/reply`, { approve: true }],
     ],
+    "app/api/teams/[id]/members/route.ts": [["POST", `/api/teams/${x.teamId}/members`, { sessionId: x.sessionId }]],
     "app/api/teams/[id]/mailbox/route.ts": [
       ["GET", `/api/teams/${x.teamId}/mailbox`],
       ["POST", `/api/teams/${x.teamId}/mailbox`, { to: x.sessionId, text: "stop" }],

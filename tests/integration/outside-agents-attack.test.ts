@@ -195,13 +195,19 @@ describe("class 3: a model never approves an outside agent's plan", () => {
       ];
       const lead = await startScripted(api, script, { mode: "acceptEdits" });
       const teamId = (await api.call("POST", "/api/teams", { sessionId: lead })).body.team.id as string;
-      // The outside agent is a teammate of the lead's team (a person's choice once joining is one: the attack is the same).
-      const submitted = await api.call("POST", "/api/external/plan-reviews", {
-        agent: "claude-code",
-        externalSessionId: "cc-team",
-        cwd: api.workspace,
-        plan: PLAN,
-      });
+      // A person made the outside agent a teammate of the lead's team; its next plan waits in the mailbox.
+      const submit = () =>
+        api.call("POST", "/api/external/plan-reviews", {
+          agent: "claude-code",
+          externalSessionId: "cc-team",
+          cwd: api.workspace,
+          plan: PLAN,
+        });
+      const first = await submit();
+      expect(first.status).toBe(201);
+      const joined = await api.call("POST", `/api/teams/${teamId}/members`, { sessionId: first.body.sessionId });
+      expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+      const submitted = await submit();
       expect(submitted.status).toBe(201);
       const { reviewId, sessionId } = submitted.body as { reviewId: string; sessionId: string };
       expect(

@@ -175,7 +175,11 @@ describe("a review's close shows alike in the session list, History and the expo
     api = testApi();
     const lead = await startScripted(api, []);
     const teamId = (await api.call("POST", "/api/teams", { sessionId: lead })).body.team.id as string;
-    const { sessionId } = await submitOutside();
+    // A person sent the outside agent's plans to the team (outside agents never join one by themselves); its next
+    // plan supersedes the one on the desk and waits in the mailbox.
+    const first = await submitOutside();
+    expect((await api.call("POST", `/api/teams/${teamId}/members`, { sessionId: first.sessionId })).status).toBe(200);
+    const { sessionId } = await submitOutside(`${PLAN}\n3. And a test.\n`);
     const mail = (await api.call("GET", `/api/teams/${teamId}/mailbox?status=pending`)).body.messages as {
       id: string;
     }[];
@@ -186,8 +190,11 @@ describe("a review's close shows alike in the session list, History and the expo
     ).toBe(200);
     expect(await shown(sessionId)).toEqual({
       list: "rejected",
-      history: [[1, "rejected", "reject", "operator"]],
-      export: ["1: reject by operator"],
+      history: [
+        [1, "abandoned", "superseded", "claude-code"],
+        [2, "rejected", "reject", "operator"],
+      ],
+      export: ["1: superseded by claude-code", "2: reject by operator"],
     });
   });
 

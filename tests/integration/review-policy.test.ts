@@ -90,6 +90,7 @@ describe("review policy", () => {
     expect((await approve(reviewId, bo)).body.review.status).toBe("pending");
     const shown = await api.call("GET", `/api/reviews/${reviewId}`, undefined, bo);
     expect(shown.body.review.policy.summary).toBe("1 of 1 approval · needs team db");
+    expect(shown.body.plan.files).toEqual(["prisma/migrations/x.sql"]);
     // Bo's approval would move it on no further (no notification wakes him); the database reviewer's would.
     expect(shown.body.review.policy.needsYou).toBe(false);
     expect((await api.call("GET", `/api/reviews/${reviewId}`, undefined, dba)).body.review.policy.needsYou).toBe(true);

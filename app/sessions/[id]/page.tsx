@@ -20,6 +20,8 @@ import { SessionTimeline } from "@/components/session-timeline";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { DecisionCard } from "@/components/decision-card";
+import { JoinTeamButton } from "@/components/join-team-button";
+import { findWorkspaceTeam } from "@/lib/db/teams/teams";
 import { PolicyApprovalCard } from "@/components/policy-approval-card";
 import { PermissionCard } from "@/components/permission-card";
 import { QuestionCard, type QuestionView } from "@/components/question-card";
@@ -141,6 +143,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     describeConfigTrust(db, session.workspace),
   ]);
   const answered = pending ? null : lastAnswered(events);
+  // An outside agent joins a team only when a person chooses to: offered when a team's lead works in its folder.
+  const teamHere = outside && !state.team ? await findWorkspaceTeam(db, session.workspace) : undefined;
   return (
     <section aria-labelledby="session-title" className="flex flex-col gap-4">
       <SandboxBanner />
@@ -155,8 +159,15 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         {outside ? (
           <p data-testid="outside-agent" className="text-xs">
             Run by {session.agent} in its own terminal: Plangate reviews its plans; its messages and tools stay there.
+            {state.team ? null : teamHere ? (
+              <>
+                {" "}
+                <JoinTeamButton sessionId={id} team={teamHere} />
+              </>
+            ) : null}
           </p>
-        ) : state.team ? (
+        ) : null}
+        {outside && !state.team ? null : state.team ? (
           <p data-testid="team-link" className="text-xs">
             Team {state.team.role === "lead" ? "lead" : `member ${state.team.name}`} ·{" "}
             <Link href={`/team/${state.team.id}`} className="underline">
@@ -240,6 +251,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           autoAllowed={gates.autoGateOpen}
           prePlanMode={state.prePlanMode}
           earlier={review.earlier}
+          files={review.files}
           policy={policy && !policy.plain ? policy.summary : undefined}
         />
       ) : question ? (
@@ -254,6 +266,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           mode={state.mode}
           gates={gates}
           running={state.openTurnId !== null}
+          waitingForPerson={state.status === "awaiting_permission"}
           interrupted={state.interrupted}
           stoppedOnError={state.interrupted && stoppedOnError(events)}
           since={turnStart(events, state.openTurnId)}

@@ -106,6 +106,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
               diff={plan.diff}
               autoAllowed={false}
               earlier={plan.earlier}
+              files={plan.files}
               lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }}
               policy={policyLine(mail.requestId)}
             />

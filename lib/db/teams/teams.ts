@@ -18,15 +18,15 @@ export async function findTeam(conn: Conn, teamId: string): Promise<TeamRow | un
     .executeTakeFirst();
 }
 
-/** The newest team whose lead works in this workspace (an outside agent there joins it). */
+/** The newest team whose lead works in this workspace (a person may join an outside agent there to it). */
 export async function findWorkspaceTeam(
   conn: Conn,
   workspace: string,
-): Promise<Pick<Team, "id" | "leadSessionId"> | undefined> {
+): Promise<Pick<Team, "id" | "name" | "leadSessionId"> | undefined> {
   return kysely(conn)
     .selectFrom("Team as t")
     .innerJoin("Session as s", "s.id", "t.leadSessionId")
-    .select(["t.id", "t.leadSessionId"])
+    .select(["t.id", "t.name", "t.leadSessionId"])
     .where("s.workspace", "=", workspace)
     .orderBy("t.createdAt", "desc")
     .limit(1)

@@ -1,0 +1,13 @@
+import { getDb } from "@/lib/db/client";
+import { listDeskItems } from "@/lib/desk/list-desk-items";
+import { json, parseQuery, route } from "@/lib/http/route";
+import { deskApiQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/** The desk as data: what waits in the caller's workspaces, oldest first (the page, a CLI, an MCP client). */
+export const GET = route("read", async (req, _ctx, actor) => {
+  const { agent, workspace, mine } = parseQuery(req, deskApiQuery);
+  const { items, all } = await listDeskItems(getDb(), actor, { agent, workspace, mine: mine === "1" || undefined });
+  return json({ items, waiting: all.length, forYou: all.filter((i) => i.mine).length });
+});

@@ -1,0 +1,130 @@
+import path from "node:path";
+import type { Metadata } from "next";
+import { cache } from "react";
+import { type DeskFilter, openItem, waitedFor } from "@/lib/core/desk-view";
+import { getDb } from "@/lib/db/client";
+import { listDeskItems } from "@/lib/desk/list-desk-items";
+import { pageActor } from "@/lib/http/page-actor";
+import { AutoRefresh } from "@/components/auto-refresh";
+import { DeskList, type DeskRow } from "@/components/desk-list";
+import { OpenDeskItem } from "./open-desk-item";
+import { deskQuery } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+// The page and its title read the same desk once per request (the caller, identified once, and the filter).
+const callerOfRequest = cache(pageActor);
+const readDesk = cache(async (filter: string) =>
+  listDeskItems(getDb(), await callerOfRequest(), JSON.parse(filter) as DeskFilter),
+);
+
+function filterOf(raw: Record<string, string | string[] | undefined>): { filter: DeskFilter; item?: string } {
+  const parsed = deskQuery.safeParse(raw);
+  if (!parsed.success) return { filter: {} };
+  const { agent, workspace, mine, item } = parsed.data;
+  return { filter: { agent, workspace, ...(mine === "1" ? { mine: true } : {}) }, item };
+}
+
+export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
+  const { filter } = filterOf(await searchParams);
+  const { all } = await readDesk(JSON.stringify(filter));
+  const mine = all.filter((i) => i.mine).length;
+  return { title: mine > 0 ? `(${mine}) Desk · Plangate` : "Desk · Plangate" };
+}
+
+/** The desk: every waiting plan, question and permission ask, oldest first, beside the open one's card. */
+export default async function DeskPage({ searchParams }: { searchParams: Search }) {
+  await pageActor();
+  const raw = await searchParams;
+  const { filter, item: asked } = filterOf(raw);
+  const { items, all } = await readDesk(JSON.stringify(filter));
+  const open = openItem(items, asked);
+  const now = Date.now();
+  const keep = new URLSearchParams(
+    Object.entries({ agent: filter.agent, workspace: filter.workspace, mine: filter.mine ? "1" : undefined }).flatMap(
+      ([k, v]) => (v ? [[k, v]] : []),
+    ),
+  );
+  const rows: DeskRow[] = items.map((i) => ({
+    id: i.id,
+    href: `/desk?${new URLSearchParams([...keep, ["item", i.id]]).toString()}`,
+    kind: i.kind,
+    title: i.title,
+    agent: i.agent,
+    project: path.basename(i.workspace) || i.workspace,
+    // "Needs you" says it all unless a review policy says more ("1 of 2 approvals · needs team db").
+    needs: i.mine ? (i.policy ? `you · ${i.needs}` : "you") : i.needs,
+    waited: waitedFor(i.since, now),
+    mine: i.mine,
+    open: i.id === open?.id,
+  }));
+  const agents = [...new Set(all.map((i) => i.agent))].sort();
+  const workspaces = [...new Set(all.map((i) => i.workspace))].sort();
+  const box = "rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700";
+  return (
+    <section aria-labelledby="desk-title" className="flex flex-col gap-4">
+      <AutoRefresh everyMs={2000} />
+      <h1 id="desk-title" className="text-xl font-semibold">
+        Desk{" "}
+        <span data-testid="desk-count" className="text-base font-normal">
+          ({all.filter((i) => i.mine).length} for you, {all.length} waiting)
+        </span>
+      </h1>
+      <form method="get" action="/desk" className="flex flex-wrap items-end gap-2 text-sm" data-testid="desk-filters">
+        <label className="flex flex-col gap-1">
+          Agent
+          <select name="agent" defaultValue={filter.agent ?? ""} className={box} data-testid="desk-filter-agent">
+            <option value="">Any</option>
+            {agents.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Workspace
+          <select
+            name="workspace"
+            defaultValue={filter.workspace ?? ""}
+            className={box}
+            data-testid="desk-filter-workspace"
+          >
+            <option value="">Any</option>
+            {workspaces.map((w) => (
+              <option key={w} value={w}>
+                {path.basename(w) || w}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex min-h-11 items-center gap-2">
+          <input
+            type="checkbox"
+            name="mine"
+            value="1"
+            defaultChecked={filter.mine === true}
+            data-testid="desk-filter-mine"
+          />
+          Needs me
+        </label>
+        <button type="submit" className={`${box} min-h-11`} data-testid="desk-filter-apply">
+          Show
+        </button>
+      </form>
+      {items.length === 0 ? (
+        <p
+          data-testid="desk-empty"
+          className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700"
+        >
+          {all.length === 0 ? "Nothing is waiting for a person." : "Nothing waiting matches these filters."}
+        </p>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
+          <DeskList rows={rows} />
+          {open ? <OpenDeskItem key={open.id} db={getDb()} item={open} /> : null}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+/** What waits for a person on the desk: a plan to review, a question to answer, a permission ask. */
+export type DeskKind = "plan" | "question" | "permission";
+
+export type DeskItem = {
+  id: string;
+  kind: DeskKind;
+  sessionId: string;
+  /** What is asked, in words: the plan's title, the question, the command or path. */
+  title: string;
+  session: string;
+  workspace: string;
+  /** Who asks, in words: "Plangate", "Claude Code", "OpenCode", or a teammate's name. */
+  agent: string;
+  /** When it started waiting (ISO). */
+  since: string;
+  /** A teammate's plan: its team, answered there by its lead's people. */
+  team: { id: string; name: string } | null;
+  /** Who must act, in words ("a reviewer", "the team lead", "an answer"), or what a review policy still needs. */
+  needs: string;
+  /** Whether `needs` is a review policy's status line ("1 of 2 approvals · needs team db"). */
+  policy: boolean;
+  /** Whether this reader's answer would move it on. */
+  mine: boolean;
+};
+
+export type DeskFilter = { agent?: string; workspace?: string; mine?: boolean };
+
+const AGENT_NAMES: Record<string, string> = { "claude-code": "Claude Code", opencode: "OpenCode" };
+
+/** An agent's name in words: an outside agent by its product name, Plangate's own agents as Plangate. */
+export function agentLabel(agent: string, external: boolean): string {
+  if (external) return AGENT_NAMES[agent] ?? agent;
+  return "Plangate";
+}
+
+/** A plan's title: its first heading, else its first line, at most 120 characters. */
+export function planTitle(markdown: string): string {
+  const lines = markdown.split("\n").map((l) => l.trim());
+  const heading = lines.find((l) => /^#{1,6}\s+\S/.test(l));
+  const text = (heading ?? lines.find((l) => l.length > 0) ?? "").replace(/^#{1,6}\s+/, "").trim();
+  if (text.length === 0) return "Untitled plan";
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A permission ask in words: what the tool would do, and to what. */
+export function askTitle(tool: string, patterns: readonly string[]): string {
+  const what = patterns.slice(0, 2).join(", ") + (patterns.length > 2 ? ` and ${patterns.length - 2} more` : "");
+  const verb =
+    tool === "bash" ? "Run" : tool === "write" || tool === "edit" || tool === "apply_patch" ? "Change" : "Use";
+  return what ? `${verb} ${what}` : `Use ${tool}`;
+}
+
+/** Oldest first (what waited longest is answered first), then by id so the order never shifts between renders. */
+export function deskOrder(items: readonly DeskItem[]): DeskItem[] {
+  return [...items].sort((a, b) => a.since.localeCompare(b.since) || a.id.localeCompare(b.id));
+}
+
+export function filterDesk(items: readonly DeskItem[], filter: DeskFilter): DeskItem[] {
+  return items.filter(
+    (i) =>
+      (filter.agent === undefined || i.agent === filter.agent) &&
+      (filter.workspace === undefined || i.workspace === filter.workspace) &&
+      (filter.mine !== true || i.mine),
+  );
+}
+
+/** How long something has waited, in words ("just now", "4 min", "2 h 5 min", "3 days"). */
+export function waitedFor(sinceIso: string, now: number): string {
+  const minutes = Math.floor(Math.max(0, now - Date.parse(sinceIso)) / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+/** The item to open: the one asked for if it still waits, else the first (after a decision, the next one). */
+export function openItem(items: readonly DeskItem[], asked: string | undefined): DeskItem | undefined {
+  return items.find((i) => i.id === asked) ?? items[0];
+}
