@@ -1,33 +1,30 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type ReactNode } from "react";
-import { DiffView } from "./diff-view";
+import { useEffect, useRef, useState } from "react";
+import type { WordDiffRow } from "@/lib/core/word-diff";
+import type { PlanThread } from "@/lib/plan/plan-threads";
+import { type Continuation, DecisionActions } from "./decision-actions";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
-import {
-  EarlierCommentView,
-  EarlierComments,
-  PlanLineComments,
-  type EarlierComment,
-  type LineComment,
-} from "./plan-line-comments";
+import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review-blocks";
+import type { ThreadAct } from "./plan-thread";
+import { PlanVersionDiff } from "./plan-version-diff";
 import { useOneShot } from "./use-one-shot";
-
-type Continuation = "acceptEdits" | "default" | "auto";
 
 type Props = {
   reviewId: string;
   version: number;
   markdown: string;
-  /** The plan rendered on the server (sanitised Markdown), so the card needs no Markdown code in the browser. */
-  rendered: ReactNode;
-  diff: string;
+  /** The plan rendered on the server block by block (sanitised Markdown): no Markdown code in the browser. */
+  blocks: BlockView[];
+  /** What changed since the version before, word by word (empty for the first). */
+  changes: WordDiffRow[];
   autoAllowed: boolean;
   /** The mode the person was in before plan mode: the default way to go on after Approve. */
   prePlanMode?: string | null;
-  /** Comments made on earlier versions of this plan, marked resolved or not. */
-  earlier?: EarlierComment[];
+  /** Threads started on earlier versions: open beside their text, resolved, or outdated. */
+  threads?: PlanThread[];
   /** A teammate's plan in its lead's mailbox: approve or send back, answered through the mailbox reply route. */
   lead?: { url: string; from: string };
   /** What the workspace's review policy still needs ("1 of 2 approvals · needs team db"), when it asks more than one approval. */
@@ -43,8 +40,6 @@ export function defaultContinuation(prePlanMode: string | null | undefined, auto
   return "default";
 }
 
-const lastLine = (quote: string) => quote.split("\n").at(-1) ?? "";
-
 const isTextField = (el: Element | null) =>
   el instanceof HTMLTextAreaElement ||
   el instanceof HTMLInputElement ||
@@ -58,76 +53,88 @@ const SET_ASIDE_MS = 5000;
 /** How far each way on leaves the agent to act without asking: a key alone never approves into a wider one. */
 const WIDTH: Record<Continuation, number> = { default: 0, acceptEdits: 1, auto: 2 };
 
+const count = (n: number, one: string, many = `${one}s`) => (n === 0 ? [] : [`${n} ${n === 1 ? one : many}`]);
+
+/** What the review holds, in words: "2 comments, 1 suggestion, 1 reply". */
+export function reviewSummary(comments: NewComment[], acts: Record<string, ThreadAct>): string {
+  const suggestions = comments.filter((c) => c.suggestion !== undefined).length;
+  const replies = Object.values(acts).filter((a) => a.reply?.trim()).length;
+  const resolved = Object.values(acts).filter((a) => a.resolve).length;
+  return [
+    ...count(comments.length - suggestions, "comment"),
+    ...count(suggestions, "suggestion"),
+    ...count(replies, "reply", "replies"),
+    ...count(resolved, "thread resolved", "threads resolved"),
+  ].join(", ");
+}
+
 /**
- * The plan-review question as a decision. Keys act on what has focus and never decide by accident: 1, 2, 3
- * pick the options shown on the buttons (not while typing); Ctrl/Cmd+Enter sends the feedback from the
- * feedback box and approves from the plan editor or the card; Esc only closes the open editor or feedback box.
- * "Chat about it" (setting the review aside) takes a click.
+ * The plan-review question as a decision, the same card on the session page, the desk and a lead's mailbox.
+ * Keys act only while the focus is in the card and never decide by accident: 1, 2 pick a way to approve (one
+ * that widens what the agent may do beyond the pre-plan mode only opens the menu on it: Enter approves), 3
+ * opens Request changes; Ctrl/Cmd+Enter sends the feedback from the feedback box and approves from elsewhere in
+ * the card (a comment box adds its comment); Esc closes an open box, keeping what was typed.
  */
 export function DecisionCard({
   reviewId,
   version,
   markdown,
-  rendered,
-  diff,
+  blocks,
+  changes,
   autoAllowed,
   prePlanMode,
-  earlier = [],
+  threads = [],
   lead,
   policy,
   files = [],
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
-  // What the person typed for the agent: kept when the box closes, sent with Keep planning or (as notes) with Approve.
+  // What the person typed for the agent: kept when the box closes, sent with Request changes or (as notes) Approve.
   const [note, setNote] = useState("");
   const [noteOpen, setNoteOpen] = useState(false);
   const [settingAside, setSettingAside] = useState(false);
   const [edited, setEdited] = useState<string | null>(null);
-  const [comments, setComments] = useState<LineComment[]>([]);
-  const [commenting, setCommenting] = useState(false);
-  const withComments = comments.length > 0 ? { comments } : {};
-  // Earlier comments sit beside the line they ended on when the diff shows it; the rest are listed under it.
-  const diffLines = new Set(
-    diff
-      .split("\n")
-      .filter((l) => /^[- ]/.test(l) && !l.startsWith("---"))
-      .map((l) => l.slice(1)),
-  );
-  const anchored = earlier.filter((c) => diffLines.has(lastLine(c.quote)));
-  const floating = earlier.filter((c) => !diffLines.has(lastLine(c.quote)));
-  const fallback = defaultContinuation(prePlanMode, autoAllowed);
+  const [comments, setComments] = useState<NewComment[]>([]);
+  const [acts, setActs] = useState<Record<string, ThreadAct>>({});
+  const [applyOn, setApplyOn] = useState(true);
+  const [commentOpen, setCommentOpen] = useState(false);
+  const [focusRequest, setFocusRequest] = useState<{ testId: string; at: number } | null>(null);
+  const fallback: Continuation = lead ? "acceptEdits" : defaultContinuation(prePlanMode, autoAllowed);
   const card = useRef<HTMLElement>(null);
-  const base = lead?.url ?? `/api/reviews/${reviewId}/decision`;
+  const url = lead?.url ?? `/api/reviews/${reviewId}/decision`;
   // This tab's own decision is remembered, so the page that follows does not call it another tab's.
-  const send = (url: string, body: unknown) => {
+  const send = (body: unknown) => {
     sessionStorage.setItem(sentKey(reviewId), "1");
     return sendOnce(url, body);
   };
-  const url = base;
-  const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
-  // The lead's card is the same desk, answered through the mailbox (approve: true/false instead of a decision).
+  const suggestions = comments.filter((c) => c.suggestion !== undefined).length;
+  const threadActs = Object.entries(acts).flatMap(([id, a]) => {
+    const reply = a.reply?.trim();
+    return reply || a.resolve ? [{ id, ...(reply ? { reply } : {}), ...(a.resolve ? { resolve: true } : {}) }] : [];
+  });
+  const review = {
+    ...(comments.length > 0 ? { comments } : {}),
+    ...(threadActs.length > 0 ? { threads: threadActs } : {}),
+  };
+  const summary = reviewSummary(comments, acts);
   const withNote = note.trim() ? { feedback: note } : {};
-  // The action bar follows the reader down a long plan, but never over an open box: then it stays in its place.
-  const boxOpen = noteOpen || commenting || edited !== null;
-  const approve = (mode: Continuation) =>
-    send(
-      url,
+  // The action row stays in its place while a box is open, so it never covers what is being typed.
+  const boxOpen = noteOpen || edited !== null || Object.values(acts).some((a) => a.reply !== undefined) || commentOpen;
+  const approve = (mode: Continuation) => {
+    const applying = suggestions > 0 && applyOn && edited === null ? { applySuggestions: true } : {};
+    const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
+    return send(
       lead
-        ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...withComments, ...withNote }
-        : { decision: "approve", mode, ...plan, ...withComments, ...withNote },
+        ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...applying, ...review, ...withNote }
+        : { decision: "approve", mode, ...plan, ...applying, ...review, ...withNote },
     );
-  // Keep planning sends the overall feedback and every line comment together, as one review.
-  const reject = (text: string) =>
-    send(url, {
-      ...(lead ? { approve: false } : { decision: "reject" }),
-      ...(text.trim() ? { feedback: text } : {}),
-      ...withComments,
-    });
-  const abandon = () => send(url, { decision: "abandon" });
+  };
+  // Request changes sends the overall feedback and the whole review together.
+  const reject = () => send({ ...(lead ? { approve: false } : { decision: "reject" }), ...withNote, ...review });
   // Setting a review aside ends it for the agent: it waits a few seconds, with Undo, before it is sent.
-  const abandonLater = useRef(abandon);
-  abandonLater.current = abandon;
+  const abandonLater = useRef(() => send({ decision: "abandon" }));
+  abandonLater.current = () => send({ decision: "abandon" });
   useEffect(() => {
     if (!settingAside) return;
     const timer = setTimeout(() => void abandonLater.current(), SET_ASIDE_MS);
@@ -152,29 +159,34 @@ export function DecisionCard({
       const target = document.activeElement;
       // Keys act only where the focus is: in this card. A key pressed on the page, or in another card, is not ours.
       if (card.current?.contains(target) !== true) return;
+      const box = target instanceof HTMLTextAreaElement ? target.dataset.testid : undefined;
       if (e.key === "Escape") {
         // Closes what is open, keeping what was typed; never a decision.
         if (noteOpen) {
           setNoteOpen(false);
           card.current?.focus();
-        } else if (edited !== null && target instanceof HTMLTextAreaElement && target.id === "plan-editor")
-          card.current?.focus();
+        } else if (box === "plan-editor") card.current?.focus();
         return;
       }
       if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+        // A comment or reply box keeps its own Ctrl+Enter (it adds the comment); it never approves.
+        if (box && box !== "plan-feedback" && box !== "plan-editor") return;
         e.preventDefault();
-        if (target instanceof HTMLTextAreaElement && target.dataset.testid === "plan-feedback") {
-          if (note.trim() || comments.length > 0) void reject(note);
+        if (box === "plan-feedback") {
+          if (note.trim() || summary) void reject();
         } else void approve(fallback);
         return;
       }
       if (lead || e.ctrlKey || e.metaKey || e.altKey || isTextField(target)) return;
       const picked = e.key === "1" ? "acceptEdits" : e.key === "2" ? "default" : null;
       if (picked) {
-        // One stroke never approves into more than the mode before plan mode: a wider choice takes the focus, and
-        // Enter (a second stroke, on a button that says what it does) approves.
+        // One stroke never approves into more than the mode before plan mode: a wider choice opens the menu on it,
+        // and Enter (a second stroke, on an item that says what it does) approves.
         if (WIDTH[picked] > WIDTH[fallback])
-          card.current?.querySelector<HTMLButtonElement>(`[data-continuation="${picked}"]`)?.focus();
+          setFocusRequest({
+            testId: picked === "acceptEdits" ? "approve-accept-edits" : "approve-review-edits",
+            at: Date.now(),
+          });
         else void approve(picked);
       } else if (e.key === "3") {
         e.preventDefault();
@@ -184,23 +196,6 @@ export function DecisionCard({
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-
-  // The option matching the mode plan mode was entered from is the default (marked, and Ctrl/Cmd+Enter).
-  const option = (key: string | null, label: string, continuation: Continuation, testId: string) => (
-    <button
-      type="button"
-      data-continuation={continuation}
-      data-testid={testId}
-      data-default={continuation === fallback}
-      disabled={busy}
-      onClick={() => void approve(continuation)}
-      aria-keyshortcuts={key ?? undefined}
-      className={`${BUTTON} font-medium ${continuation === fallback ? "bg-emerald-800 text-white" : "border border-emerald-800 text-emerald-900 dark:text-emerald-200"}`}
-    >
-      {key ? <kbd className="mr-1 rounded border border-current px-1 text-xs">{key}</kbd> : null}
-      {note.trim() ? `${label}, with your note` : label}
-    </button>
-  );
 
   return (
     <section
@@ -240,10 +235,17 @@ export function DecisionCard({
         </p>
       ) : null}
       {lead ? null : <NotifyOptIn />}
-      {commenting && edited === null ? (
-        <PlanLineComments markdown={markdown} comments={comments} onChange={setComments} />
-      ) : edited === null ? (
-        rendered
+      {edited === null ? (
+        <PlanReviewBlocks
+          markdown={markdown}
+          blocks={blocks}
+          threads={threads}
+          comments={comments}
+          onComments={setComments}
+          acts={acts}
+          onAct={(id, next) => setActs((all) => ({ ...all, [id]: next }))}
+          onBoxOpen={setCommentOpen}
+        />
       ) : (
         <div>
           <label htmlFor="plan-editor" className="text-sm font-medium">
@@ -258,17 +260,11 @@ export function DecisionCard({
           />
         </div>
       )}
-      {diff ? (
+      {changes.length > 0 ? (
         <details className="mt-3" data-testid="plan-diff" open>
           <summary className="cursor-pointer text-sm">Changes since version {version - 1}</summary>
           <div className="mt-2">
-            <DiffView
-              diff={diff}
-              label={`Changes from version ${version - 1} to ${version}`}
-              testId="plan-diff-lines"
-              notes={anchored.map((c) => ({ line: lastLine(c.quote), content: <EarlierCommentView c={c} /> }))}
-            />
-            <EarlierComments comments={floating} />
+            <PlanVersionDiff rows={changes} label={`Changes from version ${version - 1} to ${version}`} />
           </div>
         </details>
       ) : null}
@@ -287,15 +283,19 @@ export function DecisionCard({
             value={note}
             onChange={(e) => setNote(e.target.value)}
           />
+          <p data-testid="send-summary" className="mt-1 text-xs text-zinc-700 dark:text-zinc-300">
+            You are sending: {[note.trim() ? "your feedback" : "", summary].filter(Boolean).join(", ") || "nothing yet"}{" "}
+            · Request changes
+          </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <button
               type="button"
               data-testid="send-feedback"
-              disabled={busy || (!note.trim() && comments.length === 0)}
+              disabled={busy || (!note.trim() && !summary)}
               className={`${BUTTON} bg-zinc-800 text-white dark:bg-zinc-200 dark:text-zinc-900`}
-              onClick={() => void reject(note)}
+              onClick={() => void reject()}
             >
-              Send feedback
+              Send, request changes
             </button>
             <button type="button" disabled={busy} className={`${BUTTON} border`} onClick={() => setNoteOpen(false)}>
               Close
@@ -305,7 +305,7 @@ export function DecisionCard({
       ) : null}
       {!noteOpen && note.trim() ? (
         <p data-testid="note-kept" className="mt-3 text-sm text-zinc-700 dark:text-zinc-300">
-          Your note is kept: it goes with Approve (as notes for the agent) or with Keep planning.{" "}
+          Your note is kept: it goes with Approve (as notes for the agent) or with Request changes.{" "}
           <button type="button" className="underline" onClick={() => setNoteOpen(true)}>
             Show it
           </button>
@@ -316,94 +316,31 @@ export function DecisionCard({
           {error}
         </p>
       ) : null}
-      <div
-        data-testid="decision-actions"
-        data-sticky={boxOpen ? "no" : "yes"}
-        className={`${boxOpen ? "" : "sticky bottom-0"} -mx-3 mt-4 flex flex-wrap items-center gap-2 border-t border-zinc-200 bg-white px-3 py-2 sm:-mx-4 sm:px-4 dark:border-zinc-800 dark:bg-zinc-900`}
-      >
-        {lead ? (
-          <>
-            <button
-              type="button"
-              data-testid="approve"
-              disabled={busy}
-              onClick={() => void approve("acceptEdits")}
-              className={`${BUTTON} bg-emerald-800 font-medium text-white`}
-            >
-              {note.trim() ? "Approve with your note, auto-accept its edits" : "Approve, auto-accept its edits"}
-            </button>
-            <button
-              type="button"
-              data-testid="approve-review-edits"
-              disabled={busy}
-              onClick={() => void approve("default")}
-              className={`${BUTTON} border border-emerald-800 font-medium text-emerald-900 dark:text-emerald-200`}
-            >
-              {note.trim() ? "Approve with your note, its edits ask" : "Approve, its edits ask"}
-            </button>
-          </>
-        ) : (
-          <>
-            {option("1", "Approve, auto-accept edits", "acceptEdits", "approve-accept-edits")}
-            {option("2", "Approve, review each edit", "default", "approve-review-edits")}
-            {autoAllowed ? option(null, "Approve in auto mode", "auto", "approve-auto") : null}
-          </>
-        )}
-        <button
-          type="button"
-          data-testid="keep-planning"
-          disabled={busy}
-          onClick={() => setNoteOpen(true)}
-          aria-keyshortcuts={lead ? undefined : "3"}
-          className={`${BUTTON} border`}
-        >
-          {lead ? null : <kbd className="mr-1 rounded border border-current px-1 text-xs">3</kbd>}
-          Keep planning
-        </button>
-        <button
-          type="button"
-          data-testid="comment-lines"
-          disabled={busy || edited !== null}
-          aria-pressed={commenting}
-          onClick={() => setCommenting(!commenting)}
-          className={`${BUTTON} border`}
-        >
-          {commenting ? "Show the plan" : `Comment on lines${comments.length ? ` (${comments.length})` : ""}`}
-        </button>
-        <button
-          type="button"
-          data-testid="edit-plan"
-          disabled={busy}
-          aria-pressed={edited !== null}
-          onClick={() => setEdited(edited === null ? markdown : null)}
-          className={`${BUTTON} border`}
-        >
-          {edited === null ? "Edit plan" : "Discard edits"}
-        </button>
-        {lead ? null : settingAside ? (
-          <span data-testid="set-aside-pending" role="status" className="flex items-center gap-2 text-sm">
-            Setting it aside…
-            <button
-              type="button"
-              data-testid="undo-set-aside"
-              onClick={() => setSettingAside(false)}
-              className={`${BUTTON} border`}
-            >
-              Undo
-            </button>
-          </span>
-        ) : (
-          <button
-            type="button"
-            data-testid="chat-about-it"
-            disabled={busy}
-            onClick={() => setSettingAside(true)}
-            className={`${BUTTON} border`}
-          >
-            Set aside, chat about it
-          </button>
-        )}
-      </div>
+      <DecisionActions
+        lead={lead !== undefined}
+        fallback={fallback}
+        choices={
+          lead
+            ? ["acceptEdits", "default"]
+            : autoAllowed
+              ? ["default", "acceptEdits", "auto"]
+              : ["default", "acceptEdits"]
+        }
+        busy={busy}
+        hasNote={note.trim().length > 0}
+        boxOpen={boxOpen}
+        summary={summary}
+        suggestions={edited === null ? suggestions : 0}
+        applySuggestions={applyOn}
+        onApplySuggestions={setApplyOn}
+        onApprove={(mode) => void approve(mode)}
+        onRequestChanges={() => setNoteOpen(true)}
+        editing={edited !== null}
+        onToggleEdit={() => setEdited(edited === null ? markdown : null)}
+        settingAside={settingAside}
+        onSetAside={setSettingAside}
+        focusRequest={focusRequest}
+      />
     </section>
   );
 }

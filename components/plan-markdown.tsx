@@ -16,12 +16,25 @@ const components: Components = {
     ),
 };
 
-export function PlanMarkdown({ markdown, testId = "plan-markdown" }: { markdown: string; testId?: string }) {
+export function PlanMarkdown({
+  markdown,
+  testId = "plan-markdown",
+  bare = false,
+}: {
+  markdown: string;
+  testId?: string;
+  /** Without its wrapper: one block of a plan, placed by the review card. */
+  bare?: boolean;
+}) {
+  const md = (
+    <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
+      {markdown}
+    </ReactMarkdown>
+  );
+  if (bare) return md;
   return (
     <div data-testid={testId} className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} components={components} skipHtml>
-        {markdown}
-      </ReactMarkdown>
+      {md}
     </div>
   );
 }

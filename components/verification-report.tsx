@@ -58,7 +58,7 @@ export function VerificationReport({ verification }: { verification: Verificatio
           {r.status === "pass" ? "passed" : "failed"}
         </span>{" "}
         <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
-          ({r.method === "deterministic" ? "checked by the deterministic matcher" : "graded by a verifier model"})
+          ({r.method === "deterministic" ? "checked against the files that changed" : "graded by a verifier model"})
         </span>
       </p>
       <ul className="flex flex-col gap-1 text-xs">
@@ -68,13 +68,20 @@ export function VerificationReport({ verification }: { verification: Verificatio
             <li key={i.id} data-testid="verification-item" data-status={i.status}>
               <span className={`mr-1 rounded px-1 ${BADGE[i.status]}`}>{WORD[i.status] ?? i.status}</span>
               <InlineText text={i.text} />
-              <span className="text-zinc-600 dark:text-zinc-400">
+              {/* Every verdict says why; the files that back it follow. */}
+              <span data-testid="verification-reason" className="text-zinc-600 dark:text-zinc-400">
                 {" "}
-                · {i.evidence.length ? i.evidence.join(", ") : i.reason}
+                · {i.reason}
+                {i.evidence.length ? `: ${i.evidence.join(", ")}` : ""}
               </span>
             </li>
           ))}
       </ul>
+      {r.gitUnchecked ? (
+        <p data-testid="verification-unseen" role="note" className="text-xs text-amber-900 dark:text-amber-200">
+          Changes made outside the tools (by shell commands) were not checked: {r.gitUnchecked}.
+        </p>
+      ) : null}
       {r.items.some((i) => i.status === "unchecked") ? (
         <div data-testid="verification-unchecked" className="text-xs">
           <p className="font-medium">Not checkable from the changes (they pass or fail nothing):</p>

@@ -1,5 +1,16 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { eventsOf, exitPlan, exitResults, say, scripted, stateOf, waitForStatus } from "./helpers";
+import {
+  eventsOf,
+  exitPlan,
+  exitResults,
+  say,
+  scripted,
+  stateOf,
+  waitForStatus,
+  approveVia,
+  moreAction,
+  blockAt,
+} from "./helpers";
 
 // Issue 28: the card decides only what a person meant. Each case presses or clicks what used to decide by accident
 // (or lose words), then makes one deliberate decision: the review's answers show it was the only one.
@@ -30,7 +41,7 @@ test("keys pressed with the focus on the page body decide nothing", async ({ pag
   await expect(page.locator("body")).toBeFocused();
   for (const key of ["1", "2", "3", "Control+Enter", "Meta+Enter"]) await page.keyboard.press(key);
   await expect(card.getByTestId("plan-feedback")).toHaveCount(0);
-  await card.getByTestId("approve-review-edits").click();
+  await approveVia(card, "approve-review-edits");
   await waitForStatus(request, id, "idle");
   // The click was the only decision: no key pressed on the body approved into auto-accept before it.
   expect(await answers(request, id)).toEqual(["approve"]);
@@ -45,8 +56,8 @@ test("feedback typed and then Approve reaches the agent as notes; the card says 
   const card = await openCard(page, id);
   await card.getByTestId("keep-planning").click();
   await card.getByTestId("plan-feedback").fill("Keep the file under 10 lines.");
-  await expect(card.getByTestId("approve-review-edits")).toContainText("with your note");
-  await card.getByTestId("approve-review-edits").click();
+  await expect(card.getByTestId("approve")).toContainText("with your note");
+  await card.getByTestId("approve").click();
   await waitForStatus(request, id, "idle");
   const [result] = await exitResults(request, id);
   expect(result?.output).toContain("Notes from the reviewer");
@@ -60,19 +71,19 @@ test("Set aside waits five seconds with Undo: undone, the review still waits and
   await page.clock.install();
   const id = await waitingPlan(request);
   const card = await openCard(page, id);
-  await card.getByTestId("chat-about-it").click();
+  await moreAction(card, "chat-about-it");
   await expect(card.getByTestId("set-aside-pending")).toBeVisible();
   await card.getByTestId("undo-set-aside").click();
   await page.clock.runFor(6000);
-  await expect(card.getByTestId("chat-about-it")).toBeVisible();
-  await card.getByTestId("approve-review-edits").click();
+  await expect(card.getByTestId("more-actions")).toBeVisible();
+  await approveVia(card, "approve-review-edits");
   await waitForStatus(request, id, "idle");
   expect(await answers(request, id)).toEqual(["approve"]);
 
   // Not undone, it is sent when the time is up.
   const other = await waitingPlan(request);
   const second = await openCard(page, other);
-  await second.getByTestId("chat-about-it").click();
+  await moreAction(second, "chat-about-it");
   await page.clock.runFor(6000);
   await waitForStatus(request, other, "idle");
   expect(await answers(request, other)).toEqual(["abandon"]);
@@ -96,9 +107,8 @@ for (const width of [1280, 390]) {
     await say(request, id, "/plan a long one");
     await waitForStatus(request, id, "awaiting_review");
     const card = await openCard(page, id);
-    await card.getByTestId("comment-lines").click();
-    await card.locator('[data-testid="plan-line"][data-line="20"]').click();
-    await card.locator('[data-testid="plan-line"][data-line="24"]').click({ modifiers: ["Shift"] });
+    await (await blockAt(card, 20)).getByTestId("comment-block").click();
+    await (await blockAt(card, 24)).getByTestId("comment-block").click({ modifiers: ["Shift"] });
     const comment = card.getByTestId("line-comment");
     await expect(comment).toBeFocused();
     expect(await uncovered(page, "line-comment")).toBe(true);

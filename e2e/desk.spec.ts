@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { exitPlan, say, waitForStatus } from "./helpers";
+import { exitPlan, say, waitForStatus, approveVia } from "./helpers";
 import { OPERATOR_HEADERS } from "./operator";
 
 // Issue 28, the desk: a Plangate plan, a teammate's plan and an outside agent's plan wait together, oldest first;
@@ -128,7 +128,7 @@ test("the desk lists every source's plan together, decides each there, and opens
 
   const here = `/desk?workspace=${encodeURIComponent(WORKSPACE)}`;
   await page.goto(`${here}&item=${r.own}`);
-  await page.getByTestId("desk-open").getByTestId("approve-accept-edits").click();
+  await approveVia(page.getByTestId("desk-open"), "approve-accept-edits");
   await expect(item(other, r.own)).toHaveCount(0, { timeout: 10_000 });
   // Decided: it leaves, and the next (the teammate's) opens.
   await expect(item(page, r.own)).toHaveCount(0);
@@ -137,7 +137,7 @@ test("the desk lists every source's plan together, decides each there, and opens
   await page.getByTestId("desk-open").getByTestId("approve").click();
   await expect(item(page, r.mate)).toHaveCount(0);
   await expect(page.getByTestId("desk-open")).toHaveAttribute("data-item", r.outside);
-  await page.getByTestId("desk-open").getByTestId("approve-accept-edits").click();
+  await approveVia(page.getByTestId("desk-open"), "approve-accept-edits");
   await expect(page.getByTestId("desk-open")).toHaveAttribute("data-item", late);
   await page.getByTestId("desk-open").getByTestId("keep-planning").click();
   await page.getByTestId("plan-feedback").fill("Not now.");

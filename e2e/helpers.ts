@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export type Step = {
   text?: string;
@@ -59,4 +59,39 @@ export async function exitResults(
   return (await eventsOf(request, id, base))
     .filter((e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode")
     .map((e) => e.payload as { ok: boolean; output?: string; error?: string });
+}
+
+type Scope = Page | Locator;
+export type ApproveWay = "approve-accept-edits" | "approve-review-edits" | "approve-auto";
+
+/** Approves one way through the card's Approve menu (the main button approves the way from before plan mode). */
+export async function approveVia(scope: Scope, way: ApproveWay): Promise<void> {
+  await scope.getByTestId("approve-options").click();
+  await scope.getByTestId(way).click();
+}
+
+/** Picks an item of the card's More… menu. */
+export async function moreAction(scope: Scope, item: "edit-plan" | "chat-about-it"): Promise<void> {
+  await scope.getByTestId("more-actions").click();
+  await scope.getByTestId(item).click();
+}
+
+/** The rendered block of the plan holding source line `line` (a heading, a paragraph, one list item…). */
+export async function blockAt(card: Locator, line: number): Promise<Locator> {
+  const blocks = card.getByTestId("plan-block");
+  const ranges = await blocks.evaluateAll((els) => els.map((e) => e.getAttribute("data-lines") ?? ""));
+  const at = ranges.findIndex((r) => {
+    const [start, end] = r.split("-").map(Number);
+    return start !== undefined && end !== undefined && line >= start && line <= end;
+  });
+  if (at < 0) throw new Error(`no block of the plan holds line ${line} (blocks: ${ranges.join(", ")})`);
+  return blocks.nth(at);
+}
+
+/** Comments on the blocks from line `from` to line `to` (Shift+click extends the range), then adds the comment. */
+export async function commentOn(card: Locator, from: number, to: number, text: string): Promise<void> {
+  await (await blockAt(card, from)).getByTestId("comment-block").click();
+  if (to !== from) await (await blockAt(card, to)).getByTestId("comment-block").click({ modifiers: ["Shift"] });
+  await card.getByTestId("line-comment").fill(text);
+  await card.getByTestId("add-comment").click();
 }

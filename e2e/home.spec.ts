@@ -40,6 +40,8 @@ test("a page on another origin cannot frame Plangate, and Plangate's own pages r
 });
 
 test("home page shows the empty state, then lists sessions with their status", async ({ page }) => {
+  // Specs before this one (the desk's) leave sessions; the empty state needs none (the suite runs one at a time).
+  await db.session.deleteMany();
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
   await expect(page.getByTestId("sessions-empty")).toContainText("No sessions yet");

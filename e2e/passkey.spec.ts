@@ -37,7 +37,8 @@ test("password sign-in → add a passkey → sign out → sign in with the passk
   await page.getByTestId("credentials-email").fill(EMAIL);
   await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
   await page.getByTestId("credentials-submit").click();
-  await expect(page).toHaveURL(`${local}/`);
+  // Signing in lands on the desk.
+  await expect(page).toHaveURL(`${local}/desk`);
 
   await page.getByTestId("nav-account").click();
   await expect(page.getByTestId("no-passkeys")).toBeVisible();

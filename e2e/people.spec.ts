@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { createLink } from "../lib/db/people/links";
-import { exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
 // Issue 26 in the browser, as a person (no operator header on this context): the first start's setup link makes
 // the owner, who approves a plan and is named for it; sign-out ends the session, and sign-in starts one again.
@@ -38,7 +38,7 @@ test("setup link → owner account → a signed approval naming them → sign ou
   await say(request, id, "plan it");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);
-  await page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await approveVia(page.getByTestId("decision-card"), "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("by Ada Lovelace", { timeout: 15_000 });
   const history = (await (await request.get(`/api/sessions/${id}/history`)).json()) as {
     history: { plans: { decidedBy: string | null }[] };

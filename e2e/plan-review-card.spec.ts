@@ -1,6 +1,17 @@
 // Runs after home.spec.ts (files run in name order, one worker): home asserts the empty state of a fresh database.
 import { expect, test, type Page } from "@playwright/test";
-import { call, eventsOf, exitPlan, exitResults, say, scripted, stateOf, waitForStatus } from "./helpers";
+import {
+  call,
+  eventsOf,
+  exitPlan,
+  exitResults,
+  say,
+  scripted,
+  stateOf,
+  waitForStatus,
+  approveVia,
+  moreAction,
+} from "./helpers";
 
 const PLAN =
   '# Plan: notes\n\n| Step | File |\n| --- | --- |\n| 1 | NOTES.md |\n\n- [ ] write the note\n\n```ts\nconst x = 1;\n```\n\n<script>window.__pwned = 1</script>\n\n<img src=x onerror="window.__pwned = 2">\n\n[click me](javascript:window.__pwned=3)\n\nInline <b onclick="window.__pwned = 4">bold</b> and <iframe src="javascript:window.__pwned=5"></iframe> end.\n';
@@ -38,10 +49,11 @@ test("a plan review is a decision card: sanitised plan, Approve (double-clicked)
   await expect(card.getByText("click me")).toBeVisible();
   await card.getByText("click me").click();
   await expect(card).toContainText(/Inline bold and\s+end\./);
-  await expect(card.getByTestId("approve-accept-edits")).toContainText("Approve, auto-accept edits");
   await expect(card.getByTestId("plan-version")).toHaveText("version 1");
   await page.screenshot({ path: "e2e/screenshots/decision-card-desktop.png", fullPage: true });
-
+  await card.getByTestId("approve-options").click();
+  await expect(card.getByTestId("approve-accept-edits")).toContainText("Approve, auto-accept edits");
+  // A double click decides once: the menu closes on the first, the second lands on nothing that decides.
   await card.getByTestId("approve-accept-edits").dblclick();
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("timeline")).toContainText("All done.", { timeout: 15_000 });
@@ -62,7 +74,7 @@ test("approve and approve edits manually: the write asks, Allow once runs it", a
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("approve-review-edits").click();
+  await approveVia(card, "approve-review-edits");
   const ask = page.getByTestId("permission-card");
   await expect(ask).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
@@ -77,7 +89,7 @@ test("approve in auto mode: the agent executes without asking", async ({ page, r
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("approve-auto").click();
+  await approveVia(card, "approve-auto");
   await expect(page.getByTestId("timeline")).toContainText("Auto done.", { timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "auto");
   expect((await eventsOf(request, id)).filter((e) => e.type === "permission.asked")).toHaveLength(0);
@@ -109,7 +121,7 @@ test("keep planning sends feedback; the v2 card shows the diff from v1; approve"
   const [rejected] = await exitResults(request, id);
   expect(rejected?.ok).toBe(false);
   expect(rejected?.error).toContain("Please add a test step.");
-  await card.getByTestId("approve-accept-edits").click();
+  await approveVia(card, "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("Done after v2.", { timeout: 15_000 });
 });
 
@@ -121,7 +133,7 @@ test("chat about it (a click) sets the review aside: composer back, still in pla
   await say(request, id, "plan something");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("chat-about-it").click();
+  await moreAction(card, "chat-about-it");
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
   await expect.poll(async () => (await stateOf(request, id)).status).toBe("idle");
@@ -133,7 +145,7 @@ test("chat about it (a click) sets the review aside: composer back, still in pla
   await page.keyboard.press("Escape");
   await page.getByTestId("decision-card").press("Escape");
   await expect.poll(async () => (await stateOf(request, id)).status).toBe("awaiting_review");
-  await page.getByTestId("chat-about-it").click();
+  await moreAction(page, "chat-about-it");
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
   const answers = (await eventsOf(request, id))
@@ -150,7 +162,7 @@ test("edit the plan in place, then approve (Ctrl+Enter, the default choice: revi
   await say(request, id, "write notes");
   await waitForStatus(request, id, "awaiting_review");
   const card = await openReview(page, id);
-  await card.getByTestId("edit-plan").click();
+  await moreAction(card, "edit-plan");
   const editor = card.getByTestId("plan-editor");
   await expect(editor).toHaveValue(/write NOTES.md/);
   await editor.fill("# Plan\n\n1. write NOTES.md\n2. keep it short (added by the reviewer)\n");

@@ -1,6 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { call, eventsOf, exitPlan, say, scripted, stateOf, waitForStatus } from "./helpers";
+import {
+  call,
+  eventsOf,
+  exitPlan,
+  say,
+  scripted,
+  stateOf,
+  waitForStatus,
+  approveVia,
+  moreAction,
+  commentOn,
+} from "./helpers";
 
 const WRITE = call("write", { path: "DESK.md", content: "desk\n" });
 
@@ -68,7 +79,7 @@ for (const width of [1280, 390]) {
       await page.keyboard.press("Escape");
       await expect(box).toHaveCount(0);
       await expect(c.getByTestId("note-kept")).toBeVisible();
-      await expect(c.getByTestId("approve-review-edits")).toContainText("with your note");
+      await expect(c.getByTestId("approve")).toContainText("with your note");
       expect((await stateOf(request, id)).status).toBe("awaiting_review");
       await expect(c).toBeFocused();
       await page.keyboard.press("3");
@@ -87,13 +98,15 @@ for (const width of [1280, 390]) {
     }) => {
       const fromDefault = await reviewFrom(request, "default");
       let c = await card(page, fromDefault);
-      await expect(c.getByTestId("approve-review-edits")).toHaveAttribute("data-default", "true");
-      await expect(c.getByTestId("approve-accept-edits")).toContainText("1");
-      await expect(c.getByTestId("approve-review-edits")).toContainText("2");
+      await expect(c.getByTestId("approve")).toHaveAttribute("data-continuation", "default");
       await expect(c.getByTestId("keep-planning")).toContainText("3");
-      // 1 would approve into more than the mode before plan mode: one stroke only takes the focus there, Enter approves.
+      // 1 would approve into more than the mode before plan mode: one stroke only opens the Approve menu on it,
+      // where the keys are shown beside the ways they pick, and Enter approves.
       await page.keyboard.press("1");
       await expect(c.getByTestId("approve-accept-edits")).toBeFocused();
+      await expect(c.getByTestId("approve-accept-edits")).toContainText("1");
+      await expect(c.getByTestId("approve-review-edits")).toContainText("2");
+      await expect(c.getByTestId("approve-review-edits")).toHaveAttribute("data-default", "true");
       expect((await stateOf(request, fromDefault)).status).toBe("awaiting_review");
       await page.keyboard.press("Enter");
       await expect(page.getByTestId("timeline")).toContainText("Desk done.", { timeout: 15_000 });
@@ -101,7 +114,7 @@ for (const width of [1280, 390]) {
 
       const fromAccept = await reviewFrom(request, "acceptEdits");
       c = await card(page, fromAccept);
-      await expect(c.getByTestId("approve-accept-edits")).toHaveAttribute("data-default", "true");
+      await expect(c.getByTestId("approve")).toHaveAttribute("data-continuation", "acceptEdits");
       await page.keyboard.press("2");
       await expect(page.getByTestId("permission-card")).toBeVisible({ timeout: 15_000 });
       await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
@@ -122,15 +135,16 @@ for (const width of [1280, 390]) {
       // The action bar stays on screen on a long plan, and its buttons are at least 44 px tall.
       const bar = c.getByTestId("decision-actions");
       await expect(bar).toBeInViewport();
-      for (const id of [
-        "approve-accept-edits",
-        "approve-review-edits",
-        "keep-planning",
-        "edit-plan",
-        "chat-about-it",
-      ]) {
-        expect((await c.getByTestId(id).boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
-      }
+      const tall = async (ids: string[]) => {
+        for (const id of ids) expect((await c.getByTestId(id).boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+      };
+      await tall(["approve", "approve-options", "keep-planning", "more-actions"]);
+      await c.getByTestId("approve-options").click();
+      await tall(["approve-accept-edits", "approve-review-edits"]);
+      await page.keyboard.press("Escape");
+      await c.getByTestId("more-actions").click();
+      await tall(["edit-plan", "chat-about-it"]);
+      await page.keyboard.press("Escape");
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
         [],
@@ -149,7 +163,7 @@ for (const width of [1280, 390]) {
       await c.getByTestId("plan-feedback").fill("Not sent: please rename the file.");
       const other = await browser.newPage();
       await other.goto(page.url());
-      await other.getByTestId("approve-accept-edits").click();
+      await approveVia(other, "approve-accept-edits");
       await expect(page.getByTestId("decided-elsewhere")).toContainText("Decided in another tab: Approved", {
         timeout: 15_000,
       });
@@ -226,7 +240,7 @@ for (const width of [1280, 390]) {
       await c.getByTestId("send-feedback").click();
       c = page.getByTestId("decision-card");
       await expect(c.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-      await c.getByTestId("chat-about-it").click();
+      await moreAction(c, "chat-about-it");
       await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
       const entries = page.getByTestId("plan-version-entry");
       await expect(entries).toHaveCount(2);
@@ -320,7 +334,7 @@ for (const width of [1280, 390]) {
 }
 
 for (const width of [1280, 390]) {
-  test(`line comments at ${width} px: many comments make one review, the model reads them, v2 shows them resolved or not, History keeps them`, async ({
+  test(`line comments at ${width} px: many comments make one review, the model reads them, v2 shows them outdated, History keeps them`, async ({
     page,
     request,
   }) => {
@@ -331,24 +345,19 @@ for (const width of [1280, 390]) {
     await say(request, id, "plan a cache");
     await waitForStatus(request, id, "awaiting_review");
     const c = await card(page, id);
-    await c.getByTestId("comment-lines").click();
-    await c.locator('[data-testid="plan-line"][data-line="4"]').click();
-    await c.getByTestId("line-comment").fill("No new infrastructure: keep it in memory.");
-    await c.getByTestId("add-comment").click();
-    await c.locator('[data-testid="plan-line"][data-line="3"]').click();
-    await c.locator('[data-testid="plan-line"][data-line="5"]').click({ modifiers: ["Shift"] });
-    await c.getByTestId("line-comment").fill("Say how the cache is invalidated.");
-    await c.getByTestId("add-comment").click();
+    await commentOn(c, 4, 4, "No new infrastructure: keep it in memory.");
+    await commentOn(c, 3, 5, "Say how the cache is invalidated.");
     await expect(c.getByTestId("pending-comment")).toHaveCount(2);
-    await expect(c.getByTestId("pending-comment").nth(1)).toContainText("Lines 3–5");
+    await expect(c.getByTestId("pending-comment").nth(1)).toContainText("lines 3–5");
     await page.screenshot({ path: `e2e/screenshots/decision-card-comments-${width}.png`, fullPage: true });
     await c.getByTestId("keep-planning").click();
     await c.getByTestId("plan-feedback").fill("Simpler, please.");
     await c.getByTestId("send-feedback").click();
     const next = page.getByTestId("decision-card");
     await expect(next.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-    await expect(next.getByTestId("earlier-comment")).toHaveCount(2);
-    await expect(next.locator('[data-testid="earlier-comment"][data-resolved="true"]')).toHaveCount(2);
+    // Both quote "2. Use Redis for it", which version 2 no longer has: outdated, shown with their quote.
+    await expect(next.getByTestId("outdated-threads").getByTestId("thread")).toHaveCount(2);
+    await expect(next.locator('[data-testid="thread"][data-status="outdated"]')).toHaveCount(2);
     const sentBack = (await eventsOf(request, id)).find(
       (e) => e.type === "tool.result" && e.payload.tool === "exit_plan_mode",
     );

@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Browser, expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { addPersonByScript, TEST_PASSWORD } from "../tests/helpers/people";
-import { exitPlan, say, waitForStatus } from "./helpers";
+import { exitPlan, say, waitForStatus, approveVia } from "./helpers";
 
 // Issue 27 in the browser: the operator sets a workspace's review policy to two approvals on its workspace page;
 // two reviewers, each in their own browser, approve the plan in turn. The first approval leaves it waiting (the
@@ -71,7 +71,7 @@ test("two approvals from two people in two browsers: the first waits, the second
   await expect(rhea.page.getByTestId("policy-status")).toContainText("0 of 2 approvals");
   // The card names the files the plan's items name: what the policy judges it by.
   await expect(rhea.page.getByTestId("plan-files")).toHaveText("Touches 1 file: notes.md");
-  await rhea.page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await approveVia(rhea.page.getByTestId("decision-card"), "approve-accept-edits");
   await expect(rhea.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
   await expect(rhea.page.getByTestId("timeline")).toContainText("Approved by rhea@example.com · 1 of 2 approvals");
   expect((await (await request.get(`/api/sessions/${id}`)).json()).state.status).toBe("awaiting_review");
@@ -84,7 +84,7 @@ test("two approvals from two people in two browsers: the first waits, the second
 
   await sol.page.goto(`/sessions/${id}`);
   await expect(sol.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
-  await sol.page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await approveVia(sol.page.getByTestId("decision-card"), "approve-accept-edits");
   await expect(sol.page.getByTestId("decision-card")).toHaveCount(0);
   await expect(sol.page.getByTestId("timeline")).toContainText("by sol@example.com", { timeout: 15_000 });
   await waitForStatus(request, id, "idle");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
 test("browsing: search over titles, messages and plans, and filters by status and mode, in the URL", async ({
   page,
@@ -78,7 +78,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   await page.getByTestId("plan-feedback").fill("Add a test.");
   await page.getByTestId("send-feedback").click();
   await expect(page.getByTestId("plan-version")).toHaveText("version 2", { timeout: 15_000 });
-  await page.getByTestId("approve-accept-edits").click();
+  await approveVia(page, "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("Implemented.", { timeout: 15_000 });
 
   // The state right after entering plan mode.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
 test("two tabs: a decision made in one shows in the other within a second; reload mid-review shows the same card", async ({
   browser,
@@ -29,7 +29,7 @@ test("two tabs: a decision made in one shows in the other within a second; reloa
   await a.waitForTimeout(300);
 
   const answered = a.waitForResponse((r) => r.url().endsWith("/decision") && r.request().method() === "POST");
-  await a.getByTestId("approve-accept-edits").click();
+  await approveVia(a, "approve-accept-edits");
   await answered;
   const decidedAt = Date.now();
   await expect(b.getByTestId("decision-card")).toHaveCount(0, { timeout: 1_000 });

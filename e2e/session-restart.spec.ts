@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { freePort, startServer, type Server } from "../tests/helpers/server";
-import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 import { E2E_OPERATOR_TOKEN } from "./operator";
 
 const DATA = "./data/e2e-restart";
@@ -52,7 +52,7 @@ test("server restart mid-review: the same card comes back and Approve goes on; w
   await expect(page.getByTestId("decision-card")).toBeVisible();
   await expect(page.getByTestId("plan-version")).toHaveText("version 1");
   await expect(page.getByTestId("sandbox-banner")).toContainText("The OS sandbox is off");
-  await page.getByTestId("approve-accept-edits").click();
+  await approveVia(page, "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });
   await expect(other.getByTestId("decision-card")).toHaveCount(0, { timeout: 20_000 });
   await expect(other.getByTestId("timeline")).toContainText("Carried on after the restart.", { timeout: 20_000 });

@@ -3,7 +3,7 @@ import { createDb, kysely } from "../lib/db/client";
 import { createPerson, deactivatePerson, findPerson, membershipsOf } from "../lib/db/people/people";
 import type { Role } from "../lib/core/people";
 import { e2eOidc } from "./operator";
-import { exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
 // Single sign-on as the attack: a real OpenID provider (oidc-provider 8.8.1, e2e/oidc-server.ts) vouches for
 // people, and only those an owner added, active, with an email the provider verified, come in.
@@ -68,7 +68,7 @@ test("a person an owner added signs in through the provider, lands on the page a
 
   // Back on the session asked for, signed in as Grace: her decision carries the name the owner gave her.
   await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
-  await page.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+  await approveVia(page.getByTestId("decision-card"), "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("by Grace Hopper", { timeout: 15_000 });
   await expect(page.getByTestId("timeline")).not.toContainText("Grace from the IdP");
 

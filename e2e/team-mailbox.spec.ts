@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { call, eventsOf, exitPlan, scripted, stateOf } from "./helpers";
+import { call, eventsOf, exitPlan, scripted, stateOf, commentOn } from "./helpers";
 
 test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({
   page,
@@ -40,8 +40,8 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   const bobCard = cards.filter({ hasText: "Plan from bob" });
   // The lead's card is the session's card: a mode for the teammate, an edited plan, comments on lines.
   await expect(aliceCard.getByTestId("approve")).toContainText("Approve, auto-accept its edits");
-  for (const id of ["approve-review-edits", "comment-lines", "edit-plan", "keep-planning"])
-    await expect(aliceCard.getByTestId(id)).toBeVisible();
+  for (const id of ["approve-options", "comment-block", "more-actions", "keep-planning"])
+    await expect(aliceCard.getByTestId(id).first()).toBeVisible();
   await expect(page.getByTestId("teammate")).toHaveCount(2);
   await expect(page.locator('[data-testid="teammate"][data-name="alice"]')).toHaveAttribute(
     "data-status",
@@ -62,10 +62,7 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await expect(other.getByTestId("decision-card")).toHaveCount(0);
   await other.close();
 
-  await aliceCard.getByTestId("comment-lines").click();
-  await aliceCard.locator('[data-testid="plan-line"][data-line="3"]').click();
-  await aliceCard.getByTestId("line-comment").fill("Which field?");
-  await aliceCard.getByTestId("add-comment").click();
+  await commentOn(aliceCard, 3, 3, "Which field?");
   await aliceCard.getByTestId("keep-planning").click();
   await aliceCard.getByTestId("plan-feedback").fill("Add a test step.");
   await aliceCard.getByTestId("send-feedback").click();
@@ -80,7 +77,8 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   );
   expect(String(sentBack?.payload.error)).toContain("> 1. add a field to TEAM-ALICE.md");
   expect(String(sentBack?.payload.error)).toContain("Which field?");
-  await expect(revised.getByTestId("earlier-comment")).toHaveCount(1);
+  // Line 3 reads the same in version 2: the thread is open beside it.
+  await expect(revised.locator('[data-testid="thread"][data-status="open"]')).toHaveCount(1);
   await expect(page.getByTestId("decision-card")).toHaveCount(1);
   await revised.getByTestId("approve").click();
   await expect(page.getByTestId("no-pending")).toBeVisible({ timeout: 15_000 });

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, exitPlan, say, scripted, waitForStatus, approveVia, moreAction } from "./helpers";
 
 async function seriousViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -35,7 +35,7 @@ test("no serious or critical axe violations on the home page and the session pag
   await page.goto(`/sessions/${reviewing}`);
   await expect(page.getByTestId("decision-card")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.getByTestId("chat-about-it").click();
+  await moreAction(page, "chat-about-it");
   // Set aside waits a few seconds for an Undo before it is sent.
   await expect(page.getByTestId("set-aside-pending")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -59,21 +59,28 @@ test("the decision card is usable at 390 px: no sideways scrolling, every button
   const card = page.getByTestId("decision-card");
   await expect(card).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  for (const testId of [
-    "approve-accept-edits",
-    "approve-review-edits",
-    "keep-planning",
-    "edit-plan",
-    "chat-about-it",
-  ]) {
-    const box = await card.getByTestId(testId).boundingBox();
-    expect(box, testId).not.toBeNull();
-    expect(box!.x, testId).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width, testId).toBeLessThanOrEqual(390);
-    expect(box!.height, testId).toBeGreaterThanOrEqual(24);
-  }
+  const inReach = async (testIds: string[]) => {
+    for (const testId of testIds) {
+      const box = await card.getByTestId(testId).boundingBox();
+      expect(box, testId).not.toBeNull();
+      expect(box!.x, testId).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, testId).toBeLessThanOrEqual(390);
+      expect(box!.y, testId).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height, testId).toBeLessThanOrEqual(844);
+      expect(box!.height, testId).toBeGreaterThanOrEqual(44);
+    }
+  };
+  // The action row is a bottom sheet on a phone: in reach without scrolling, whatever the length of the plan.
+  await expect(card.getByTestId("decision-actions")).toHaveAttribute("data-sheet", "yes");
+  await inReach(["approve", "approve-options", "keep-planning", "more-actions"]);
+  await card.getByTestId("approve-options").click();
+  await inReach(["approve-accept-edits", "approve-review-edits"]);
+  await page.keyboard.press("Escape");
+  await card.getByTestId("more-actions").click();
+  await inReach(["edit-plan", "chat-about-it"]);
+  await page.keyboard.press("Escape");
   await page.screenshot({ path: "e2e/screenshots/decision-card-phone.png", fullPage: true });
-  await card.getByTestId("approve-accept-edits").click();
+  await approveVia(card, "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("Approved from a phone.", { timeout: 15_000 });
 });
 

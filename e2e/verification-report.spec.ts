@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { call, eventsOf, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, eventsOf, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
 test("after the approved plan is carried out, the verification report shows in the timeline; a failure goes back to the agent in one click", async ({
   page,
@@ -19,21 +19,22 @@ test("after the approved plan is carried out, the verification report shows in t
   await say(request, id, "write both files");
   await waitForStatus(request, id, "awaiting_review");
   await page.goto(`/sessions/${id}`);
-  await page.getByTestId("approve-accept-edits").click();
+  await approveVia(page, "approve-accept-edits");
   await expect(page.getByTestId("timeline")).toContainText("Only did A.", { timeout: 15_000 });
 
   const entry = page.locator('[data-testid="timeline-item"][data-kind="verification"]');
   await expect(entry).toHaveAttribute("data-status", "fail", { timeout: 15_000 });
   const report = entry.getByTestId("verification-report");
   await expect(report).toContainText("Verification of plan version 1: failed");
-  await expect(report).toContainText("checked by the deterministic matcher");
+  await expect(report).toContainText("checked against the files that changed");
   await expect(report.getByTestId("verification-item")).toHaveCount(2);
   await expect(report.locator('[data-testid="verification-item"][data-status="done"]')).toContainText(
     "Write VERIFY-A.md",
   );
-  await expect(report.locator('[data-testid="verification-item"][data-status="missing"]')).toContainText(
-    "Write VERIFY-B.md",
-  );
+  const missing = report.locator('[data-testid="verification-item"][data-status="missing"]');
+  await expect(missing).toContainText("Write VERIFY-B.md");
+  // Every verdict says why, not only which files back it.
+  await expect(missing.getByTestId("verification-reason")).toContainText("none of its files changed (VERIFY-B.md)");
   await page.screenshot({ path: "e2e/screenshots/verification-report.png", fullPage: true });
 
   await report.getByTestId("send-back").click();
@@ -42,4 +43,8 @@ test("after the approved plan is carried out, the verification report shows in t
     .filter((e) => e.type === "message.user")
     .map((e) => String(e.payload.text));
   expect(sent.at(-1)).toContain("- missing: Write VERIFY-B.md");
+  // Sent back, the agent's next turn is checked again (it wrote nothing, so it fails again, saying why).
+  await expect(page.locator('[data-testid="timeline-item"][data-kind="verification"]')).toHaveCount(2, {
+    timeout: 15_000,
+  });
 });

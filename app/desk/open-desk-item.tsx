@@ -8,7 +8,7 @@ import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";
 import { readInbox } from "@/lib/team/read-inbox";
 import Link from "next/link";
-import { DecisionCard } from "@/components/decision-card";
+import { PlanDecision } from "@/components/plan-decision";
 import { PermissionCard } from "@/components/permission-card";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { QuestionCard, type QuestionView } from "@/components/question-card";
@@ -68,17 +68,12 @@ async function Card({ db, item }: { db: Db; item: DeskItem }) {
     ? (await readInbox(db, item.team.id, { status: "pending" })).find((m) => m.requestId === item.id)
     : undefined;
   return (
-    <DecisionCard
+    <PlanDecision
       key={item.id}
       reviewId={item.id}
-      version={plan.version}
-      markdown={plan.markdown}
-      rendered={<PlanMarkdown markdown={plan.markdown} />}
-      diff={plan.diff}
+      plan={plan}
       autoAllowed={mail ? false : gates.autoGateOpen}
       prePlanMode={mail ? null : state.prePlanMode}
-      earlier={plan.earlier}
-      files={plan.files}
       {...(item.team && mail
         ? { lead: { url: `/api/teams/${item.team.id}/mailbox/${mail.id}/reply`, from: item.agent } }
         : {})}

@@ -28,7 +28,7 @@ export async function completeLink(db: Db, secret: string, body: CompleteLinkBod
     throw new AppError("conflict", "Plangate already has an owner: sign in instead.");
   const email = (link.email ?? body.email)?.toLowerCase();
   if (!email) throw new AppError("bad_request", "email: required");
-  let person = await findPerson(db, { email });
+  const person = await findPerson(db, { email });
   if (link.purpose !== "reset" && person) throw new AppError("conflict", `${email} already has an account: sign in.`);
   const audit = (conn: Conn, p: Person) =>
     appendAudit(conn, {

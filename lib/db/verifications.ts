@@ -21,15 +21,18 @@ export async function countVerifications(conn: Conn, planId: string, planVersion
   return Number(row.n);
 }
 
-export async function hasVerification(conn: Conn, planId: string, planVersion: number): Promise<boolean> {
+/** The status of a plan version's latest check ("pass" or "fail"), or null before its first. */
+export async function lastVerificationStatus(conn: Conn, planId: string, planVersion: number): Promise<string | null> {
   const row = await kysely(conn)
     .selectFrom("Verification")
-    .select("id")
+    .select("status")
     .where("planId", "=", planId)
     .where("planVersion", "=", planVersion)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.status ?? null;
 }
 
 export async function selectVerifications(conn: Conn, sessionId: string): Promise<VerificationRow[]> {

@@ -3,17 +3,24 @@ import { z } from "zod";
 import type { Executor } from "../db/client";
 import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
-import { insertPlanComments } from "../db/plans/comments";
+import { insertPlanComments, resolvePlanThreads } from "../db/plans/comments";
 import { findReviewedVersion } from "../db/plans/reviews";
 import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { exitPlan, gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
-import { isGitWorkspace } from "../verify/git-snapshot";
-import { BASELINE_NONE, holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
+import { holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
-import { commentInput, formatComments, quoteLines } from "./plan-comments";
+import {
+  formatComments,
+  formatThreads,
+  listComments,
+  quoteLines,
+  reviewInput,
+  type ThreadInput,
+} from "./plan-comments";
+import { applySuggestions } from "./plan-threads";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 import { readGates } from "../session/mode-gates";
@@ -31,13 +38,17 @@ export const planDecisionBody = z
     feedback: z.string().max(20_000).optional(),
     mode: z.enum(["default", "acceptEdits", "auto"]).optional(),
     plan: z.string().min(1).max(200_000).optional(),
-    /** Comments on lines of the version under review: with "reject" they go back with the feedback, with "approve" as notes. */
-    comments: z.array(commentInput).max(100).optional(),
+    /** The review with the decision: with "reject" it goes back with the feedback, with "approve" as notes. */
+    ...reviewInput,
   })
   .strict()
-  .refine((b) => b.decision !== "abandon" || !b.comments?.length, {
-    message: "comments go with approve or reject, not abandon",
+  .refine((b) => b.decision !== "abandon" || (!b.comments?.length && !b.threads?.length), {
+    message: "comments and threads go with approve or reject, not abandon",
     path: ["comments"],
+  })
+  .refine((b) => !b.applySuggestions || (b.decision === "approve" && b.plan === undefined), {
+    message: "applySuggestions goes with approve, and not with an edited plan",
+    path: ["applySuggestions"],
   });
 export type PlanDecision = z.infer<typeof planDecisionBody>;
 
@@ -128,10 +139,14 @@ export async function decidePlanReview(
       `${decider.by === "lead-model" ? "The lead's model may not answer this plan" : "This plan cannot be answered here"}: ${allowed.reason}.`,
     );
   const comments = (body.comments ?? []).map((c, i) => ({ ...c, quote: quoteLines(version.content, c, i) }));
-  const commentText = formatComments(comments);
+  const answered = await threadsAnswered(db, version, body.threads ?? []);
+  const reviewText = [formatComments(comments), formatThreads(answered)].filter(Boolean).join("\n\n");
+  if (body.applySuggestions && body.plan !== undefined)
+    throw new AppError("bad_request", "applySuggestions: apply the suggestions or send an edited plan, not both");
+  const proposed = body.applySuggestions ? suggested(version.content, comments) : body.plan;
   const edited =
-    body.decision === "approve" && body.plan !== undefined && normalize(body.plan) !== normalize(version.content);
-  const finalPlan = edited && body.plan !== undefined ? body.plan : version.content;
+    body.decision === "approve" && proposed !== undefined && normalize(proposed) !== normalize(version.content);
+  const finalPlan = edited && proposed !== undefined ? proposed : version.content;
   const releasing =
     body.decision === "approve" && override === undefined
       ? await weighUnderPolicy(db, review, version, decider, edited, recordOnly)
@@ -181,13 +196,13 @@ export async function decidePlanReview(
             cause: t.cause === "fallback" ? "fallback" : "review",
           },
         });
-      const notes = [body.feedback, commentText].filter(Boolean).join("\n\n") || undefined;
+      const notes = [body.feedback, reviewText].filter(Boolean).join("\n\n") || undefined;
       out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, notes)));
     } else if (body.decision === "reject") {
       out.push(
         result(
           false,
-          `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}${commentText ? `\n\n${commentText}` : ""}\nRevise the plan file, then call exit_plan_mode again.`,
+          `The user did not approve the plan and wants you to keep planning.${body.feedback ? ` Their feedback:\n${body.feedback}` : ""}${reviewText ? `\n\n${reviewText}` : ""}\nRevise the plan file, then call exit_plan_mode again.`,
         ),
       );
     } else {
@@ -209,8 +224,7 @@ export async function decidePlanReview(
   // The workspace as approved, which verification diffs against, is snapshotted after the response (a large
   // repository takes 100+ ms): the lease taken with the decision keeps the agent from running until it is written.
   const { workspace } = version;
-  const snapshot = body.decision === "approve" && isGitWorkspace(workspace);
-  const baseline = body.decision === "approve" && !snapshot ? BASELINE_NONE : null;
+  const snapshot = body.decision === "approve";
   let held: HeldBaseline | undefined;
   await appendEvents(db, review.sessionId, events, {
     also: async (run) => {
@@ -223,11 +237,16 @@ export async function decidePlanReview(
         decidedAt: at,
         feedback: body.feedback ?? null,
         ...(decider.by === "person" && decider.signer ? { signer: decider.signer } : {}),
-        version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
+        version: { content: finalPlan, editedByUser: edited, baselineTree: null },
       });
       if (!closed) throw new AppError("already_decided");
       if (releasing) await addApproval(run, review.id, releasing.approver, releasing.credential);
-      await insertPlanComments(run, version.planId, version.version, comments, decidedBy, at);
+      const replies = answered.flatMap((t) => (t.reply ? [{ ...t.root, body: t.reply, parentId: t.id }] : []));
+      // Comments and threads are signed by the person who wrote them, as decisions are.
+      const author = signerName(decider) ?? decidedBy;
+      await insertPlanComments(run, version.planId, version.version, [...comments, ...replies], author, at);
+      const resolved = answered.filter((t) => t.resolve).map((t) => t.id);
+      await resolvePlanThreads(run, version.planId, resolved, author, at);
       if (edited) await indexDocs(run, review.sessionId, [{ kind: "plan", body: finalPlan }]);
       await alsoWrite?.(run);
       const token = snapshot ? await holdForBaseline(run, review.sessionId) : null;
@@ -285,4 +304,39 @@ async function weighUnderPolicy(
   return weighed.met
     ? { approver: weighed.approver, credential: credentialOf(decider.signer), held: weighed.held }
     : "pending";
+}
+
+/** The signed-in person's name, for what they did to a thread (resolved by whom). */
+const signerName = (d: Decider) => (d.by === "person" && d.signer ? signedBy(d.signer) : undefined);
+
+/** The plan with this review's suggestions applied; a review with none, or with overlapping ones, is refused. */
+function suggested(content: string, comments: { lineStart: number; lineEnd: number; suggestion?: string }[]): string {
+  const offered = comments.flatMap((c) => (c.suggestion !== undefined ? [{ ...c, suggestion: c.suggestion }] : []));
+  if (offered.length === 0) throw new AppError("bad_request", "applySuggestions: this review has no suggestion");
+  const out = applySuggestions(content, offered);
+  if ("overlaps" in out)
+    throw new AppError("bad_request", `comments: suggestion ${out.overlaps + 1} overlaps another suggestion's lines`);
+  return out.plan;
+}
+
+/**
+ * The threads a review answers: each must be one started on an earlier version of this plan (an id from anywhere
+ * else is refused, naming it). A reply keeps its thread's lines and quote.
+ */
+async function threadsAnswered(db: Db, version: ReviewedVersion, threads: ThreadInput[]) {
+  if (threads.length === 0) return [];
+  const roots = new Map(
+    (await listComments(db, version.planId))
+      .filter((c) => c.parentId === null && c.version < version.version)
+      .map((c) => [c.id, c]),
+  );
+  return threads.map((t, i) => {
+    const root = roots.get(t.id);
+    if (!root) throw new AppError("bad_request", `threads.${i}: this plan has no earlier thread ${t.id}`);
+    return {
+      ...t,
+      quote: root.quote,
+      root: { lineStart: root.lineStart, lineEnd: root.lineEnd, quote: root.quote },
+    };
+  });
 }

@@ -2,24 +2,12 @@ import { createTwoFilesPatch } from "diff";
 import type { Db } from "../db/client";
 import { findPlanVersion } from "../db/plans/plans";
 import { findReviewedVersion } from "../db/plans/reviews";
-import { carry, listComments, type CarriedComment } from "./plan-comments";
+import { listComments } from "./plan-comments";
+import type { PlanDetails } from "./plan-details";
+import { threadsOn } from "./plan-threads";
 import { planFiles } from "./weigh-approval";
 
-export type PlanDetails = {
-  planId: string;
-  version: number;
-  markdown: string;
-  path: string;
-  status: string;
-  editedByUser: boolean;
-  previous: { version: number; markdown: string } | null;
-  /** Unified diff from the previous version (empty for the first). */
-  diff: string;
-  /** Comments made on earlier versions, each marked resolved when its lines are gone from this one. */
-  earlier: CarriedComment[];
-  /** The files its items name: what the review policy judges it by, shown on the card. */
-  files: string[];
-};
+export type { PlanDetails };
 
 /** What a plan review shows: the plan, its version and what changed since the version before. */
 export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails | null> {
@@ -31,10 +19,7 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
         context: 3,
       })
     : "";
-  const earlier = carry(
-    (await listComments(db, row.planId)).filter((c) => c.version < row.version),
-    row.content,
-  );
+  const threads = threadsOn(await listComments(db, row.planId), row.content, row.version);
   return {
     planId: row.planId,
     version: row.version,
@@ -44,7 +29,7 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
     editedByUser: row.editedByUser,
     previous: prev ? { version: prev.version, markdown: prev.content } : null,
     diff,
-    earlier,
+    threads,
     files: planFiles(row.content),
   };
 }

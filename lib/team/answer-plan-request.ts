@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import { markMailAnswered } from "../db/teams/mailbox";
 import type { PermissionMode } from "../permission";
-import type { CommentInput } from "../plan/plan-comments";
+import type { CommentInput, ThreadInput } from "../plan/plan-comments";
 import { AppError } from "../errors";
 import { listReviews } from "../plan/list-reviews";
 import { decidePlanReview, type Decider } from "../plan/decide-plan-review";
@@ -16,6 +16,8 @@ export type PlanReply = z.infer<typeof replyBody> & {
   mode?: "acceptEdits" | "default";
   plan?: string;
   comments?: CommentInput[];
+  threads?: ThreadInput[];
+  applySuggestions?: boolean;
 };
 
 /**
@@ -70,12 +72,16 @@ export async function answerPlanRequest(
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
   // asked when it was the lead's model, in default mode, that approved; a person may choose.
   const mode = approvedMode(answerer, reply.mode);
-  const extra = { ...(reply.comments?.length ? { comments: reply.comments } : {}) };
+  const extra = {
+    ...(reply.comments?.length ? { comments: reply.comments } : {}),
+    ...(reply.threads?.length ? { threads: reply.threads } : {}),
+  };
   const decision = reply.approve
     ? ({
         decision: "approve",
         mode,
         ...(reply.plan !== undefined ? { plan: reply.plan } : {}),
+        ...(reply.applySuggestions ? { applySuggestions: true } : {}),
         // Words typed before approving go with the approval, as notes: never dropped.
         ...(feedback ? { feedback } : {}),
         ...extra,

@@ -7,7 +7,7 @@ export type PlanItem = { id: number; text: string; files: string[]; source: "ste
 
 // A path-like token: has a slash or a file extension (src/a.ts, README.md, package.json).
 const PATH =
-  /(?:^|[\s`'"(\[])((?:\.{0,2}\/)?[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*\.[A-Za-z0-9]{1,8}|(?:[A-Za-z0-9_@.-]+\/)+[A-Za-z0-9_@.-]+)(?=$|[\s`'",;:.)\]/])/g;
+  /(?:^|[\s`'"([])((?:\.{0,2}\/)?[A-Za-z0-9_@.-]+(?:\/[A-Za-z0-9_@.-]+)*\.[A-Za-z0-9]{1,8}|(?:[A-Za-z0-9_@.-]+\/)+[A-Za-z0-9_@.-]+)(?=$|[\s`'",;:.)\]/])/g;
 
 /** Pure: the file paths a line names (normalised: no leading ./, no trailing punctuation). */
 export function pathsIn(text: string): string[] {

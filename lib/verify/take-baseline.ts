@@ -4,6 +4,7 @@ import type { Executor } from "../db/client";
 import { newId } from "../id";
 import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
 import { appendEvents } from "../session/append-events";
+import { takeManifest } from "./file-manifest";
 import { isGitWorkspace, snapshotTree } from "./git-snapshot";
 
 /*
@@ -18,8 +19,10 @@ import { isGitWorkspace, snapshotTree } from "./git-snapshot";
 
 /** baselineTree of an approval whose workspace was not captured in time: verification must not trust git. */
 export const BASELINE_LOST = "lost";
-/** baselineTree of an approval outside a git repository: nothing to capture, nothing owed. */
+/** baselineTree of an approval made before workspaces without git got a manifest: nothing was captured. */
 export const BASELINE_NONE = "none";
+/** baselineTree of an approval outside a git repository: its manifest (baselineManifest) is the baseline. */
+export const BASELINE_MANIFEST = "manifest";
 
 /** A lease taken in the decision's transaction, and what the snapshot needs. */
 export type HeldBaseline = { token: string; versionId: string; workspace: string };
@@ -38,10 +41,10 @@ export async function holdForBaseline(run: Executor, sessionId: string): Promise
   return claimLease(run, sessionId, `baseline:${newId("lse")}`);
 }
 
-/** The latest approval's baseline when it is still owed: not yet written, in a git workspace. */
+/** The latest approval's baseline when it is still owed: not yet written. */
 async function owedBaseline(db: Db, sessionId: string): Promise<Owed | null> {
   const row = await latestApproval(db, sessionId);
-  if (!row || row.baselineTree !== null || !isGitWorkspace(row.workspace)) return null;
+  if (!row || row.baselineTree !== null) return null;
   return { versionId: row.versionId, reviewId: row.reviewId, workspace: row.workspace };
 }
 
@@ -56,6 +59,16 @@ async function toolCalledSince(db: Db, sessionId: string, reviewId: string | nul
   return toolCalledSinceApproval(db, sessionId, reviewId);
 }
 
+/** The workspace as it stands: a git tree in a repository, otherwise a manifest of its files. */
+async function snapshot(workspace: string): Promise<{ tree: string; manifest?: string } | null> {
+  if (!isGitWorkspace(workspace)) {
+    const manifest = await takeManifest(workspace);
+    return { tree: BASELINE_MANIFEST, manifest: JSON.stringify(manifest) };
+  }
+  const tree = await snapshotTree(workspace);
+  return tree ? { tree } : null;
+}
+
 async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh: boolean): Promise<void> {
   const stopRenewing = keepLease(db, sessionId, token);
   try {
@@ -64,10 +77,12 @@ async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh:
     if (fresh) await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
     // A lease held since the decision's commit rules out tools in between; one taken later must check.
     const late = !fresh && (await toolCalledSince(db, sessionId, owed.reviewId));
-    const tree = late ? null : await snapshotTree(owed.workspace).catch(() => null);
+    const taken = late ? null : await snapshot(owed.workspace).catch(() => null);
+    const tree = taken?.tree ?? null;
     const written = await recordBaselineTree(db, {
       versionId: owed.versionId,
       tree: tree ?? BASELINE_LOST,
+      ...(taken?.manifest ? { manifest: taken.manifest } : {}),
       sessionId,
       leaseToken: token,
     });

@@ -1,6 +1,11 @@
 import type { Db } from "../db/client";
-import { latestApproval, type LatestApproval } from "../db/plans/baseline-tree";
-import { countVerifications, hasVerification, insertVerification, selectVerifications } from "../db/verifications";
+import { findBaselineManifest, latestApproval, type LatestApproval } from "../db/plans/baseline-tree";
+import {
+  countVerifications,
+  insertVerification,
+  lastVerificationStatus,
+  selectVerifications,
+} from "../db/verifications";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
@@ -16,7 +21,8 @@ import { planItems, type PlanItem } from "./plan-items";
 import { applyModelGrades, graderPrompt } from "./model-grades";
 import { parseModelName } from "../core/model-name";
 import { mergeChanges, toolChanges } from "./tool-changes";
-import { BASELINE_NONE, baselineSettled } from "./take-baseline";
+import { BASELINE_MANIFEST, BASELINE_NONE, baselineSettled } from "./take-baseline";
+import { diffManifests, MANIFEST_LIMITS, parseManifest, takeManifest } from "./file-manifest";
 
 export type { VerificationView } from "../core/verification-view";
 
@@ -87,7 +93,7 @@ export async function verifySession(
   const events = await readEvents(db, sessionId);
   const approvedAt = events.find((e) => e.type === "review.answered" && e.payload.reviewId === plan.reviewId)?.seq ?? 0;
   const fromTools = toolChanges(events, approvedAt, session.workspace);
-  const git = await gitSinceApproval(session.workspace, plan.baselineTree);
+  const git = await sinceApproval(db, session.workspace, plan);
   const test = await runTests(db, sessionId, session.workspace, plan);
   if (test !== null && "awaitingPermission" in test) return test;
   const items = planItems(plan.content);
@@ -143,16 +149,35 @@ export async function verifySession(
 type GitView = { changes: Omit<Change, "via">[] | null; unchecked?: string };
 
 /**
- * Git's view of the changes since the approval. Without a usable baseline in a git workspace (lost, or never
- * taken) nothing is diffed, and the report says so rather than pass off the tools' log as the whole story.
+ * The workspace's changes since the approval, seen by git or by the files' manifest outside git. Without a
+ * usable baseline (lost, or never taken) nothing is diffed, and the report says so rather than pass off the
+ * tools' log as the whole story.
  */
-async function gitSinceApproval(workspace: string, baseline: string | null): Promise<GitView> {
-  if (baseline === BASELINE_NONE || !isGitWorkspace(workspace)) return { changes: null };
+async function sinceApproval(db: Db, workspace: string, plan: LatestApproval): Promise<GitView> {
+  const baseline = plan.baselineTree;
+  if (baseline === BASELINE_NONE)
+    return { changes: null, unchecked: "this workspace has no git, and the approval predates file snapshots" };
+  if (baseline === BASELINE_MANIFEST) return manifestSinceApproval(db, workspace, plan.versionId);
+  if (!isGitWorkspace(workspace))
+    return { changes: null, unchecked: "the workspace is no longer the git repository it was at approval" };
   if (!baseline || !isTreeId(baseline))
     return { changes: null, unchecked: "the workspace was not captured when the plan was approved" };
   const now = await snapshotTree(workspace);
   if (!now) return { changes: null, unchecked: "the workspace could not be snapshotted now" };
   return { changes: await diffTrees(workspace, baseline, now) };
+}
+
+async function manifestSinceApproval(db: Db, workspace: string, versionId: string): Promise<GitView> {
+  const before = parseManifest(await findBaselineManifest(db, versionId));
+  if (!before) return { changes: null, unchecked: "the workspace's snapshot from the approval could not be read" };
+  const now = await takeManifest(workspace);
+  const changes = diffManifests(before, now);
+  if (before.truncated || now.truncated)
+    return {
+      changes,
+      unchecked: `the workspace has more than ${MANIFEST_LIMITS.maxFiles.toLocaleString("en")} files: only the first were compared`,
+    };
+  return { changes };
 }
 
 function withUnchecked(report: VerificationReport, unchecked: string | undefined): VerificationReport {
@@ -190,7 +215,10 @@ async function gradeWithModel(
   }
 }
 
-/** After a turn ends: the first time the work after an approval is done, it is verified once on its own. */
+/**
+ * After a turn ends: the work after an approval is verified on its own the first time it is done, and again
+ * after every turn that follows a failed check (the agent was sent back to finish, or worked on): a pass stands.
+ */
 export async function verifyIfDue(
   db: Db,
   sessionId: string,
@@ -198,7 +226,7 @@ export async function verifyIfDue(
 ): Promise<VerificationView | VerificationWaiting | null> {
   const plan = await latestApproval(db, sessionId);
   if (!plan) return null;
-  if (await hasVerification(db, plan.planId, plan.version)) return null;
+  if ((await lastVerificationStatus(db, plan.planId, plan.version)) === "pass") return null;
   return verifySession(db, sessionId, grade);
 }
 

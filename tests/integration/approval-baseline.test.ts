@@ -227,7 +227,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
     expect(await baselineOf(id)).toBe(tree);
   });
 
-  it("outside a git repository nothing is owed: the approval records that there was nothing to capture", async () => {
+  it("outside a git repository the baseline is a manifest of the files, taken without git", async () => {
     api = testApi({ files: { "README.md": "# Notes\n" } });
     const id = await startScripted(api, [exitWith(PLAN), { text: "ok" }], { mode: "plan" });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan" });
@@ -235,7 +235,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
     await waitFor("the turn to end", async () =>
       (await readEvents(api.t.db, id)).some((e) => e.type === "message.assistant" && e.payload.text === "ok"),
     );
-    expect(await baselineOf(id)).toBe("none");
+    expect(await baselineOf(id)).toBe("manifest");
     expect(snap.started).toBe(0);
   });
 });

@@ -19,7 +19,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import { PlanMarkdown } from "@/components/plan-markdown";
-import { DecisionCard } from "@/components/decision-card";
+import { PlanDecision } from "@/components/plan-decision";
 import { JoinTeamButton } from "@/components/join-team-button";
 import { findWorkspaceTeam } from "@/lib/db/teams/teams";
 import { PolicyApprovalCard } from "@/components/policy-approval-card";
@@ -241,17 +241,12 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           ) : null}
         </>
       ) : review && pending ? (
-        <DecisionCard
+        <PlanDecision
           key={pending.id}
           reviewId={pending.id}
-          version={review.version}
-          markdown={review.markdown}
-          rendered={<PlanMarkdown markdown={review.markdown} />}
-          diff={review.diff}
+          plan={review}
           autoAllowed={gates.autoGateOpen}
           prePlanMode={state.prePlanMode}
-          earlier={review.earlier}
-          files={review.files}
           policy={policy && !policy.plain ? policy.summary : undefined}
         />
       ) : question ? (

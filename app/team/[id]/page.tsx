@@ -11,7 +11,7 @@ import { planDetails } from "@/lib/plan/review-details";
 import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
 import { listMail } from "@/lib/team/mailbox";
-import { DecisionCard } from "@/components/decision-card";
+import { PlanDecision } from "@/components/plan-decision";
 import { onlyOthersCanMove, reviewVerdict } from "@/lib/plan/weigh-approval";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
@@ -97,16 +97,11 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
         ) : null}
         {plans.map(({ mail, plan }) =>
           plan && mail.requestId ? (
-            <DecisionCard
+            <PlanDecision
               key={mail.id}
               reviewId={mail.requestId}
-              version={plan.version}
-              markdown={plan.markdown}
-              rendered={<PlanMarkdown markdown={plan.markdown} />}
-              diff={plan.diff}
+              plan={plan}
               autoAllowed={false}
-              earlier={plan.earlier}
-              files={plan.files}
               lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }}
               policy={policyLine(mail.requestId)}
             />

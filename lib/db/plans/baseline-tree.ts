@@ -4,7 +4,8 @@ import { type Conn, kysely } from "../client";
 
 /**
  * PlanVersion.baselineTree: the workspace as a git tree when the version was approved, which verification
- * diffs against. Written once, after the approval, by the holder of the session's turn lease.
+ * diffs against (outside git "manifest", with the manifest beside it). Written once, after the approval, by the
+ * holder of the session's turn lease.
  */
 export type LatestApproval = {
   versionId: string;
@@ -54,11 +55,11 @@ export async function latestApproval(conn: Conn, sessionId: string): Promise<Lat
  */
 export async function recordBaselineTree(
   conn: Conn,
-  w: { versionId: string; tree: string; sessionId: string; leaseToken: string },
+  w: { versionId: string; tree: string; manifest?: string; sessionId: string; leaseToken: string },
 ): Promise<boolean> {
   const r = await kysely(conn)
     .updateTable("PlanVersion")
-    .set({ baselineTree: w.tree })
+    .set({ baselineTree: w.tree, ...(w.manifest !== undefined ? { baselineManifest: w.manifest } : {}) })
     .where("id", "=", w.versionId)
     .where("baselineTree", "is", null)
     .where(({ exists, selectFrom }) =>
@@ -71,6 +72,16 @@ export async function recordBaselineTree(
     )
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** The stored manifest of a version approved outside git (its own read: it can be large, and only verification wants it). */
+export async function findBaselineManifest(conn: Conn, versionId: string): Promise<string | null> {
+  const row = await kysely(conn)
+    .selectFrom("PlanVersion")
+    .select("baselineManifest")
+    .where("id", "=", versionId)
+    .executeTakeFirst();
+  return row?.baselineManifest ?? null;
 }
 
 /**

@@ -6,7 +6,15 @@ import { newId } from "../../id";
 
 /** Home of the PlanComment table: a reviewer's comments on lines of a version, written with the decision. */
 export type PlanCommentRow = Omit<Selectable<PlanComment>, "planId">;
-export type NewPlanComment = { lineStart: number; lineEnd: number; quote: string; body: string };
+export type NewPlanComment = {
+  lineStart: number;
+  lineEnd: number;
+  quote: string;
+  body: string;
+  suggestion?: string;
+  /** A reply: the thread it answers (its first comment). */
+  parentId?: string;
+};
 
 export async function insertPlanComments(
   conn: Conn,
@@ -28,6 +36,8 @@ export async function insertPlanComments(
         lineEnd: c.lineEnd,
         quote: c.quote,
         body: c.body,
+        suggestion: c.suggestion ?? null,
+        parentId: c.parentId ?? null,
         author,
         createdAt: at,
       })),
@@ -39,10 +49,42 @@ export async function insertPlanComments(
 export async function listPlanComments(conn: Conn, planId: string): Promise<PlanCommentRow[]> {
   return kysely(conn)
     .selectFrom("PlanComment")
-    .select(["id", "version", "lineStart", "lineEnd", "quote", "body", "author", "createdAt"])
+    .select([
+      "id",
+      "version",
+      "lineStart",
+      "lineEnd",
+      "quote",
+      "body",
+      "author",
+      "createdAt",
+      "suggestion",
+      "parentId",
+      "resolvedAt",
+      "resolvedBy",
+    ])
     .where("planId", "=", planId)
     .orderBy("version")
     .orderBy("lineStart")
     .orderBy("createdAt")
+    .execute();
+}
+
+/** Marks threads resolved (their first comments, on this plan); one resolved already keeps who resolved it first. */
+export async function resolvePlanThreads(
+  conn: Conn,
+  planId: string,
+  ids: readonly string[],
+  by: string,
+  at: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await kysely(conn)
+    .updateTable("PlanComment")
+    .set({ resolvedAt: at, resolvedBy: by })
+    .where("planId", "=", planId)
+    .where("id", "in", [...ids])
+    .where("parentId", "is", null)
+    .where("resolvedAt", "is", null)
     .execute();
 }

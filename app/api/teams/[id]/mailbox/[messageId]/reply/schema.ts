@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { commentInput } from "@/lib/plan/plan-comments";
+import { reviewInput } from "@/lib/plan/plan-comments";
 
 // `from` says who answers (a session id); a person using the mailbox page answers as the lead.
-// The lead's card is the session's card: a mode for the teammate, an edited plan, comments on lines.
+// The lead's card is the session's card: a mode for the teammate, an edited plan, a review with threads.
 export const mailReplyBody = z
   .object({
     approve: z.boolean(),
@@ -10,6 +10,6 @@ export const mailReplyBody = z
     from: z.string().min(1).max(100).optional(),
     mode: z.enum(["acceptEdits", "default"]).optional(),
     plan: z.string().min(1).max(200_000).optional(),
-    comments: z.array(commentInput).max(100).optional(),
+    ...reviewInput,
   })
   .strict();
