@@ -27,6 +27,8 @@ export function DecisionActions(props: {
   fallback: Continuation;
   choices: Continuation[];
   busy: boolean;
+  /** Why Approve cannot be sent as the review stands (an outside agent would not receive part of it). */
+  blocked: string | null;
   hasNote: boolean;
   boxOpen: boolean;
   summary: string;
@@ -42,14 +44,15 @@ export function DecisionActions(props: {
   focusRequest: { testId: string; at: number } | null;
 }) {
   const words = WORDS[props.lead ? "lead" : "own"];
-  const withNote = props.hasNote ? " with your note" : "";
+  const withNote = props.hasNote && !props.blocked ? " with your note" : "";
+  const approveOff = props.busy || props.blocked !== null;
   const shortcut = (c: Continuation) =>
     props.lead ? undefined : c === "acceptEdits" ? "1" : c === "default" ? "2" : undefined;
   const modes: MenuItem[] = props.choices.map((c) => ({
     label: `Approve${withNote}, ${words[c]}${c === props.fallback ? " (as before plan mode)" : ""}`,
     testId: TEST_IDS[c],
     onSelect: () => props.onApprove(c),
-    disabled: props.busy,
+    disabled: approveOff,
     ...(shortcut(c) ? { shortcut: shortcut(c) } : {}),
     attrs: { "data-continuation": c, "data-default": c === props.fallback },
   }));
@@ -86,6 +89,11 @@ export function DecisionActions(props: {
             Your review: {props.summary}
           </p>
         ) : null}
+        {props.blocked ? (
+          <p data-testid="approve-blocked" role="status" className="text-xs text-amber-900 dark:text-amber-200">
+            {props.blocked}
+          </p>
+        ) : null}
         {props.suggestions > 0 ? (
           <label className="flex items-center gap-2 text-sm">
             <input
@@ -104,22 +112,26 @@ export function DecisionActions(props: {
               type="button"
               data-testid="approve"
               data-continuation={props.fallback}
-              disabled={props.busy}
+              disabled={approveOff}
               onClick={() => props.onApprove(props.fallback)}
-              className={`${BUTTON} rounded-r-none bg-emerald-800 font-medium text-white`}
+              className={`${BUTTON} ${modes.length > 0 ? "rounded-r-none" : ""} bg-emerald-800 font-medium text-white`}
             >
               Approve{withNote}
-              <span className="hidden font-normal sm:inline">, {words[props.fallback]}</span>
+              {modes.length > 0 ? (
+                <span className="hidden font-normal sm:inline">, {words[props.fallback]}</span>
+              ) : null}
             </button>
-            <ActionMenu
-              label={<span aria-hidden="true">▾</span>}
-              testId="approve-options"
-              ariaLabel="Other ways to approve"
-              items={modes}
-              disabled={props.busy}
-              focusRequest={props.focusRequest}
-              className={`${BUTTON} rounded-l-none border-l border-emerald-600 bg-emerald-800 text-white`}
-            />
+            {modes.length > 0 ? (
+              <ActionMenu
+                label={<span aria-hidden="true">▾</span>}
+                testId="approve-options"
+                ariaLabel="Other ways to approve"
+                items={modes}
+                disabled={approveOff}
+                focusRequest={props.focusRequest}
+                className={`${BUTTON} rounded-l-none border-l border-emerald-600 bg-emerald-800 text-white`}
+              />
+            ) : null}
           </div>
           <button
             type="button"

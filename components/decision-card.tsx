@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import type { AgentReceives } from "@/lib/core/agent-receives";
 import type { WordDiffRow } from "@/lib/core/word-diff";
 import type { PlanThread } from "@/lib/plan/plan-threads";
 import { type Continuation, DecisionActions } from "./decision-actions";
@@ -31,6 +32,8 @@ type Props = {
   policy?: string;
   /** The files the plan's items name (what a review policy judges it by). */
   files?: string[];
+  /** An outside agent's plan: what that agent receives with an approval; the card offers only that. */
+  receives?: AgentReceives | null;
 };
 
 /** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
@@ -87,6 +90,7 @@ export function DecisionCard({
   lead,
   policy,
   files = [],
+  receives = null,
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
@@ -100,7 +104,15 @@ export function DecisionCard({
   const [applyOn, setApplyOn] = useState(true);
   const [commentOpen, setCommentOpen] = useState(false);
   const [focusRequest, setFocusRequest] = useState<{ testId: string; at: number } | null>(null);
-  const fallback: Continuation = lead ? "acceptEdits" : defaultContinuation(prePlanMode, autoAllowed);
+  const choices: Continuation[] = receives
+    ? receives.modes
+    : lead
+      ? ["acceptEdits", "default"]
+      : autoAllowed
+        ? ["default", "acceptEdits", "auto"]
+        : ["default", "acceptEdits"];
+  const preferred: Continuation = lead ? "acceptEdits" : defaultContinuation(prePlanMode, autoAllowed);
+  const fallback: Continuation = choices.includes(preferred) ? preferred : (choices[0] ?? "default");
   const card = useRef<HTMLElement>(null);
   const url = lead?.url ?? `/api/reviews/${reviewId}/decision`;
   // This tab's own decision is remembered, so the page that follows does not call it another tab's.
@@ -118,16 +130,24 @@ export function DecisionCard({
     ...(threadActs.length > 0 ? { threads: threadActs } : {}),
   };
   const summary = reviewSummary(comments, acts);
+  // What this approval would carry that the outside agent never receives: Approve waits until it is gone.
+  const unreceived =
+    receives !== null &&
+    !receives.notesOnApproval &&
+    (note.trim() !== "" ||
+      threadActs.some((t) => t.reply !== undefined) ||
+      comments.some((c) => c.body !== "" || c.suggestion === undefined || !applyOn || edited !== null));
   const withNote = note.trim() ? { feedback: note } : {};
   // The action row stays in its place while a box is open, so it never covers what is being typed.
   const boxOpen = noteOpen || edited !== null || Object.values(acts).some((a) => a.reply !== undefined) || commentOpen;
   const approve = (mode: Continuation) => {
+    if (unreceived) return;
     const applying = suggestions > 0 && applyOn && edited === null ? { applySuggestions: true } : {};
     const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
     return send(
       lead
         ? { approve: true, mode: mode === "auto" ? "acceptEdits" : mode, ...plan, ...applying, ...review, ...withNote }
-        : { decision: "approve", mode, ...plan, ...applying, ...review, ...withNote },
+        : { decision: "approve", ...(choices.length ? { mode } : {}), ...plan, ...applying, ...review, ...withNote },
     );
   };
   // Request changes sends the overall feedback and the whole review together.
@@ -234,6 +254,11 @@ export function DecisionCard({
           ))}
         </p>
       ) : null}
+      {receives ? (
+        <p data-testid="agent-receives" className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
+          {receives.words}
+        </p>
+      ) : null}
       {lead ? null : <NotifyOptIn />}
       {edited === null ? (
         <PlanReviewBlocks
@@ -319,12 +344,11 @@ export function DecisionCard({
       <DecisionActions
         lead={lead !== undefined}
         fallback={fallback}
-        choices={
-          lead
-            ? ["acceptEdits", "default"]
-            : autoAllowed
-              ? ["default", "acceptEdits", "auto"]
-              : ["default", "acceptEdits"]
+        choices={choices}
+        blocked={
+          unreceived && receives
+            ? `${receives.label} does not receive notes with an approval: send them with Request changes, or remove them to approve.`
+            : null
         }
         busy={busy}
         hasNote={note.trim().length > 0}

@@ -23,7 +23,7 @@ export function MailList({ messages, names }: { messages: MailView[]; names: Rec
           className="rounded border border-zinc-200 px-3 py-2 text-sm dark:border-zinc-800"
         >
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            #{m.seq} · {names[m.from] ?? m.from} → {names[m.to] ?? m.to} ·{" "}
+            {names[m.from] ?? m.from} → {names[m.to] ?? m.to} ·{" "}
             <time dateTime={m.createdAt}>{m.createdAt.replace("T", " ").slice(0, 19)} UTC</time> ·{" "}
             {MAIL_STATUS_LABEL[m.status] ?? m.status}
           </p>

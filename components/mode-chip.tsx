@@ -1,14 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import {
-  isModeAllowed,
-  nextModeInCycle,
-  PERMISSION_MODES,
-  type ModeGates,
-  type PermissionMode,
-} from "@/lib/permission/modes";
+import { useRef, useState } from "react";
+import { isModeAllowed, PERMISSION_MODES, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 
 type Props = { sessionId: string; mode: PermissionMode; pending: PermissionMode | null; gates: ModeGates };
@@ -21,8 +15,9 @@ const WARN: Partial<Record<PermissionMode, string>> = {
 
 /**
  * The effective mode (and a change waiting for the step boundary); "Plan ×" leaves plan mode like `/plan off`.
- * A click (or Shift+Tab in the composer) cycles Ask before edits → Auto-accept edits → Plan; auto and bypass
- * are only in the menu, each with its warning.
+ * A click on the chip opens the mode menu and never changes the mode by itself (a stray click must not widen
+ * what the agent may do); Shift+Tab in the composer cycles Ask before edits → Auto-accept edits → Plan. Auto
+ * and bypass are only in the menu, each with its warning.
  */
 export function ModeChip({ sessionId, mode, pending, gates }: Props) {
   const router = useRouter();
@@ -44,7 +39,12 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
       const r = await requestMode(sessionId, target);
       return r.ok ? { ok: true, text: describeOutcome(`Mode ${LABEL[target]}`, r.data.outcome) } : r;
     });
-  const cycle = () => choose(nextModeInCycle(mode, gates));
+  const menu = useRef<HTMLDetailsElement>(null);
+  const openMenu = () => {
+    if (!menu.current) return;
+    menu.current.open = true;
+    menu.current.querySelector<HTMLButtonElement>("[data-testid^='mode-option-']")?.focus();
+  };
   return (
     <span className="flex items-center gap-2 text-xs">
       {mode === "plan" ? (
@@ -70,14 +70,16 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
           type="button"
           data-testid="mode-chip"
           data-mode={mode}
-          title="Next mode (Shift+Tab in the message box)"
-          onClick={() => void cycle()}
+          title="Choose a mode (Shift+Tab in the message box moves to the next)"
+          aria-haspopup="menu"
+          onClick={openMenu}
           className="rounded-full border px-2 py-0.5"
         >
           {LABEL[mode]}
         </button>
       )}
       <details
+        ref={menu}
         data-testid="mode-menu"
         className="relative"
         onKeyDown={(e) => {
@@ -97,7 +99,10 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
               <button
                 type="button"
                 data-testid={`mode-option-${m}`}
-                onClick={() => void choose(m)}
+                onClick={() => {
+                  if (menu.current) menu.current.open = false;
+                  void choose(m);
+                }}
                 className="w-full rounded px-2 py-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800"
               >
                 <span className="font-medium">{LABEL[m]}</span>

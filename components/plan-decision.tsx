@@ -39,6 +39,7 @@ export function PlanDecision({
       prePlanMode={prePlanMode}
       threads={plan.threads}
       files={plan.files}
+      receives={plan.receives}
       {...(lead ? { lead } : {})}
       {...(policy ? { policy } : {})}
     />

@@ -141,11 +141,10 @@ export function SessionHistory({ history }: { history: History }) {
           key: String(m.seq),
           body: (
             <>
-              <a href={`#event-${m.seq}`} className="underline">
-                #{m.seq}
-              </a>{" "}
               {modeLabel(m.from)} → {modeLabel(m.to)}, {CAUSE_LABEL[m.cause] ?? m.cause} at{" "}
-              {m.at.replace("T", " ").slice(0, 19)}
+              <a href={`#event-${m.seq}`} className="underline">
+                {m.at.replace("T", " ").slice(0, 19)}
+              </a>
             </>
           ),
         }))}

@@ -38,7 +38,9 @@ function SelectButton({
       className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
       title="Show the state after this event"
     >
-      #{seq}
+      {/* Plain words on the page: the event's number is for screen readers and the Go to box, not every row. */}
+      <span aria-hidden="true">↺</span>
+      <span className="sr-only">Show the state after event {seq}</span>
     </button>
   );
 }

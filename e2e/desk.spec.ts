@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { exitPlan, say, waitForStatus, approveVia } from "./helpers";
+import { approveVia, exitPlan, say, waitForStatus } from "./helpers";
 import { OPERATOR_HEADERS } from "./operator";
 
 // Issue 28, the desk: a Plangate plan, a teammate's plan and an outside agent's plan wait together, oldest first;
@@ -153,4 +153,47 @@ test("the desk lists every source's plan together, decides each there, and opens
   await expect(page.getByTestId("team-link")).toContainText("team mailbox");
   const outcome = await (await request.get(`/api/external/plan-reviews/${r.outside}?wait=0`)).json();
   expect(outcome.status).toBe("approved");
+});
+
+test("at 390 px the desk lists the waiting plans above the open card, without sideways scrolling; each is decided there", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const workspace = path.resolve("data/e2e/workspaces/desk-phone");
+  fs.mkdirSync(workspace, { recursive: true });
+  const own = (
+    await post(request, "/api/sessions", {
+      model: "scripted",
+      mode: "plan",
+      workspace,
+      title: "Phone own",
+      script: [exitPlan("# Add a health route\n\n1. Add app/api/ping/route.ts\n"), { text: "done" }],
+    })
+  ).session.id as string;
+  await say(request, own, "plan it");
+  await waitForStatus(request, own, "awaiting_review");
+  const outside = (
+    await post(request, "/api/external/plan-reviews", {
+      agent: "claude-code",
+      externalSessionId: "desk-phone-cc",
+      cwd: workspace,
+      plan: "# Add a todo filter\n\n1. Add filter to src/todo.ts\n",
+    })
+  ).reviewId as string;
+  await page.goto(`/desk?workspace=${encodeURIComponent(workspace)}`);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await expect(page.getByTestId("desk-item")).toHaveCount(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const first = await page.getByTestId("desk-item").first().boundingBox();
+  const card = await page.getByTestId("desk-open").boundingBox();
+  expect(first!.y).toBeLessThan(card!.y);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: "e2e/screenshots/desk-390.png", fullPage: true });
+  await page.getByTestId("desk-open").getByTestId("approve").click();
+  await expect(page.getByTestId("desk-open")).toHaveAttribute("data-item", outside, { timeout: 15_000 });
+  await page.getByTestId("desk-open").getByTestId("approve").click();
+  await expect(page.getByTestId("desk-empty")).toBeVisible({ timeout: 15_000 });
+  expect((await (await request.get(`/api/external/plan-reviews/${outside}?wait=0`)).json()).status).toBe("approved");
 });

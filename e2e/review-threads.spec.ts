@@ -1,3 +1,4 @@
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { blockAt, commentOn, exitPlan, exitResults, say, scripted, waitForStatus } from "./helpers";
@@ -133,4 +134,39 @@ test("at 390 px the actions are a bottom sheet that steps aside while a comment 
   await (await blockAt(card, 31)).getByTestId("comment-block").click();
   await expect(card.getByTestId("line-comment")).toHaveValue("Too many steps.");
   expect(await serious(page)).toEqual([]);
+});
+
+test("an outside agent's card says what the agent will receive and offers only that: a note blocks Approve until it goes", async ({
+  page,
+  request,
+}) => {
+  const res = await request.post("/api/external/plan-reviews", {
+    data: {
+      agent: "opencode",
+      externalSessionId: "receives-oc",
+      cwd: path.resolve("data/e2e/workspaces/sample"),
+      plan: "# Add a todo filter\n\n1. Add filter to src/todo.ts\n",
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { reviewId, sessionId } = (await res.json()) as { reviewId: string; sessionId: string };
+  await page.goto(`/sessions/${sessionId}`);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  const card = page.getByTestId("decision-card");
+  await expect(card.getByTestId("agent-receives")).toContainText(
+    "OpenCode receives the plan as you approve it (your edits and applied suggestions included) with an approval; it picks its own mode.",
+  );
+  // OpenCode chooses its own mode: no mode menu to promise one.
+  await expect(card.getByTestId("approve-options")).toHaveCount(0);
+  await card.getByTestId("keep-planning").click();
+  await card.getByTestId("plan-feedback").fill("Cap the list at 50.");
+  await expect(card.getByTestId("approve")).toBeDisabled();
+  await expect(card.getByTestId("approve-blocked")).toContainText("OpenCode does not receive notes with an approval");
+  expect(await serious(page)).toEqual([]);
+  await card.getByTestId("plan-feedback").fill("");
+  await expect(card.getByTestId("approve")).toBeEnabled();
+  await card.getByTestId("approve").click();
+  await expect
+    .poll(async () => (await (await request.get(`/api/external/plan-reviews/${reviewId}?wait=0`)).json()).status)
+    .toBe("approved");
 });

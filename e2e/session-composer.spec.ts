@@ -42,8 +42,12 @@ test("composer: /plan completion, /plan and /plan off, Shift+Tab cycling, and th
   // Leaving plan mode restores the mode it was entered from.
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");
 
-  // The chip itself: a click moves to the next mode (acceptEdits → plan), × leaves plan mode again.
+  // The chip itself: a click opens the mode menu and changes nothing; a mode picked there applies; × leaves plan mode.
   await page.getByTestId("mode-chip").click();
+  await expect(page.getByTestId("mode-menu")).toHaveAttribute("open");
+  await expect(page.getByTestId("mode-option-default")).toBeFocused();
+  expect((await stateOf(request, id)).mode).toBe("acceptEdits");
+  await page.getByTestId("mode-option-plan").click();
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
   await page.getByTestId("plan-chip-exit").click();
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "acceptEdits");

@@ -1,4 +1,6 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import { demoPlan, noteFor, reviewOf, taskTitle } from "./demo-plan";
+import { type DemoShape, NOTES, SHAPES_IN_WORDS, shapeContent, shapeOf } from "./demo-shapes";
 import { lastUserText, localModel, type LocalStep } from "./local-model";
 
 const STOP = new Set([
@@ -31,116 +33,83 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Results of the tools called since the last user message, in order. */
-function resultsSinceUser(prompt: LanguageModelV3Prompt): { tool: string; text: string }[] {
-  const out: { tool: string; text: string }[] = [];
+type Done = { tool: string; text: string; ok: boolean; input: Record<string, unknown> };
+
+/** The tools called since the last user message, with their input and result, in order. */
+function resultsSinceUser(prompt: LanguageModelV3Prompt): Done[] {
+  const out: Done[] = [];
+  const inputs = new Map<string, Record<string, unknown>>();
   for (const m of prompt) {
     if (m.role === "user") out.length = 0;
+    if (m.role === "assistant")
+      for (const p of m.content)
+        if (p.type === "tool-call") inputs.set(p.toolCallId, (p.input ?? {}) as Record<string, unknown>);
     if (m.role !== "tool") continue;
     for (const part of m.content) {
       if (part.type !== "tool-result") continue;
       const o = part.output;
       const text = o.type === "text" || o.type === "error-text" ? o.value : JSON.stringify(o);
-      out.push({ tool: part.toolName, text });
+      const ok = o.type !== "error-text" && o.type !== "error-json";
+      out.push({ tool: part.toolName, text, ok, input: inputs.get(part.toolCallId) ?? {} });
     }
   }
   return out;
 }
 
-function firstFile(grepOutput: string): string | null {
-  const line = grepOutput.split("\n").find((l) => /^[^\s:][^:]*:\d+:/.test(l));
-  return line ? (line.split(":")[0] ?? null) : null;
+/** The files a search found, in its order. */
+function foundFiles(grepOutput: string): string[] {
+  return [
+    ...new Set(
+      grepOutput
+        .split("\n")
+        .filter((l) => /^[^\s:][^:]*:\d+:/.test(l))
+        .map((l) => l.split(":")[0] ?? ""),
+    ),
+  ].filter(Boolean);
 }
 
-/**
- * The offline demo model: deterministic, no network. It explores the real workspace with the real tools
- * (list, grep for the task's words, read), then makes one small visible change through the same gates,
- * and reports what it did. Every call it makes is judged like any model's.
- */
+/** A file's text from the read tool's numbered lines. */
+function readText(output: string): string {
+  const lines = output.split("\n").flatMap((l) => {
+    const m = /^\s*\d+\t(.*)$/.exec(l);
+    return m ? [m[1] ?? ""] : [];
+  });
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
 function systemText(prompt: LanguageModelV3Prompt): string {
   return prompt.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n");
 }
 
-/** What a review sent back: the overall feedback and each line comment (quote and words), from the exit tool's error. */
-export function reviewOf(result: string): { feedback: string | null; comments: { quote: string; body: string }[] } {
-  const feedback =
-    /Their feedback:\n([\s\S]*?)(?:\n\nComments on lines of the plan|\nRevise the plan file|$)/
-      .exec(result)?.[1]
-      ?.trim() || null;
-  const comments: { quote: string; body: string }[] = [];
-  for (const m of result.matchAll(
-    /^- Lines? [\d–]+:\n((?: {2}> .*\n)+) {2}([\s\S]*?)(?=\n- Lines? |\nRevise the plan file|$)/gm,
-  )) {
-    const quote = m[1]!
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.replace(/^ {2}> /, ""))
-      .join("\n");
-    comments.push({ quote, body: m[2]!.replace(/\n {2}/g, " ").trim() });
-  }
-  return { feedback, comments };
+/** The file to read for the request: the one it names, the docs, earlier notes, or the best search hit. */
+function fileToRead(task: string, done: Done[]): string {
+  const draft = shapeOf(task, null, () => false);
+  const path = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.[A-Za-z]{1,5})(?=$|[\s`'",.):;])/.exec(task)?.[1];
+  if (path && !path.startsWith(".")) return path;
+  if (draft.kind === "docs") return draft.file;
+  const listed = done.find((d) => d.tool === "list")?.text ?? "";
+  if (draft.kind === "other" && new RegExp(`\\b${NOTES.replace(".", "\\.")}\\b`).test(listed)) return NOTES;
+  const grep = done.find((d) => d.tool === "grep")?.text ?? "";
+  const hits = foundFiles(grep).filter((f) => !f.startsWith(".plangate/") && f !== NOTES);
+  // The file that defines the function a request names comes first: that is where a change to it goes.
+  const defines = (name: string) =>
+    grep.split("\n").find((l) => new RegExp(`^[^:]+:\\d+:.*\\b(function|def|fn|func)\\s+${name}\\b`).test(l));
+  const ident = "name" in draft ? draft.name : null;
+  const definer = ident && /^[\w]+$/.test(ident) ? defines(ident)?.split(":")[0] : undefined;
+  // Then a file whose name is one of the request's words ("the todo store" → src/todo.ts), code before the rest.
+  const words = taskWords(task);
+  const named = (f: string) => (words.some((w) => (f.split("/").at(-1) ?? "").toLowerCase().startsWith(w)) ? 0 : 1);
+  const code = (f: string) => (/\.(ts|tsx|js|mjs|py|go|rs)$/.test(f) ? 0 : 1);
+  const ranked = [...hits].sort((a, b) => named(a) - named(b) || code(a) - code(b));
+  return definer ?? ranked[0] ?? "README.md";
 }
 
 /**
- * The demo's plan, built from the request and what it read: the change it will make (a note of the task in
- * PLANGATE-NOTES.md), the files it looked at as context (not as changes), and on a revision one step per
- * point of the review, with each commented line amended by its comment.
+ * The offline demo model: deterministic, no network. It explores the real workspace with the real tools (list,
+ * grep for the task's words, read), plans the one change its kind of request makes (see demo-shapes), and once
+ * approved makes it through the same gates, then reports what it did. Every call it makes is judged like any
+ * model's.
  */
-export function demoPlan(
-  task: string,
-  target: string,
-  previous: string | null,
-  review: ReturnType<typeof reviewOf> | null,
-): string {
-  const title = task.trim().split("\n")[0]?.slice(0, 100) || "look after the workspace";
-  let steps = [
-    `1. Write PLANGATE-NOTES.md recording the task: ${title}`,
-    "2. List in PLANGATE-NOTES.md what was found in the files read",
-  ];
-  if (previous) steps = previous.split("\n").filter((l) => /^\d+\. /.test(l));
-  for (const c of review?.comments ?? [])
-    steps = steps.map((l) => (c.quote.split("\n").includes(l) ? `${l} (review: ${c.body})` : l));
-  if (review?.feedback)
-    steps.push(
-      `${steps.length + 1}. Address the review in PLANGATE-NOTES.md: ${review.feedback.replace(/\s+/g, " ").slice(0, 300)}`,
-    );
-  return [
-    `# Plan: ${title}`,
-    "",
-    "## Context",
-    `- Read \`${target}\` for the task's words.`,
-    "",
-    "## Steps",
-    ...steps,
-    "",
-    "## Files",
-    "- PLANGATE-NOTES.md",
-    "",
-  ].join("\n");
-}
-
-/** The approved plan's text, from the exit tool's result. */
-function approvedPlan(result: string): string | null {
-  const at = result.search(/^## Approved Plan/m);
-  return at === -1 ? null : result.slice(result.indexOf("\n", at) + 1);
-}
-
-/** The note that carries out the plan: every step's words, so the check after the turn finds each one done. */
-function noteFor(task: string, target: string, plan: string): string {
-  const steps = plan.split("\n").filter((l) => /^\d+\. /.test(l));
-  return [
-    "# Notes from the offline demo model",
-    "",
-    `Task: ${task.trim() || "(none)"}`,
-    "",
-    `Files read: ${target}`,
-    "",
-    "## Done",
-    ...steps.map((l) => `- ${l.replace(/^\d+\. /, "")}`),
-    "",
-  ].join("\n");
-}
-
 export function decideOffline(prompt: LanguageModelV3Prompt, tools: string[]): LocalStep {
   const task = lastUserText(prompt);
   const done = resultsSinceUser(prompt);
@@ -152,13 +121,17 @@ export function decideOffline(prompt: LanguageModelV3Prompt, tools: string[]): L
   if (step === 1 && tools.includes("grep") && words.length > 0) {
     return {
       text: `Searching for ${words.join(", ")}.`,
-      toolCalls: [{ name: "grep", input: { pattern: words.map(escapeRegex).join("|") } }],
+      toolCalls: [{ name: "grep", input: { pattern: `(?i)${words.map(escapeRegex).join("|")}` } }],
     };
   }
-  const grep = done.find((d) => d.tool === "grep");
-  const target = (grep && firstFile(grep.text)) ?? "README.md";
-  if (!done.some((d) => d.tool === "read") && tools.includes("read"))
+  const read = done.find((d) => d.tool === "read");
+  if (!read && tools.includes("read")) {
+    const target = fileToRead(task, done);
     return { text: `Reading ${target}.`, toolCalls: [{ name: "read", input: { path: target } }] };
+  }
+  const readPath = String(read?.input.path ?? "README.md");
+  const seen = read?.ok ? { path: readPath, text: readText(read.text) } : null;
+  const shape = shapeOf(task, seen, (p) => p === readPath && read?.ok === true);
   const last = done.at(-1);
   const exits = done.filter((d) => d.tool === "exit_plan_mode");
   const approved = exits.map((e) => approvedPlan(e.text)).find((p) => p !== null) ?? null;
@@ -168,35 +141,60 @@ export function decideOffline(prompt: LanguageModelV3Prompt, tools: string[]): L
       return { text: "I will wait for your message." };
     const sentBack = last?.tool === "exit_plan_mode" ? reviewOf(last.text) : null;
     const previous = sentBack
-      ? (prompt
-          .flatMap((m) => (m.role === "assistant" ? m.content : []))
-          .flatMap((p) =>
-            p.type === "tool-call" && p.toolName === "exit_plan_mode"
-              ? [(p.input as { plan?: string }).plan ?? ""]
-              : [],
-          )
+      ? (exits
+          .map((e) => (e.input as { plan?: string }).plan ?? "")
+          .filter(Boolean)
           .at(-1) ?? null)
       : null;
-    const plan = demoPlan(task, target, previous, sentBack);
+    const plan = demoPlan(task, shape, readPath, previous, sentBack);
     return {
       text: sentBack ? "Revising the plan with your review." : "Here is my plan.",
       toolCalls: [{ name: "exit_plan_mode", input: { plan } }],
     };
   }
-  if (!done.some((d) => d.tool === "write") && tools.includes("write")) {
-    const note = noteFor(task, target, approved ?? demoPlan(task, target, null, null));
+  const plan = approved ?? demoPlan(task, shape, readPath, null, null);
+  const writes = plannedWrites(task, shape, plan, seen, readPath);
+  const written = done.filter((d) => d.tool === "write").length;
+  const next = writes[written];
+  if (next && tools.includes("write"))
     return {
-      text: "Carrying out the plan: writing the note.",
-      toolCalls: [{ name: "write", input: { path: "PLANGATE-NOTES.md", content: note } }],
+      text: `Carrying out the plan: writing ${next.path}.`,
+      toolCalls: [{ name: "write", input: next }],
     };
-  }
   const outcome =
     last && /error|denied|rejected/i.test(last.text)
       ? `The last step did not go through: ${last.text.slice(0, 200)}`
       : "Done.";
+  const kind = shape.kind === "other" ? ` This request is not one I can carry out (I can: ${SHAPES_IN_WORDS}).` : "";
   return {
-    text: `I explored the workspace for "${task.trim()}" and looked at ${target}. ${outcome} (offline demo model)`,
+    text: `I explored the workspace for "${task.trim()}" and looked at ${readPath}. ${outcome}${kind} (offline demo model)`,
   };
+}
+
+/** The writes that carry out the approved plan: its change, then the notes when a step names them. */
+function plannedWrites(
+  task: string,
+  shape: DemoShape,
+  plan: string,
+  seen: { path: string; text: string } | null,
+  readPath: string,
+): { path: string; content: string }[] {
+  const title = taskTitle(task);
+  const before = (p: string) => (seen && seen.path === p ? seen.text : null);
+  const out: { path: string; content: string }[] = [];
+  if (shape.kind !== "other") {
+    const content = shapeContent(shape, before(shape.file), title);
+    out.push({ path: shape.file, content });
+  }
+  if (shape.kind === "other" || plan.includes(NOTES))
+    out.push({ path: NOTES, content: noteFor(task, readPath, plan, before(NOTES)) });
+  return out;
+}
+
+/** The approved plan's text, from the exit tool's result. */
+function approvedPlan(result: string): string | null {
+  const at = result.search(/^## Approved Plan/m);
+  return at === -1 ? null : result.slice(result.indexOf("\n", at) + 1);
 }
 
 export function offlineModel() {

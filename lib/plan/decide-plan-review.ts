@@ -21,6 +21,7 @@ import {
   type ThreadInput,
 } from "./plan-comments";
 import { applySuggestions } from "./plan-threads";
+import { checkAgentReceives } from "./check-agent-receives";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 import { readGates } from "../session/mode-gates";
@@ -147,6 +148,7 @@ export async function decidePlanReview(
   const edited =
     body.decision === "approve" && proposed !== undefined && normalize(proposed) !== normalize(version.content);
   const finalPlan = edited && proposed !== undefined ? proposed : version.content;
+  checkAgentReceives(version, body, edited);
   const releasing =
     body.decision === "approve" && override === undefined
       ? await weighUnderPolicy(db, review, version, decider, edited, recordOnly)

@@ -1,3 +1,4 @@
+import type { AgentReceives } from "../core/agent-receives";
 import type { PlanThread } from "./plan-threads";
 
 /** What a plan review shows (plain data, so that components may take it without reaching the database). */
@@ -15,4 +16,6 @@ export type PlanDetails = {
   threads: PlanThread[];
   /** The files its items name: what the review policy judges it by, shown on the card. */
   files: string[];
+  /** For an outside agent's plan: what that agent receives with an approval (null: Plangate's own agent). */
+  receives: AgentReceives | null;
 };

@@ -2,6 +2,8 @@ import { createTwoFilesPatch } from "diff";
 import type { Db } from "../db/client";
 import { findPlanVersion } from "../db/plans/plans";
 import { findReviewedVersion } from "../db/plans/reviews";
+import { receivesOf } from "../core/agent-receives";
+import { isExternalModel } from "../session/external-agents";
 import { listComments } from "./plan-comments";
 import type { PlanDetails } from "./plan-details";
 import { threadsOn } from "./plan-threads";
@@ -31,5 +33,6 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
     diff,
     threads,
     files: planFiles(row.content),
+    receives: receivesOf(row.agent, isExternalModel(row.model)),
   };
 }

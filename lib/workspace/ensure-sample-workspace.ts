@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const FILES: Record<string, string> = {
+export const SAMPLE_FILES: Record<string, string> = {
   "README.md":
     "# Sample project\n\nA tiny TODO service used to try Plangate's plan mode.\n\n- `src/todo.ts` holds the store\n- `src/server.ts` exposes it over HTTP\n",
   "src/todo.ts":
@@ -15,7 +15,7 @@ const FILES: Record<string, string> = {
 export function ensureSampleWorkspace(root: string): string {
   const dir = path.join(root, "sample");
   if (fs.existsSync(dir)) return dir;
-  for (const [rel, content] of Object.entries(FILES)) {
+  for (const [rel, content] of Object.entries(SAMPLE_FILES)) {
     const file = path.join(dir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);

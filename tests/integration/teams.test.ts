@@ -118,9 +118,13 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
         .map((m) => m.text)
         .join("\n"),
     ).toContain("plan_approval_request from alice");
-    const team = (await api.call("GET", `/api/teams/${teamId}`)).body.team;
-    // Both finished; their plans named no file they wrote, so the checks failed: the mailbox says so, not "done".
-    expect(team.teammates.map((t: { name: string; teamStatus: string }) => [t.name, t.teamStatus])).toEqual([
+    // Both finished; their plans named no file they wrote, so the checks (run once each turn has ended) fail:
+    // the mailbox says so, not "done".
+    const statuses = async () =>
+      (await api.call("GET", `/api/teams/${teamId}`)).body.team.teammates.map(
+        (t: { name: string; teamStatus: string }) => [t.name, t.teamStatus],
+      );
+    await expect.poll(statuses, { timeout: 20_000 }).toEqual([
       ["alice", "verification_failed"],
       ["bob", "verification_failed"],
     ]);

@@ -150,7 +150,9 @@ describe("a second tab on another instance", () => {
         const tabA = await (await browser.newContext({ extraHTTPHeaders: operatorHeaders() })).newPage();
         await tabA.goto(`${a.url}/sessions/${id}`);
         await tabA.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
-        await tabA.getByTestId("decision-card").getByTestId("approve-accept-edits").click();
+        const cardA = tabA.getByTestId("decision-card");
+        await cardA.getByTestId("approve-options").click();
+        await cardA.getByTestId("approve-accept-edits").click();
 
         // B's page learns of the decision only through B's server, which learns of it through PostgreSQL.
         await tabB.getByTestId("decided-elsewhere").waitFor({ timeout: 15_000 });

@@ -92,6 +92,7 @@ export type ReviewedVersion = {
   sessionId: string;
   workspace: string;
   model: string;
+  agent: string;
 };
 
 const reviewedVersions = shapedQuery<ReviewedVersion>();
@@ -121,6 +122,7 @@ function reviewedVersion(k: Executor, reviewId: string) {
       "r.sessionId",
       "s.workspace",
       "s.model",
+      "s.agent",
     ])
     .where("r.id", "=", reviewId);
 }

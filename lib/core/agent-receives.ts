@@ -1,0 +1,44 @@
+import { agentLabel } from "./desk-view";
+
+/**
+ * Pure: what an outside agent can be given with an approval, measured through each agent's own mechanism (its
+ * hook or plugin), so the card offers only that and the server refuses the rest instead of promising it.
+ * Claude Code's PermissionRequest allow carries the plan (updatedInput) and a mode (setMode), but no message;
+ * OpenCode's plugin writes the approved plan into its plan file and lets plan_exit go on, choosing no mode.
+ * A rejection reaches both with its feedback and comments (the deny message / the tool's error).
+ */
+export type AgentReceives = {
+  agent: string;
+  label: string;
+  /** An edited plan (or one with suggestions applied) reaches the agent as its approved plan. */
+  editedPlan: boolean;
+  /** Notes (feedback, comments, replies) reach it with an approval. */
+  notesOnApproval: boolean;
+  /** The ways on it can be approved into (empty: it chooses its mode itself). */
+  modes: ("default" | "acceptEdits")[];
+  /** The card's line, in words. */
+  words: string;
+};
+
+const RECEIVES: Record<string, Omit<AgentReceives, "agent" | "label" | "words">> = {
+  "claude-code": { editedPlan: true, notesOnApproval: false, modes: ["default", "acceptEdits"] },
+  opencode: { editedPlan: true, notesOnApproval: false, modes: [] },
+};
+
+/** What the session's agent receives with an approval; null for Plangate's own agent, which receives it all. */
+export function receivesOf(agent: string, external: boolean): AgentReceives | null {
+  if (!external) return null;
+  const label = agentLabel(agent, true);
+  // An agent not measured yet is promised the least: the plan as it stands, nothing else.
+  const r = RECEIVES[agent] ?? { editedPlan: false, notesOnApproval: false, modes: [] };
+  const parts = [
+    r.editedPlan
+      ? "the plan as you approve it (your edits and applied suggestions included)"
+      : "the plan as it was sent",
+    ...(r.modes.length ? ["the mode you pick"] : []),
+  ];
+  const words = `${label} receives ${parts.join(" and ")} with an approval${
+    r.modes.length ? "" : "; it picks its own mode"
+  }. Notes, comments and replies reach it only with Request changes.`;
+  return { agent, label, ...r, words };
+}
