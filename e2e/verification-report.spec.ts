@@ -48,3 +48,34 @@ test("after the approved plan is carried out, the verification report shows in t
     timeout: 15_000,
   });
 });
+
+test("in a workspace without git, a file a shell command created is seen by the check (a snapshot of the files at approval)", async ({
+  page,
+  request,
+}) => {
+  const plan = "# Plan\n\n1. Create SHELL-MADE.md with a shell command\n";
+  const id = await scripted(
+    request,
+    [
+      exitPlan(plan),
+      call("bash", { command: "printf 'made by the shell\\n' > SHELL-MADE.md" }),
+      { text: "Shell did it." },
+    ],
+    { title: "No git" },
+  );
+  await say(request, id, "make the file with the shell");
+  await waitForStatus(request, id, "awaiting_review");
+  await page.goto(`/sessions/${id}`);
+  await approveVia(page, "approve-accept-edits");
+  // The shell command asks (it runs in the sandbox once a person allows it).
+  await page.getByTestId("permission-card").getByTestId("allow-once").click({ timeout: 15_000 });
+  await expect(page.getByTestId("timeline")).toContainText("Shell did it.", { timeout: 15_000 });
+  const report = page
+    .locator('[data-testid="timeline-item"][data-kind="verification"]')
+    .getByTestId("verification-report");
+  await expect(report).toHaveAttribute("data-status", "pass", { timeout: 15_000 });
+  await expect(report.locator('[data-testid="verification-item"][data-status="done"]')).toContainText(
+    "SHELL-MADE.md (added, outside the tools)",
+  );
+  await expect(report.getByTestId("verification-unseen")).toHaveCount(0);
+});

@@ -4,13 +4,10 @@ import { identify } from "../auth/identify";
 import { type Act, type Actor, mayAnywhere } from "../core/people";
 import { getDb } from "../db/client";
 import { AppError } from "../errors";
+import { zodMessage } from "./zod-words";
 
 export function json(body: unknown, status = 200): NextResponse {
   return NextResponse.json(body, { status });
-}
-
-function zodMessage(error: ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
 }
 
 /** Turns thrown errors into the registry's JSON shape: bad input is a 4xx naming the problem, never a 500. */
