@@ -32,6 +32,8 @@ type Props = {
   policy?: string;
   /** The files the plan's items name (what a review policy judges it by). */
   files?: string[];
+  /** The workspace the plan is about (its files open read-only from the card). */
+  workspace?: string;
   /** An outside agent's plan: what that agent receives with an approval; the card offers only that. */
   receives?: AgentReceives | null;
 };
@@ -91,6 +93,7 @@ export function DecisionCard({
   policy,
   files = [],
   receives = null,
+  workspace,
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
@@ -249,7 +252,16 @@ export function DecisionCard({
           {files.map((f, i) => (
             <span key={f}>
               {i > 0 ? ", " : ""}
-              <code>{f}</code>
+              {/* A new tab: what was typed in this card stays where it is. */}
+              <a
+                href={`/workspace/file?path=${encodeURIComponent(workspace ?? "")}&file=${encodeURIComponent(f)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="plan-file-link"
+                className="underline"
+              >
+                <code>{f}</code>
+              </a>
             </span>
           ))}
         </p>

@@ -40,6 +40,7 @@ export function PlanDecision({
       threads={plan.threads}
       files={plan.files}
       receives={plan.receives}
+      workspace={plan.workspace}
       {...(lead ? { lead } : {})}
       {...(policy ? { policy } : {})}
     />

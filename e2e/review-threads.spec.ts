@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
@@ -169,4 +170,29 @@ test("an outside agent's card says what the agent will receive and offers only t
   await expect
     .poll(async () => (await (await request.get(`/api/external/plan-reviews/${reviewId}?wait=0`)).json()).status)
     .toBe("approved");
+});
+
+test("a file the plan names opens from the card, read-only in a new tab; a name that leads outside the workspace shows nothing of it", async ({
+  page,
+  request,
+}) => {
+  const sample = path.resolve("data/e2e/workspaces/sample");
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. Add `done` to `src/todo.ts`\n"), { text: "ok" }], {
+    mode: "default",
+  });
+  await say(request, id, "/plan add done");
+  await waitForStatus(request, id, "awaiting_review");
+  const card = await openCard(page, id, 1);
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), card.getByTestId("plan-file-link").click()]);
+  await expect(tab!.getByTestId("workspace-file")).toContainText("export function addTodo");
+  await tab!.close();
+
+  fs.rmSync(path.join(sample, "passwd-link"), { force: true });
+  fs.symlinkSync("/etc/passwd", path.join(sample, "passwd-link"));
+  for (const file of ["../../../../../etc/passwd", "/etc/passwd", "passwd-link", "~/.bashrc"]) {
+    await page.goto(`/workspace/file?path=${encodeURIComponent(sample)}&file=${encodeURIComponent(file)}`);
+    await expect(page.getByTestId("file-refused"), file).toBeVisible();
+    await expect(page.locator("main")).not.toContainText("root:");
+  }
+  fs.rmSync(path.join(sample, "passwd-link"), { force: true });
 });

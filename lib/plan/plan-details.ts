@@ -7,6 +7,8 @@ export type PlanDetails = {
   version: number;
   markdown: string;
   path: string;
+  /** The session's workspace (checked when the session was made). */
+  workspace: string;
   status: string;
   editedByUser: boolean;
   previous: { version: number; markdown: string } | null;

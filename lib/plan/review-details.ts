@@ -27,6 +27,7 @@ export async function planDetails(db: Db, reviewId: string): Promise<PlanDetails
     version: row.version,
     markdown: row.content,
     path: row.filePath,
+    workspace: row.workspace,
     status: row.status,
     editedByUser: row.editedByUser,
     previous: prev ? { version: prev.version, markdown: prev.content } : null,
