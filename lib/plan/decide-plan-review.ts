@@ -12,15 +12,8 @@ import { exitPlan, gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
-import {
-  formatComments,
-  formatThreads,
-  listComments,
-  quoteLines,
-  reviewInput,
-  type ThreadInput,
-} from "./plan-comments";
-import { applySuggestions } from "./plan-threads";
+import { formatComments, formatThreads, quoteLines, reviewInput } from "./plan-comments";
+import { suggested, threadsAnswered } from "./review-input";
 import { checkAgentReceives } from "./check-agent-receives";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
@@ -140,6 +133,9 @@ export async function decidePlanReview(
       `${decider.by === "lead-model" ? "The lead's model may not answer this plan" : "This plan cannot be answered here"}: ${allowed.reason}.`,
     );
   const comments = (body.comments ?? []).map((c, i) => ({ ...c, quote: quoteLines(version.content, c, i) }));
+  // Threads are a person's conversation: a model never replies to or resolves one.
+  if (decider.by === "lead-model" && body.threads?.length)
+    throw new AppError("person_required", "Only a person replies to or resolves a thread on a plan.");
   const answered = await threadsAnswered(db, version, body.threads ?? []);
   const reviewText = [formatComments(comments), formatThreads(answered)].filter(Boolean).join("\n\n");
   if (body.applySuggestions && body.plan !== undefined)
@@ -310,35 +306,3 @@ async function weighUnderPolicy(
 
 /** The signed-in person's name, for what they did to a thread (resolved by whom). */
 const signerName = (d: Decider) => (d.by === "person" && d.signer ? signedBy(d.signer) : undefined);
-
-/** The plan with this review's suggestions applied; a review with none, or with overlapping ones, is refused. */
-function suggested(content: string, comments: { lineStart: number; lineEnd: number; suggestion?: string }[]): string {
-  const offered = comments.flatMap((c) => (c.suggestion !== undefined ? [{ ...c, suggestion: c.suggestion }] : []));
-  if (offered.length === 0) throw new AppError("bad_request", "applySuggestions: this review has no suggestion");
-  const out = applySuggestions(content, offered);
-  if ("overlaps" in out)
-    throw new AppError("bad_request", `comments: suggestion ${out.overlaps + 1} overlaps another suggestion's lines`);
-  return out.plan;
-}
-
-/**
- * The threads a review answers: each must be one started on an earlier version of this plan (an id from anywhere
- * else is refused, naming it). A reply keeps its thread's lines and quote.
- */
-async function threadsAnswered(db: Db, version: ReviewedVersion, threads: ThreadInput[]) {
-  if (threads.length === 0) return [];
-  const roots = new Map(
-    (await listComments(db, version.planId))
-      .filter((c) => c.parentId === null && c.version < version.version)
-      .map((c) => [c.id, c]),
-  );
-  return threads.map((t, i) => {
-    const root = roots.get(t.id);
-    if (!root) throw new AppError("bad_request", `threads.${i}: this plan has no earlier thread ${t.id}`);
-    return {
-      ...t,
-      quote: root.quote,
-      root: { lineStart: root.lineStart, lineEnd: root.lineEnd, quote: root.quote },
-    };
-  });
-}
