@@ -110,10 +110,19 @@ test("new session from the home page: title, workspace, agent, model; the offlin
   await expect(page.getByRole("heading", { name: "Try the sample" })).toBeVisible();
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
 
-  await page.getByTestId("composer-input").fill("Add a done flag to todos");
+  // The offline demo plans what was asked, from what it read: the function, in the file that holds the store.
+  await page.getByTestId("composer-input").fill("Add a function countDone to src/todo.ts");
   await page.getByTestId("composer-input").press("Enter");
-  await expect(page.getByTestId("decision-card")).toBeVisible({ timeout: 20_000 });
+  const card = page.getByTestId("decision-card");
+  await expect(card).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByTestId("plan-markdown")).toContainText("Add the function countDone to src/todo.ts");
   await expect(page.getByTestId("timeline").locator('[data-kind="tool"]').first()).toBeVisible();
+  await card.getByTestId("approve-options").click();
+  await card.getByTestId("approve-accept-edits").click();
+  const report = page
+    .locator('[data-testid="timeline-item"][data-kind="verification"]')
+    .getByTestId("verification-report");
+  await expect(report).toHaveAttribute("data-status", "pass", { timeout: 20_000 });
 
   await page.goto("/");
   await page.getByTestId("new-model").fill("nonsense:");
