@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { exitPlan, gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
-import { holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
+import { BASELINE_NONE, holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
 import { formatComments, formatThreads, quoteLines, reviewInput } from "./plan-comments";
 import { suggested, threadsAnswered } from "./review-input";
@@ -222,7 +222,10 @@ export async function decidePlanReview(
   // The workspace as approved, which verification diffs against, is snapshotted after the response (a large
   // repository takes 100+ ms): the lease taken with the decision keeps the agent from running until it is written.
   const { workspace } = version;
-  const snapshot = body.decision === "approve";
+  // An outside agent's folder is its own (nothing of it is verified here): it is not read, not even to list it.
+  const outside = isExternalModel(version.model);
+  const snapshot = body.decision === "approve" && !outside;
+  const baseline = body.decision === "approve" && outside ? BASELINE_NONE : null;
   let held: HeldBaseline | undefined;
   await appendEvents(db, review.sessionId, events, {
     also: async (run) => {
@@ -235,7 +238,7 @@ export async function decidePlanReview(
         decidedAt: at,
         feedback: body.feedback ?? null,
         ...(decider.by === "person" && decider.signer ? { signer: decider.signer } : {}),
-        version: { content: finalPlan, editedByUser: edited, baselineTree: null },
+        version: { content: finalPlan, editedByUser: edited, baselineTree: baseline },
       });
       if (!closed) throw new AppError("already_decided");
       if (releasing) await addApproval(run, review.id, releasing.approver, releasing.credential);

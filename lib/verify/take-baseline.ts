@@ -19,7 +19,8 @@ import { isGitWorkspace, snapshotTree } from "./git-snapshot";
 
 /** baselineTree of an approval whose workspace was not captured in time: verification must not trust git. */
 export const BASELINE_LOST = "lost";
-/** baselineTree of an approval made before workspaces without git got a manifest: nothing was captured. */
+/** baselineTree of an approval whose workspace is not captured: an outside agent's (its folder is its own, and
+ * Plangate verifies nothing there), or one approved before workspaces without git got a manifest. */
 export const BASELINE_NONE = "none";
 /** baselineTree of an approval outside a git repository: its manifest (baselineManifest) is the baseline. */
 export const BASELINE_MANIFEST = "manifest";

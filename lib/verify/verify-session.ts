@@ -156,7 +156,7 @@ type GitView = { changes: Omit<Change, "via">[] | null; unchecked?: string };
 async function sinceApproval(db: Db, workspace: string, plan: LatestApproval): Promise<GitView> {
   const baseline = plan.baselineTree;
   if (baseline === BASELINE_NONE)
-    return { changes: null, unchecked: "this workspace has no git, and the approval predates file snapshots" };
+    return { changes: null, unchecked: "the workspace was not captured when the plan was approved" };
   if (baseline === BASELINE_MANIFEST) return manifestSinceApproval(db, workspace, plan.versionId);
   if (!isGitWorkspace(workspace))
     return { changes: null, unchecked: "the workspace is no longer the git repository it was at approval" };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "../../lib/db/sql";
 import { testApi, type Api } from "../helpers/api";
 
 // Issue 28: an approval of an outside agent's plan carries only what that agent receives. Notes it would never
@@ -53,6 +54,12 @@ describe("what an outside agent receives with an approval", () => {
         edited: true,
         plan: "# Add a todo filter\n\n1. Add `filter` to src/todo.ts\n2. Test the filter on an empty list\n",
       });
+      // Its folder is its own: the approval lists nothing of it (no manifest, no tree), and verifies nothing there.
+      const [row] = await (await sql(api.t.db)).query<{ baselineTree: string | null; baselineManifest: string | null }>(
+        'SELECT v."baselineTree", v."baselineManifest" FROM "PlanVersion" v JOIN "Review" r ON r."planId" = v."planId" AND r."planVersion" = v."version" WHERE r."id" = ?',
+        [reviewId],
+      );
+      expect(row).toEqual({ baselineTree: "none", baselineManifest: null });
     },
   );
 
