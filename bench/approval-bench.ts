@@ -29,6 +29,8 @@ const FILES = 10_000;
 const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 5);
 // Over 100 samples a round's p99 is not simply its slowest sample.
 const SAMPLES = Number(process.env.BENCH_APPROVAL_SAMPLES ?? 100);
+// BENCH_APPROVAL_GIT=0: the same files without git, so the baseline is the files' manifest (issue 28).
+const GIT = process.env.BENCH_APPROVAL_GIT !== "0";
 const PLAN = "# Plan: greeting\n\n1. Write the greeting in src/hello.ts\n";
 
 type Handler = (req: Request, ctx: { params: Promise<{ id: string }> }) => Promise<Response>;
@@ -46,9 +48,11 @@ function gitWorkspace(root: string): string {
   fs.writeFileSync(path.join(ws, ".plangate", "config.json"), JSON.stringify({ permission: { bash: { "*": "ask" } } }));
   const git = (...args: string[]) =>
     execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: ws, stdio: "pipe" });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "init");
+  if (GIT) {
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+  }
   return fs.realpathSync(ws);
 }
 
@@ -346,6 +350,7 @@ export async function benchApproval() {
     name: "approval-to-second-subscriber",
     credential: "a signed-in reviewer's session cookie",
     trackedFiles: FILES,
+    baseline: GIT ? "git tree" : "file manifest (no git)",
     rounds: ROUNDS,
     samplesPerRound: SAMPLES,
     floorMs: stats(subs.flatMap((r) => r.floor)),

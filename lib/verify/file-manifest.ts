@@ -19,19 +19,31 @@ export const MANIFEST_LIMITS = { maxFiles: 20_000, hashBelow: 64 * 1024 };
 const SKIP = new Set([".git", "node_modules", ".hg", ".svn", ".next", ".venv", "__pycache__"]);
 const NONBLOCK = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0);
 
-async function hashSmall(file: string, hashBelow: number): Promise<string | null> {
+/** One file's entry: a regular file through one non-blocking open (its hash if small), a link by lstat. */
+async function entryOf(file: string, hashBelow: number): Promise<ManifestEntry | null> {
   const handle = await fs.promises.open(file, NONBLOCK).catch(() => null);
-  if (!handle) return null;
+  if (!handle) {
+    // A link (O_NOFOLLOW refuses it) is recorded as itself, never followed.
+    const st = await fs.promises.lstat(file).catch(() => null);
+    return st?.isSymbolicLink() ? [st.size, Math.floor(st.mtimeMs), null] : null;
+  }
   try {
     const st = await handle.stat();
-    if (!st.isFile() || st.size >= hashBelow) return null;
-    return createHash("sha1")
-      .update(await handle.readFile())
-      .digest("hex");
+    if (!st.isFile()) return null;
+    const hash =
+      st.size < hashBelow
+        ? createHash("sha1")
+            .update(await handle.readFile())
+            .digest("hex")
+        : null;
+    return [st.size, Math.floor(st.mtimeMs), hash];
   } finally {
     await handle.close();
   }
 }
+
+/** How many files of a folder are read at once: the walk is I/O-bound, and the agent waits for it. */
+const BATCH = 64;
 
 /** The workspace's manifest: at most `maxFiles` entries (then `truncated`), paths relative with "/". */
 export async function takeManifest(workspace: string, limits = MANIFEST_LIMITS): Promise<Manifest> {
@@ -41,24 +53,26 @@ export async function takeManifest(workspace: string, limits = MANIFEST_LIMITS):
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const e of entries) {
-      if (truncated) return;
-      const abs = path.join(dir, e.name);
-      const name = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!SKIP.has(e.name)) await walk(abs, name);
-        continue;
-      }
-      if (!e.isFile() && !e.isSymbolicLink()) continue;
-      if (count >= limits.maxFiles) {
+    const name = (e: fs.Dirent) => (rel ? `${rel}/${e.name}` : e.name);
+    const leaves = entries.filter((e) => e.isFile() || e.isSymbolicLink());
+    for (let i = 0; i < leaves.length; i += BATCH) {
+      const wanted = Math.min(BATCH, leaves.length - i);
+      const batch = leaves.slice(i, i + Math.min(wanted, limits.maxFiles - count));
+      const got = await Promise.all(batch.map((e) => entryOf(path.join(dir, e.name), limits.hashBelow)));
+      batch.forEach((e, j) => {
+        const entry = got[j];
+        if (!entry) return;
+        files[name(e)] = entry;
+        count++;
+      });
+      if (batch.length < wanted) {
         truncated = true;
         return;
       }
-      const st = await fs.promises.lstat(abs).catch(() => null);
-      if (!st) continue;
-      const hash = st.isFile() ? await hashSmall(abs, limits.hashBelow) : null;
-      files[name] = [st.size, Math.floor(st.mtimeMs), hash];
-      count++;
+    }
+    for (const e of entries) {
+      if (truncated) return;
+      if (e.isDirectory() && !SKIP.has(e.name)) await walk(path.join(dir, e.name), name(e));
     }
   };
   await walk(workspace, "");
