@@ -6,6 +6,7 @@ import type { AgentReceives } from "@/lib/core/agent-receives";
 import type { WordDiffRow } from "@/lib/core/word-diff";
 import type { PlanThread } from "@/lib/plan/plan-threads";
 import { type Continuation, DecisionActions } from "./decision-actions";
+import { defaultContinuation, reviewSummary } from "./review-words";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
 import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review-blocks";
@@ -38,13 +39,6 @@ type Props = {
   receives?: AgentReceives | null;
 };
 
-/** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
-export function defaultContinuation(prePlanMode: string | null | undefined, autoAllowed: boolean): Continuation {
-  if (prePlanMode === "acceptEdits" || prePlanMode === "bypassPermissions") return "acceptEdits";
-  if (prePlanMode === "auto" && autoAllowed) return "auto";
-  return "default";
-}
-
 const isTextField = (el: Element | null) =>
   el instanceof HTMLTextAreaElement ||
   el instanceof HTMLInputElement ||
@@ -57,21 +51,6 @@ const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 const SET_ASIDE_MS = 5000;
 /** How far each way on leaves the agent to act without asking: a key alone never approves into a wider one. */
 const WIDTH: Record<Continuation, number> = { default: 0, acceptEdits: 1, auto: 2 };
-
-const count = (n: number, one: string, many = `${one}s`) => (n === 0 ? [] : [`${n} ${n === 1 ? one : many}`]);
-
-/** What the review holds, in words: "2 comments, 1 suggestion, 1 reply". */
-export function reviewSummary(comments: NewComment[], acts: Record<string, ThreadAct>): string {
-  const suggestions = comments.filter((c) => c.suggestion !== undefined).length;
-  const replies = Object.values(acts).filter((a) => a.reply?.trim()).length;
-  const resolved = Object.values(acts).filter((a) => a.resolve).length;
-  return [
-    ...count(comments.length - suggestions, "comment"),
-    ...count(suggestions, "suggestion"),
-    ...count(replies, "reply", "replies"),
-    ...count(resolved, "thread resolved", "threads resolved"),
-  ].join(", ");
-}
 
 /**
  * The plan-review question as a decision, the same card on the session page, the desk and a lead's mailbox.

@@ -15,19 +15,25 @@ async function post(request: APIRequestContext, url: string, data: unknown) {
   return res.json();
 }
 
-/** Three plans from three sources, in this order: Plangate's agent, a teammate, Claude Code. */
-async function threePlans(request: APIRequestContext) {
-  const own = (
+/** A Plangate session in `workspace` whose plan waits for review. */
+async function ownPlan(request: APIRequestContext, workspace: string, title: string) {
+  const id = (
     await post(request, "/api/sessions", {
       model: "scripted",
       mode: "plan",
-      workspace: WORKSPACE,
-      title: "Desk own",
+      workspace,
+      title,
       script: [exitPlan("# Add a health route\n\n1. Add app/api/ping/route.ts\n"), { text: "done" }],
     })
   ).session.id as string;
-  await say(request, own, "plan it");
-  await waitForStatus(request, own, "awaiting_review");
+  await say(request, id, "plan it");
+  await waitForStatus(request, id, "awaiting_review");
+  return id;
+}
+
+/** Three plans from three sources, in this order: Plangate's agent, a teammate, Claude Code. */
+async function threePlans(request: APIRequestContext) {
+  const own = await ownPlan(request, WORKSPACE, "Desk own");
   const lead = (
     await post(request, "/api/sessions", {
       model: "scripted",
@@ -162,17 +168,7 @@ test("at 390 px the desk lists the waiting plans above the open card, without si
   await page.setViewportSize({ width: 390, height: 844 });
   const workspace = path.resolve("data/e2e/workspaces/desk-phone");
   fs.mkdirSync(workspace, { recursive: true });
-  const own = (
-    await post(request, "/api/sessions", {
-      model: "scripted",
-      mode: "plan",
-      workspace,
-      title: "Phone own",
-      script: [exitPlan("# Add a health route\n\n1. Add app/api/ping/route.ts\n"), { text: "done" }],
-    })
-  ).session.id as string;
-  await say(request, own, "plan it");
-  await waitForStatus(request, own, "awaiting_review");
+  await ownPlan(request, workspace, "Phone own");
   const outside = (
     await post(request, "/api/external/plan-reviews", {
       agent: "claude-code",
