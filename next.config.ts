@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const config: NextConfig = {
   // better-sqlite3 is native and Prisma's generated client loads wasm at run time: keep both out of the bundle.
@@ -14,9 +15,12 @@ const config: NextConfig = {
   ],
   poweredByHeader: false,
   typedRoutes: false,
-  // The proxy (proxy.ts) sees every request; it must pass the largest body a route accepts (the 50 MB import)
-  // whole, so that the route answers 413 rather than reading a cut-off body as invalid JSON.
-  experimental: { proxyClientMaxBodySize: "64mb" },
+  // The API is not behind the proxy (its routes guard themselves): its answers get their headers here.
+  async headers() {
+    return [
+      { source: "/api/:path*", headers: Object.entries(API_SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+    ];
+  },
 };
 
 export default config;

@@ -1,37 +1,27 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { getEnv, type Env } from "@/lib/env";
+import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { guardRequest, overTls } from "@/lib/http/guard";
+import { guardInputOf, guardRequest, overTls } from "@/lib/http/guard";
 import { securityHeaders } from "@/lib/http/security-headers";
-import { OPERATOR_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "@/lib/core/cookie-names";
+import { OPERATOR_COOKIE } from "@/lib/core/cookie-names";
 
-const COOKIE = OPERATOR_COOKIE;
 // The cookie a ?token= link sets lasts a working month; the token itself does not expire.
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 
-function allowedHosts(env: Env): string[] {
-  const host = env.HOST.trim();
-  return host ? [...env.allowedHosts, host] : env.allowedHosts;
-}
-
+/**
+ * Pages only: the API's routes run the same guard themselves (lib/http/route.ts), since passing a request on
+ * through the proxy costs more than the rest of a small API request (bench/README.md, "Knowing the caller").
+ */
 export function proxy(request: NextRequest) {
   // Validated at boot (npm start); the same parse here, so the edge and the app read one environment.
   const env = getEnv();
-  const token = env.PLANGATE_TOKEN;
   const queryToken = request.nextUrl.searchParams.get("token");
-  const verdict = guardRequest({
-    method: request.method,
-    pathname: request.nextUrl.pathname,
-    host: request.headers.get("host"),
-    origin: request.headers.get("origin"),
-    secFetchSite: request.headers.get("sec-fetch-site"),
-    authorization: request.headers.get("authorization"),
-    cookieToken: request.cookies.get(COOKIE)?.value ?? null,
-    sessionCookie: request.cookies.has(SESSION_COOKIE) || request.cookies.has(SECURE_SESSION_COOKIE),
-    queryToken,
-    token,
-    allowedHosts: allowedHosts(env),
-  });
+  const verdict = guardRequest(
+    guardInputOf(
+      { method: request.method, pathname: request.nextUrl.pathname, headers: request.headers, queryToken },
+      { token: env.PLANGATE_TOKEN, host: env.HOST, allowedHosts: env.allowedHosts },
+    ),
+  );
   const headers = securityHeaders(process.env.NODE_ENV !== "production");
   if (!verdict.ok && verdict.code === "sign_in_required") {
     const signIn = new URL("/sign-in", request.nextUrl);
@@ -52,7 +42,7 @@ export function proxy(request: NextRequest) {
     clean.searchParams.delete("token");
     const redirect = NextResponse.redirect(clean, 303);
     const secure = overTls(request.nextUrl.protocol, request.headers.get("x-forwarded-proto"));
-    redirect.cookies.set(COOKIE, queryToken, {
+    redirect.cookies.set(OPERATOR_COOKIE, queryToken, {
       httpOnly: true,
       sameSite: "strict",
       path: "/",
@@ -60,12 +50,6 @@ export function proxy(request: NextRequest) {
       secure,
     });
     return redirect;
-  }
-  if (request.nextUrl.pathname.startsWith("/api/")) {
-    // An API answer renders no scripts: no nonce to hand on, so the request goes on unchanged (cheaper).
-    const response = NextResponse.next();
-    for (const [k, v] of Object.entries(headers.response)) response.headers.set(k, v);
-    return response;
   }
   const forwarded = new Headers(request.headers);
   // Next reads the nonce from the request's CSP and puts it on the scripts it renders.
@@ -77,5 +61,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // `api/` (with its slash): every API route is made by route() or openRoute(), which guard it.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/).*)"],
 };

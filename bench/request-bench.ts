@@ -3,11 +3,12 @@
  * - `identify`: identify() in process, as every route calls it, for a signed-in person's session cookie, an
  *   `agent` token, the operator's token and no credential, interleaved call by call. Target: p99 under 1 ms.
  * - `server`: the production server (`next start` through scripts/start.ts), one keep-alive client, requests
- *   interleaved round by round: a static file (served before the proxy runs: the floor), GET /api/me with no
- *   credential (refused by the proxy: what the proxy alone costs), GET /api/me as the operator (proxy and route,
- *   nothing looked up), GET /api/me with a person's session cookie (proxy, route, their session and roles), and
- *   GET /api/health (open; a database query and the sandbox probe). Target: the signed-in GET within 1.5x of
- *   the static file, median over rounds of the per-round ratio of medians.
+ *   interleaved round by round: a static file (served before the proxy runs: the floor), a page with no
+ *   credential (the proxy sends it to sign-in: what the proxy alone costs; the API is not behind it), GET /api/me
+ *   with no credential (the route's own guard refuses it), GET /api/me as the operator (guard and route, nothing
+ *   looked up), GET /api/me with a person's session cookie (guard, route, their session and roles), and GET
+ *   /api/health (open; a database query and the sandbox probe). Target: the signed-in GET within 1.5x of the
+ *   static file, median over rounds of the per-round ratio of medians.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -126,7 +127,8 @@ async function benchServer() {
     const rounds = await interleave(
       {
         staticFile: get(file, {}, (a) => a.status === 200),
-        refusedByProxy: get("/api/me", {}, (a) => a.status === 401),
+        refusedByProxy: get("/desk", {}, (a) => a.status === 303),
+        refusedByRoute: get("/api/me", {}, (a) => a.status === 401),
         operator: get(
           "/api/me",
           { authorization: `Bearer ${OPERATOR_TOKEN}` },
@@ -149,8 +151,10 @@ async function benchServer() {
         range: [round(Math.min(...ratios), 2), round(Math.max(...ratios), 2)],
       },
       signedInToHealthP50: round(p50("signedIn") / p50("health"), 2),
-      // The proxy's own cost: a request it answers itself, beside a file served without it.
+      // The proxy's own cost (pages only): a request it answers itself, beside a file served without it.
       proxyAloneMs: round(p50("refusedByProxy") - p50("staticFile"), 3),
+      // What an API route costs before anything is looked up: its guard's refusal, beside the static file.
+      routeAloneMs: round(p50("refusedByRoute") - p50("staticFile"), 3),
       // What finding the person adds on top of the proxy and the route: the cookie's request beside the operator's.
       personLookupMs: round(p50("signedIn") - p50("operator"), 3),
       targetRatio: 1.5,

@@ -15,10 +15,21 @@ test("health route answers on loopback", async ({ request }) => {
   expect(await res.json()).toMatchObject({ ok: true, database: "ok" });
 });
 
-test("a cross-origin state-changing request is refused by the proxy", async ({ request }) => {
-  const res = await request.post("/api/health", { headers: { origin: "http://evil.example" } });
+test("a cross-origin state-changing request is refused before the route runs, and changes nothing", async ({
+  request,
+}) => {
+  const title = `cross-origin ${Date.now()}`;
+  const res = await request.post("/api/sessions", {
+    headers: { origin: "http://evil.example" },
+    data: { title, workspace: "." },
+  });
   expect(res.status()).toBe(403);
   expect(await res.json()).toMatchObject({ error: { code: "origin_rejected" } });
+  // The API's answers carry the same refusals of framing and sniffing as the pages.
+  expect(res.headers()["x-frame-options"]).toBe("DENY");
+  expect(res.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  const listed = await request.get(`/api/sessions?q=${encodeURIComponent(title)}`);
+  expect((await listed.json()).sessions).toEqual([]);
 });
 
 test("a page on another origin cannot frame Plangate, and Plangate's own pages run no script the CSP refuses", async ({

@@ -2,27 +2,11 @@ import "server-only";
 import type { Actor } from "../core/people";
 import type { Db } from "../db/client";
 import { authFor, personOfSessionCookie } from "../db/people/auth";
-import { OPERATOR_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../core/cookie-names";
+import { OPERATOR_COOKIE, parseCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../core/cookie-names";
 import { membershipsOf } from "../db/people/people";
 import { findLiveToken, TOKEN_PREFIX, touchToken } from "../db/people/tokens";
 import { getEnv } from "../env";
 import { sameToken } from "../core/same-token";
-
-function cookies(header: string | null): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) continue;
-    const raw = part.slice(eq + 1).trim();
-    // A malformed escape is just a cookie that matches nothing, never a 500.
-    let value = raw;
-    try {
-      value = decodeURIComponent(raw);
-    } catch {}
-    out.set(part.slice(0, eq).trim(), value);
-  }
-  return out;
-}
 
 function bearer(header: string | null): string | null | undefined {
   if (header === null) return undefined;
@@ -37,7 +21,7 @@ async function fromToken(db: Db, secret: string): Promise<Actor | null> {
   const token = await findLiveToken(db, secret);
   if (!token) return null;
   await touchToken(db, token);
-  const memberships = await membershipsOf(db, token.userId);
+  const { memberships } = token;
   if (token.scope === "agent") return { kind: "agent-token", tokenId: token.id, userId: token.userId, memberships };
   return { kind: "reviewer-token", tokenId: token.id, userId: token.userId, name: token.personName, memberships };
 }
@@ -51,18 +35,17 @@ async function fromToken(db: Db, secret: string): Promise<Actor | null> {
 export async function identify(db: Db, headers: Headers): Promise<Actor | null> {
   const presented = bearer(headers.get("authorization"));
   if (presented !== undefined) return presented === null ? null : fromToken(db, presented);
-  const jar = cookies(headers.get("cookie"));
+  const jar = parseCookies(headers.get("cookie"));
   const operatorCookie = jar.get(OPERATOR_COOKIE);
   const operator = getEnv().PLANGATE_TOKEN;
   if (operatorCookie && operator && sameToken(operatorCookie, operator)) return { kind: "operator" };
   const value = jar.get(SECURE_SESSION_COOKIE) ?? jar.get(SESSION_COOKIE);
   if (value === undefined) return null;
-  let person = await personOfSessionCookie(db, value);
-  if (person === "renew") {
-    // Once a day per session: better-auth reads it and slides its expiry, as it does on its own routes.
-    const session = await authFor(db).api.getSession({ headers });
-    person = session && !session.user.deactivatedAt ? { userId: session.user.id, name: session.user.name } : null;
-  }
-  if (!person) return null;
-  return { kind: "person", ...person, memberships: await membershipsOf(db, person.userId) };
+  const person = await personOfSessionCookie(db, value);
+  if (person !== "renew") return person && { kind: "person", ...person };
+  // Once a day per session: better-auth reads it and slides its expiry, as it does on its own routes.
+  const session = await authFor(db).api.getSession({ headers });
+  if (!session || session.user.deactivatedAt) return null;
+  const { id: userId, name } = session.user;
+  return { kind: "person", userId, name, memberships: await membershipsOf(db, userId) };
 }

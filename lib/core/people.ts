@@ -220,3 +220,8 @@ export function credentialOf(signer: Signer): string {
   if (signer.by === "person") return signer.tokenId ? `token:${signer.tokenId}` : "session";
   return signer.by;
 }
+
+/** The roles among a joined lookup's rows (a LEFT JOIN of Membership: a person with none has one null row). */
+export function rolesInRows(rows: readonly { root: string | null; role: string | null }[]): Membership[] {
+  return rows.flatMap((r) => (r.root === null || r.role === null ? [] : [{ root: r.root, role: r.role as Role }]));
+}

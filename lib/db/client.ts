@@ -23,12 +23,14 @@ const registry = globalThis as unknown as {
   plangateUrls?: WeakMap<Db, string>;
   plangateKysely?: WeakMap<Db, Kysely<DB>>;
   plangatePgAdapters?: WeakSet<object>;
+  plangateReadyAdapters?: WeakMap<object, SqlDriverAdapter>;
 };
 const adapters = (registry.plangateAdapters ??= new WeakMap());
 const providers = (registry.plangateProviders ??= new WeakMap());
 const urls = (registry.plangateUrls ??= new WeakMap());
 const builders = (registry.plangateKysely ??= new WeakMap());
 const pgAdapters = (registry.plangatePgAdapters ??= new WeakSet());
+const readyAdapters = (registry.plangateReadyAdapters ??= new WeakMap());
 
 /** Connections per process on PostgreSQL (PLANGATE_PG_POOL): instances × this must stay under max_connections. */
 function poolSize(): number {
@@ -70,6 +72,7 @@ export function createDb(url: string): Db {
     dialect: new PrismaAdapterDialect(factory.provider === "postgres" ? "postgres" : "sqlite", () => connected),
   });
   builders.set(db, builder);
+  void connected.then((adapter) => readyAdapters.set(builder, adapter)).catch(() => {});
   // Transactions share their builder's adapter object: onPostgres recognises it whichever module copy asks.
   if (factory.provider === "postgres") pgAdapters.add(builder.getExecutor().adapter);
   providers.set(db, factory.provider);
@@ -111,6 +114,14 @@ export function kysely(conn: Conn): Executor {
   // no instance of this copy's Kysely class: recognised by its shape instead.
   if (conn instanceof Kysely || typeof (conn as Partial<Executor>).getExecutor === "function") return conn as Executor;
   throw new Error("This Prisma client was not created by createDb()");
+}
+
+/**
+ * The connected adapter under a client's root builder; undefined inside a transaction (its statements must run on
+ * the transaction's connection) and before the first connection.
+ */
+export function readyAdapterOf(ex: Executor): SqlDriverAdapter | undefined {
+  return readyAdapters.get(ex);
 }
 
 /** True on PostgreSQL: for the few statements whose SQL differs by engine (full-text search, change watching). */

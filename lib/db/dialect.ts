@@ -99,6 +99,16 @@ class AdapterConnection implements DatabaseConnection {
   }
 }
 
+/**
+ * One compiled statement straight on the adapter, outside a transaction: what Kysely's executor does for the root
+ * builder (a fresh connection view on the shared adapter), without its connection provider's and result
+ * transformer's promise chain, which costs more than the query itself inside Next (every promise pays the
+ * request's async context). For the statements every request runs (lib/db/shaped-query.ts).
+ */
+export function queryOnAdapter<R>(adapter: SqlDriverAdapter, query: CompiledQuery): Promise<QueryResult<R>> {
+  return new AdapterConnection(adapter).executeQuery<R>(query);
+}
+
 class AdapterDriver implements Driver {
   private adapter: SqlDriverAdapter | null = null;
   constructor(private readonly connect: () => Promise<SqlDriverAdapter>) {}

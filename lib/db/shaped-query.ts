@@ -1,6 +1,7 @@
 import "server-only";
 import type { Compilable, CompiledQuery, RawBuilder } from "kysely";
-import { type Executor, onPostgres } from "./client";
+import { type Executor, onPostgres, readyAdapterOf } from "./client";
+import { queryOnAdapter } from "./dialect";
 
 /** Where a statement compiled once takes a value of each execution: the value named `name`. */
 class Slot {
@@ -42,7 +43,11 @@ export function shapedQuery<O>() {
       compiled.set(shape, query);
     }
     const parameters = query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
-    return ex.executeQuery<O>({ ...query, parameters }).then((r) => r.rows);
+    const adapter = readyAdapterOf(ex);
+    const run = adapter
+      ? queryOnAdapter<O>(adapter, { ...query, parameters })
+      : ex.executeQuery<O>({ ...query, parameters });
+    return run.then((r) => r.rows);
   };
 }
 

@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // Every handler identifies who is asking: an API route is made with route(need, …) unless it is one of the
-// open ones, and every page but sign-in and one-time links starts with pageActor(). A new route or page that
+// open ones (openRoute), and every page but sign-in and one-time links starts with pageActor(). Both wrappers
+// also run the request guard (Host, Origin), which the proxy leaves to the API. A new route or page that
 // forgets fails here, before any attack test has to find it.
 const root = path.resolve(import.meta.dirname, "../..");
 const OPEN_ROUTES = ["app/api/health/route.ts", "app/api/auth/[...all]/route.ts", "app/api/links/[token]/route.ts"];

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { hasSessionCookie, OPERATOR_COOKIE, parseCookies } from "../core/cookie-names";
 import { sameToken } from "../core/same-token";
 import type { ErrorCode } from "../errors";
 
@@ -64,8 +65,37 @@ export function isOpenPath(pathname: string): boolean {
   );
 }
 
+/** This server's side of the check: the operator's token and the host names it answers to. */
+export type GuardServer = { token: string | undefined; host: string; allowedHosts: readonly string[] };
+
 /**
- * Pure request check, run before any route: the Host must be one this server answers to, a closed path needs a
+ * The guard's view of a request, the same for the proxy (pages) and the route wrappers (API): the headers as they
+ * came, the ?token= of a page load, and the server's token and names.
+ */
+export function guardInputOf(
+  request: { method: string; pathname: string; headers: Headers; queryToken: string | null },
+  server: GuardServer,
+): GuardInput {
+  const { headers } = request;
+  const jar = parseCookies(headers.get("cookie"));
+  const host = server.host.trim();
+  return {
+    method: request.method,
+    pathname: request.pathname,
+    host: headers.get("host"),
+    origin: headers.get("origin"),
+    secFetchSite: headers.get("sec-fetch-site"),
+    authorization: headers.get("authorization"),
+    cookieToken: jar.get(OPERATOR_COOKIE) ?? null,
+    sessionCookie: hasSessionCookie(jar),
+    queryToken: request.queryToken,
+    token: server.token,
+    allowedHosts: host ? [...server.allowedHosts, host] : server.allowedHosts,
+  };
+}
+
+/**
+ * Pure request check, run before any route (by the proxy for pages, by the route wrappers for the API): the Host must be one this server answers to, a closed path needs a
  * credential presented (which the route then checks: a token's hash, a signed session cookie), and anything
  * that changes state must come from the same origin. A page without one goes to sign-in (`sign_in_required`).
  * `fromQuery`: the operator token came as ?token= on a page load (the caller moves it into a cookie).

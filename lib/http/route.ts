@@ -3,7 +3,9 @@ import { ZodError, type ZodType } from "zod";
 import { identify } from "../auth/identify";
 import { type Act, type Actor, mayAnywhere } from "../core/people";
 import { getDb } from "../db/client";
+import { getEnv } from "../env";
 import { AppError } from "../errors";
+import { guardInputOf, guardRequest } from "./guard";
 import { zodMessage } from "./zod-words";
 
 export function json(body: unknown, status = 200): NextResponse {
@@ -19,6 +21,23 @@ export function errorResponse(error: unknown): NextResponse {
 }
 
 /**
+ * The proxy's check for an API request (the proxy sees pages only): the Host must be one this server answers to,
+ * a closed path needs a credential presented, and a state change must come from this origin. Throws the refusal.
+ */
+function guardApi(req: Request): void {
+  const env = getEnv();
+  const url = new URL(req.url);
+  const input = guardInputOf(
+    // A query token is a page load's (the proxy moves it into a cookie); the API never takes one.
+    { method: req.method, pathname: url.pathname, headers: req.headers, queryToken: null },
+    { token: env.PLANGATE_TOKEN, host: env.HOST, allowedHosts: env.allowedHosts },
+  );
+  // Next builds the URL from the Host header; a request made in process (tests, scripts) may carry it only there.
+  const verdict = guardRequest({ ...input, host: input.host ?? url.host });
+  if (!verdict.ok) throw new AppError(verdict.code);
+}
+
+/**
  * Every route handler: who is asking is identified from what the server checked (a session cookie, a token),
  * never from the request body, and must be allowed `need` somewhere before the handler runs; the handler then
  * checks the workspace it touches (lib/auth/authorise). Without a credential: 401, and nothing runs.
@@ -30,6 +49,7 @@ export function route<C>(
 ) {
   return async (req: Request, ctx: C): Promise<Response> => {
     try {
+      guardApi(req);
       const actor = await identify(getDb(), req.headers);
       if (!actor) throw new AppError("unauthorized", "Sign in, or send a token (Authorization: Bearer …).");
       if (need !== "identified" && !mayAnywhere(actor, need))
@@ -46,10 +66,11 @@ export function route<C>(
   };
 }
 
-/** The few routes anyone may call (GET /api/health): no credential is read. */
+/** The few routes anyone may call (GET /api/health): no credential is read, but Host and Origin are checked. */
 export function openRoute<C>(fn: (req: Request, ctx: C) => Promise<Response>) {
   return async (req: Request, ctx: C): Promise<Response> => {
     try {
+      guardApi(req);
       return await fn(req, ctx);
     } catch (error) {
       return errorResponse(error);

@@ -31,3 +31,17 @@ export function securityHeaders(dev: boolean): { nonce: string; csp: string; res
     },
   };
 }
+
+/**
+ * What every API answer carries (set by next.config.ts for /api/*, which the proxy does not see): JSON and event
+ * streams load and run nothing, and nothing may frame them.
+ */
+export const API_SECURITY_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};

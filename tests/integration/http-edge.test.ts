@@ -58,6 +58,28 @@ describe("the HTTP edge", () => {
     ).toBe(200);
   });
 
+  it("the API guards itself (it is not behind the proxy): a foreign Host, a cross-site POST, its headers", async () => {
+    const port = new URL(server.url).port;
+    for (const path of ["/api/health", "/api/me", "/api/auth/get-session"]) {
+      const res = await send("GET", `${server.url}${path}`, { ...auth, host: `rebind.test:${port}` });
+      expect(res.status, path).toBe(421);
+    }
+    const before = await send("GET", `${server.url}/api/sessions`, auth);
+    const crossSite = await send(
+      "POST",
+      `${server.url}/api/sessions`,
+      { ...json({}), origin: "http://evil.example", "sec-fetch-site": "cross-site" },
+      JSON.stringify({ title: "from evil", workspace }),
+    );
+    expect(crossSite.status).toBe(403);
+    expect(JSON.parse(crossSite.body).error.code).toBe("origin_rejected");
+    expect((await send("GET", `${server.url}/api/sessions`, auth)).body).toBe(before.body);
+    const answer = await send("GET", `${server.url}/api/me`, auth);
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+    expect(answer.headers["x-frame-options"]).toBe("DENY");
+    expect(String(answer.headers["content-security-policy"])).toContain("default-src 'none'");
+  });
+
   it("every page refuses to be framed and carries a CSP without inline script", async () => {
     const page = await send("GET", `${server.url}/`, auth);
     expect(page.status).toBe(200);

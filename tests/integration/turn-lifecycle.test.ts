@@ -208,7 +208,7 @@ describe("turn lifecycle", () => {
     const { events } = await settle(api, id);
     const controller = new AbortController();
     const res = await stream.GET(
-      new Request(`http://x/api/sessions/${id}/stream`, {
+      new Request(`http://127.0.0.1:3000/api/sessions/${id}/stream`, {
         headers: { "last-event-id": "2", ...operatorHeaders() },
         signal: controller.signal,
       }),
@@ -232,7 +232,10 @@ describe("live stream", () => {
     const id = await startScripted(api, [call("read", { path: "README.md" }), call("list", {}), { text: "end" }]);
     const controller = new AbortController();
     const res = await stream.GET(
-      new Request(`http://x/api/sessions/${id}/stream`, { signal: controller.signal, headers: operatorHeaders() }),
+      new Request(`http://127.0.0.1:3000/api/sessions/${id}/stream`, {
+        signal: controller.signal,
+        headers: operatorHeaders(),
+      }),
       {
         params: Promise.resolve({ id }),
       },

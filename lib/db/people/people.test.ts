@@ -4,7 +4,7 @@ import { freshDb, type TestDb } from "../../../tests/helpers/db";
 import { identify } from "../../auth/identify";
 import { kysely } from "../client";
 import { authFor, personOfSessionCookie } from "./auth";
-import { countPeople, createPerson, deactivatePerson, findPerson, membershipsOf } from "./people";
+import { countPeople, createPerson, deactivatePerson, findPerson, membershipsOf, setMembership } from "./people";
 import { createToken, findLiveToken, revokeToken } from "./tokens";
 import { createLink, findOpenLink, spendLink } from "./links";
 
@@ -115,7 +115,16 @@ describe("people on better-auth", () => {
       .where("token", "=", token)
       .executeTakeFirstOrThrow();
     expect(new Date(renewed.expiresAt).getTime()).toBeGreaterThan(Date.now() + 29.9 * day);
-    expect(await personOfSessionCookie(t.db, value)).toEqual({ userId: ada.id, name: "Ada" });
+    expect(await personOfSessionCookie(t.db, value)).toEqual({
+      userId: ada.id,
+      name: "Ada",
+      memberships: [{ root: "/w", role: "reviewer" }],
+    });
+    // Each of their roles comes with the one lookup; a person with none has none.
+    await setMembership(t.db, ada.id, { root: "/x", role: "viewer" });
+    const both = await personOfSessionCookie(t.db, value);
+    expect(both !== "renew" && both?.memberships.length).toBe(2);
+    expect(await who(eve)).toMatchObject({ kind: "person", name: "Eve", memberships: [] });
   });
 
   it("signing up through better-auth's own route is refused: people are added by an owner", async () => {

@@ -1,8 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import type { TokenScope } from "../../core/people";
+import { type Membership, rolesInRows, type TokenScope } from "../../core/people";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
+import { shapedQuery } from "../shaped-query";
 
 /** Home of ApiToken: scoped tokens, kept as the SHA-256 of their secret; shown once, revocable. */
 export type TokenView = {
@@ -35,22 +36,42 @@ export async function createToken(
   return { token, secret };
 }
 
-/** A live token by its secret (one indexed lookup), with its person; null when unknown, revoked or deactivated. */
+/**
+ * A live token by its secret, with its person and their roles, in one indexed lookup; null when unknown,
+ * revoked or its person deactivated.
+ */
 export async function findLiveToken(
   conn: Conn,
   secret: string,
-): Promise<(TokenView & { personName: string; personEmail: string }) | null> {
-  const row = await kysely(conn)
-    .selectFrom("ApiToken as t")
-    .innerJoin("User as u", "u.id", "t.userId")
-    .select(COLUMNS.map((c) => `t.${c}` as const))
-    .select(["u.name as personName", "u.email as personEmail"])
-    .where("t.hash", "=", hashToken(secret))
-    .where("t.revokedAt", "is", null)
-    .where("u.deactivatedAt", "is", null)
-    .executeTakeFirst();
-  return row ? { ...row, scope: row.scope as TokenScope } : null;
+): Promise<(TokenView & { personName: string; personEmail: string; memberships: Membership[] }) | null> {
+  const k = kysely(conn);
+  const rows = await liveTokenRows(k, "live", { hash: hashToken(secret) }, (bind) =>
+    k
+      .selectFrom("ApiToken as t")
+      .innerJoin("User as u", "u.id", "t.userId")
+      .leftJoin("Membership as m", "m.userId", "t.userId")
+      .select(COLUMNS.map((c) => `t.${c}` as const))
+      .select(["u.name as personName", "u.email as personEmail", "m.root", "m.role"])
+      .where("t.hash", "=", bind<string>("hash"))
+      .where("t.revokedAt", "is", null)
+      .where("u.deactivatedAt", "is", null),
+  );
+  const [first] = rows;
+  if (!first) return null;
+  const { root: _root, role: _role, ...token } = first;
+  return { ...token, scope: token.scope as TokenScope, memberships: rolesInRows(rows) };
 }
+
+// Every request with a token runs it: compiled once, not built afresh each time.
+const liveTokenRows = shapedQuery<
+  Omit<TokenView, "scope"> & {
+    scope: string;
+    personName: string;
+    personEmail: string;
+    root: string | null;
+    role: string | null;
+  }
+>();
 
 // Last use is shown to the minute: a busy agent's token is written at most once a minute, not on every call.
 const LAST_USE_STEP_MS = 60_000;
