@@ -32,6 +32,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   scale: async () => (await import("./scale-bench")).benchScale(),
   // Issue 26: what identifying the caller costs, in process and through next start.
   request: async () => (await import("./request-bench")).benchRequest(),
+  // Issue 29: how fast an agent's hook starts from the bundled CLI, beside a bare node.
+  cli: async () => (await import("./cli-bench")).benchCli(),
 };
 
 const results: Record<string, unknown> = {};

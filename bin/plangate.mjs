@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// `plangate <command>`: the command-line side of Plangate (connecting coding agents, their hooks, importing
-// their permission settings). The commands are TypeScript in cli/, run through tsx (a dependency).
-import { register } from "tsx/esm/api";
+// `plangate <command>` from a checkout: runs the bundled CLI (dist/cli/plangate.mjs, one file with no dependency,
+// built by `npm install` and `npm start` from cli/; scripts/build-cli.ts), so a hook starts as fast as node does.
+import fs from "node:fs";
 
-register();
-const { main } = await import("../cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const bundle = new URL("../dist/cli/plangate.mjs", import.meta.url);
+if (fs.existsSync(bundle)) await import(bundle.href);
+else {
+  console.error(
+    "plangate: the CLI is not built yet: run npm install (or npx tsx scripts/build-cli.ts) in the checkout",
+  );
+  process.exitCode = 1;
+}

@@ -4,6 +4,7 @@
 // --token. Either way it is saved apart from the agent's settings (credentials.json, 0600), never in the project.
 import os from "node:os";
 import { saveToken, tokenFor } from "./client";
+import { readStdin } from "./stdin";
 
 export const TOKEN_OPTIONS = {
   token: { type: "string" },
@@ -15,13 +16,7 @@ export type TokenOptions = { token?: string; email?: string; "password-stdin"?: 
 
 const AGENT_TOKEN_PREFIX = "pgt_";
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString("utf8")
-    .replace(/\r?\n$/, "");
-}
+const readPassword = async () => (await readStdin()).replace(/\r?\n$/, "");
 
 /** A password typed at the terminal, not echoed. */
 function promptHidden(question: string): Promise<string> {
@@ -105,7 +100,7 @@ export async function provideToken(url: string, agent: string, opts: TokenOption
   if (opts.email !== undefined) {
     const password =
       opts["password-stdin"] || !process.stdin.isTTY
-        ? await readStdin()
+        ? await readPassword()
         : await promptHidden(`Password for ${opts.email}: `);
     const secret = await makeAgentToken(url, agent, opts.email, password);
     return [`agent token for ${opts.email} saved in ${saveToken(url, secret)} (not in the settings)`];

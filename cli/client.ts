@@ -6,9 +6,13 @@ import path from "node:path";
 
 export const DEFAULT_URL = "http://127.0.0.1:3000";
 
+/** ~/.config/plangate (or under XDG_CONFIG_HOME): the CLI's own files, never inside a project. */
+export function configDir(): string {
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config"), "plangate");
+}
+
 function credentialsFile(): string {
-  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config");
-  return path.join(base, "plangate", "credentials.json");
+  return path.join(configDir(), "credentials.json");
 }
 
 function readCredentials(): Record<string, string> {

@@ -8,9 +8,10 @@ import { withPlangateHook, type ClaudeSettings } from "../lib/external/claude-se
 import { callServer } from "./client";
 import { provideToken, TOKEN_OPTIONS } from "./agent-token";
 import { optionsOrUsage } from "./options";
-import { CliError, readProjectFile, urlOption, shellQuote, writeProjectFile } from "./project-file";
+import { CliError, readProjectFile, urlOption, writeProjectFile } from "./project-file";
+import { hookCommand } from "../lib/external/hook-command";
+import { selfPath } from "./self";
 
-const BIN = path.resolve(import.meta.dirname, "..", "bin", "plangate.mjs");
 const USAGE =
   "usage: plangate connect claude-code [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]";
 const OPTIONS = {
@@ -78,7 +79,7 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   // Claude Code runs this through a shell: every word is quoted.
-  const command = `node ${shellQuote(BIN)} hook claude-code --url ${shellQuote(url)}`;
+  const command = hookCommand(selfPath(), "claude-code", url);
   const after = withPlangateHook(before, {
     command,
     timeoutSec,

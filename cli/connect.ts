@@ -2,6 +2,8 @@
 const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
   "claude-code": () => import("./connect-claude-code"),
   opencode: () => import("./connect-opencode"),
+  gemini: () => import("./connect-gemini"),
+  codex: () => import("./connect-codex"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -14,12 +14,7 @@ import {
 } from "../lib/external/claude-code-hook";
 import { callServer, DEFAULT_URL } from "./client";
 import { type Options, options, UsageError } from "./options";
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
+import { readStdin } from "./stdin";
 
 const say = (text: string) => process.stderr.write(`plangate: ${text}\n`);
 
@@ -46,7 +41,13 @@ async function watchTranscript(url: string, reviewId: string, transcript: string
 }
 
 // --watch and --transcript are the detached watcher's (see watchTranscript), started by this hook itself.
-const OPTIONS = { url: { type: "string" }, watch: { type: "string" }, transcript: { type: "string" } } as const;
+const OPTIONS = {
+  url: { type: "string" },
+  watch: { type: "string" },
+  transcript: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+const USAGE = "usage: plangate hook claude-code [--url URL] (run by Claude Code; see plangate connect claude-code)";
 
 export async function run(args: string[]): Promise<number> {
   let opts: Options<typeof OPTIONS>;
@@ -55,8 +56,12 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     // Exit 1, not 2: for Claude Code a hook's exit 2 denies the request; 1 leaves it to its own dialog.
-    say(`${error.message}\nusage: plangate hook claude-code [--url URL]`);
+    say(`${error.message}\n${USAGE}`);
     return 1;
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
   }
   const url = opts.url ?? DEFAULT_URL;
   if (typeof opts.watch === "string" && typeof opts.transcript === "string")

@@ -1,7 +1,16 @@
 // `plangate hook <agent>`: what an agent's hook configuration runs (see `plangate connect`).
+const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<number> }>> = {
+  "claude-code": () => import("./hook-claude-code"),
+  gemini: () => import("./hook-gemini"),
+  codex: () => import("./hook-codex"),
+};
+
 export async function run(args: string[]): Promise<number> {
   const [agent, ...rest] = args;
-  if (agent === "claude-code") return (await import("./hook-claude-code")).run(rest);
-  console.error("usage: plangate hook claude-code [--url URL]");
-  return 2;
+  const load = agent === undefined ? undefined : HOOKS[agent];
+  if (!load) {
+    console.error(`usage: plangate hook ${Object.keys(HOOKS).join("|")} [--url URL]`);
+    return 2;
+  }
+  return (await load()).run(rest);
 }

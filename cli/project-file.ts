@@ -46,11 +46,6 @@ export function urlOption(value: string | undefined): string | null {
   }
 }
 
-/** One word for a POSIX shell, whatever it contains. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 function inside(root: string, p: string): boolean {
   const rel = path.relative(root, p);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));

@@ -12,6 +12,7 @@ import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
 import { setupLink } from "../lib/auth/setup-link";
 import { needsBuild } from "./needs-build";
 import { withBuildLock } from "./build-lock";
+import { buildCli, cliNeedsBuild } from "./build-cli";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -69,6 +70,9 @@ if (!detectSandbox().available) {
     await db.$disconnect();
   }
 }
+
+// The CLI file agents' hooks run and GET /cli/plangate.mjs serves (its own build: a second or two).
+if (cliNeedsBuild()) await buildCli();
 
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!dev && needsBuild(root)) {

@@ -20,9 +20,36 @@ export type AgentReceives = {
   words: string;
 };
 
-const RECEIVES: Record<string, Omit<AgentReceives, "agent" | "label" | "words">> = {
+type Measured = Omit<AgentReceives, "agent" | "label" | "words"> & { words?: string };
+
+const RECEIVES: Record<string, Measured> = {
   "claude-code": { editedPlan: true, notesOnApproval: false, modes: ["default", "acceptEdits"] },
   opencode: { editedPlan: true, notesOnApproval: false, modes: [] },
+  // Its AfterTool hook hands the model what Plangate's agent would read (an edit, notes); the plan file keeps the
+  // model's text, and Gemini picks the mode: YOLO in a headless run, its own dialog's choice in a terminal.
+  gemini: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Gemini CLI receives the approval, then your notes and any edit as context with exit_plan_mode's result (its plan file keeps the text it wrote). It picks its own mode: YOLO in a headless run (every tool call allowed), its dialog's choice in a terminal.",
+  },
+  // Its Stop hook can only let the turn end (an approval) or send it back with the feedback.
+  codex: {
+    editedPlan: false,
+    notesOnApproval: false,
+    modes: [],
+    words:
+      "Codex receives only that its turn may end: no edit, no notes and no mode reach it with an approval; you go on in Codex. Request changes sends your feedback and comments back into the same turn.",
+  },
+  // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
+  mcp: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "The MCP client receives the plan as you approve it and your notes in the wait tool's result; it picks its own mode.",
+  },
 };
 
 /** What the session's agent receives with an approval; null for Plangate's own agent, which receives it all. */
@@ -37,6 +64,15 @@ export function receivesOf(agent: string, external: boolean): AgentReceives | nu
       : "the plan as it was sent",
     ...(r.modes.length ? ["the mode you pick"] : []),
   ];
+  if (r.words)
+    return {
+      agent,
+      label,
+      editedPlan: r.editedPlan,
+      notesOnApproval: r.notesOnApproval,
+      modes: r.modes,
+      words: r.words,
+    };
   const words = `${label} receives ${parts.join(" and ")} with an approval${
     r.modes.length ? "" : "; it picks its own mode"
   }. Notes, comments and replies reach it only with Request changes.`;

@@ -25,7 +25,13 @@ export type DeskItem = {
 
 export type DeskFilter = { agent?: string; workspace?: string; mine?: boolean };
 
-const AGENT_NAMES: Record<string, string> = { "claude-code": "Claude Code", opencode: "OpenCode" };
+const AGENT_NAMES: Record<string, string> = {
+  "claude-code": "Claude Code",
+  opencode: "OpenCode",
+  gemini: "Gemini CLI",
+  codex: "Codex",
+  mcp: "An MCP client",
+};
 
 /** An agent's name in words: an outside agent by its product name, Plangate's own agents as Plangate. */
 export function agentLabel(agent: string, external: boolean): string {

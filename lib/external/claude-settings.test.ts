@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HOOK_MARK, withPlangateHook } from "./claude-settings";
+import { withPlangateHook } from "./claude-settings";
 
-const command = `node '/opt/plangate/bin/${HOOK_MARK} --url 'http://127.0.0.1:3000'`;
+const command = "node '/opt/plangate/dist/cli/plangate.mjs' hook claude-code --url 'http://127.0.0.1:3000'";
 const theirs = { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] };
 
 describe("withPlangateHook", () => {

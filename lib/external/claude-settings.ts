@@ -1,18 +1,14 @@
+import { isPlangateHook } from "./hook-command";
+
 /** Settings Claude Code reads, as far as Plangate's hook entries go (everything else is kept as it is). */
 type HookEntry = { type?: string; command?: string; timeout?: number };
 type Matcher = { matcher?: string; hooks?: HookEntry[] };
 export type ClaudeSettings = Record<string, unknown> & { hooks?: Record<string, Matcher[] | unknown> };
 
-/** Marks Plangate's own hook commands, so connect replaces them and --remove takes out only them. */
-export const HOOK_MARK = "plangate.mjs' hook claude-code";
-// Hooks written before the command was shell-quoted word by word.
-const OLD_HOOK_MARK = 'plangate.mjs" hook claude-code';
-
 /** Tools whose permission asks go to Plangate's permission card with --asks. */
 export const ASK_MATCHER = "Bash|Edit|Write|MultiEdit|NotebookEdit";
 
-const isOurs = (h: HookEntry) =>
-  typeof h.command === "string" && (h.command.includes(HOOK_MARK) || h.command.includes(OLD_HOOK_MARK));
+const isOurs = (h: HookEntry) => isPlangateHook(h.command, "claude-code");
 
 /**
  * Pure: the settings with Plangate's PermissionRequest hook for ExitPlanMode (and the permission asks with

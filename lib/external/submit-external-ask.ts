@@ -109,6 +109,7 @@ export async function submitExternalAsk(
     tool: string;
     input: Record<string, unknown>;
     starter: Starter;
+    machine?: string | undefined;
   },
 ): Promise<AskOutcome> {
   const ask = await plangateAsk(a.tool, a.input, a.workspace);

@@ -34,9 +34,12 @@ export type ExternalPlan = {
   planFilePath: string;
   /** Who submits it (the agent token's person and the token): a new session is bound to them. */
   starter: Starter;
+  /** The machine the agent runs on, as it says (a label in the session's title). */
+  machine?: string | undefined;
 };
 
-const projectOf = (workspace: string) => path.basename(workspace) || workspace;
+const projectOf = (workspace: string, machine?: string) =>
+  `${path.basename(workspace) || workspace}${machine ? ` on ${machine}` : ""}`;
 
 const slugOf = (file: string) =>
   (file.split("/").pop() ?? "plan")
@@ -47,8 +50,8 @@ const slugOf = (file: string) =>
 /** The outside agent's session, created (in plan mode) the first time one of its plans or asks arrives. */
 export async function ensureExternalSession(
   db: Db,
-  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter">,
-  title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace)}`,
+  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter" | "machine">,
+  title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace, p.machine)}`,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace);
   if ((await findSessionModel(db, id)) === undefined) {
@@ -89,7 +92,7 @@ export async function submitExternalPlan(
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
   // Named from what it plans and where, so a person can tell it from the other terminals on the desk.
-  const sessionId = await ensureExternalSession(db, p, `${planTitle(p.plan)} · ${projectOf(p.workspace)}`);
+  const sessionId = await ensureExternalSession(db, p, `${planTitle(p.plan)} · ${projectOf(p.workspace, p.machine)}`);
   const reviewId = newId("rev");
   const callId = newId("call");
   for (let attempt = 0; ; attempt++) {

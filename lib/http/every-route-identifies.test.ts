@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 // also run the request guard (Host, Origin), which the proxy leaves to the API. A new route or page that
 // forgets fails here, before any attack test has to find it.
 const root = path.resolve(import.meta.dirname, "../..");
-const OPEN_ROUTES = ["app/api/health/route.ts", "app/api/auth/[...all]/route.ts", "app/api/links/[token]/route.ts"];
+const OPEN_ROUTES = [
+  "app/api/health/route.ts",
+  "app/api/auth/[...all]/route.ts",
+  "app/api/links/[token]/route.ts",
+  "app/cli/plangate.mjs/route.ts",
+];
 const OPEN_PAGES = ["app/sign-in/page.tsx", "app/link/[token]/page.tsx"];
 
 function files(dir: string, name: string): string[] {

@@ -1,18 +1,21 @@
-// Installs the pinned agent CLIs at test time into <repo>/.agent-clis/<id>/ (git-ignored; never part of the
-// app's dependencies). Each CLI gets its own npm prefix, so installing one never prunes the other. Idempotent:
-// when the pinned version is present and answers --version, nothing is downloaded.
+// Installs the pinned agent CLIs at test time into a cache outside the clone, one folder per CLI and version
+// (PLANGATE_AGENT_CLIS, default ~/.cache/plangate/agent-clis/<id>-<version>; never part of the app's
+// dependencies): CI's fresh clones reuse them (Codex is 424 MB). Each CLI gets its own npm prefix, so installing
+// one never prunes another. Idempotent: when the pinned version is present and answers --version, nothing is
+// downloaded.
 //
 // Callers use cliForSuite(): it returns the binary, or null after saying why the suite is skipped; with CI set
 // a missing CLI is an error instead (CI must run these suites).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
-export const CLI_ROOT = path.join(REPO_ROOT, ".agent-clis");
+export const CLI_ROOT = process.env.PLANGATE_AGENT_CLIS || path.join(os.homedir(), ".cache", "plangate", "agent-clis");
 
 export interface CliSpec {
   /** Folder name under .agent-clis/. */
@@ -21,6 +24,8 @@ export interface CliSpec {
   version: string;
   /** Paths (relative to the prefix) to try in order; the first one whose --version names `version` wins. */
   bins: string[];
+  /** Leave optional dependencies out (Gemini's native pty and keychain modules need node headers to build). */
+  omitOptional?: boolean;
 }
 
 export const CLAUDE_CODE: CliSpec = {
@@ -40,6 +45,21 @@ export const OPENCODE: CliSpec = {
   pkg: "opencode-ai",
   version: "1.18.33",
   bins: ["node_modules/.bin/opencode", `node_modules/opencode-${process.platform}-${process.arch}/bin/opencode`],
+};
+
+export const GEMINI_CLI: CliSpec = {
+  id: "gemini",
+  pkg: "@google/gemini-cli",
+  version: "0.61.0",
+  bins: ["node_modules/.bin/gemini"],
+  omitOptional: true,
+};
+
+export const CODEX: CliSpec = {
+  id: "codex",
+  pkg: "@openai/codex",
+  version: "0.171.0",
+  bins: ["node_modules/.bin/codex"],
 };
 
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
@@ -93,7 +113,7 @@ async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
 
 /** Install `spec` (if needed) and return its binary, or null with the reason it is unavailable. */
 export async function installCli(spec: CliSpec): Promise<InstallResult> {
-  const prefix = path.join(CLI_ROOT, spec.id);
+  const prefix = path.join(CLI_ROOT, `${spec.id}-${spec.version}`);
   const present = await probe(spec, prefix);
   if (present) return { bin: present, version: spec.version, fresh: false };
   try {
@@ -113,6 +133,7 @@ export async function installCli(spec: CliSpec): Promise<InstallResult> {
             "--loglevel=error",
             "--prefix",
             prefix,
+            ...(spec.omitOptional ? ["--omit=optional"] : []),
             `${spec.pkg}@${spec.version}`,
           ],
           {

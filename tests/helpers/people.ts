@@ -55,7 +55,16 @@ export async function approveAs(url: string, cookie: string, reviewId: string, e
  * saved under `configHome` (XDG_CONFIG_HOME), where the agent's hook or plugin then finds it. No operator token.
  */
 export function connectByEmail(
-  o: { agent: string; url: string; cwd: string; configHome: string; email: string; password?: string },
+  o: {
+    agent: string;
+    url: string;
+    cwd: string;
+    configHome: string;
+    email: string;
+    password?: string;
+    /** More of the environment (HOME for an agent whose settings live there). */
+    env?: Record<string, string>;
+  },
   extra: string[] = [],
 ) {
   return spawnSync(
@@ -75,7 +84,7 @@ export function connectByEmail(
       cwd: o.cwd,
       input: `${o.password ?? TEST_PASSWORD}\n`,
       encoding: "utf8",
-      env: { ...process.env, PLANGATE_TOKEN: "", XDG_CONFIG_HOME: o.configHome },
+      env: { ...process.env, PLANGATE_TOKEN: "", XDG_CONFIG_HOME: o.configHome, ...o.env },
       timeout: 60_000,
     },
   );

@@ -23,6 +23,7 @@ export const POST = route("submit", async (req, _ctx, actor) => {
     workspace,
     tool: body.tool,
     input: body.input,
+    machine: body.machine,
   });
   return json(outcome, outcome.status === "pending" ? 201 : 200);
 });

@@ -7,6 +7,11 @@ export const submitExternalAskBody = z
     agent: z.enum(EXTERNAL_AGENTS),
     externalSessionId: z.string().min(1).max(200),
     cwd: z.string().min(1).max(4096),
+    /** The machine the agent runs on (its host name), shown with the folder: the folder is only a label there. */
+    machine: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, "a host name (letters, digits, dots, dashes)")
+      .optional(),
     tool: z.string().min(1).max(100),
     input: z.record(z.string(), z.unknown()),
   })

@@ -24,6 +24,7 @@ export const POST = route("submit", async (req, _ctx, actor) => {
     workspace,
     plan: body.plan,
     planFilePath: body.planFilePath ?? `${body.agent}-plan.md`,
+    machine: body.machine,
   });
   return json(submitted, 201);
 });

@@ -1,0 +1,62 @@
+// An outside agent's plan on the desk, from its hook: submitted, then waited on until a person decides, the
+// review is gone, or the hook's own deadline (before the agent's timeout, which would count as approval for some).
+import { callServer } from "./client";
+
+export type Outcome = { status: string; plan: string; edited: boolean; mode: string; message: string | null };
+
+export type Submitted = { reviewId: string } | { refused: string } | { unreachable: string };
+
+export async function submitPlan(url: string, body: Record<string, unknown>): Promise<Submitted> {
+  const reply = await callServer(url, "POST", "/api/external/plan-reviews", body).catch((e: unknown) => ({
+    status: 0,
+    body: e instanceof Error ? e.message : String(e),
+  }));
+  if (reply.status === 201) return { reviewId: (reply.body as { reviewId: string }).reviewId };
+  const why =
+    (reply.body as { error?: { message?: string } } | null)?.error?.message ?? JSON.stringify(reply.body ?? "");
+  if (reply.status === 0 || reply.status >= 500)
+    return { unreachable: `Plangate at ${url} could not be reached (${reply.status || why})` };
+  return { refused: `Plangate at ${url} refused the plan (${reply.status}): ${why}` };
+}
+
+/** The decided outcome; { gone } when the review cannot be read any more; null at the deadline. */
+export async function awaitOutcome(
+  url: string,
+  reviewId: string,
+  deadline: number,
+): Promise<Outcome | { gone: string } | null> {
+  while (Date.now() < deadline) {
+    const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
+    const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=${wait}`).catch(() => null);
+    if (reply?.status === 200) {
+      const outcome = reply.body as Outcome;
+      if (outcome.status !== "pending") return outcome;
+    } else if (reply && reply.status >= 400 && reply.status < 500) {
+      return { gone: `the review is gone on Plangate (${reply.status})` };
+    } else {
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+  return null;
+}
+
+/** The review's permission ask, waited on the same way: the reply, or null at the deadline or when unreachable. */
+export async function askAndWait(
+  url: string,
+  body: Record<string, unknown>,
+  deadline: number,
+): Promise<{ status: string; message: string | null } | null> {
+  const asked = await callServer(url, "POST", "/api/external/permission-asks", body).catch(() => null);
+  if (!asked || (asked.status !== 200 && asked.status !== 201)) return null;
+  let reply = asked.body as { status: string; message: string | null; requestId: string | null };
+  while (reply.status === "pending" && reply.requestId && Date.now() < deadline) {
+    const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
+    const next = await callServer(url, "GET", `/api/external/permission-asks/${reply.requestId}?wait=${wait}`).catch(
+      () => null,
+    );
+    if (next && next.status >= 400) return null;
+    if (next) reply = { ...(next.body as typeof reply), requestId: reply.requestId };
+    else await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return reply.status === "pending" ? null : reply;
+}

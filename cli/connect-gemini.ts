@@ -1,0 +1,151 @@
+// `plangate connect gemini [--url URL] [--email EMAIL | --token TOKEN] [--scope project|user] [--timeout SECONDS]
+// [--asks] [--check] [--remove]`: Gemini CLI runs hooks from the user's settings (project hooks are off in folders
+// it does not trust), so the hook goes into ~/.gemini/settings.json, and this project (or, with --scope user,
+// every project) is recorded as connected; elsewhere the hook answers as if it were not there.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { geminiPlanHook, geminiTrusts, withGeminiHooks, type GeminiHooks } from "../lib/external/gemini-settings";
+import { hookCommand } from "../lib/external/hook-command";
+import { provideToken, TOKEN_OPTIONS } from "./agent-token";
+import { setConnected, isConnected } from "./connections";
+import { runHookCheck } from "./hook-check";
+import { optionsOrUsage } from "./options";
+import { urlOption } from "./project-file";
+import { selfPath } from "./self";
+
+const USAGE =
+  "usage: plangate connect gemini [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--check] [--remove]";
+const OPTIONS = {
+  url: { type: "string" },
+  ...TOKEN_OPTIONS,
+  scope: { type: "string" },
+  timeout: { type: "string" },
+  asks: { type: "boolean" },
+  check: { type: "boolean" },
+  remove: { type: "boolean" },
+} as const;
+// Gemini counts hook timeouts in ms and treats a value past 2^31-1 as no time at all.
+const MAX_TIMEOUT_SEC = 2_000_000;
+
+const geminiDir = () => path.join(process.env.GEMINI_CLI_HOME || os.homedir(), ".gemini");
+
+function readSettings(file: string): { text: string; hooks: GeminiHooks } {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}";
+  const errors: ParseError[] = [];
+  const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0 || !parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error(`${file} is not a JSON object Plangate can read`);
+  const hooks = (parsed as { hooks?: unknown }).hooks;
+  return { text, hooks: hooks && typeof hooks === "object" ? (hooks as GeminiHooks) : {} };
+}
+
+/** Whether Gemini trusts the project (its hooks do not run in a folder it does not trust), in words. */
+function trustLine(project: string): { ok: boolean; line: string } {
+  const env = process.env.GEMINI_CLI_TRUST_WORKSPACE;
+  if (env === "true") return { ok: true, line: "Gemini trusts this folder (GEMINI_CLI_TRUST_WORKSPACE=true)" };
+  const file = process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(geminiDir(), "trustedFolders.json");
+  let rules: Record<string, unknown> = {};
+  try {
+    rules = (parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>) ?? {};
+  } catch {}
+  const trusted = env === "false" ? false : geminiTrusts(rules, project);
+  return trusted
+    ? { ok: true, line: `Gemini trusts ${project} (${file})` }
+    : {
+        ok: false,
+        line: `Gemini does not trust ${project}, so no hook runs there: trust the folder when Gemini asks, or add "${project}": "TRUST_FOLDER" to ${file}`,
+      };
+}
+
+function check(url: string, file: string, project: string): number {
+  const lines: { ok: boolean; line: string }[] = [];
+  const hook = geminiPlanHook(readSettings(file).hooks);
+  lines.push(
+    hook
+      ? { ok: true, line: `${file} has Plangate's hook for exit_plan_mode (timeout ${hook.timeout} ms)` }
+      : { ok: false, line: `${file} has no Plangate hook: run plangate connect gemini` },
+  );
+  lines.push(
+    isConnected("gemini", project)
+      ? { ok: true, line: `${project} is connected` }
+      : { ok: false, line: `${project} is not connected: the hook answers there as if it were not installed` },
+  );
+  lines.push(trustLine(project));
+  if (hook?.command) lines.push(runHookCheck(hook.command, project));
+  for (const l of lines) console.log(`plangate: ${l.ok ? "ok" : "NOT OK"}: ${l.line}`);
+  return lines.every((l) => l.ok) ? 0 : 1;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const opts = optionsOrUsage(args, OPTIONS, USAGE);
+  if (opts === null) return 2;
+  const url = urlOption(opts.url);
+  if (url === null) return 2;
+  const scope = String(opts.scope ?? "project");
+  const timeoutSec = Number(opts.timeout ?? 3600);
+  if (
+    (scope !== "project" && scope !== "user") ||
+    !Number.isInteger(timeoutSec) ||
+    timeoutSec < 60 ||
+    timeoutSec > MAX_TIMEOUT_SEC
+  ) {
+    console.error(
+      `plangate: --scope is project or user; --timeout is whole seconds from 60 to ${MAX_TIMEOUT_SEC}\n${USAGE}`,
+    );
+    return 2;
+  }
+  const file = path.join(geminiDir(), "settings.json");
+  const project = fs.realpathSync(process.cwd());
+  if (opts.check) return check(url, file, project);
+  let settings: ReturnType<typeof readSettings>;
+  try {
+    settings = readSettings(file);
+  } catch (error) {
+    console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
+    return 1;
+  }
+  let told: string[] = [];
+  if (!opts.remove)
+    try {
+      told = await provideToken(url, "gemini", opts);
+    } catch (error) {
+      console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
+      return 1;
+    }
+  // The hook gives up a minute before Gemini would stop waiting (which Gemini counts as an approval).
+  const command = hookCommand(selfPath(), "gemini", url, ["--deadline", String(timeoutSec - 60)]);
+  const target = scope === "user" ? ({ all: true } as const) : { project };
+  const removeAll = opts.remove === true && scope === "user";
+  const connected = setConnected("gemini", target, opts.remove === true);
+  const hooks = withGeminiHooks(settings.hooks, {
+    command,
+    timeoutMs: timeoutSec * 1000,
+    asks: opts.asks === true,
+    remove: removeAll || (opts.remove === true && connected.startsWith("0 ")),
+  });
+  let text = settings.text;
+  for (const key of ["BeforeTool", "AfterTool"] as const)
+    text = applyEdits(
+      text,
+      modify(text, ["hooks", key], hooks[key].length ? hooks[key] : undefined, {
+        formattingOptions: { insertSpaces: true, tabSize: 2 },
+      }),
+    );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (text !== settings.text) fs.writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
+  console.log(
+    `plangate: ${file}: ${opts.remove ? "updated" : `BeforeTool and AfterTool hooks for exit_plan_mode${opts.asks ? " and Gemini's write and shell tools" : ""} → ${url} (timeout ${timeoutSec} s)`}`,
+  );
+  console.log(`plangate: connected: ${connected}`);
+  for (const line of told) console.log(`plangate: ${line}`);
+  if (!opts.remove) {
+    const trust = trustLine(project);
+    if (!trust.ok) console.log(`plangate: note: ${trust.line}`);
+    console.log(
+      "plangate: note: an approval in a headless run (gemini -p) switches Gemini to YOLO mode (every tool call allowed); in a terminal Gemini's own dialog then asks which mode to go on in",
+    );
+  }
+  return 0;
+}

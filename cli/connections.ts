@@ -1,0 +1,60 @@
+// Which projects an agent's user-wide hook serves (Gemini CLI and Codex read hooks from the user's settings only,
+// so the hook runs in every project): `plangate connect <agent>` in a project adds it, `--scope user` adds every
+// project, `--remove` takes it out. Kept beside the credentials, never in a project. A hook in a project not
+// listed answers as if no hook ran.
+import fs from "node:fs";
+import path from "node:path";
+import { configDir } from "./client";
+
+type Connections = Record<string, { all?: boolean; projects?: string[] }>;
+
+const file = () => path.join(configDir(), "connections.json");
+
+function read(): Connections {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file(), "utf8"));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Connections) : {};
+  } catch {
+    return {};
+  }
+}
+
+function write(c: Connections): void {
+  fs.mkdirSync(configDir(), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file(), `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600 });
+}
+
+const within = (root: string, p: string) => {
+  const rel = path.relative(root, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+};
+
+/** Whether the agent's hook serves the folder `cwd` (a project connected, or one inside it, or every project). */
+export function isConnected(agent: string, cwd: string): boolean {
+  const entry = read()[agent];
+  if (!entry) return false;
+  if (entry.all) return true;
+  let real = cwd;
+  try {
+    real = fs.realpathSync(cwd);
+  } catch {}
+  return (entry.projects ?? []).some((p) => within(p, real));
+}
+
+/** Adds (or with `remove`, takes out) a project, or every project with `all`; returns what is connected now. */
+export function setConnected(agent: string, target: { all: true } | { project: string }, remove = false): string {
+  const c = read();
+  const entry = { ...(c[agent] ?? {}) };
+  if ("all" in target) entry.all = !remove;
+  else {
+    const projects = new Set(entry.projects ?? []);
+    if (remove) projects.delete(target.project);
+    else projects.add(target.project);
+    entry.projects = [...projects].sort();
+  }
+  c[agent] = entry;
+  write(c);
+  return entry.all
+    ? "every project"
+    : `${(entry.projects ?? []).length} project(s): ${(entry.projects ?? []).join(", ")}`;
+}

@@ -1,0 +1,180 @@
+// `plangate hook gemini --url URL [--deadline SECONDS]`: what Gemini CLI runs as a BeforeTool hook for
+// exit_plan_mode (and, with --asks, for its write and shell tools), and as an AfterTool hook for exit_plan_mode.
+// It puts the plan on Plangate's desk and answers with the person's decision. Gemini lets a tool run when its hook
+// fails or times out, so every path here ends in an explicit answer, and the hook gives up before Gemini's timeout.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  GEMINI_PLAN_TOOL,
+  geminiAsk,
+  geminiContext,
+  geminiDeny,
+  geminiGoOn,
+  geminiHookInput,
+  type GeminiHookInput,
+  planFileIn,
+} from "../lib/external/gemini-hook";
+import { askAndWait, awaitOutcome, type Outcome, submitPlan } from "./await-review";
+import { callServer, configDir, DEFAULT_URL } from "./client";
+import { isConnected } from "./connections";
+import { readStdin } from "./stdin";
+import { answerCheck, CHECK_KEY } from "./hook-check";
+import { options, UsageError } from "./options";
+
+const USAGE =
+  "usage: plangate hook gemini [--url URL] [--deadline SECONDS] (run by Gemini CLI; see plangate connect gemini)";
+const OPTIONS = { url: { type: "string" }, deadline: { type: "string" }, help: { type: "boolean" } } as const;
+const MAX_PLAN = 200_000;
+
+const answer = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
+
+/** Whether the Gemini process that ran this hook is a person's terminal session (not `gemini -p`): Linux only. */
+function interactive(): boolean {
+  try {
+    let pid = process.ppid;
+    for (let hop = 0; hop < 6 && pid > 1; hop++) {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => /gemini/.test(a))) {
+        if (args.some((a) => a === "-p" || a === "--prompt" || a.startsWith("--prompt="))) return false;
+        return /^\/dev\/(pts\/|tty)/.test(fs.readlinkSync(`/proc/${pid}/fd/0`));
+      }
+      pid = Number(/^\d+ \(.*\) \S (\d+)/.exec(fs.readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] ?? 0);
+    }
+  } catch {}
+  return false;
+}
+
+/** Where the hook keeps which review an approved exit_plan_mode came from, for its AfterTool call. */
+const stateFile = (sessionId: string) =>
+  path.join(configDir(), "state", `gemini-${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
+
+function readPlan(input: GeminiHookInput): string | { problem: string } {
+  const dir = process.env.GEMINI_PLANS_DIR;
+  const name = input.tool_input.plan_filename;
+  const file = dir ? planFileIn(dir, name) : null;
+  if (!file)
+    return { problem: `exit_plan_mode names ${JSON.stringify(name)}, which is not a file in Gemini's plans folder` };
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return { problem: `the plan file ${file} cannot be read: write the plan there, then call exit_plan_mode again` };
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return { problem: `${file} is not a regular file` };
+    const text = fs.readFileSync(fd, "utf8");
+    if (text.trim() === "") return { problem: `the plan file ${file} is empty` };
+    return text.length > MAX_PLAN ? { problem: `the plan is longer than ${MAX_PLAN} characters` } : text;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function reviewPlan(url: string, input: GeminiHookInput, deadline: number): Promise<object> {
+  const plan = readPlan(input);
+  if (typeof plan !== "string") return geminiDeny(`Plangate: ${plan.problem}.`);
+  const submitted = await submitPlan(url, {
+    agent: "gemini",
+    externalSessionId: input.session_id,
+    cwd: input.cwd,
+    machine: os.hostname(),
+    plan,
+    planFilePath: String(input.tool_input.plan_filename),
+  });
+  if ("unreachable" in submitted)
+    // A person at Gemini's terminal gets its own dialog; a headless run is refused, never approved by default.
+    return interactive() ? geminiGoOn() : geminiDeny(`${submitted.unreachable}: the plan was not reviewed.`);
+  if ("refused" in submitted) return geminiDeny(`${submitted.refused}.`);
+  process.stderr.write(`plangate: plan sent for review: ${url}/desk?item=${submitted.reviewId}\n`);
+  const outcome = await awaitOutcome(url, submitted.reviewId, deadline);
+  if (outcome === null)
+    return geminiDeny(
+      `No decision on Plangate (${url}) in time: the plan is not approved. Call exit_plan_mode again to ask again.`,
+    );
+  if ("gone" in outcome) return geminiDeny(`Plangate: ${outcome.gone}; the plan is not approved.`);
+  if (outcome.status !== "approved")
+    return geminiDeny(outcome.message ?? "The plan was not approved on Plangate: keep planning.");
+  fs.mkdirSync(path.dirname(stateFile(input.session_id)), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(stateFile(input.session_id), JSON.stringify({ reviewId: submitted.reviewId }), { mode: 0o600 });
+  return geminiGoOn();
+}
+
+/** After the approved exit_plan_mode ran: what Plangate's own agent would read (notes, the edited plan). */
+async function approvalContext(url: string, input: GeminiHookInput): Promise<object> {
+  let reviewId: string;
+  try {
+    reviewId = (JSON.parse(fs.readFileSync(stateFile(input.session_id), "utf8")) as { reviewId: string }).reviewId;
+    fs.rmSync(stateFile(input.session_id), { force: true });
+  } catch {
+    return geminiGoOn();
+  }
+  const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=0`).catch(() => null);
+  const outcome = reply?.status === 200 ? (reply.body as Outcome) : null;
+  if (!outcome || outcome.status !== "approved" || !outcome.message) return geminiGoOn();
+  return geminiContext(
+    outcome.edited
+      ? `${outcome.message}\n\n(The reviewer edited the plan on Plangate: follow this text, not the plan file's.)`
+      : outcome.message,
+  );
+}
+
+async function reviewAsk(url: string, input: GeminiHookInput, deadline: number): Promise<object> {
+  const ask = geminiAsk(input.tool_name, input.tool_input);
+  if (!ask) return geminiGoOn();
+  const reply = await askAndWait(
+    url,
+    { agent: "gemini", externalSessionId: input.session_id, cwd: input.cwd, machine: os.hostname(), ...ask },
+    deadline,
+  );
+  if (reply === null)
+    return interactive()
+      ? geminiGoOn()
+      : geminiDeny(`Plangate (${url}) gave no answer for this ${input.tool_name} call: it is not allowed.`);
+  if (["allow", "once", "always"].includes(reply.status)) return geminiGoOn();
+  return geminiDeny(reply.message ?? "A person refused this call on Plangate.");
+}
+
+export async function run(args: string[]): Promise<number> {
+  let opts: ReturnType<typeof options<typeof OPTIONS>>;
+  try {
+    opts = options(args, OPTIONS);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    answer(geminiDeny(`Plangate's hook was set up wrongly (${error.message}): run plangate connect gemini again.`));
+    return 0;
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const url = opts.url ?? DEFAULT_URL;
+  const deadline = Date.now() + Number(opts.deadline ?? 3540) * 1000;
+  let after = false;
+  try {
+    const raw: unknown = JSON.parse((await readStdin()) || "{}");
+    if ((raw as Record<string, unknown> | null)?.[CHECK_KEY] === true) {
+      await answerCheck(url);
+      return 0;
+    }
+    const parsed = geminiHookInput.safeParse(raw);
+    if (!parsed.success) {
+      answer(geminiDeny("Plangate's hook could not read what Gemini sent it; the call is not allowed."));
+      return 0;
+    }
+    const input = parsed.data;
+    after = input.hook_event_name === "AfterTool";
+    // A project never connected to Plangate goes on as if no hook ran.
+    if (!isConnected("gemini", input.cwd)) answer(geminiGoOn());
+    else if (input.hook_event_name === "AfterTool")
+      answer(input.tool_name === GEMINI_PLAN_TOOL ? await approvalContext(url, input) : geminiGoOn());
+    else if (input.tool_name === GEMINI_PLAN_TOOL) answer(await reviewPlan(url, input, deadline));
+    else answer(await reviewAsk(url, input, deadline));
+  } catch (error) {
+    // After the tool ran there is nothing left to refuse: the notes are lost, the approval stands.
+    const why = error instanceof Error ? error.message : String(error);
+    answer(after ? geminiGoOn() : geminiDeny(`Plangate's hook failed (${why}); not allowed.`));
+  }
+  return 0;
+}

@@ -1,0 +1,73 @@
+import path from "node:path";
+import { isPlangateHook } from "./hook-command";
+import { GEMINI_ASK_TOOLS, GEMINI_PLAN_TOOL } from "./gemini-hook";
+
+/** Gemini CLI's settings, as far as Plangate's hook entries go (everything else is kept as it is). */
+type HookEntry = { type?: string; name?: string; command?: string; timeout?: number };
+type Group = { matcher?: string; hooks?: HookEntry[] };
+export type GeminiHooks = { BeforeTool?: unknown; AfterTool?: unknown };
+
+const PLAN_MATCHER = `^${GEMINI_PLAN_TOOL}$`;
+const ASK_MATCHER = `^(${GEMINI_ASK_TOOLS.join("|")})$`;
+
+function withoutOurs(groups: unknown): Group[] {
+  return (Array.isArray(groups) ? (groups as Group[]) : [])
+    .map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isPlangateHook(h.command, "gemini")) }))
+    .filter((g) => g.hooks.length > 0);
+}
+
+/**
+ * Pure: the BeforeTool and AfterTool groups with Plangate's put in (or taken out with `remove`): BeforeTool for
+ * exit_plan_mode (and Gemini's write and shell tools with `asks`), AfterTool for exit_plan_mode (the approval's
+ * notes). Other hooks stay as they were; a second connect replaces the first. Gemini's timeout is in ms.
+ */
+export function withGeminiHooks(
+  hooks: GeminiHooks,
+  o: { command: string; timeoutMs: number; asks: boolean; remove?: boolean },
+): { BeforeTool: Group[]; AfterTool: Group[] } {
+  const entry = (): HookEntry => ({ type: "command", name: "plangate", command: o.command, timeout: o.timeoutMs });
+  const before = withoutOurs(hooks.BeforeTool);
+  const after = withoutOurs(hooks.AfterTool);
+  if (o.remove) return { BeforeTool: before, AfterTool: after };
+  return {
+    BeforeTool: [
+      ...before,
+      { matcher: PLAN_MATCHER, hooks: [entry()] },
+      ...(o.asks ? [{ matcher: ASK_MATCHER, hooks: [entry()] }] : []),
+    ],
+    AfterTool: [...after, { matcher: PLAN_MATCHER, hooks: [entry()] }],
+  };
+}
+
+/** Plangate's BeforeTool entry for exit_plan_mode in the settings' hooks, if there is one. */
+export function geminiPlanHook(hooks: GeminiHooks): HookEntry | null {
+  const groups = Array.isArray(hooks.BeforeTool) ? (hooks.BeforeTool as Group[]) : [];
+  for (const g of groups) {
+    if (g.matcher !== PLAN_MATCHER) continue;
+    const ours = (g.hooks ?? []).find((h) => isPlangateHook(h.command, "gemini"));
+    if (ours) return ours;
+  }
+  return null;
+}
+
+export type TrustLevel = "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST";
+
+const contains = (dir: string, p: string) => {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+};
+
+/**
+ * Pure: whether Gemini 0.61 trusts `project` by its trustedFolders.json rules: a rule covers the folders under
+ * its path (TRUST_PARENT: under its parent), and the longest covering rule's path decides. Null: no rule covers it.
+ */
+export function geminiTrusts(rules: Record<string, unknown>, project: string): boolean | null {
+  let best: { length: number; trusted: boolean } | null = null;
+  for (const [rule, level] of Object.entries(rules)) {
+    if (level !== "TRUST_FOLDER" && level !== "TRUST_PARENT" && level !== "DO_NOT_TRUST") continue;
+    const base = level === "TRUST_PARENT" ? path.dirname(rule) : rule;
+    if (!contains(base, project)) continue;
+    if (!best || rule.length > best.length) best = { length: rule.length, trusted: level !== "DO_NOT_TRUST" };
+  }
+  return best?.trusted ?? null;
+}
