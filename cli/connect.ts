@@ -4,6 +4,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   opencode: () => import("./connect-opencode"),
   gemini: () => import("./connect-gemini"),
   codex: () => import("./connect-codex"),
+  mcp: () => import("./connect-mcp"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -11,6 +11,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "claude-code [--url URL]: the hook an agent runs (written by connect)",
     load: () => import("./hook"),
   },
+  mcp: {
+    summary: "[--url URL]: an MCP server on stdio whose tools send plans and asks to Plangate and wait for a person",
+    load: () => import("./mcp"),
+  },
   "import-config": {
     summary:
       "[--workspace DIR] [--write] [--user] [--json]: bring Claude Code and OpenCode permission rules into .plangate/config.json",

@@ -56,7 +56,7 @@ describe("plangate connect refuses what would run or land elsewhere", () => {
     expect(plangate(["connect", "claude-code", "--url", "http://127.0.0.1:9/", "--asks"], project).status).toBe(0);
     const settings = JSON.parse(fs.readFileSync(path.join(project, ".claude/settings.json"), "utf8"));
     const command = settings.hooks.PermissionRequest[0].hooks[0].command as string;
-    expect(command).toMatch(/^node '.+\/bin\/plangate\.mjs' hook claude-code --url 'http:\/\/127\.0\.0\.1:9'$/);
+    expect(command).toMatch(/^node '.+\/dist\/cli\/plangate\.mjs' hook claude-code --url 'http:\/\/127\.0\.0\.1:9'$/);
     // An unreachable server and an empty stdin: the hook leaves the decision to Claude Code (exit 0, silent).
     const run = spawnSync("sh", ["-c", command], { input: "{}", encoding: "utf8", timeout: 30_000 });
     expect(run.status).toBe(0);
