@@ -44,6 +44,11 @@ async function connected(name: string, extra: string[] = []) {
   }
   const home = geminiHome(path.join(fixture.workspace, ".."));
   made.push(home);
+  // Gemini runs hooks only in a folder it trusts: trusted the way a person's answer to its prompt records it.
+  fs.writeFileSync(
+    path.join(home, ".gemini", "trustedFolders.json"),
+    JSON.stringify({ [fs.realpathSync(ws)]: "TRUST_FOLDER" }),
+  );
   const r = connectByEmail(
     { agent: "gemini", url: fixture.server().url, cwd: ws, configHome, email: EMAIL, env: { HOME: home } },
     extra,
@@ -54,6 +59,14 @@ async function connected(name: string, extra: string[] = []) {
   // Gemini's own keys are kept; Plangate's hooks are added beside them.
   expect(settings.security.auth.selectedType).toBe("gemini-api-key");
   expect(settings.hooks.BeforeTool[0].matcher).toBe("^exit_plan_mode$");
+  // --check proves the hook fires here: its entry, this project connected, Gemini's trust, the command run as is.
+  const check = connectByEmail(
+    { agent: "gemini", url: fixture.server().url, cwd: ws, configHome, email: EMAIL, env: { HOME: home } },
+    ["--check"],
+  );
+  expect(check.stdout).toContain(`Gemini trusts ${fs.realpathSync(ws)}`);
+  expect(check.stdout).toContain("the hook ran and reached");
+  expect(check.status, check.stdout).toBe(0);
   return { ws, home };
 }
 

@@ -1,5 +1,5 @@
 // Runs the real Gemini CLI headless against the fake API, offline: its own HOME (settings with API-key auth,
-// telemetry and update checks off), the fake's URL, a trusted folder, and only loopback in reach.
+// telemetry and update checks off), the fake's URL, and only loopback in reach; the folder's trust is the test's.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -41,7 +41,6 @@ export function runGemini(o: {
     HOME: o.home,
     GEMINI_API_KEY: "fake-key",
     GOOGLE_GEMINI_BASE_URL: o.fakeUrl,
-    GEMINI_CLI_TRUST_WORKSPACE: "true",
     // The hook's saved agent token and connected projects (as on a person's machine; no operator token).
     XDG_CONFIG_HOME: o.configHome,
     NO_COLOR: "1",
