@@ -44,7 +44,8 @@ describe("desk view", () => {
   it.each([
     ["claude-code", true, "Claude Code"],
     ["opencode", true, "OpenCode"],
-    ["gemini", true, "gemini"],
+    ["gemini", true, "Gemini CLI"],
+    ["cursor", true, "cursor"],
     ["build", false, "Plangate"],
   ])("agentLabel(%s, %s) → %s", (agent, external, label) => expect(agentLabel(agent, external)).toBe(label));
 

@@ -22,7 +22,9 @@ describe("GET /cli/plangate.mjs", () => {
     const built = fs.readFileSync(path.resolve(import.meta.dirname, "../../dist/cli/plangate.mjs"));
     expect(body.equals(built)).toBe(true);
     const etag = res.headers.get("etag") ?? "";
-    expect((await fetch(`${server.url}/cli/plangate.mjs`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const same = await fetch(`${server.url}/cli/plangate.mjs`, { headers: { "if-none-match": etag } });
+    await same.arrayBuffer();
+    expect(same.status).toBe(304);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-fetched-"));
     try {
       const file = path.join(dir, "plangate");
@@ -48,7 +50,12 @@ describe("GET /cli/plangate.mjs", () => {
   });
 
   it("is the only file there: other names are 404, and it takes no writes", async () => {
-    expect((await fetch(`${server.url}/cli/other.mjs`)).status).toBe(404);
-    expect((await fetch(`${server.url}/cli/plangate.mjs`, { method: "POST" })).status).toBeGreaterThanOrEqual(400);
+    // Each answer read to its end, so that no connection is left busy when the server stops.
+    const other = await fetch(`${server.url}/cli/other.mjs`);
+    await other.arrayBuffer();
+    expect(other.status).toBe(404);
+    const post = await fetch(`${server.url}/cli/plangate.mjs`, { method: "POST" });
+    await post.arrayBuffer();
+    expect(post.status).toBeGreaterThanOrEqual(400);
   });
 });
