@@ -231,16 +231,21 @@ export function DecisionCard({
           {files.map((f, i) => (
             <span key={f}>
               {i > 0 ? ", " : ""}
-              {/* A new tab: what was typed in this card stays where it is. */}
-              <a
-                href={`/workspace/file?path=${encodeURIComponent(workspace ?? "")}&file=${encodeURIComponent(f)}`}
-                target="_blank"
-                rel="noopener noreferrer"
-                data-testid="plan-file-link"
-                className="underline"
-              >
-                <code>{f}</code>
-              </a>
+              {/* An outside agent's folder may be on another machine: its files are named, never opened here. */}
+              {receives ? (
+                <code data-testid="plan-file-name">{f}</code>
+              ) : (
+                // A new tab: what was typed in this card stays where it is.
+                <a
+                  href={`/workspace/file?path=${encodeURIComponent(workspace ?? "")}&file=${encodeURIComponent(f)}`}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid="plan-file-link"
+                  className="underline"
+                >
+                  <code>{f}</code>
+                </a>
+              )}
             </span>
           ))}
         </p>

@@ -3,8 +3,7 @@ import type { Conn, Db } from "../db/client";
 import { replyToRequest, sessionOfRequest } from "../db/permissions/requests";
 import { AppError } from "../errors";
 import { grantsAllow, type Ruleset } from "../permission";
-import { configRules } from "../workspace/config-trust";
-import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { OUTSIDE_NARROWING } from "../external/submit-external-ask";
 import { loadSessionContext } from "./session-context";
 import { appendEvents } from "../session/append-events";
 import { grantRules, insertGrants, type GrantActor, type NewGrant } from "../session/grant-store";
@@ -108,7 +107,7 @@ async function ownerOf(db: Db, req: PermissionRequestView): Promise<Owner> {
 
 /** The rules that only narrow for this session: its workspace config's deny and ask rules (for Plangate's agent, as its context has them). */
 async function narrowingOf(db: Db, sessionId: string, owner: Owner): Promise<Ruleset | null> {
-  if (owner.actor === "outside") return configRules(loadWorkspaceConfig(owner.workspace), false).narrowing;
+  if (owner.actor === "outside") return OUTSIDE_NARROWING;
   // A session whose agent cannot be built now (its config changed) is not answered by a grant: it waits for a person.
   return loadSessionContext(db, sessionId).then(
     (c) => c.narrowing,

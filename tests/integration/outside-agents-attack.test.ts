@@ -132,13 +132,11 @@ describe("class 2: the repository never answers for the person", () => {
       api = testApi({
         files: { "README.md": "# x\n", "cfg/x": "", ".plangate/config.json": JSON.stringify(widening) },
       });
-      fs.mkdirSync(path.join(api.workspace, ".git"));
-      fs.symlinkSync(".git", path.join(api.workspace, "docs"));
-      fs.symlinkSync("cfg", path.join(api.workspace, ".cursor"));
       if (trusted) await trustWorkspaceConfig(api, api.workspace);
       expect((await bash("ls")).body.status).toBe("pending");
       expect((await edit("src/app.ts")).body.status).toBe("pending");
-      for (const file of [...CONTROL, "docs/config", ".cursor/settings.json", "cfg/settings.json"]) {
+      // The agent's folder may be on another machine: a control file is known by its name there, as written.
+      for (const file of [...CONTROL, ".cursor/settings.json", "src/../.git/hooks/pre-commit"]) {
         const r = (await edit(file)).body as { status: string; requestId: string };
         expect([file, r.status]).toEqual([file, "pending"]);
         expect([file, (await pendingAsk(r.requestId)).metadata.control]).toEqual([file, true]);
@@ -155,22 +153,20 @@ describe("class 2: the repository never answers for the person", () => {
     },
   );
 
-  it("the workspace config may still narrow: its deny refuses at once, inside a composed command too; its ask binds a person's grant", async () => {
+  it("the agent's folder is never read: its config neither allows nor refuses; only a person answers, and a person's grant", async () => {
     const config = {
-      permission: { bash: { "rm *": "deny", "git push *": "deny", "mkdir *": "ask" }, edit: { "secrets/*": "deny" } },
+      permission: { bash: { "rm *": "deny", "mkdir *": "allow" }, edit: { "*": "allow", "secrets/*": "deny" } },
     };
     api = testApi({ files: { "README.md": "# x\n", ".plangate/config.json": JSON.stringify(config) } });
-    expect((await bash("rm -rf build")).body).toMatchObject({ status: "deny", requestId: null });
-    expect((await bash("true && git push --force")).body).toMatchObject({ status: "deny", requestId: null });
-    expect((await bash("echo $(rm -rf src)")).body).toMatchObject({ status: "deny", requestId: null });
-    expect((await edit("secrets/key.pem")).body).toMatchObject({ status: "deny", requestId: null });
-    // A person's "always" for mkdir: the workspace still wants each one asked.
-    const first = (await bash("mkdir a")).body as { requestId: string };
+    await trustWorkspaceConfig(api, api.workspace);
+    for (const r of [await bash("rm -rf build"), await bash("mkdir a"), await edit("secrets/key.pem")])
+      expect(r.body.status).toBe("pending");
+    const first = (await bash("mkdir b")).body as { requestId: string };
     expect(
       (await api.call("POST", `/api/permissions/${first.requestId}/reply`, { reply: "always", scope: "workspace" }))
         .status,
     ).toBe(200);
-    expect((await bash("mkdir b")).body.status).toBe("pending");
+    expect((await bash("mkdir c")).body).toMatchObject({ status: "allow", requestId: null });
   });
 });
 

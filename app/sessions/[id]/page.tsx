@@ -140,7 +140,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     sessionHistory(db, id, { recent: HISTORY_ROWS }),
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
-    describeConfigTrust(db, session.workspace),
+    // An outside agent's folder is only a label here: its config is never read (nor does it answer its asks).
+    outside ? null : describeConfigTrust(db, session.workspace),
   ]);
   const answered = pending ? null : lastAnswered(events);
   // An outside agent joins a team only when a person chooses to: offered when a team's lead works in its folder.
@@ -198,7 +199,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <SessionActions sessionId={id} title={session.title} />
       </header>
       {/* Outside agents are never answered by a workspace's config, trusted or not: the card is about Plangate's own agent. */}
-      {!outside && trust.waiting ? <ConfigTrustCard view={trust} /> : null}
+      {trust?.waiting ? <ConfigTrustCard view={trust} /> : null}
       <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
       <SessionTimeline

@@ -1,8 +1,7 @@
 import { getDb } from "@/lib/db/client";
-import { getEnv } from "@/lib/env";
 import { submitExternalAsk } from "@/lib/external/submit-external-ask";
 import { json, parseBody, route } from "@/lib/http/route";
-import { checkWorkspace } from "@/lib/workspace/check-workspace";
+import { outsideFolder } from "@/lib/core/outside-folder";
 import { submitExternalAskBody } from "./schema";
 import { authoriseAgentSession } from "@/lib/auth/authorise";
 import { starterOf } from "@/lib/core/people";
@@ -13,8 +12,8 @@ export const dynamic = "force-dynamic";
 /** An outside agent's permission ask: answered by the workspace's saved rules, or put on the permission card. */
 export const POST = route("submit", async (req, _ctx, actor) => {
   const body = await parseBody(req, submitExternalAskBody);
-  const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);
-  const sessionId = externalSessionId(body.agent, body.externalSessionId, workspace);
+  const workspace = outsideFolder(body.cwd);
+  const sessionId = externalSessionId(body.agent, body.externalSessionId, workspace, body.machine);
   await authoriseAgentSession(getDb(), actor, "submit", sessionId, workspace);
   const outcome = await submitExternalAsk(getDb(), {
     starter: starterOf(actor),

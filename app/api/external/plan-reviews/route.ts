@@ -1,8 +1,7 @@
 import { getDb } from "@/lib/db/client";
-import { getEnv } from "@/lib/env";
 import { submitExternalPlan } from "@/lib/external/submit-external-plan";
 import { json, parseBody, route } from "@/lib/http/route";
-import { checkWorkspace } from "@/lib/workspace/check-workspace";
+import { outsideFolder } from "@/lib/core/outside-folder";
 import { submitExternalPlanBody } from "./schema";
 import { authoriseAgentSession } from "@/lib/auth/authorise";
 import { starterOf } from "@/lib/core/people";
@@ -13,9 +12,9 @@ export const dynamic = "force-dynamic";
 /** An outside agent's plan (Claude Code's hook, OpenCode's plugin) becomes a pending plan review. */
 export const POST = route("submit", async (req, _ctx, actor) => {
   const body = await parseBody(req, submitExternalPlanBody);
-  // The agent's folder is judged like any workspace: resolved, and inside the configured roots.
-  const workspace = checkWorkspace(body.cwd, getEnv().workspaceRoots);
-  const sessionId = externalSessionId(body.agent, body.externalSessionId, workspace);
+  // The agent's folder may be on another machine: a label, never resolved here (lib/core/outside-folder).
+  const workspace = outsideFolder(body.cwd);
+  const sessionId = externalSessionId(body.agent, body.externalSessionId, workspace, body.machine);
   await authoriseAgentSession(getDb(), actor, "submit", sessionId, workspace);
   const submitted = await submitExternalPlan(getDb(), {
     starter: starterOf(actor),
