@@ -13,24 +13,13 @@ import {
   withTrustedHooks,
 } from "../lib/external/codex-hooks-file";
 import { hookCommand } from "../lib/external/hook-command";
-import { provideToken, TOKEN_OPTIONS } from "./agent-token";
+import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { isConnected, setConnected } from "./connections";
-import { runHookCheck } from "./hook-check";
-import { optionsOrUsage } from "./options";
-import { urlOption } from "./project-file";
+import { reportChecks, runHookCheck } from "./hook-check";
 import { selfPath } from "./self";
 
 const USAGE =
   "usage: plangate connect codex [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--check] [--remove]";
-const OPTIONS = {
-  url: { type: "string" },
-  ...TOKEN_OPTIONS,
-  scope: { type: "string" },
-  timeout: { type: "string" },
-  asks: { type: "boolean" },
-  check: { type: "boolean" },
-  remove: { type: "boolean" },
-} as const;
 const MAX_TIMEOUT_SEC = 7 * 24 * 3600;
 
 /** $CODEX_HOME as Codex resolves it (links followed): the trust keys name the real path. */
@@ -74,32 +63,16 @@ function check(hooksFile: string, configFile: string, project: string): number {
         .find((h) => h.command?.includes("' hook codex "))?.command
     : undefined;
   if (command) lines.push(runHookCheck(command, project));
-  for (const l of lines) console.log(`plangate: ${l.ok ? "ok" : "NOT OK"}: ${l.line}`);
-  return lines.every((l) => l.ok) ? 0 : 1;
+  return reportChecks(lines);
 }
 
 export async function run(args: string[]): Promise<number> {
-  const opts = optionsOrUsage(args, OPTIONS, USAGE);
-  if (opts === null) return 2;
-  const url = urlOption(opts.url);
-  if (url === null) return 2;
-  const scope = String(opts.scope ?? "project");
-  const timeoutSec = Number(opts.timeout ?? 3600);
-  if (
-    (scope !== "project" && scope !== "user") ||
-    !Number.isInteger(timeoutSec) ||
-    timeoutSec < 60 ||
-    timeoutSec > MAX_TIMEOUT_SEC
-  ) {
-    console.error(
-      `plangate: --scope is project or user; --timeout is whole seconds from 60 to ${MAX_TIMEOUT_SEC}\n${USAGE}`,
-    );
-    return 2;
-  }
+  const r = userHookRequest(args, USAGE, MAX_TIMEOUT_SEC);
+  if (typeof r === "number") return r;
+  const { opts, url, scope, timeoutSec, project } = r;
   const home = codexHome();
   const hooksFile = path.join(home, "hooks.json");
   const configFile = path.join(home, "config.toml");
-  const project = fs.realpathSync(process.cwd());
   if (opts.check) return check(hooksFile, configFile, project);
   let before: CodexHooksFile;
   try {
@@ -108,14 +81,8 @@ export async function run(args: string[]): Promise<number> {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
   }
-  let told: string[] = [];
-  if (!opts.remove)
-    try {
-      told = await provideToken(url, "codex", opts);
-    } catch (error) {
-      console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
-      return 1;
-    }
+  const told = await userHookToken(r, "codex");
+  if (told === null) return 1;
   const connected = setConnected("codex", scope === "user" ? { all: true } : { project }, opts.remove === true);
   // The hook gives up a minute before Codex would stop waiting (which Codex counts as the turn ending normally).
   const command = hookCommand(selfPath(), "codex", url, ["--deadline", String(timeoutSec - 60)]);

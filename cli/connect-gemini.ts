@@ -8,24 +8,13 @@ import path from "node:path";
 import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
 import { geminiPlanHook, geminiTrusts, withGeminiHooks, type GeminiHooks } from "../lib/external/gemini-settings";
 import { hookCommand } from "../lib/external/hook-command";
-import { provideToken, TOKEN_OPTIONS } from "./agent-token";
+import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { setConnected, isConnected } from "./connections";
-import { runHookCheck } from "./hook-check";
-import { optionsOrUsage } from "./options";
-import { urlOption } from "./project-file";
+import { reportChecks, runHookCheck } from "./hook-check";
 import { selfPath } from "./self";
 
 const USAGE =
   "usage: plangate connect gemini [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--check] [--remove]";
-const OPTIONS = {
-  url: { type: "string" },
-  ...TOKEN_OPTIONS,
-  scope: { type: "string" },
-  timeout: { type: "string" },
-  asks: { type: "boolean" },
-  check: { type: "boolean" },
-  remove: { type: "boolean" },
-} as const;
 // Gemini counts hook timeouts in ms and treats a value past 2^31-1 as no time at all.
 const MAX_TIMEOUT_SEC = 2_000_000;
 
@@ -74,30 +63,14 @@ function check(url: string, file: string, project: string): number {
   );
   lines.push(trustLine(project));
   if (hook?.command) lines.push(runHookCheck(hook.command, project));
-  for (const l of lines) console.log(`plangate: ${l.ok ? "ok" : "NOT OK"}: ${l.line}`);
-  return lines.every((l) => l.ok) ? 0 : 1;
+  return reportChecks(lines);
 }
 
 export async function run(args: string[]): Promise<number> {
-  const opts = optionsOrUsage(args, OPTIONS, USAGE);
-  if (opts === null) return 2;
-  const url = urlOption(opts.url);
-  if (url === null) return 2;
-  const scope = String(opts.scope ?? "project");
-  const timeoutSec = Number(opts.timeout ?? 3600);
-  if (
-    (scope !== "project" && scope !== "user") ||
-    !Number.isInteger(timeoutSec) ||
-    timeoutSec < 60 ||
-    timeoutSec > MAX_TIMEOUT_SEC
-  ) {
-    console.error(
-      `plangate: --scope is project or user; --timeout is whole seconds from 60 to ${MAX_TIMEOUT_SEC}\n${USAGE}`,
-    );
-    return 2;
-  }
+  const r = userHookRequest(args, USAGE, MAX_TIMEOUT_SEC);
+  if (typeof r === "number") return r;
+  const { opts, url, scope, timeoutSec, project } = r;
   const file = path.join(geminiDir(), "settings.json");
-  const project = fs.realpathSync(process.cwd());
   if (opts.check) return check(url, file, project);
   let settings: ReturnType<typeof readSettings>;
   try {
@@ -106,14 +79,8 @@ export async function run(args: string[]): Promise<number> {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
   }
-  let told: string[] = [];
-  if (!opts.remove)
-    try {
-      told = await provideToken(url, "gemini", opts);
-    } catch (error) {
-      console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
-      return 1;
-    }
+  const told = await userHookToken(r, "gemini");
+  if (told === null) return 1;
   // The hook gives up a minute before Gemini would stop waiting (which Gemini counts as an approval).
   const command = hookCommand(selfPath(), "gemini", url, ["--deadline", String(timeoutSec - 60)]);
   const target = scope === "user" ? ({ all: true } as const) : { project };

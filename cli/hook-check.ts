@@ -45,3 +45,9 @@ export function runHookCheck(command: string, cwd: string): { ok: boolean; line:
     };
   return { ok: true, line: `the hook ran and reached ${found.url} with its agent token` };
 }
+
+/** Prints each finding of a --check; exit 0 only when every one is ok. */
+export function reportChecks(lines: readonly { ok: boolean; line: string }[]): number {
+  for (const l of lines) console.log(`plangate: ${l.ok ? "ok" : "NOT OK"}: ${l.line}`);
+  return lines.every((l) => l.ok) ? 0 : 1;
+}

@@ -15,16 +15,10 @@ import {
   proposedPlan,
 } from "../lib/external/codex-hook";
 import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
-import { DEFAULT_URL } from "./client";
 import { isConnected } from "./connections";
-import { answerCheck, CHECK_KEY } from "./hook-check";
-import { options, UsageError } from "./options";
-import { readStdin } from "./stdin";
+import { runHook } from "./run-hook";
 
 const USAGE = "usage: plangate hook codex [--url URL] [--deadline SECONDS] (run by Codex; see plangate connect codex)";
-const OPTIONS = { url: { type: "string" }, deadline: { type: "string" }, help: { type: "boolean" } } as const;
-
-const answer = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 function planOf(input: CodexStopInput): string | null {
   let transcript = "";
@@ -84,43 +78,22 @@ async function reviewAsk(
   return codexPermission("deny", reply.message ?? "A person refused this command on Plangate.");
 }
 
-export async function run(args: string[]): Promise<number> {
-  let opts: ReturnType<typeof options<typeof OPTIONS>>;
-  try {
-    opts = options(args, OPTIONS);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    answer(codexStop(`Plangate's hook was set up wrongly (${error.message}): run plangate connect codex again.`));
-    return 0;
-  }
-  if (opts.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const url = opts.url ?? DEFAULT_URL;
-  const deadline = Date.now() + Number(opts.deadline ?? 3540) * 1000;
-  let stop = true;
-  try {
-    const raw: unknown = JSON.parse((await readStdin()) || "{}");
-    if ((raw as Record<string, unknown> | null)?.[CHECK_KEY] === true) {
-      await answerCheck(url);
-      return 0;
-    }
-    const parsed = codexHookInput.safeParse(raw);
-    if (!parsed.success) {
-      answer(codexGoOn());
-      return 0;
-    }
-    const input = parsed.data;
-    stop = input.hook_event_name === "Stop";
-    // A project never connected to Plangate goes on as if no hook ran.
-    if (!isConnected("codex", input.cwd)) answer(codexGoOn());
-    else if (input.hook_event_name === "Stop") answer(await reviewStop(url, input, deadline));
-    else answer(await reviewAsk(url, input, deadline));
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+export function run(args: string[]): Promise<number> {
+  return runHook(args, {
+    usage: USAGE,
+    refuse: (why) => codexStop(`Plangate's hook was set up wrongly (${why}): run plangate connect codex again.`),
+    async handle(raw, url, deadline) {
+      const parsed = codexHookInput.safeParse(raw);
+      if (!parsed.success) return codexGoOn();
+      const input = parsed.data;
+      // A project never connected to Plangate goes on as if no hook ran.
+      if (!isConnected("codex", input.cwd)) return codexGoOn();
+      return input.hook_event_name === "Stop" ? reviewStop(url, input, deadline) : reviewAsk(url, input, deadline);
+    },
     // A failed Stop hook would end the turn as if accepted: stop it instead; an ask falls back to Codex's prompt.
-    answer(stop ? codexStop(`Plangate's hook failed (${why}): the plan was not reviewed.`) : codexGoOn());
-  }
-  return 0;
+    failed: (raw, why) =>
+      (raw as { hook_event_name?: unknown } | undefined)?.hook_event_name === "PermissionRequest"
+        ? codexGoOn()
+        : codexStop(`Plangate's hook failed (${why}): the plan was not reviewed.`),
+  });
 }

@@ -17,18 +17,13 @@ import {
   planFileIn,
 } from "../lib/external/gemini-hook";
 import { askAndWait, awaitOutcome, type Outcome, submitPlan } from "./await-review";
-import { callServer, configDir, DEFAULT_URL } from "./client";
+import { callServer, configDir } from "./client";
 import { isConnected } from "./connections";
-import { readStdin } from "./stdin";
-import { answerCheck, CHECK_KEY } from "./hook-check";
-import { options, UsageError } from "./options";
+import { runHook } from "./run-hook";
 
 const USAGE =
   "usage: plangate hook gemini [--url URL] [--deadline SECONDS] (run by Gemini CLI; see plangate connect gemini)";
-const OPTIONS = { url: { type: "string" }, deadline: { type: "string" }, help: { type: "boolean" } } as const;
 const MAX_PLAN = 200_000;
-
-const answer = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 /** Whether the Gemini process that ran this hook is a person's terminal session (not `gemini -p`): Linux only. */
 function interactive(): boolean {
@@ -136,45 +131,25 @@ async function reviewAsk(url: string, input: GeminiHookInput, deadline: number):
   return geminiDeny(reply.message ?? "A person refused this call on Plangate.");
 }
 
-export async function run(args: string[]): Promise<number> {
-  let opts: ReturnType<typeof options<typeof OPTIONS>>;
-  try {
-    opts = options(args, OPTIONS);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    answer(geminiDeny(`Plangate's hook was set up wrongly (${error.message}): run plangate connect gemini again.`));
-    return 0;
-  }
-  if (opts.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const url = opts.url ?? DEFAULT_URL;
-  const deadline = Date.now() + Number(opts.deadline ?? 3540) * 1000;
-  let after = false;
-  try {
-    const raw: unknown = JSON.parse((await readStdin()) || "{}");
-    if ((raw as Record<string, unknown> | null)?.[CHECK_KEY] === true) {
-      await answerCheck(url);
-      return 0;
-    }
-    const parsed = geminiHookInput.safeParse(raw);
-    if (!parsed.success) {
-      answer(geminiDeny("Plangate's hook could not read what Gemini sent it; the call is not allowed."));
-      return 0;
-    }
-    const input = parsed.data;
-    after = input.hook_event_name === "AfterTool";
-    // A project never connected to Plangate goes on as if no hook ran.
-    if (!isConnected("gemini", input.cwd)) answer(geminiGoOn());
-    else if (input.hook_event_name === "AfterTool")
-      answer(input.tool_name === GEMINI_PLAN_TOOL ? await approvalContext(url, input) : geminiGoOn());
-    else if (input.tool_name === GEMINI_PLAN_TOOL) answer(await reviewPlan(url, input, deadline));
-    else answer(await reviewAsk(url, input, deadline));
-  } catch (error) {
+export function run(args: string[]): Promise<number> {
+  return runHook(args, {
+    usage: USAGE,
+    refuse: (why) => geminiDeny(`Plangate's hook was set up wrongly (${why}): run plangate connect gemini again.`),
+    async handle(raw, url, deadline) {
+      const parsed = geminiHookInput.safeParse(raw);
+      if (!parsed.success)
+        return geminiDeny("Plangate's hook could not read what Gemini sent it; the call is not allowed.");
+      const input = parsed.data;
+      // A project never connected to Plangate goes on as if no hook ran.
+      if (!isConnected("gemini", input.cwd)) return geminiGoOn();
+      if (input.hook_event_name === "AfterTool")
+        return input.tool_name === GEMINI_PLAN_TOOL ? approvalContext(url, input) : geminiGoOn();
+      return input.tool_name === GEMINI_PLAN_TOOL ? reviewPlan(url, input, deadline) : reviewAsk(url, input, deadline);
+    },
     // After the tool ran there is nothing left to refuse: the notes are lost, the approval stands.
-    const why = error instanceof Error ? error.message : String(error);
-    answer(after ? geminiGoOn() : geminiDeny(`Plangate's hook failed (${why}); not allowed.`));
-  }
-  return 0;
+    failed: (raw, why) =>
+      (raw as { hook_event_name?: unknown } | undefined)?.hook_event_name === "AfterTool"
+        ? geminiGoOn()
+        : geminiDeny(`Plangate's hook failed (${why}); not allowed.`),
+  });
 }

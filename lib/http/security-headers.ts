@@ -1,3 +1,13 @@
+// Nothing may frame or sniff an answer, send a referrer, or reach the camera; pages and the API alike.
+const EVERY_ANSWER: Record<string, string> = {
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};
+
 /**
  * The headers every page and API answer carries. Scripts run only from this origin with this response's nonce
  * (Next puts it on the scripts it renders), nothing may frame the page (an Approve button in someone else's
@@ -20,15 +30,7 @@ export function securityHeaders(dev: boolean): { nonce: string; csp: string; res
   return {
     nonce,
     csp,
-    response: {
-      "Content-Security-Policy": csp,
-      "X-Frame-Options": "DENY",
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
-      "Cross-Origin-Opener-Policy": "same-origin",
-      "Cross-Origin-Resource-Policy": "same-origin",
-      "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-    },
+    response: { "Content-Security-Policy": csp, ...EVERY_ANSWER },
   };
 }
 
@@ -38,10 +40,5 @@ export function securityHeaders(dev: boolean): { nonce: string; csp: string; res
  */
 export const API_SECURITY_HEADERS: Record<string, string> = {
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-  "X-Frame-Options": "DENY",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Resource-Policy": "same-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+  ...EVERY_ANSWER,
 };

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { http, realServerFixture, until } from "../helpers/server";
+import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { CODEX, cliForSuite } from "./install-clis";
 import { type ResponsesScriptStep, startFakeOpenAIResponses } from "./fake-openai-responses";
@@ -21,14 +22,7 @@ afterAll(() => {
   for (const s of made) s.stop();
 });
 
-const api = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${fixture.server().url}${route}`, {
-    method,
-    headers: { "content-type": "application/json", ...operatorHeaders() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const api = (method: string, route: string, body?: unknown) => http(`${fixture.server().url}${route}`, method, body);
 
 let configHome: string | undefined;
 let cookie = "";
@@ -68,19 +62,7 @@ async function connected(name: string, turns: ResponsesScriptStep[], extra: stri
   return { ws, fake, server };
 }
 
-type Pending = { id: string; sessionId: string; payload: { version: number } };
-const seen = new Set<string>();
-const pendingReview = (version: number) =>
-  until(
-    () => api("GET", "/api/reviews?status=pending"),
-    (r) => (r.body.reviews as Pending[]).some((x) => x.payload.version === version && !seen.has(x.id)),
-    90_000,
-  ).then((r) => {
-    const review = (r.body.reviews as Pending[]).find((x) => x.payload.version === version && !seen.has(x.id));
-    if (!review) throw new Error("no pending review");
-    seen.add(review.id);
-    return review;
-  });
+const pendingReview = pendingReviews(api);
 
 const lastUserText = (body: { input?: { role?: string; content?: unknown }[] } | null) => {
   const user = (body?.input ?? []).filter((i) => i.role === "user").at(-1);

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { http, realServerFixture, until } from "../helpers/server";
+import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { cliForSuite, GEMINI_CLI } from "./install-clis";
 import { call, lastToolResult, startFakeGemini, type GeminiTurn } from "./fake-gemini";
@@ -21,14 +22,7 @@ afterAll(() => {
   for (const d of made) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const api = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${fixture.server().url}${route}`, {
-    method,
-    headers: { "content-type": "application/json", ...operatorHeaders() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const api = (method: string, route: string, body?: unknown) => http(`${fixture.server().url}${route}`, method, body);
 
 let configHome: string | undefined;
 let cookie = "";
@@ -84,20 +78,7 @@ async function plan(ws: string, home: string, turns: GeminiTurn[], approvalMode:
   return { fake, running };
 }
 
-type Pending = { id: string; sessionId: string; payload: { version: number } };
-const seen = new Set<string>();
-/** The next pending review of this plan version that no earlier step took. */
-const pendingReview = (version: number) =>
-  until(
-    () => api("GET", "/api/reviews?status=pending"),
-    (r) => (r.body.reviews as Pending[]).some((x) => x.payload.version === version && !seen.has(x.id)),
-    60_000,
-  ).then((r) => {
-    const review = (r.body.reviews as Pending[]).find((x) => x.payload.version === version && !seen.has(x.id));
-    if (!review) throw new Error("no pending review");
-    seen.add(review.id);
-    return review;
-  });
+const pendingReview = pendingReviews(api);
 
 const writePlan = (text: string) => [call("write_file", { file_path: "plan.md", content: text })];
 const exitPlan = [call("exit_plan_mode", { plan_filename: "plan.md" })];

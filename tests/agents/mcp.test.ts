@@ -8,7 +8,7 @@ import { chromium } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operatorHeaders, realServerFixture } from "../helpers/server";
+import { http, realServerFixture } from "../helpers/server";
 import { addPersonByScript, connectByEmail, TEST_PASSWORD } from "../helpers/people";
 
 const fixture = realServerFixture("mcp");
@@ -20,14 +20,7 @@ let client: Client;
 let configHome = "";
 let ws = "";
 
-const api = async (method: string, route: string, body?: unknown) => {
-  const res = await fetch(`${fixture.server().url}${route}`, {
-    method,
-    headers: { "content-type": "application/json", ...operatorHeaders() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const api = (method: string, route: string, body?: unknown) => http(`${fixture.server().url}${route}`, method, body);
 
 type Result = {
   structuredContent?: Record<string, any>;
