@@ -36,4 +36,17 @@ describe("a Codex turn's plan", () => {
     expect(planOfTurn(t.join("\n"), "t3")).toBeNull();
     expect(planOfTurn(`${t.join("\n")}\n{"type":"event_msg","payl`, "t1")).toBe("# Old turn\n");
   });
+
+  it("a plan sent back by the hook is not proposed again: only a plan after the feedback counts", () => {
+    const feedback = line({
+      type: "response_item",
+      payload: {
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: '<hook_prompt hook_run_id="stop:0">Add a test</hook_prompt>' }],
+      },
+    });
+    expect(planOfTurn([planItem("t1", "# V1"), feedback].join("\n"), "t1")).toBeNull();
+    expect(planOfTurn([planItem("t1", "# V1"), feedback, planItem("t1", "# V2")].join("\n"), "t1")).toBe("# V2\n");
+  });
 });

@@ -74,7 +74,8 @@ type Line = {
 /**
  * Pure: the plan this turn proposed last, from Codex's rollout transcript (JSON lines): the turn's last `Plan`
  * item (plan mode), else the last `<proposed_plan>` block of the turn's assistant messages; null when the turn
- * proposed none. Lines of other turns never count.
+ * proposed none since a Stop hook last sent it back (its feedback is a `<hook_prompt>` user message: a plan
+ * before it was already reviewed). Lines of other turns never count.
  */
 export function planOfTurn(transcript: string, turnId: string): string | null {
   let fromItem: string | null = null;
@@ -88,6 +89,13 @@ export function planOfTurn(transcript: string, turnId: string): string | null {
       continue; // a line being written
     }
     const p = line.payload;
+    if (line.type === "response_item" && p?.type === "message" && p.role === "user") {
+      const text = (p.content ?? []).map((c) => c.text ?? "").join("");
+      if (text.includes("<hook_prompt")) {
+        fromItem = null;
+        fromMessage = null;
+      }
+    }
     if (line.type === "event_msg" && p?.type === "item_completed" && p.turn_id === turnId && p.item?.type === "Plan") {
       const text = p.item.text?.trim();
       if (text) fromItem = `${text}\n`;

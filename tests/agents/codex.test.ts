@@ -111,6 +111,20 @@ describe.skipIf(!codex)(
       await fake.close();
     }, 240_000);
 
+    it("sent back, and the model answers without a new plan: the rejected plan is not put on the desk again; the turn ends", async () => {
+      const { ws, fake, server } = await connected("no-revision", [proposing(PLAN), { text: "Understood." }]);
+      const done = server.turn(ws, "Greet the world", { plan: true });
+      const first = await pendingReview(1);
+      expect(
+        (await api("POST", `/api/reviews/${first.id}/decision`, { decision: "reject", feedback: "Think again." }))
+          .status,
+      ).toBe(200);
+      expect((await done).params.turn.status).toBe("completed");
+      expect(lastUserText(fake.requests[1]?.body ?? null)).toContain("Think again.");
+      expect((await api("GET", "/api/reviews?status=pending")).body.reviews).toEqual([]);
+      await fake.close();
+    }, 240_000);
+
     it("asks from its shell wait on the permission card: one allowed runs, one refused does not and the model is told why", async () => {
       const exec = (cmd: string) => ({ toolCalls: [{ name: "exec_command", args: { cmd } }] });
       const { ws, fake, server } = await connected(
