@@ -18,7 +18,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const CLI_ROOT = process.env.PLANGATE_AGENT_CLIS || path.join(os.homedir(), ".cache", "plangate", "agent-clis");
 
 export interface CliSpec {
-  /** Folder name under .agent-clis/. */
+  /** Its folder in the cache is `<id>-<version>`. */
   id: string;
   pkg: string;
   version: string;
