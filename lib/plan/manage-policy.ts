@@ -10,6 +10,8 @@ import { type Db, withTransaction } from "../db/client";
 import { policyFor, savePolicy, saveTrustedOwners, type StoredPolicy } from "../db/plans/policies";
 import { appendAudit } from "../db/people/audit";
 import { AppError } from "../errors";
+import { getEnv } from "../env";
+import { checkWorkspace } from "../workspace/check-workspace";
 
 export const OWNERS_FILE = ".plangate/reviewers";
 const MAX_OWNERS_BYTES = 64 * 1024;
@@ -116,9 +118,11 @@ function viewOf(workspace: string, p: StoredPolicy, file: { text: string; hash: 
 }
 
 // What the page shows: a file that cannot be read (a planted symlink, too large) is shown as no file.
+// Only a folder under the server's roots is read: a policy may be asked for any name (an outside agent's folder is
+// a label, perhaps on another machine), and the server's disk elsewhere is not the repository's.
 function fileIn(workspace: string): { text: string; hash: string } | null {
   try {
-    return fs.existsSync(workspace) ? readOwnersFile(workspace) : null;
+    return checkWorkspace(workspace, getEnv().workspaceRoots) === workspace ? readOwnersFile(workspace) : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEvents } from "../../lib/session/read-events";
@@ -215,6 +216,19 @@ describe("review policy", () => {
     expect(audit.map((a) => [a.subject, JSON.parse(a.detail).reason])).toEqual([[reviewId, "the db team left"]]);
     const answered = ofType(await readEvents(api.t.db, sessionId), "review.answered");
     expect(answered[0]?.by).toMatch(/overriding the review policy: the db team left/);
+  });
+
+  it("a policy asked for a folder outside the server's roots (an outside agent's label) reads nothing there", async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-elsewhere-"));
+    try {
+      fs.mkdirSync(path.join(elsewhere, ".plangate"));
+      fs.writeFileSync(path.join(elsewhere, ".plangate", "reviewers"), "* attacker@example.com\n");
+      const shown = await api.call("GET", `/api/policies?workspace=${encodeURIComponent(elsewhere)}`);
+      expect(shown.status).toBe(200);
+      expect(shown.body.owners).toMatchObject({ fileText: null, fileHash: null, trusted: [] });
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("a reviewers file planted as a symlink is never read nor trusted", async () => {
