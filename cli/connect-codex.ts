@@ -86,7 +86,7 @@ export async function run(args: string[]): Promise<number> {
   const connected = setConnected("codex", scope === "user" ? { all: true } : { project }, opts.remove === true);
   // The hook gives up a minute before Codex would stop waiting (which Codex counts as the turn ending normally).
   const command = hookCommand(selfPath(), "codex", url, ["--deadline", String(timeoutSec - 60)]);
-  const removing = opts.remove === true && (scope === "user" || connected.startsWith("0 "));
+  const removing = opts.remove === true && (scope === "user" || connected.none);
   const after = withCodexHooks(before, { command, timeoutSec, asks: opts.asks === true, remove: removing });
   const old = plangateHookStates(before, hooksFile).map((s) => s.key);
   const fresh = plangateHookStates(after, hooksFile);
@@ -98,7 +98,7 @@ export async function run(args: string[]): Promise<number> {
     console.log(
       `plangate: ${hooksFile}: Stop hook${opts.asks ? " and PermissionRequest hook for the shell" : ""} → ${url} (timeout ${timeoutSec} s); trusted in ${configFile} as Codex records it ([hooks.state] trusted_hash), since Codex skips untrusted hooks silently`,
     );
-  console.log(`plangate: connected: ${connected}`);
+  console.log(`plangate: connected: ${connected.words}`);
   for (const line of told) console.log(`plangate: ${line}`);
   if (!removing)
     console.log(

@@ -84,13 +84,12 @@ export async function run(args: string[]): Promise<number> {
   // The hook gives up a minute before Gemini would stop waiting (which Gemini counts as an approval).
   const command = hookCommand(selfPath(), "gemini", url, ["--deadline", String(timeoutSec - 60)]);
   const target = scope === "user" ? ({ all: true } as const) : { project };
-  const removeAll = opts.remove === true && scope === "user";
   const connected = setConnected("gemini", target, opts.remove === true);
   const hooks = withGeminiHooks(settings.hooks, {
     command,
     timeoutMs: timeoutSec * 1000,
     asks: opts.asks === true,
-    remove: removeAll || (opts.remove === true && connected.startsWith("0 ")),
+    remove: opts.remove === true && (scope === "user" || connected.none),
   });
   let text = settings.text;
   for (const key of ["BeforeTool", "AfterTool"] as const)
@@ -105,7 +104,7 @@ export async function run(args: string[]): Promise<number> {
   console.log(
     `plangate: ${file}: ${opts.remove ? "updated" : `BeforeTool and AfterTool hooks for exit_plan_mode${opts.asks ? " and Gemini's write and shell tools" : ""} → ${url} (timeout ${timeoutSec} s)`}`,
   );
-  console.log(`plangate: connected: ${connected}`);
+  console.log(`plangate: connected: ${connected.words}`);
   for (const line of told) console.log(`plangate: ${line}`);
   if (!opts.remove) {
     const trust = trustLine(project);

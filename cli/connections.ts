@@ -41,8 +41,15 @@ export function isConnected(agent: string, cwd: string): boolean {
   return (entry.projects ?? []).some((p) => within(p, real));
 }
 
-/** Adds (or with `remove`, takes out) a project, or every project with `all`; returns what is connected now. */
-export function setConnected(agent: string, target: { all: true } | { project: string }, remove = false): string {
+/**
+ * Adds (or with `remove`, takes out) a project, or every project with `all`: what is connected now, in words, and
+ * whether nothing is (the hook can then go).
+ */
+export function setConnected(
+  agent: string,
+  target: { all: true } | { project: string },
+  remove = false,
+): { words: string; none: boolean } {
   const c = read();
   const entry = { ...(c[agent] ?? {}) };
   if ("all" in target) entry.all = !remove;
@@ -54,7 +61,7 @@ export function setConnected(agent: string, target: { all: true } | { project: s
   }
   c[agent] = entry;
   write(c);
-  return entry.all
-    ? "every project"
-    : `${(entry.projects ?? []).length} project(s): ${(entry.projects ?? []).join(", ")}`;
+  const projects = entry.projects ?? [];
+  if (entry.all) return { words: "every project", none: false };
+  return { words: `${projects.length} project(s): ${projects.join(", ")}`, none: projects.length === 0 };
 }
