@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { AgentReceives } from "@/lib/core/agent-receives";
+import { PlanFilesLine } from "./plan-files-line";
 import type { WordDiffRow } from "@/lib/core/word-diff";
 import type { PlanThread } from "@/lib/plan/plan-threads";
 import { type Continuation, DecisionActions } from "./decision-actions";
@@ -225,31 +226,7 @@ export function DecisionCard({
           Review policy: {policy}
         </p>
       ) : null}
-      {files.length > 0 ? (
-        <p data-testid="plan-files" className="mb-3 text-xs text-zinc-700 dark:text-zinc-300">
-          Touches {files.length === 1 ? "1 file" : `${files.length} files`}:{" "}
-          {files.map((f, i) => (
-            <span key={f}>
-              {i > 0 ? ", " : ""}
-              {/* An outside agent's folder may be on another machine: its files are named, never opened here. */}
-              {receives ? (
-                <code data-testid="plan-file-name">{f}</code>
-              ) : (
-                // A new tab: what was typed in this card stays where it is.
-                <a
-                  href={`/workspace/file?path=${encodeURIComponent(workspace ?? "")}&file=${encodeURIComponent(f)}`}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  data-testid="plan-file-link"
-                  className="underline"
-                >
-                  <code>{f}</code>
-                </a>
-              )}
-            </span>
-          ))}
-        </p>
-      ) : null}
+      <PlanFilesLine files={files} workspace={workspace ?? null} outside={receives !== null} />
       {receives ? (
         <p data-testid="agent-receives" className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">
           {receives.words}
