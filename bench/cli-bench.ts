@@ -5,7 +5,7 @@
  * server's start is shown beside it (it loads the MCP SDK, which the hooks never do).
  */
 import { spawnSync } from "node:child_process";
-import { buildCli, CLI_BUNDLE, cliNeedsBuild } from "../scripts/build-cli";
+import { buildBundles, bundlesNeedBuild, CLI_BUNDLE } from "../scripts/build-bundles";
 import { median, round } from "./lib/stats";
 
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 5);
@@ -21,7 +21,7 @@ function timed(args: string[], expectStatus: number): number {
 }
 
 export async function benchCli() {
-  if (cliNeedsBuild()) await buildCli();
+  if (bundlesNeedBuild()) await buildBundles();
   const kinds: Record<string, () => number> = {
     bareNode: () => timed(["-e", "0"], 0),
     claudeHook: () => timed([CLI_BUNDLE, "hook", "claude-code", "--help"], 0),

@@ -34,6 +34,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   request: async () => (await import("./request-bench")).benchRequest(),
   // Issue 29: how fast an agent's hook starts from the bundled CLI, beside a bare node.
   cli: async () => (await import("./cli-bench")).benchCli(),
+  // Issue 41: a read and a write tool call, through the confined file worker.
+  tools: async () => (await import("./tools-bench")).benchTools(),
 };
 
 const results: Record<string, unknown> = {};

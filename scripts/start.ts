@@ -12,7 +12,7 @@ import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
 import { setupLink } from "../lib/auth/setup-link";
 import { needsBuild } from "./needs-build";
 import { withBuildLock } from "./build-lock";
-import { buildCli, cliNeedsBuild } from "./build-cli";
+import { buildBundles, bundlesNeedBuild } from "./build-bundles";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -71,8 +71,8 @@ if (!detectSandbox().available) {
   }
 }
 
-// The CLI file agents' hooks run and GET /cli/plangate.mjs serves (its own build: a second or two).
-if (cliNeedsBuild()) await buildCli();
+// The CLI file agents' hooks run and GET /cli/plangate.mjs serves, and the file tools' worker (a second or two).
+if (bundlesNeedBuild()) await buildBundles();
 
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (!dev && needsBuild(root)) {

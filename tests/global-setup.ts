@@ -5,14 +5,15 @@ import type { TestProject } from "vitest/node";
 import pg from "pg";
 import { migrateDatabase } from "../lib/db/migrate";
 import { startLocalPostgres } from "../scripts/local-postgres";
-import { buildCli, cliNeedsBuild } from "../scripts/build-cli";
+import { buildBundles, bundlesNeedBuild } from "../scripts/build-bundles";
 
 // Migrate one template database per run; each test copies it instead of running migrations again. The
 // "postgres" project starts a private PostgreSQL cluster (or uses PLANGATE_TEST_PG_URL) and migrates a template
 // database there, which tests clone.
 export default async function setup(project: TestProject) {
-  // The suites run the CLI as agents do: the bundled file, rebuilt when cli/ or lib/ changed.
-  if (cliNeedsBuild()) await buildCli();
+  // The suites run the CLI as agents do, and the file tools through their worker: the bundled files, rebuilt when
+  // cli/ or lib/ changed.
+  if (bundlesNeedBuild()) await buildBundles();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-test-"));
   const template = path.join(dir, "template.db");
   await migrateDatabase(`file:${template}`, { quiet: true });

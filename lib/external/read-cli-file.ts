@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AppError } from "../errors";
 
-/** The bundled CLI as `npm start` built it (scripts/build-cli.ts), relative to the folder the server runs in. */
+/** The bundled CLI as `npm start` built it (scripts/build-bundles.ts), relative to the folder the server runs in. */
 const FILE = path.join("dist", "cli", "plangate.mjs");
 
 let cached: { mtimeMs: number; body: Buffer; etag: string } | null = null;

@@ -241,6 +241,34 @@ describe("gate: calls (facts → answer)", () => {
   });
 });
 
+describe("gate: a folder outside the workspace is a person's question (issue 41)", () => {
+  const folder = "/srv/other/*";
+  const outside = (over: Partial<CallQuestion>): CallQuestion =>
+    call({ permission: "external_directory", pattern: folder, readOnly: true, insideWorkspace: false, ...over });
+  const grant = (pattern: string, source: RuleSource = "grant"): Rule => ({
+    permission: "external_directory",
+    pattern,
+    action: "allow",
+    source,
+  });
+  it.each<[string, Partial<CallQuestion>, Action]>([
+    ["no rule: asks", {}, "ask"],
+    ["acceptEdits does not answer it", { mode: "acceptEdits" }, "ask"],
+    ["auto with its gate open does not answer it", { mode: "auto" }, "ask"],
+    ["bypassPermissions does not answer it", { mode: "bypassPermissions" }, "ask"],
+    ["a native allow does not", { rule: grant(folder, "native") }, "ask"],
+    ["a trusted workspace config's allow does not", { rule: grant(folder, "config"), mode: "auto" }, "ask"],
+    ["a grant for another folder does not", { rule: grant("/srv/*"), mode: "bypassPermissions" }, "ask"],
+    ["a grant for outside agents does not", { rule: grant(folder, "outside-grant") }, "ask"],
+    ["a person's grant for exactly this folder does", { rule: grant(folder) }, "allow"],
+    ["a person's answer for this call does", { personAllowed: true, mode: "auto" }, "allow"],
+    ["a deny still denies", { rule: { ...grant(folder, "config"), action: "deny" } }, "deny"],
+    ["plan mode: still asks (a read outside)", { mode: "plan" }, "ask"],
+  ])("%s", (_name, over, action) => {
+    expect(gate(outside(over)).action).toBe(action);
+  });
+});
+
 describe("gate: plan decisions (facts → answer)", () => {
   const plan = (over: Partial<PlanQuestion>): PlanQuestion => ({
     about: "plan",

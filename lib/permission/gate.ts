@@ -127,11 +127,27 @@ const RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2 };
 /** Permissions whose pattern is a command that runs: the agent's shell, its network, the workspace's verify command. */
 const COMMANDS = new Set(["bash", "network", "verify"]);
 
+/** The question about a path outside the workspace (its pattern is the folder, `dir/*`). */
+const OUTSIDE = "external_directory";
+
+/**
+ * A folder outside the workspace is a question about the world beyond it, and the call's view then shows that
+ * folder: only a person answers it, once or by a grant made for Plangate's agent for exactly that folder. No mode
+ * (acceptEdits, auto, bypassPermissions), no rule of a workspace config or of the agent, and no grant for another
+ * folder (`/a/*` matches `/a/b/*` as a pattern) answers it.
+ */
+function outsideFolder(rule: Rule | undefined, folder: string): Decision {
+  if (rule?.action === "allow" && rule.source === "grant" && rule.pattern === folder)
+    return decision(rule, "allow", "a person's grant for this folder");
+  return { action: "ask", reason: "a path outside the workspace: only a person may allow it" };
+}
+
 /** Plangate's sandboxed agent: the rule first, then the session's permission mode on top. */
 function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
   const base = ruleDecision(rule);
   if (base.action === "deny") return base;
   if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
+  if (q.permission === OUTSIDE) return outsideFolder(rule, q.pattern);
   // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
   if (base.action === "ask" && q.readOnly && q.permission === "bash")
     return decision(rule, "allow", "read-only command");

@@ -87,7 +87,7 @@ describe("apply_patch asks", () => {
 
   it("adds one external_directory ask per outside folder", async () => {
     const patch = `--- a/../outside/o.txt\n+++ b/../outside/o.txt\n@@ -1 +1 @@\n-out\n+OUT\n--- /dev/null\n+++ b/../outside/p.txt\n@@ -0,0 +1 @@\n+p\n`;
-    const asks = await applyPatchTool.asks({ patch }, fx.ctx());
+    const asks = await applyPatchTool.asks({ patch }, fx.boxed());
     const o = path.join(fx.outside, "o.txt");
     const p = path.join(fx.outside, "p.txt");
     expect(asks.map((a) => [a.permission, a.patterns, a.insideWorkspace])).toEqual([
@@ -181,7 +181,7 @@ describe("apply_patch execute", () => {
   it("patches an outside file through a symlinked folder at its real path", async () => {
     await fs.symlink(fx.outside, path.join(fx.ws, "out-link"));
     const patch = `--- a/out-link/o.txt\n+++ b/out-link/o.txt\n@@ -1 +1 @@\n-out\n+OUT\n`;
-    const ctx = fx.ctx();
+    const ctx = fx.boxed();
     expect((await applyPatchTool.asks({ patch }, ctx)).at(-1)?.patterns).toEqual([path.join(fx.outside, "o.txt")]);
     expect((await applyPatchTool.execute({ patch }, ctx)).output).toContain(`M ${path.join(fx.outside, "o.txt")}`);
     expect(await fx.text("o.txt", fx.outside)).toBe("OUT\n");

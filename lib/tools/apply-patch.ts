@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
 import { z } from "zod";
 import {
@@ -18,6 +17,7 @@ import {
   realPlanFile,
   writeAllowed,
 } from "./file-common";
+import { assertReachable, type Files, onFiles, outsideOf } from "./file-view";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
@@ -123,13 +123,14 @@ function applyHunks(before: string, patch: StructuredPatch, display: string): st
 
 /** Works out every file's new content (null = deleted) without touching the disk. */
 async function plan(
+  files: Files,
   resolved: Resolved[],
 ): Promise<{ next: Map<string, string | null>; original: Map<string, string | null> }> {
   const next = new Map<string, string | null>();
   const original = new Map<string, string | null>();
   const current = async (r: ResolvedPath): Promise<string | null> => {
     if (!next.has(r.absolute)) {
-      const text = await readTextIfExists(r.absolute, permissionPath(r));
+      const text = await readTextIfExists(files, r.absolute, permissionPath(r));
       original.set(r.absolute, text);
       next.set(r.absolute, text);
     }
@@ -166,11 +167,19 @@ async function plan(
   return { next, original };
 }
 
-type Writer = (absolute: string, content: string, display: string) => Promise<void>;
-
-async function putBack(write: Writer, absolute: string, content: string | null, display: string): Promise<void> {
-  if (content === null) await fs.rm(absolute, { force: true });
-  else await write(absolute, content, display);
+async function putBack(
+  files: Files,
+  planFile: string | null,
+  absolute: string,
+  content: string | null,
+  display: string,
+): Promise<void> {
+  if (content !== null) return writeAllowed(files, absolute, content, display, planFile);
+  try {
+    await files({ op: "remove", path: absolute });
+  } catch (err) {
+    throw fsToolError(err, display, "write");
+  }
 }
 
 const ACTION_LETTER: Record<Kind, string> = { modify: "M", create: "A", delete: "D", rename: "R", copy: "C" };
@@ -188,6 +197,7 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
   async asks(input, ctx) {
     const resolved = await resolveChanges(parseChanges(input.patch), ctx);
     const paths = touched(resolved);
+    assertReachable(ctx, paths);
     rememberJudgedPaths(
       ctx.callId,
       paths.map((p) => p.absolute),
@@ -226,24 +236,29 @@ export const applyPatchTool: ToolDef<ApplyPatchInput> = {
     const planFile = await realPlanFile(ctx);
     for (const p of paths) assertMayWrite(ctx, p, planFile);
     const display = new Map(paths.map((p) => [p.absolute, permissionPath(p)]));
-    const { next, original } = await plan(resolved);
-    const write: Writer = (absolute, content, shown) => writeAllowed(ctx, absolute, content, shown, planFile);
-    const done: string[] = [];
-    try {
-      for (const [absolute, content] of next) {
-        if (content === original.get(absolute)) continue;
-        await putBack(write, absolute, content, display.get(absolute) ?? absolute);
-        done.push(absolute);
+    await onFiles(ctx, { write: true, outside: outsideOf(paths, "file") }, async (files) => {
+      const { next, original } = await plan(files, resolved);
+      const done: string[] = [];
+      try {
+        for (const [absolute, content] of next) {
+          if (content === original.get(absolute)) continue;
+          await putBack(files, planFile, absolute, content, display.get(absolute) ?? absolute);
+          done.push(absolute);
+        }
+      } catch (err) {
+        // Best effort to stay all-or-nothing when the disk fails halfway (full disk, permissions).
+        for (const absolute of done.reverse()) {
+          await putBack(
+            files,
+            planFile,
+            absolute,
+            original.get(absolute) ?? null,
+            display.get(absolute) ?? absolute,
+          ).catch(() => undefined);
+        }
+        throw fsToolError(err, "a file of the patch", "write");
       }
-    } catch (err) {
-      // Best effort to stay all-or-nothing when the disk fails halfway (full disk, permissions).
-      for (const absolute of done.reverse()) {
-        await putBack(write, absolute, original.get(absolute) ?? null, display.get(absolute) ?? absolute).catch(
-          () => undefined,
-        );
-      }
-      throw fsToolError(err, "a file of the patch", "write");
-    }
+    });
     const lines = resolved.map(({ change, source, target }) =>
       change.kind === "rename" || change.kind === "copy"
         ? `${ACTION_LETTER[change.kind]} ${permissionPath(source)} → ${permissionPath(target)}`

@@ -39,7 +39,7 @@ describe("edit asks", () => {
   });
 
   it("adds external_directory for an outside file", async () => {
-    const asks = await editTool.asks({ path: "../outside/o.txt", oldString: "outside", newString: "x" }, fx.ctx());
+    const asks = await editTool.asks({ path: "../outside/o.txt", oldString: "outside", newString: "x" }, fx.boxed());
     expect(asks.map((a) => [a.permission, a.patterns])).toEqual([
       ["external_directory", [`${fx.outside}/*`]],
       ["edit", [path.join(fx.outside, "o.txt")]],
@@ -47,8 +47,8 @@ describe("edit asks", () => {
   });
 
   it("does not tell the model whether oldString is in the file before permission", async () => {
-    const asks = await editTool.asks({ path: "../outside/o.txt", oldString: "nope", newString: "x" }, fx.ctx());
-    expect(String(asks[1]?.metadata?.diff)).toContain("this edit will fail");
+    const asks = await editTool.asks({ path: "../outside/o.txt", oldString: "nope", newString: "x" }, fx.boxed());
+    expect(String(asks[1]?.metadata?.diff)).toContain("read only once a person allowed its folder");
   });
 
   it("sets planFile for the plan file", async () => {

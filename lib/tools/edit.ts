@@ -12,6 +12,7 @@ import {
   resolveForAsk,
   resolveForRun,
 } from "./file-common";
+import { assertReachable, onFiles, outsideOf } from "./file-view";
 import { truncateOutput } from "./truncate";
 import { ToolError, type ToolDef } from "./types";
 
@@ -91,15 +92,20 @@ export const editTool: ToolDef<EditInput> = {
     checkInput(input);
     const resolved = await resolveForAsk(ctx, input.path);
     const display = permissionPath(resolved);
+    assertReachable(ctx, [resolved]);
     const planFile = await realPlanFile(ctx);
-    let diff: string;
     // Never throw from here on: failures depend on file contents, which the model must not learn before permission.
-    try {
-      const before = await readTextIfExists(resolved.absolute, display);
-      diff = unifiedDiff(display, before ?? "", computeEdit(before, input, display).after);
-    } catch (err) {
-      diff = `(this edit will fail: ${err instanceof Error ? err.message : String(err)})`;
-    }
+    // Outside the workspace nothing is read before a person allowed the folder.
+    const diff = resolved.inside
+      ? await onFiles(ctx, { write: false }, async (files) => {
+          try {
+            const before = await readTextIfExists(files, resolved.absolute, display);
+            return unifiedDiff(display, before ?? "", computeEdit(before, input, display).after);
+          } catch (err) {
+            return `(this edit will fail: ${err instanceof Error ? err.message : String(err)})`;
+          }
+        }).catch((err: unknown) => `(no diff: ${err instanceof Error ? err.message : String(err)})`)
+      : "(outside the workspace: the file is read only once a person allowed its folder)";
     return pathAsks(resolved, "file", {
       permission: "edit",
       readOnly: false,
@@ -115,9 +121,16 @@ export const editTool: ToolDef<EditInput> = {
     const display = permissionPath(resolved);
     const planFile = await realPlanFile(ctx);
     assertMayWrite(ctx, resolved, planFile);
-    const before = await readTextIfExists(resolved.absolute, display);
-    const result = computeEdit(before, input, display);
-    await writeAllowed(ctx, resolved.absolute, result.after, display, planFile);
+    const { before, result } = await onFiles(
+      ctx,
+      { write: true, outside: outsideOf([resolved], "file") },
+      async (files) => {
+        const text = await readTextIfExists(files, resolved.absolute, display);
+        const edited = computeEdit(text, input, display);
+        await writeAllowed(files, resolved.absolute, edited.after, display, planFile);
+        return { before: text, result: edited };
+      },
+    );
     const diff = unifiedDiff(display, before ?? "", result.after);
     const lines = countLines(result.after);
     const summary =

@@ -1,7 +1,4 @@
 import { isHeld } from "../core/review-policy";
-import { constants } from "node:fs";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import {
   assertJudgedPaths,
@@ -11,17 +8,9 @@ import {
   resolvePath,
   type ResolvedPath,
 } from "../workspace/resolve-path";
-import { PlanFileError, planFileUsable, writePlanFile } from "../plan/plan-file";
+import { planFileUsable } from "../plan/plan-file";
+import type { Files } from "./file-view";
 import { ToolError, type PermissionAsk, type ToolContext } from "./types";
-import { looksBinary } from "./walk-files";
-
-/**
- * O_NOFOLLOW: a symlink swapped in after resolution is refused, not followed.
- * O_NONBLOCK: opening a FIFO would otherwise hang until another process opened its other end.
- */
-export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const WRITE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** edit and apply_patch hold whole files in memory (twice, with the diff); past this a shell tool fits better. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
@@ -33,9 +22,10 @@ function code(err: unknown): string | undefined {
   return typeof c === "string" ? c : undefined;
 }
 
-/** Turns an fs error into the sentence the model reads (ToolErrors pass through). */
+/** Turns an fs or file worker error into the sentence the model reads (ToolErrors pass through). */
 export function fsToolError(err: unknown, display: string, op: "read" | "write"): ToolError {
   if (err instanceof ToolError) return err;
+  const said = err instanceof Error ? err.message : String(err);
   switch (code(err)) {
     case "ENOENT":
       return new ToolError(`File not found: ${display}`);
@@ -46,58 +36,44 @@ export function fsToolError(err: unknown, display: string, op: "read" | "write")
     case "EISDIR":
       return new ToolError(`${display} is a directory.`);
     case "ELOOP":
-      // Only reachable when a symlink appeared after the path was resolved: O_NOFOLLOW refuses it.
+      // Only reachable when a symlink appeared after the path was resolved: no component is opened through one.
       return new ToolError(`${display} became a symbolic link while the tool ran; run it again.`);
     case "ENXIO":
+    case "NOTFILE":
       return new ToolError(`${display} is not a regular file.`);
     case "EACCES":
     case "EPERM":
+    case "EROFS":
+    case "READONLY":
       return new ToolError(`Permission denied: ${display}`);
-    default:
+    case "OUTSIDE":
       return new ToolError(
-        `Cannot ${op} ${display}: ${code(err) ?? (err instanceof Error ? err.message : String(err))}`,
+        `${display} is outside what this call may reach: the workspace, and folders a person allowed.`,
       );
+    case "BINARY":
+      return new ToolError(
+        op === "read"
+          ? `${display} is a binary file; it cannot be shown as text.`
+          : `${display} is a binary file; it cannot be edited as text.`,
+      );
+    case "TOOBIG":
+      return new ToolError(`${display} ${said}`);
+    case "BADPATTERN":
+    case "EWORKER":
+    case "NOWORKER":
+      return new ToolError(said);
+    default:
+      return new ToolError(`Cannot ${op} ${display}: ${code(err) ?? said}`);
   }
 }
 
 /** The current text of a file, or null when it does not exist. Refuses folders, binaries and huge files. */
-export async function readTextIfExists(absolute: string, display: string): Promise<string | null> {
-  let handle: fs.FileHandle;
+export async function readTextIfExists(files: Files, absolute: string, display: string): Promise<string | null> {
   try {
-    handle = await fs.open(absolute, READ_FLAGS);
-  } catch (err) {
-    if (code(err) === "ENOENT") return null;
-    throw fsToolError(err, display, "read");
-  }
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) throw new ToolError(`${display} is a directory, not a file.`);
-    if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
-    if (stat.size > MAX_EDIT_BYTES) {
-      throw new ToolError(`${display} is ${stat.size} bytes, over the ${MAX_EDIT_BYTES}-byte limit for this tool.`);
-    }
-    const buffer = await handle.readFile();
-    if (looksBinary(buffer)) throw new ToolError(`${display} is a binary file; it cannot be edited as text.`);
-    return buffer.toString("utf8");
+    const read = await files({ op: "readText", path: absolute, maxBytes: MAX_EDIT_BYTES });
+    return "text" in read ? read.text : null;
   } catch (err) {
     throw fsToolError(err, display, "read");
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes without following a symlink at the final component, creating parent folders. */
-export async function writeTextFile(absolute: string, content: string, display: string): Promise<void> {
-  try {
-    await fs.mkdir(path.dirname(absolute), { recursive: true });
-    const handle = await fs.open(absolute, WRITE_FLAGS, 0o666);
-    try {
-      await handle.writeFile(content, "utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    throw fsToolError(err, display, "write");
   }
 }
 
@@ -128,19 +104,21 @@ export async function realPlanFile(ctx: ToolContext): Promise<string | null> {
   return planFileUsable(ctx.workspace, ctx.planFile) ? ctx.planFile : null;
 }
 
-/** Writes an allowed file; the plan file as a fresh file (temporary file and rename), never through a link. */
+/**
+ * Writes an allowed file, creating its folders; the plan file as a fresh file (a temporary file and a rename),
+ * never through a link.
+ */
 export async function writeAllowed(
-  ctx: ToolContext,
+  files: Files,
   absolute: string,
   content: string,
   display: string,
   planFile: string | null,
 ): Promise<void> {
-  if (planFile === null || absolute !== planFile) return writeTextFile(absolute, content, display);
   try {
-    writePlanFile(ctx.workspace, planFile, content);
+    await files({ op: "writeText", path: absolute, content, atomic: absolute === planFile });
   } catch (err) {
-    throw err instanceof PlanFileError ? new ToolError(err.message) : fsToolError(err, display, "write");
+    throw fsToolError(err, display, "write");
   }
 }
 

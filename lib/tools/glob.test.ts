@@ -42,7 +42,7 @@ describe("glob asks", () => {
   });
 
   it.each([["../outside"], ["out-link"]])("adds external_directory for the search folder %s", async (input) => {
-    const asks = await globTool.asks({ pattern: "*.ts", path: input }, fx.ctx());
+    const asks = await globTool.asks({ pattern: "*.ts", path: input }, fx.boxed());
     expect(asks.map((a) => [a.permission, a.patterns])).toEqual([
       ["external_directory", [`${fx.outside}/*`]],
       ["glob", ["*.ts"]],
@@ -63,7 +63,7 @@ describe("glob execute", () => {
   });
 
   it("names outside results by absolute path", async () => {
-    expect((await globTool.execute({ pattern: "*.ts", path: "out-link" }, fx.ctx())).output).toBe(
+    expect((await globTool.execute({ pattern: "*.ts", path: "out-link" }, fx.boxed())).output).toBe(
       path.join(fx.outside, "a.ts"),
     );
   });

@@ -1,12 +1,12 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { externalDirectoryAsk, permissionPath, type ResolvedPath } from "../workspace/resolve-path";
 import { fsToolError, resolveForAsk, resolveForRun } from "./file-common";
-import { compileGlob } from "./glob-match";
 import { truncateOutput } from "./truncate";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
-import { IGNORED_DIRS, walkTree } from "./walk-files";
+import { IGNORED_DIRS } from "../sandbox/confined-fs/walk-ops";
+import { assertReachable, onFiles } from "./file-view";
 
 export const MAX_GLOB_RESULTS = 200;
 
@@ -28,6 +28,15 @@ export function checkSearchGlob(pattern: string, field: string): void {
   }
 }
 
+/**
+ * A searched path outside the workspace is asked for as a folder (the folder itself, or the one holding a file):
+ * what a person allows is exactly what the call's view then shows.
+ */
+export function searchKind(resolved: ResolvedPath): "file" | "dir" {
+  if (resolved.inside) return "dir";
+  return fs.statSync(resolved.absolute, { throwIfNoEntry: false })?.isFile() === true ? "file" : "dir";
+}
+
 /** Shared by glob and grep: the search folder's external_directory ask plus the tool's own ask on its pattern. */
 export function searchAsks(permission: string, pattern: string, resolved: ResolvedPath): PermissionAsk[] {
   const own: PermissionAsk = {
@@ -38,7 +47,7 @@ export function searchAsks(permission: string, pattern: string, resolved: Resolv
     insideWorkspace: resolved.inside,
   };
   own.metadata = { pattern, path: permissionPath(resolved) };
-  return resolved.inside ? [own] : [externalDirectoryAsk(resolved, "dir"), own];
+  return resolved.inside ? [own] : [externalDirectoryAsk(resolved, searchKind(resolved)), own];
 }
 
 /** How a search result is named: workspace-relative when inside, absolute otherwise. */
@@ -47,16 +56,6 @@ export function displayPath(base: ResolvedPath, absolute: string): string {
   const rel = path.relative(base.absolute, absolute).split(path.sep).join("/");
   const prefix = base.relative ?? ".";
   return prefix === "." ? rel : `${prefix}/${rel}`;
-}
-
-async function searchFolder(resolved: ResolvedPath, ctx: ToolContext): Promise<void> {
-  try {
-    const stat = await fs.stat(resolved.absolute);
-    if (!stat.isDirectory()) throw new ToolError(`${permissionPath(resolved)} is not a folder.`);
-  } catch (err) {
-    throw fsToolError(err, permissionPath(resolved), "read");
-  }
-  ctx.signal.throwIfAborted();
 }
 
 export const globTool: ToolDef<GlobInput> = {
@@ -73,30 +72,32 @@ export const globTool: ToolDef<GlobInput> = {
   async asks(input, ctx) {
     checkSearchGlob(input.pattern, "pattern");
     const resolved = await resolveForAsk(ctx, input.path ?? ".");
+    assertReachable(ctx, [resolved]);
     return searchAsks("glob", input.pattern, resolved);
   },
 
   async execute(input, ctx) {
     checkSearchGlob(input.pattern, "pattern");
     const resolved = await resolveForRun(ctx, input.path ?? ".");
-    await searchFolder(resolved, ctx);
-    const matches = compileGlob(input.pattern);
-    const found: { name: string; mtime: number }[] = [];
-    for await (const entry of walkTree(resolved.absolute, ctx.signal)) {
-      if (entry.kind !== "file" || !matches(entry.relative)) continue;
-      const stat = await fs.lstat(entry.absolute).catch(() => null);
-      if (stat) found.push({ name: displayPath(resolved, entry.absolute), mtime: stat.mtimeMs });
-    }
-    if (found.length === 0) return { output: "No files found.", metadata: { count: 0 } };
-    found.sort((a, b) => b.mtime - a.mtime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const shown = found.slice(0, MAX_GLOB_RESULTS).map((f) => f.name);
+    const display = permissionPath(resolved);
+    const outside = resolved.inside ? [] : [{ path: resolved, kind: searchKind(resolved) }];
+    const { files, total } = await onFiles(ctx, { write: false, outside }, async (run) => {
+      const stat = await run({ op: "stat", path: resolved.absolute });
+      if (stat.kind === "missing") throw new ToolError(`File not found: ${display}`);
+      if (stat.kind !== "dir") throw new ToolError(`${display} is not a folder.`);
+      return run({ op: "glob", path: resolved.absolute, pattern: input.pattern, max: MAX_GLOB_RESULTS });
+    }).catch((err: unknown) => {
+      throw fsToolError(err, display, "read");
+    });
+    if (total === 0) return { output: "No files found.", metadata: { count: 0 } };
+    const shown = files.map((f) => displayPath(resolved, path.join(resolved.absolute, f)));
     const note =
-      found.length > MAX_GLOB_RESULTS
-        ? `\n\n(${found.length} files matched; showing the ${MAX_GLOB_RESULTS} newest. Narrow the pattern or the path.)`
+      total > MAX_GLOB_RESULTS
+        ? `\n\n(${total} files matched; showing the ${MAX_GLOB_RESULTS} newest. Narrow the pattern or the path.)`
         : "";
     return {
       output: truncateOutput(shown.join("\n") + note),
-      metadata: { count: found.length, truncated: found.length > MAX_GLOB_RESULTS },
+      metadata: { count: total, truncated: total > MAX_GLOB_RESULTS },
     };
   },
 };

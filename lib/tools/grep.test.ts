@@ -38,7 +38,7 @@ describe("grep asks", () => {
   });
 
   it("adds external_directory for an outside search folder", async () => {
-    const asks = await grepTool.asks({ pattern: "x", path: "../outside" }, fx.ctx());
+    const asks = await grepTool.asks({ pattern: "x", path: "../outside" }, fx.boxed());
     expect(asks.map((a) => [a.permission, a.patterns])).toEqual([
       ["external_directory", [`${fx.outside}/*`]],
       ["grep", ["x"]],
@@ -71,7 +71,7 @@ describe("grep execute", () => {
   });
 
   it("searches an outside folder by absolute path", async () => {
-    const { output } = await grepTool.execute({ pattern: "secret", path: fx.outside }, fx.ctx());
+    const { output } = await grepTool.execute({ pattern: "secret", path: fx.outside }, fx.boxed());
     expect(output).toBe(`${path.join(fx.outside, "secret.txt")}:1: function secret() {}`);
   });
 

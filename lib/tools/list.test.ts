@@ -50,7 +50,7 @@ describe("list asks", () => {
     ["../outside", "../outside"],
     ["a symlinked folder escape", "out-link"],
   ])("asks external_directory for the folder itself for %s", async (_label, input) => {
-    const asks = await listTool.asks({ path: input }, fx.ctx());
+    const asks = await listTool.asks({ path: input }, fx.boxed());
     expect(asks.map((a) => [a.permission, a.patterns, a.insideWorkspace])).toEqual([
       ["external_directory", [`${fx.outside}/*`], false],
       ["list", [fx.outside], false],
@@ -69,7 +69,7 @@ describe("list execute", () => {
   });
 
   it(`stops at ${MAX_LIST_ENTRIES} entries with a note`, async () => {
-    const { output, metadata } = await listTool.execute({ path: path.join(fx.root, "big") }, fx.ctx());
+    const { output, metadata } = await listTool.execute({ path: path.join(fx.root, "big") }, fx.boxed());
     expect(output.split("\n").filter((l) => l.startsWith("  f"))).toHaveLength(MAX_LIST_ENTRIES);
     expect(output).toContain(`(listing cut at ${MAX_LIST_ENTRIES} entries; list a subfolder to see more)`);
     expect(metadata).toMatchObject({ entries: MAX_LIST_ENTRIES, truncated: true });
@@ -80,7 +80,7 @@ describe("list execute", () => {
   });
 
   it("lists an outside folder by its real path", async () => {
-    expect((await listTool.execute({ path: "out-link" }, fx.ctx())).output).toBe(`${fx.outside}/\n  o.txt`);
+    expect((await listTool.execute({ path: "out-link" }, fx.boxed())).output).toBe(`${fx.outside}/\n  o.txt`);
   });
 
   it.each([

@@ -1,10 +1,10 @@
-import fs from "node:fs/promises";
 import { z } from "zod";
 import { permissionPath } from "../workspace/resolve-path";
 import { fsToolError, pathAsks, resolveForAsk, resolveForRun } from "./file-common";
 import { truncateOutput } from "./truncate";
 import { ToolError, type ToolDef } from "./types";
-import { IGNORED_DIRS, walkTree } from "./walk-files";
+import { IGNORED_DIRS } from "../sandbox/confined-fs/walk-ops";
+import { assertReachable, onFiles, outsideOf } from "./file-view";
 
 export const MAX_LIST_ENTRIES = 500;
 
@@ -30,37 +30,33 @@ export const listTool: ToolDef<ListInput> = {
 
   async asks(input, ctx) {
     const resolved = await resolveForAsk(ctx, input.path ?? ".");
+    assertReachable(ctx, [resolved]);
     return pathAsks(resolved, "dir", { permission: "list", readOnly: true });
   },
 
   async execute(input, ctx) {
     const resolved = await resolveForRun(ctx, input.path ?? ".");
     const display = permissionPath(resolved);
-    try {
-      const stat = await fs.lstat(resolved.absolute);
-      if (!stat.isDirectory()) throw new ToolError(`${display} is not a folder; use the read tool for files.`);
-    } catch (err) {
-      throw fsToolError(err, display, "read");
-    }
     const lines: string[] = [display === "." ? "./" : `${display.replace(/\/$/, "")}/`];
-    let count = 0;
-    let cut = false;
-    try {
-      for await (const entry of walkTree(resolved.absolute, ctx.signal)) {
-        if (count === MAX_LIST_ENTRIES) {
-          cut = true;
-          break;
-        }
-        count++;
-        const name = entry.relative.slice(entry.relative.lastIndexOf("/") + 1);
-        const suffix = entry.kind === "dir" ? "/" : entry.kind === "symlink" ? "@" : "";
-        const note = entry.error === undefined ? "" : ` (unreadable: ${entry.error})`;
-        lines.push(`${"  ".repeat(entry.depth + 1)}${name}${suffix}${note}`);
-      }
-    } catch (err) {
-      if (ctx.signal.aborted) throw err;
+    const { entries, cut } = await onFiles(
+      ctx,
+      { write: false, outside: outsideOf([resolved], "dir") },
+      async (files) => {
+        const stat = await files({ op: "stat", path: resolved.absolute });
+        if (stat.kind === "missing") throw new ToolError(`File not found: ${display}`);
+        if (stat.kind !== "dir") throw new ToolError(`${display} is not a folder; use the read tool for files.`);
+        return files({ op: "list", path: resolved.absolute, max: MAX_LIST_ENTRIES });
+      },
+    ).catch((err: unknown) => {
       throw fsToolError(err, display, "read");
+    });
+    for (const entry of entries) {
+      const name = entry.relative.slice(entry.relative.lastIndexOf("/") + 1);
+      const suffix = entry.kind === "dir" ? "/" : entry.kind === "symlink" ? "@" : "";
+      const note = entry.error === undefined ? "" : ` (unreadable: ${entry.error})`;
+      lines.push(`${"  ".repeat(entry.depth + 1)}${name}${suffix}${note}`);
     }
+    const count = entries.length;
     if (count === 0) lines.push("  (empty)");
     if (cut) lines.push(`\n(listing cut at ${MAX_LIST_ENTRIES} entries; list a subfolder to see more)`);
     return { output: truncateOutput(lines.join("\n")), metadata: { path: display, entries: count, truncated: cut } };

@@ -48,7 +48,7 @@ describe("read asks", () => {
     ["a symlink escape", () => "leak.txt"],
   ])("asks external_directory then read for %s", async (_label, input) => {
     const target = path.join(fx.outside, "secret.txt");
-    const asks = await readTool.asks({ path: input() }, fx.ctx());
+    const asks = await readTool.asks({ path: input() }, fx.boxed());
     expect(asks).toEqual([
       {
         permission: "external_directory",
@@ -67,6 +67,18 @@ describe("read asks", () => {
         insideWorkspace: false,
       },
     ]);
+  });
+
+  it.each([
+    ["../outside/secret.txt", () => "../outside/secret.txt"],
+    ["an absolute outside path", () => path.join(fx.outside, "secret.txt")],
+    ["a symlink escape", () => "leak.txt"],
+  ])("without the sandbox refuses %s before anyone is asked", async (_label, input) => {
+    await expectToolError(
+      readTool.asks({ path: input() }, fx.ctx()),
+      /Without the sandbox .* reach only the workspace/,
+    );
+    await expectToolError(readTool.execute({ path: input() }, fx.ctx()), /Without the sandbox/);
   });
 });
 
@@ -112,8 +124,8 @@ describe("read execute", () => {
     expect((await readTool.execute({ path: "empty.txt" }, fx.ctx())).output).toBe("(empty.txt is empty)");
   });
 
-  it("reads an outside file once asked (through its symlink)", async () => {
-    const ctx = fx.ctx();
+  it("reads an outside file once asked (through its symlink), in a view of that folder only", async () => {
+    const ctx = fx.boxed();
     await readTool.asks({ path: "leak.txt" }, ctx);
     expect((await readTool.execute({ path: "leak.txt" }, ctx)).output).toContain("top secret");
   });

@@ -1,11 +1,9 @@
-import fs from "node:fs/promises";
-import readline from "node:readline";
 import { z } from "zod";
 import { permissionPath } from "../workspace/resolve-path";
-import { READ_FLAGS, fsToolError, pathAsks, resolveForAsk, resolveForRun } from "./file-common";
+import { fsToolError, pathAsks, resolveForAsk, resolveForRun } from "./file-common";
+import { assertReachable, onFiles, outsideOf } from "./file-view";
 import { truncateOutput } from "./truncate";
 import { MAX_OUTPUT_CHARS, ToolError, type ToolDef } from "./types";
-import { looksBinary } from "./walk-files";
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -26,32 +24,6 @@ function formatLine(n: number, line: string): string {
   return `${String(n).padStart(6)}\t${cut}`;
 }
 
-type Window = { lines: string[]; total: number; more: boolean };
-
-/** Streams the file so a line range of a huge log costs only the lines up to it. */
-async function readWindow(handle: fs.FileHandle, first: number, limit: number): Promise<Window> {
-  const stream = handle.createReadStream({ start: 0, autoClose: false, encoding: "utf8" });
-  const reader = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  const lines: string[] = [];
-  let n = 0;
-  let more = false;
-  try {
-    for await (const line of reader) {
-      n++;
-      if (n < first) continue;
-      if (lines.length === limit) {
-        more = true;
-        break;
-      }
-      lines.push(line);
-    }
-  } finally {
-    reader.close();
-    stream.destroy();
-  }
-  return { lines, total: n, more };
-}
-
 export const readTool: ToolDef<ReadInput> = {
   name: "read",
   description: [
@@ -65,6 +37,7 @@ export const readTool: ToolDef<ReadInput> = {
 
   async asks(input, ctx) {
     const resolved = await resolveForAsk(ctx, input.path);
+    assertReachable(ctx, [resolved]);
     return pathAsks(resolved, "file", { permission: "read", readOnly: true });
   },
 
@@ -73,28 +46,15 @@ export const readTool: ToolDef<ReadInput> = {
     const display = permissionPath(resolved);
     const first = input.offset ?? 1;
     const limit = input.limit ?? DEFAULT_READ_LIMIT;
-    let handle: fs.FileHandle;
+    let window: { lines: string[]; total: number; more: boolean };
     try {
-      handle = await fs.open(resolved.absolute, READ_FLAGS);
+      window = await onFiles(ctx, { write: false, outside: outsideOf([resolved], "file") }, (files) =>
+        files({ op: "readLines", path: resolved.absolute, first, limit }),
+      );
     } catch (err) {
-      throw fsToolError(err, display, "read");
-    }
-    let window: Window;
-    try {
-      const stat = await handle.stat();
-      if (stat.isDirectory())
+      if ((err as { code?: string }).code === "EISDIR")
         throw new ToolError(`${display} is a directory; use the list tool to see what it contains.`);
-      // A FIFO or device would block or never end.
-      if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
-      const head = Buffer.alloc(Math.min(8192, stat.size));
-      const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      if (looksBinary(head.subarray(0, bytesRead)))
-        throw new ToolError(`${display} is a binary file; it cannot be shown as text.`);
-      window = await readWindow(handle, first, limit);
-    } catch (err) {
       throw fsToolError(err, display, "read");
-    } finally {
-      await handle.close();
     }
     if (window.total === 0) return { output: `(${display} is empty)`, metadata: { path: display, lines: 0 } };
     if (window.lines.length === 0) {

@@ -58,7 +58,7 @@ describe("write asks", () => {
     ["a symlinked folder escape", () => "out-dir/sub/x.txt", "sub/x.txt"],
   ])("asks external_directory and edit on the real path for %s", async (_label, input, real) => {
     const target = path.join(fx.outside, real);
-    const asks = await writeTool.asks({ path: input(), content: "x" }, fx.ctx());
+    const asks = await writeTool.asks({ path: input(), content: "x" }, fx.boxed());
     expect(asks.map((a) => [a.permission, a.patterns, a.always, a.readOnly, a.insideWorkspace])).toEqual([
       ["external_directory", [`${path.dirname(target)}/*`], [`${path.dirname(target)}/*`], true, false],
       ["edit", [target], [target], false, false],
@@ -87,7 +87,7 @@ describe("write execute", () => {
   });
 
   it("writes the outside path that asks judged (the symlink target), once permitted", async () => {
-    const ctx = fx.ctx();
+    const ctx = fx.boxed();
     await writeTool.asks({ path: "leak.txt", content: "replaced\n" }, ctx);
     await writeTool.execute({ path: "leak.txt", content: "replaced\n" }, ctx);
     expect(await fx.text("secret.txt", fx.outside)).toBe("replaced\n");

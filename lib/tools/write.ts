@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import { z } from "zod";
 import { permissionPath } from "../workspace/resolve-path";
 import {
@@ -6,6 +5,7 @@ import {
   countLines,
   fsToolError,
   controlPatterns,
+  MAX_EDIT_BYTES,
   pathAsks,
   readTextIfExists,
   realPlanFile,
@@ -14,6 +14,7 @@ import {
   resolveForAsk,
   resolveForRun,
 } from "./file-common";
+import { assertReachable, type Files, onFiles, outsideOf } from "./file-view";
 import { ToolError, type ToolDef } from "./types";
 
 const writeInput = z.object({
@@ -26,21 +27,23 @@ const writeInput = z.object({
 export type WriteInput = z.infer<typeof writeInput>;
 
 /**
- * The diff for the permission card. Never throws: asks must not turn file
- * contents (which may be outside the workspace) into an answer the model sees.
+ * The diff for the permission card, and whether the write would change anything at all. Never throws: asks must
+ * not turn file contents into an answer the model sees. Outside the workspace nothing is read before a person
+ * allowed the folder.
  */
-async function diffFor(absolute: string, display: string, content: string): Promise<string> {
-  return (await changeFor(absolute, display, content)).diff;
-}
-
-/** The diff for the permission card, and whether the write would change anything at all. */
 async function changeFor(
+  files: Files | null,
   absolute: string,
   display: string,
   content: string,
 ): Promise<{ diff: string; unchanged: boolean }> {
+  if (files === null)
+    return {
+      diff: `(outside the workspace: not compared with the current file, which is read only once a person allowed its folder)\n${unifiedDiff(display, "", content)}`,
+      unchanged: false,
+    };
   try {
-    const before = await readTextIfExists(absolute, display);
+    const before = await readTextIfExists(files, absolute, display);
     return { diff: unifiedDiff(display, before ?? "", content), unchanged: before === content };
   } catch (err) {
     return { diff: `(no diff: ${err instanceof Error ? err.message : String(err)})`, unchanged: false };
@@ -59,8 +62,16 @@ export const writeTool: ToolDef<WriteInput> = {
   async asks(input, ctx) {
     const resolved = await resolveForAsk(ctx, input.path);
     const display = permissionPath(resolved);
+    assertReachable(ctx, [resolved]);
     const planFile = await realPlanFile(ctx);
-    const { diff, unchanged } = await changeFor(resolved.absolute, display, input.content);
+    const { diff, unchanged } = resolved.inside
+      ? await onFiles(ctx, { write: false }, (files) =>
+          changeFor(files, resolved.absolute, display, input.content),
+        ).catch((err: unknown) => ({
+          diff: `(no diff: ${err instanceof Error ? err.message : String(err)})`,
+          unchanged: false,
+        }))
+      : await changeFor(null, resolved.absolute, display, input.content);
     return pathAsks(resolved, "file", {
       permission: "edit",
       readOnly: false,
@@ -75,17 +86,24 @@ export const writeTool: ToolDef<WriteInput> = {
     const display = permissionPath(resolved);
     const planFile = await realPlanFile(ctx);
     assertMayWrite(ctx, resolved, planFile);
-    let existed = true;
-    try {
-      const stat = await fs.lstat(resolved.absolute);
-      if (stat.isDirectory()) throw new ToolError(`${display} is a directory; give a file path.`);
-      if (!stat.isFile()) throw new ToolError(`${display} is not a regular file.`);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw fsToolError(err, display, "write");
-      existed = false;
-    }
-    const diff = await diffFor(resolved.absolute, display, input.content);
-    await writeAllowed(ctx, resolved.absolute, input.content, display, planFile);
+    const written = await onFiles(ctx, { write: true, outside: outsideOf([resolved], "file") }, (files) =>
+      files({
+        op: "writeText",
+        path: resolved.absolute,
+        content: input.content,
+        atomic: resolved.absolute === planFile,
+        before: MAX_EDIT_BYTES,
+      }),
+    ).catch((err: unknown) => {
+      if ((err as { code?: string }).code === "EISDIR")
+        throw new ToolError(`${display} is a directory; give a file path.`);
+      throw fsToolError(err, display, "write");
+    });
+    const existed = written.existed;
+    const diff =
+      written.before === null && existed
+        ? "(no diff: the file was not text)"
+        : unifiedDiff(display, written.before ?? "", input.content);
     const lines = countLines(input.content);
     const verb = existed ? "Overwrote" : "Created";
     return {

@@ -81,7 +81,7 @@ describe("asks against real rules", () => {
     ],
     ["a read", "read", { path: "src/app.ts" }, "ask"],
   ])("%s → %s", async (_label, name, input, expected) => {
-    expect(verdict(await tool(name).asks(input, fx.ctx()))).toBe(expected);
+    expect(verdict(await tool(name).asks(input, fx.boxed()))).toBe(expected);
   });
 
   it.each([

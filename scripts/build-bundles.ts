@@ -1,0 +1,100 @@
+// Bundles what runs outside the server's own process, each into one JavaScript file with no dependency at run time:
+// - the command-line tool (cli/): what agents' hooks run on every plan and ask (tsx compiling TypeScript at each
+//   start cost 0.5–1 s), and what the server hands to other machines at GET /cli/plangate.mjs;
+// - the file worker (lib/sandbox/confined-fs/worker.ts): what does the agent's file tools' I/O inside the sandbox,
+//   where only this file, Node.js and the call's folders are in view.
+// Run by `npm install` (postinstall), `npm start` and the tests' global setup.
+import fs from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+const root = path.resolve(import.meta.dirname, "..");
+export const CLI_BUNDLE = path.join(root, "dist", "cli", "plangate.mjs");
+export const FS_WORKER_DIR = path.join(root, "dist", "sandbox");
+const FS_WORKER = path.join(FS_WORKER_DIR, "fs-worker.cjs");
+// What the bundles are made of (cli/ imports pure modules of lib/), and the versions they were built with.
+const SOURCES = ["cli", "lib", "package.json"];
+
+function newest(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let n = 0;
+  for (const entry of fs.readdirSync(target))
+    if (entry !== "generated" && entry !== "node_modules" && !entry.endsWith(".test.ts"))
+      n = Math.max(n, newest(path.join(target, entry)));
+  return n;
+}
+
+/** True when a bundle is missing or a source is newer than it. */
+export function bundlesNeedBuild(): boolean {
+  const built = Math.min(
+    ...[CLI_BUNDLE, FS_WORKER].map((f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0),
+  );
+  return SOURCES.some((s) => newest(path.join(root, s)) > built);
+}
+
+/**
+ * Builds the bundle; returns its size in bytes. Written aside and renamed into place: builders started together
+ * (instances, test workers) each put a whole file there, and a hook never runs a half-written one.
+ */
+export async function buildCli(out = CLI_BUNDLE): Promise<number> {
+  const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
+  await build({
+    entryPoints: [path.join(root, "cli", "entry.ts")],
+    outfile: aside,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // ES module builds first: jsonc-parser's CommonJS build is UMD, whose require() of its own files a bundle cannot follow.
+    mainFields: ["module", "main"],
+    minify: true,
+    legalComments: "none",
+    // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.
+    banner: {
+      js: '#!/usr/bin/env node\nimport { createRequire as __plangateRequire } from "node:module";\nconst require = __plangateRequire(import.meta.url);',
+    },
+    logLevel: "warning",
+  });
+  fs.chmodSync(aside, 0o755);
+  fs.renameSync(aside, out);
+  return fs.statSync(out).size;
+}
+
+/**
+ * The file worker, as CommonJS: re2-wasm finds its .wasm beside the running script (`__dirname`), so the .wasm is
+ * copied next to the bundle. Written aside and renamed into place, as the CLI is.
+ */
+export async function buildFsWorker(dir = FS_WORKER_DIR): Promise<number> {
+  fs.mkdirSync(dir, { recursive: true });
+  const wasm = path.join(root, "node_modules", "re2-wasm", "build", "wasm", "re2.wasm");
+  const wasmAside = path.join(dir, `re2.wasm.${process.pid}.tmp`);
+  fs.copyFileSync(wasm, wasmAside);
+  fs.renameSync(wasmAside, path.join(dir, "re2.wasm"));
+  const out = path.join(dir, "fs-worker.cjs");
+  const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
+  await build({
+    entryPoints: [path.join(root, "lib", "sandbox", "confined-fs", "worker.ts")],
+    outfile: aside,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  fs.renameSync(aside, out);
+  return fs.statSync(out).size;
+}
+
+/** Every bundle; what `npm install`, `npm start` and the tests run when bundlesNeedBuild(). */
+export async function buildBundles(): Promise<void> {
+  const [cli, worker] = await Promise.all([buildCli(), buildFsWorker()]);
+  console.log(
+    `plangate: built ${path.relative(process.cwd(), CLI_BUNDLE)} (${Math.round(cli / 1024)} KiB) and ${path.relative(process.cwd(), FS_WORKER)} (${Math.round(worker / 1024)} KiB)`,
+  );
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) await buildBundles();
