@@ -5,6 +5,7 @@ import type { SessionEvent } from "../core/events";
 import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
+import { warmFiles } from "../tools/file-view";
 import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";
 import { releaseView, takeView } from "./conversation-cache";
 import { runModelStep, turnEnded } from "./run-model-step";
@@ -136,6 +137,14 @@ async function runSteps(
       verifyAfterTurn(db, sessionId);
       return;
     }
+    // The session's file worker starts while the model thinks, so its first file call finds it running.
+    warmFiles({
+      sessionId,
+      workspace: session.workspace,
+      readOnly: state.mode === "plan" || session.agent.readOnly,
+      planFile: state.planPath,
+      sandbox,
+    });
     const appended = await runModelStep(db, {
       sessionId,
       session,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { withFileWorker } from "../sandbox/confined-fs/client";
+import { warmFileWorker, withFileWorker } from "../sandbox/confined-fs/client";
 import type { Request, ResultOf, Root } from "../sandbox/confined-fs/protocol";
 import type { ResolvedPath } from "../workspace/resolve-path";
 import { ToolError, type ToolContext } from "./types";
@@ -25,7 +25,7 @@ export function assertReachable(ctx: ToolContext, paths: readonly ResolvedPath[]
 }
 
 /** The plan folder as a root of its own in a read-only view: only a real folder inside the workspace. */
-function planRoot(ctx: ToolContext): Root[] {
+function planRoot(ctx: Pick<ToolContext, "workspace" | "planFile">): Root[] {
   if (ctx.planFile === null) return [];
   const dir = path.dirname(ctx.planFile);
   const rel = path.relative(ctx.workspace, dir);
@@ -43,6 +43,22 @@ function planRoot(ctx: ToolContext): Root[] {
  * (writable only for a call that writes).
  * A view without outside folders is the session's kept worker; one with them is a worker for this call alone.
  */
+type ViewOf = Pick<ToolContext, "sessionId" | "workspace" | "readOnly" | "planFile" | "sandbox">;
+
+/** The session's own view (no outside folder): its roots, and the key its kept worker goes by. */
+function sessionView(ctx: ViewOf): { key: string; roots: Root[] } {
+  // The workspace's mount is the session's, not the call's: one kept worker serves its reads and writes, and a
+  // read-only session (plan mode, a read-only agent) gets it read-only with only the plan folder writable.
+  const roots: Root[] = [{ path: ctx.workspace, write: !ctx.readOnly }, ...(ctx.readOnly ? planRoot(ctx) : [])];
+  return { key: `${ctx.sessionId}\0${JSON.stringify(roots)}`, roots };
+}
+
+/** Starts the session's worker ahead of its first call (a turn does, while the model thinks); never throws. */
+export function warmFiles(ctx: ViewOf): void {
+  const { key, roots } = sessionView(ctx);
+  warmFileWorker({ key, roots, cwd: ctx.workspace, sandbox: ctx.sandbox });
+}
+
 export async function onFiles<T>(
   ctx: ToolContext,
   access: { write: boolean; outside?: readonly OutsidePath[] },
@@ -53,9 +69,8 @@ export async function onFiles<T>(
     ctx,
     outside.map((o) => o.path),
   );
-  // The workspace's mount is the session's, not the call's: one kept worker serves its reads and writes, and a
-  // read-only session (plan mode, a read-only agent) gets it read-only with only the plan folder writable.
-  const roots: Root[] = [{ path: ctx.workspace, write: !ctx.readOnly }, ...(ctx.readOnly ? planRoot(ctx) : [])];
+  const own = sessionView(ctx);
+  const roots = [...own.roots];
   const writable = access.write && !ctx.readOnly;
   for (const o of outside) {
     const folder = outsideFolder(o);
@@ -67,7 +82,7 @@ export async function onFiles<T>(
       );
     roots.push({ path: folder, write: writable });
   }
-  const key = outside.length === 0 ? `${ctx.sessionId}\0${JSON.stringify(roots)}` : null;
+  const key = outside.length === 0 ? own.key : null;
   return withFileWorker({ key, roots, cwd: ctx.workspace, sandbox: ctx.sandbox }, fn, ctx.signal);
 }
 

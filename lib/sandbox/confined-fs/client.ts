@@ -243,6 +243,15 @@ export async function withFileWorker<T>(
   }
 }
 
+/** Starts the kept worker for this view if none runs; a failure to start is the first call's to report. */
+export function warmFileWorker(spec: ViewSpec & { key: string }): void {
+  try {
+    keep(spec.key, spec);
+  } catch {
+    // Reported when a call needs it.
+  }
+}
+
 /** Ends every kept worker (a server stopping, a test's end). */
 export function closeFileWorkers(): void {
   for (const w of kept.values()) w.kill();
