@@ -57,7 +57,8 @@ async function useLink(secret: string, password: string) {
   return { status: res.status, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "" };
 }
 
-const me = async (as: { cookie: string } | { bearer: string }) => (await api.call("GET", "/api/me", undefined, as)).status;
+const me = async (as: { cookie: string } | { bearer: string }) =>
+  (await api.call("GET", "/api/me", undefined, as)).status;
 
 describe("a password reset ends every sign-in and token of that person made before it", () => {
   it("two devices' cookies, an agent token and a reviewer token are refused after the reset; a new sign-in works", async () => {

@@ -163,7 +163,10 @@ export async function setPassword(
         })
         .execute();
     const sessions = await k.deleteFrom("AuthSession").where("userId", "=", userId).executeTakeFirst();
-    const ended = { sessionsEnded: Number(sessions.numDeletedRows), tokensRevoked: await revokeTokensOf(trx, userId, now) };
+    const ended = {
+      sessionsEnded: Number(sessions.numDeletedRows),
+      tokensRevoked: await revokeTokensOf(trx, userId, now),
+    };
     await also?.(trx, ended);
     return ended;
   });
