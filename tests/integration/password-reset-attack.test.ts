@@ -45,7 +45,7 @@ function resetLinkByScript(email: string): string {
   return secret;
 }
 
-async function useLink(secret: string, password: string) {
+async function tryLink(secret: string, password: string) {
   const res = await linkPost(
     new Request(`${ORIGIN}/api/links/${secret}`, {
       method: "POST",
@@ -95,7 +95,7 @@ describe("a password reset ends every sign-in and token of that person made befo
     ];
     for (const as of before) expect(await me(as)).toBe(200);
 
-    const reset = await useLink(resetLinkByScript(email), NEW_PASSWORD);
+    const reset = await tryLink(resetLinkByScript(email), NEW_PASSWORD);
     expect(reset.status).toBe(200);
 
     // The effect: everything Pat signed in with before the reset is worth nothing now.
