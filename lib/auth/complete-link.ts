@@ -19,7 +19,8 @@ export type CompleteLinkBody = z.infer<typeof completeLinkBody>;
 /**
  * Uses a one-time link: the first start's setup makes the owner, an invite makes the invited person with the
  * role it names, a reset sets a new password and ends every sign-in session and token the person had. Then signs
- * that person in: the response carries better-auth's session cookie (the only session made after the reset). A link works once (the second use of the same link is refused, even when concurrent).
+ * that person in: the response carries better-auth's session cookie (the only session made after the reset). A
+ * link works once (the second use of the same link is refused, even when concurrent).
  */
 export async function completeLink(db: Db, secret: string, body: CompleteLinkBody, headers: Headers) {
   const link = await findOpenLink(db, secret);

@@ -8,8 +8,8 @@ import { isWriteConflict } from "../retry";
 import { revokeTokensOf } from "./tokens";
 
 /**
- * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials through
- * better-auth's own adapter, and Membership (a person's role per workspace root).
+ * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials (in
+ * better-auth's rows, hashed by its hasher), and Membership (a person's role per workspace root).
  */
 export type Person = { id: string; name: string; email: string; deactivatedAt: Date | null; createdAt: Date };
 
