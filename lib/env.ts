@@ -46,6 +46,17 @@ const httpUrl = (name: string) =>
     .or(z.literal("").transform(() => undefined));
 
 const POOL_SIZE = "a whole number of connections, 1 to 1000";
+/** A limit's whole number, 1 to max (an empty value counts as unset): a limit can be raised, never turned off. */
+const attempts = (max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: `a whole number, 1 to ${max}` })
+      .int(`a whole number, 1 to ${max}`)
+      .min(1, `a whole number, 1 to ${max}`)
+      .max(max, `a whole number, 1 to ${max}`)
+      .default(fallback),
+  );
 
 export const envSchema = z
   .object({
@@ -70,6 +81,13 @@ export const envSchema = z
       .min(32, "PLANGATE_AUTH_SECRET must be at least 32 characters")
       .optional()
       .or(z.literal("").transform(() => undefined)),
+    // Rate limits (issue 41), counted in the database so every instance shares them: failed sign-ins per email
+    // and per address, failed one-time link uses per address, tokens made per person, each per window (seconds).
+    PLANGATE_LIMIT_WINDOW: attempts(86_400, 300),
+    PLANGATE_LIMIT_SIGN_IN: attempts(1_000, 10),
+    PLANGATE_LIMIT_ADDRESS: attempts(100_000, 50),
+    PLANGATE_LIMIT_LINKS: attempts(100_000, 20),
+    PLANGATE_LIMIT_TOKENS: attempts(1_000, 20),
     PLANGATE_WORKSPACE_ROOTS: z.string().optional(),
     PLANGATE_DATA_DIR: z.string().default("./data"),
     PLANGATE_MODEL: z.string().default("offline"),

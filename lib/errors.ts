@@ -25,6 +25,7 @@ export const ERRORS = {
   person_required: { status: 403, message: "Only a person may decide this." },
   turn_in_progress: { status: 409, message: "A turn is already running for this session." },
   payload_too_large: { status: 413, message: "The request body is too large." },
+  rate_limited: { status: 429, message: "Too many attempts; try again later." },
   internal: { status: 500, message: "Something went wrong on the server." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

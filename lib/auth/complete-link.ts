@@ -18,8 +18,9 @@ export type CompleteLinkBody = z.infer<typeof completeLinkBody>;
 
 /**
  * Uses a one-time link: the first start's setup makes the owner, an invite makes the invited person with the
- * role it names, a reset sets a new password. Then signs that person in: the response carries better-auth's
- * session cookie. A link works once (the second use of the same link is refused, even when concurrent).
+ * role it names, a reset sets a new password and ends every sign-in session and token the person had. Then signs
+ * that person in: the response carries better-auth's session cookie (the only session made after the reset). A
+ * link works once (the second use of the same link is refused, even when concurrent).
  */
 export async function completeLink(db: Db, secret: string, body: CompleteLinkBody, headers: Headers) {
   const link = await findOpenLink(db, secret);
@@ -30,17 +31,20 @@ export async function completeLink(db: Db, secret: string, body: CompleteLinkBod
   if (!email) throw new AppError("bad_request", "email: required");
   const person = await findPerson(db, { email });
   if (link.purpose !== "reset" && person) throw new AppError("conflict", `${email} already has an account: sign in.`);
-  const audit = (conn: Conn, p: Person) =>
+  const audit = (conn: Conn, p: Person, detail?: Record<string, unknown>) =>
     appendAudit(conn, {
       signer: { by: "person", userId: p.id, name: p.name },
       kind: `link.${link.purpose}`,
       subject: p.email,
+      ...(detail ? { detail } : {}),
     });
   if (link.purpose === "reset") {
     if (!person) throw new AppError("not_found", "That account no longer exists.");
-    if (!(await spendLink(db, link.id))) throw new AppError("not_found", "This link was just used.");
-    await setPassword(db, person.id, body.password);
-    await audit(db, person);
+    // The new password, the end of every earlier session and token, the spent link and the audit entry: one act.
+    await setPassword(db, person.id, body.password, async (trx, ended) => {
+      if (!(await spendLink(trx, link.id))) throw new AppError("not_found", "This link was just used.");
+      await audit(trx, person, ended);
+    });
   } else {
     // The account, its role, the spent link and the audit entry stand or fall together.
     await createPerson(

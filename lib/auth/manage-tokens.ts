@@ -6,6 +6,7 @@ import { appendAudit } from "../db/people/audit";
 import { membershipsOf } from "../db/people/people";
 import { createToken, findToken, listTokens, revokeToken, type TokenView } from "../db/people/tokens";
 import { AppError } from "../errors";
+import { limited, tokenLimits } from "./limit-attempts";
 
 export const createTokenBody = z
   .object({ name: z.string().trim().min(1).max(100), scope: z.enum(TOKEN_SCOPES) })
@@ -28,12 +29,20 @@ async function manages(db: Db, actor: Actor, userId: string): Promise<boolean> {
 export async function makeToken(db: Db, actor: Actor, body: z.infer<typeof createTokenBody>) {
   const person = personOf(actor);
   const signer = signerOf(actor);
-  return withTransaction(db, async (trx) => {
-    const made = await createToken(trx, { userId: person.userId, name: body.name, scope: body.scope });
-    if (signer)
-      await appendAudit(trx, { signer, kind: "token.created", subject: made.token.id, detail: { scope: body.scope } });
-    return made;
-  });
+  // A flood of tokens (a stolen session minting them) is refused: every token made counts, per person.
+  return limited(db, "tokens made", tokenLimits(person.userId), () =>
+    withTransaction(db, async (trx) => {
+      const made = await createToken(trx, { userId: person.userId, name: body.name, scope: body.scope });
+      if (signer)
+        await appendAudit(trx, {
+          signer,
+          kind: "token.created",
+          subject: made.token.id,
+          detail: { scope: body.scope },
+        });
+      return made;
+    }),
+  );
 }
 
 /** Yours, and (for an owner) those of the people you manage; the operator sees every token. */

@@ -12,6 +12,9 @@ export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
 
 const id = z.string().min(1);
 
+/** What an imported file said of a signed act: set by the import only (lib/core/imported-claims.ts). */
+const fromFile = { imported: z.literal(true).optional(), claimedBy: z.string().optional() };
+
 export { usageSchema, type Usage } from "./usage";
 
 // Every state change of a session is one of these; the payload schemas guard what gets appended.
@@ -97,6 +100,8 @@ export const eventSchemas = {
     planVersion: z.number().int().optional(),
   }),
   // by: who decided, in words ("Ada", "Ada via token tok_…", "operator"), for the timeline and exports.
+  // imported (issue 41): the event came in an imported file, which is no signature: its `by` is kept only as
+  // claimedBy, the file's word, and every reader shows it as that ("imported: the file says …").
   // held (issue 27): patterns of the review policy's rules whose reviewers did not approve this version; the
   // work after the approval asks a person before it changes a file under them.
   "review.answered": z.object({
@@ -104,10 +109,11 @@ export const eventSchemas = {
     decision: z.string(),
     feedback: z.string().optional(),
     by: z.string().optional(),
+    ...fromFile,
     held: z.array(z.string().max(300)).max(500).optional(),
   }),
   // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
-  "review.approved": z.object({ reviewId: id, by: z.string(), summary: z.string() }),
+  "review.approved": z.object({ reviewId: id, by: z.string().optional(), summary: z.string(), ...fromFile }),
   // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
   "permission.asked": z.object({
     requestId: id,
@@ -122,13 +128,14 @@ export const eventSchemas = {
     reply: z.enum(["once", "always", "reject"]),
     message: z.string().optional(),
     by: z.string().optional(),
+    ...fromFile,
   }),
   "command.run": z.object({ name: z.string(), args: z.string(), outcome: z.string().optional() }),
   // The session's plan file was assigned (on first entering plan mode, or by a fork).
   "plan.created": z.object({ planId: id, slug: z.string(), path: z.string() }),
   "session.forked": z.object({ fromSessionId: id, atSeq: z.number().int() }),
   compaction: z.object({ summary: z.string(), fromSeq: z.number().int(), toSeq: z.number().int() }),
-  notice: z.object({ level: z.enum(["info", "warning"]), text: z.string() }),
+  notice: z.object({ level: z.enum(["info", "warning"]), text: z.string(), imported: fromFile.imported }),
   // The work was checked against an approved plan (the report is the Verification row).
   "verification.completed": z.object({
     verificationId: id,

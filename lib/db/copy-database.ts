@@ -20,6 +20,7 @@ const KEYS: Record<string, readonly string[]> = {
   WorkspaceTrust: ["workspace"],
   ReviewPolicy: ["path"],
   ReviewApproval: ["reviewId", "userId"],
+  RateLimit: ["key"],
 };
 
 /** Every table of prisma/schema.prisma, parents before children, with the primary key its keyset pages walk. */
@@ -29,7 +30,7 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
   ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
-  ...["OneTimeLink", "AuditEntry", "TeamLead"],
+  ...["OneTimeLink", "AuditEntry", "TeamLead", "RateLimit"],
 ].map((name) => ({ name, key: KEYS[name] ?? ["id"] }));
 
 // Session → Session references: rows go in without them, and they are set once every session is in.
@@ -75,6 +76,8 @@ const q = (name: string) => `"${name}"`;
 
 function kindOf(pgType: string, where: string): Kind {
   if (pgType === "text" || pgType === "integer" || pgType === "boolean") return pgType;
+  // Milliseconds since the epoch (RateLimit.windowEnd): a safe integer, compared and copied as one.
+  if (pgType === "bigint") return "integer";
   if (pgType.startsWith("timestamp")) return "timestamp";
   throw new CopyRefused(`${where}: column type ${pgType} is not one db:copy knows`);
 }

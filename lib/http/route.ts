@@ -14,7 +14,12 @@ export function json(body: unknown, status = 200): NextResponse {
 
 /** Turns thrown errors into the registry's JSON shape: bad input is a 4xx naming the problem, never a 500. */
 export function errorResponse(error: unknown): NextResponse {
-  if (error instanceof AppError) return json(error.toBody(), error.status);
+  if (error instanceof AppError) {
+    const res = json(error.toBody(), error.status);
+    const wait = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+    if (error.code === "rate_limited" && typeof wait === "number") res.headers.set("Retry-After", String(wait));
+    return res;
+  }
   if (error instanceof ZodError) return json(new AppError("bad_request", zodMessage(error)).toBody(), 400);
   console.error(error);
   return json(new AppError("internal").toBody(), 500);

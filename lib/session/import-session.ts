@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { Starter } from "../core/people";
+import { type Signer, signedBy, type Starter } from "../core/people";
+import { asClaim, countClaims } from "../core/imported-claims";
+import { appendAudit } from "../db/people/audit";
 import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { insertLogRows } from "../db/session-log/append-rows";
@@ -47,6 +49,8 @@ export type ImportChecks = {
   planPath: (slug: string) => string;
   /** The importer, who starts the imported session (the file never says who did). */
   starter?: Starter;
+  /** Who imports: the import is their signed act (audited), and nothing the file says is signed by anyone. */
+  importer: Signer;
 };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
@@ -82,11 +86,11 @@ function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
       );
     return { ...e, payload: { ...e.payload, path: checks.planPath(e.payload.slug) } };
   }
-  return e;
+  return asClaim(e);
 }
 
 /** Events that leave nothing of the export waiting or running: calls not run, asks and reviews closed, turn ended. */
-function closing(events: readonly Stamped[], state: SessionState, gates: ModeGates): NewEvent[] {
+function closing(events: readonly Stamped[], state: SessionState, gates: ModeGates, importer: Signer): NewEvent[] {
   const out: NewEvent[] = cancelDangling(events, NOT_RUN);
   for (const requestId of [...state.pendingPermissions, ...state.pendingChecks]) {
     out.push({ type: "permission.replied", payload: { requestId, reply: "reject", message: "Closed on import." } });
@@ -100,6 +104,13 @@ function closing(events: readonly Stamped[], state: SessionState, gates: ModeGat
       payload: { from: state.mode, to: mode.next.mode, prePlanMode: mode.next.prePlanMode, cause: "resume" },
     });
   if (state.openTurnId) out.push({ type: "turn.ended", payload: { turnId: state.openTurnId, reason: "aborted" } });
+  out.push({
+    type: "notice",
+    payload: {
+      level: "info",
+      text: `Imported from a file by ${signedBy(importer)}. Who decided what before this point is the file's claim: nobody signed it here.`,
+    },
+  });
   return out;
 }
 
@@ -107,7 +118,8 @@ function closing(events: readonly Stamped[], state: SessionState, gates: ModeGat
  * A JSON export read back as a new session (new id, same log). The file is data, never authority: every event
  * is checked against the schema the app writes with, seqs must run 1..N, the workspace, agent, model and plan
  * paths are the server's own (checked or derived), and the session arrives idle with nothing pending, so it
- * runs nothing until a person sends a message.
+ * runs nothing until a person sends a message. Who the file says decided is its claim (asClaim), never a
+ * signature; the import itself is the importer's act, on the audit log with the session.
  */
 export async function importSession(db: Db, body: ImportBody, checks: ImportChecks): Promise<{ id: string }> {
   const parsed = body.events.map((e, i): Stamped => {
@@ -128,7 +140,8 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   const events = parsed.map((e, i) => rewrite(e, i, checks));
   const folded = foldEvents(events);
   const now = new Date();
-  for (const e of closing(events, folded, checks.gates)) events.push({ ...e, seq: events.length + 1, at: now });
+  for (const e of closing(events, folded, checks.gates, checks.importer))
+    events.push({ ...e, seq: events.length + 1, at: now });
   const state = foldEvents(events);
   const id = newId("ses");
   const result = await withTransaction(db, async (trx) => {
@@ -145,6 +158,14 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
     await insertLogRows(trx, id, events, (e) => e.at);
     await assignSearchKey(trx, id);
     await indexDocs(trx, id, searchDocs(events));
+    await appendAudit(trx, {
+      signer: checks.importer,
+      kind: "session.imported",
+      sessionId: id,
+      workspace: checks.workspace,
+      subject: body.session.title,
+      detail: { events: body.events.length, claims: countClaims(events) },
+    });
     return { events: [], state };
   });
   afterCommit(id, result);

@@ -1,6 +1,7 @@
 import { describeModeChange, modeLabel } from "../vocabulary";
 import type { SessionEvent } from "../core/events";
 import { usageText } from "./usage-text";
+import { claimLine, signedLine } from "../core/imported-claims";
 
 export type ToolItem = {
   kind: "tool";
@@ -232,11 +233,19 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({
           kind: "decision",
           seq: e.seq,
-          text: `${DECISIONS[e.payload.decision] ?? e.payload.decision}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.feedback ? `: ${e.payload.feedback}` : ""}`,
+          text: signedLine(
+            DECISIONS[e.payload.decision] ?? e.payload.decision,
+            e.payload,
+            e.payload.feedback ? `: ${e.payload.feedback}` : "",
+          ),
         });
         break;
       case "review.approved":
-        items.push({ kind: "decision", seq: e.seq, text: `Approved by ${e.payload.by} · ${e.payload.summary}` });
+        items.push({
+          kind: "decision",
+          seq: e.seq,
+          text: signedLine("Approved", e.payload, ` · ${e.payload.summary}`),
+        });
         break;
       case "permission.asked":
         waitOn(e.payload.callId);
@@ -253,7 +262,11 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({
           kind: "permission",
           seq: e.seq,
-          text: `${REPLIES[e.payload.reply] ?? e.payload.reply}${e.payload.by ? ` by ${e.payload.by}` : ""}${e.payload.message ? `: ${e.payload.message}` : ""}`,
+          text: signedLine(
+            REPLIES[e.payload.reply] ?? e.payload.reply,
+            e.payload,
+            e.payload.message ? `: ${e.payload.message}` : "",
+          ),
         });
         break;
       }
@@ -265,7 +278,11 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         });
         break;
       case "notice":
-        items.push({ kind: "notice", seq: e.seq, text: e.payload.text });
+        items.push({
+          kind: "notice",
+          seq: e.seq,
+          text: e.payload.imported ? claimLine(e.payload.text) : e.payload.text,
+        });
         break;
       case "compaction":
         items.push({ kind: "notice", seq: e.seq, text: "Earlier conversation summarised to save context" });

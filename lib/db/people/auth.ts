@@ -8,6 +8,7 @@ import { getEnv } from "../../env";
 import { newId } from "../../id";
 import { type Db, kysely, providerOf } from "../client";
 import { ssoPlugins } from "./sso";
+import { takeAttempt } from "../rate-limits";
 import { shapedQuery } from "../shaped-query";
 import { type Membership, rolesInRows } from "../../core/people";
 
@@ -125,8 +126,22 @@ function createAuth(db: Db) {
         },
       }),
     ],
-    // Rate limits are per instance in memory; a sign-in's password hash is the real brake.
-    rateLimit: { enabled: false },
+    // better-auth's own limiter, per address and path, on every route it serves, counted in the RateLimit table
+    // (lib/db/rate-limits.ts) so every instance shares it. A password sign-in is also limited per email and per
+    // address by Plangate (lib/auth/limit-sign-in.ts); this one is the brake on floods of any of its routes.
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 100,
+      // Its own default for sign-in (3 per 10 seconds per address) would lock out an office behind one address.
+      customRules: { "/sign-in/*": { window: 60, max: 60 } },
+      customStorage: {
+        async consume(key, rule) {
+          const taken = await takeAttempt(db, `auth:${key}`, { max: rule.max, windowMs: rule.window * 1000 });
+          return { allowed: taken.allowed, retryAfter: taken.allowed ? null : taken.retryAfterSeconds };
+        },
+      },
+    },
     telemetry: { enabled: false },
   });
 }

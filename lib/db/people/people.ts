@@ -5,10 +5,11 @@ import { type Conn, type Db, kysely, withTransaction } from "../client";
 import { authFor } from "./auth";
 import { newId } from "../../id";
 import { isWriteConflict } from "../retry";
+import { revokeTokensOf } from "./tokens";
 
 /**
- * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials through
- * better-auth's own adapter, and Membership (a person's role per workspace root).
+ * Home of people: the User rows better-auth writes (read here, and deactivated here), their credentials (in
+ * better-auth's rows, hashed by its hasher), and Membership (a person's role per workspace root).
  */
 export type Person = { id: string; name: string; email: string; deactivatedAt: Date | null; createdAt: Date };
 
@@ -123,13 +124,52 @@ async function passwordHash(db: Db, password: string): Promise<string> {
   return ctx.password.hash(password);
 }
 
-/** Sets (or replaces) a person's password: better-auth's hash, on its credential account. */
-export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+/** What a password reset ended: the person's sign-in sessions and live tokens made before it. */
+export type Ended = { sessionsEnded: number; tokensRevoked: number };
+
+/**
+ * Sets (or replaces) a person's password (better-auth's hash, on its credential account) and, in the same
+ * transaction, ends every sign-in session and token of theirs made before it: whoever knew the old password, held
+ * a copied cookie or a token it made is out at their next request. `also`: more writes of the same act (the spent
+ * link, its audit entry).
+ */
+export async function setPassword(
+  db: Db,
+  userId: string,
+  password: string,
+  also?: (trx: Conn, ended: Ended) => Promise<void>,
+  now = new Date(),
+): Promise<Ended> {
   const hash = await passwordHash(db, password);
-  const ctx = await authFor(db).$context;
-  const accounts = await ctx.internalAdapter.findAccounts(userId);
-  if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(userId, hash);
-  else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+  return withTransaction(db, async (trx) => {
+    const k = kysely(trx);
+    const changed = await k
+      .updateTable("AuthAccount")
+      .set({ password: hash, updatedAt: now })
+      .where("userId", "=", userId)
+      .where("providerId", "=", "credential")
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0)
+      await k
+        .insertInto("AuthAccount")
+        .values({
+          id: newId("acc"),
+          accountId: userId,
+          providerId: "credential",
+          userId,
+          password: hash,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+    const sessions = await k.deleteFrom("AuthSession").where("userId", "=", userId).executeTakeFirst();
+    const ended = {
+      sessionsEnded: Number(sessions.numDeletedRows),
+      tokensRevoked: await revokeTokensOf(trx, userId, now),
+    };
+    await also?.(trx, ended);
+    return ended;
+  });
 }
 
 /** Ends a person's sign-in sessions and tokens at once and keeps them out; their past acts keep their name. */
@@ -137,11 +177,6 @@ export async function deactivatePerson(conn: Conn, userId: string, now = new Dat
   await withTransaction(conn, async (trx) => {
     await trx.updateTable("User").set({ deactivatedAt: now, updatedAt: now }).where("id", "=", userId).execute();
     await trx.deleteFrom("AuthSession").where("userId", "=", userId).execute();
-    await trx
-      .updateTable("ApiToken")
-      .set({ revokedAt: now })
-      .where("userId", "=", userId)
-      .where("revokedAt", "is", null)
-      .execute();
+    await revokeTokensOf(trx, userId, now);
   });
 }

@@ -101,3 +101,14 @@ export async function revokeToken(conn: Conn, id: string, now = new Date()): Pro
     .where("revokedAt", "is", null)
     .execute();
 }
+
+/** Revokes every live token of a person (a password reset, a deactivation); how many it revoked. */
+export async function revokeTokensOf(conn: Conn, userId: string, now = new Date()): Promise<number> {
+  const result = await kysely(conn)
+    .updateTable("ApiToken")
+    .set({ revokedAt: now })
+    .where("userId", "=", userId)
+    .where("revokedAt", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { authFor } from "@/lib/db/people/auth";
 import { ssoRoutes, ssoStartRequest } from "@/lib/db/people/sso";
 import { authForSsoStart } from "@/lib/db/people/sso-start";
+import { limitedAuthRequest } from "@/lib/auth/limit-sign-in";
 import { SSO_START_PATH } from "@/lib/core/sso";
 import { OPERATOR_COOKIE } from "@/lib/core/cookie-names";
 import { AppError } from "@/lib/errors";
@@ -30,8 +31,11 @@ const handle = openRoute(async (req: Request) => {
   if (!OFFERED.has(pathname) && !ssoRoutes().includes(pathname))
     throw new AppError("not_found", "Plangate does not offer that route.");
   // The start takes only what the sign-in button sends (no idToken, requestSignUp or extra parameters).
-  if (pathname === SSO_START_PATH) return (await authForSsoStart(getDb())).handler(await ssoStartRequest(req));
-  const res = await authFor(getDb()).handler(req);
+  if (pathname === SSO_START_PATH)
+    return limitedAuthRequest(getDb(), req, async () =>
+      (await authForSsoStart(getDb())).handler(await ssoStartRequest(req)),
+    );
+  const res = await limitedAuthRequest(getDb(), req, (r) => authFor(getDb()).handler(r));
   return pathname === "/api/auth/sign-out" ? withoutOperatorCookie(req, res) : res;
 });
 

@@ -8,7 +8,8 @@ import { planFilePath } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";
 import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
 import { authorise } from "@/lib/auth/authorise";
-import { starterOf } from "@/lib/core/people";
+import { signerOf, starterOf } from "@/lib/core/people";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -23,11 +24,14 @@ export const POST = route("start", async (req, _ctx, actor) => {
     ...(Array.isArray(created.script) ? { script: created.script } : {}),
   });
   authorise(actor, "start", checked.workspace);
+  const importer = signerOf(actor);
+  if (!importer) throw new AppError("forbidden", "An import is a person's act: sign in to import a session.");
   const plans = plansDirFor(checked.workspace).absolute;
   const { id } = await importSession(getDb(), body, {
     ...checked,
     gates: await readGates(getDb()),
     starter: starterOf(actor),
+    importer,
     planPath: (slug) => planFilePath(plans, slug),
   });
   return json(await getSession(getDb(), id), 201);
