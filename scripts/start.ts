@@ -57,7 +57,10 @@ if (!detectSandbox().available) {
 {
   const db = createDb(env.DATABASE_URL);
   try {
-    for (const u of await untrustedConfigs(db, env.workspaceRoots)) {
+    const configs = await untrustedConfigs(db, env.workspaceRoots);
+    for (const r of configs.refused)
+      console.warn(`plangate: ${r.workspace}: ${r.error}; nothing of it applies until it is fixed`);
+    for (const u of configs.waiting) {
       console.log(
         `plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`,
       );
