@@ -22,15 +22,11 @@ export function makePrivateDir(dir: string): void {
 }
 
 /**
- * The file exists and is its owner's only (created 0600 if missing, tightened if looser), never through a link:
- * SQLite then makes the database's journals with the same mode.
+ * The file exists and is its owner's only (created 0600 if missing, tightened if looser): SQLite then makes the
+ * database's journals with the same mode. The path is the operator's (DATABASE_URL): a link there is followed.
  */
 export function ensurePrivateFile(file: string): void {
-  const fd = fs.openSync(
-    file,
-    fs.constants.O_RDONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0) | fs.constants.O_NONBLOCK,
-    0o600,
-  );
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_CREAT | fs.constants.O_NONBLOCK, 0o600);
   try {
     const mode = fs.fstatSync(fd).mode;
     // Another account's file (a database the operator shares on purpose) is left as it is.
@@ -76,7 +72,7 @@ export function tightenTree(folder: string, base = folder): string[] {
     const done = tighten(p, name(p));
     if (done) changed.push(done);
     if (!fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory()) return;
-    for (const entry of fs.readdirSync(p)) walk(path.join(p, entry));
+    for (const entry of fs.readdirSync(p).sort()) walk(path.join(p, entry));
   };
   if (fs.existsSync(folder)) walk(path.resolve(folder));
   return changed;
@@ -92,16 +88,24 @@ export function tightenDataFolder(
   dataDir: string,
   opts: { sqliteFile: string | null; keep: readonly string[] },
 ): string[] {
-  const data = path.resolve(dataDir);
   const changed: string[] = [];
   const add = (p: string, shown: string) => {
     const done = tighten(p, shown);
     if (done) changed.push(done);
   };
-  if (!fs.existsSync(data)) return changed;
-  add(data, data);
-  const keep = new Set(opts.keep.map((k) => path.resolve(k)));
-  for (const entry of fs.readdirSync(data)) {
+  if (!fs.existsSync(dataDir)) return changed;
+  // The operator may point PLANGATE_DATA_DIR (or a root) through a link: judged where it leads.
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const data = real(dataDir);
+  add(data, path.resolve(dataDir));
+  const keep = new Set(opts.keep.map(real));
+  for (const entry of fs.readdirSync(data).sort()) {
     const p = path.join(data, entry);
     if (keep.has(p)) continue;
     if (entry === QUARANTINE) changed.push(...tightenTree(p, data));
@@ -109,6 +113,6 @@ export function tightenDataFolder(
   }
   // Wherever the database is (in a folder of the data folder, or elsewhere), it and its journals are the server's.
   if (opts.sqliteFile)
-    for (const f of sqliteFiles(path.resolve(opts.sqliteFile))) add(f, inside(data, f) ? path.relative(data, f) : f);
+    for (const f of sqliteFiles(real(opts.sqliteFile))) add(f, inside(data, f) ? path.relative(data, f) : f);
   return changed;
 }
