@@ -8,6 +8,7 @@ import { buildConfigImport, type ConfigImport } from "../lib/config/build-config
 import { ImportSourceError, readExistingConfig, readImportSources } from "../lib/config/read-import-sources";
 import { CONFIG_PATH } from "../lib/workspace/workspace-config";
 import { type Options, options, UsageError } from "./options";
+import { readProjectFile, writeProjectFile } from "./project-file";
 
 const USAGE = `usage: plangate import-config [--workspace DIR] [--write] [--user] [--json]
 
@@ -105,20 +106,21 @@ async function confirm(): Promise<boolean> {
   }
 }
 
-/** Replaces the file in one rename, and only if it is still what was read. */
+/** Replaces the file in one rename (never through a link), and only if it is still what was read. */
 function writeConfig(workspace: string, before: string | null, text: string): void {
   const file = path.join(workspace, CONFIG_PATH);
-  let now: string | null = null;
+  let now: string | null;
   try {
-    now = fs.readFileSync(file, "utf8");
-  } catch {
-    now = null;
+    now = readProjectFile(workspace, file) ?? null;
+  } catch (error) {
+    throw new ImportSourceError(error instanceof Error ? error.message : String(error));
   }
   if (now !== before) throw new ImportSourceError(`${CONFIG_PATH} changed while this ran; run the import again`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
+  try {
+    writeProjectFile(workspace, file, text);
+  } catch (error) {
+    throw new ImportSourceError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { readUntrustedFile } from "../lib/workspace/read-untrusted-file";
 import { DEFAULT_URL } from "./client";
 
 export class CliError extends Error {
@@ -68,14 +69,16 @@ function checkFolders(root: string, file: string, create: boolean): void {
   }
 }
 
-/** The file's text, or undefined when it is missing; never read through a link. */
+/**
+ * The file's text, or undefined when it is missing; never read through a link, never a FIFO or device, at most
+ * 256 KiB (the project is a repository: read as untrusted, lib/workspace/read-untrusted-file.ts).
+ */
 export function readProjectFile(root: string, file: string): string | undefined {
   checkFolders(root, file, false);
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (stat === undefined) return undefined;
-  if (!stat.isFile())
-    throw new CliError(`${file} is a link or not a regular file; plangate does not read or write through it`);
-  return fs.readFileSync(file, "utf8");
+  const got = readUntrustedFile(root, path.relative(root, file), { links: "never", display: file });
+  if (got.status === "missing") return undefined;
+  if (got.status === "refused") throw new CliError(`${got.reason}; plangate does not read or write through it`);
+  return got.bytes.toString("utf8");
 }
 
 /** Writes a fresh file through a temporary one and a rename: a link at the name is replaced, never followed. */

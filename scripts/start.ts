@@ -5,6 +5,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { EnvError, isLoopbackHost, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
+import { makePrivateDir, tightenDataFolder } from "../lib/db/private-files";
+import { isSqliteUrl, sqlitePathFromUrl } from "../lib/db/sqlite-path";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
 import { createDb } from "../lib/db/client";
 import { detectSandbox } from "../lib/sandbox/detect-sandbox";
@@ -36,7 +38,16 @@ try {
   fail(error instanceof EnvError ? error.message : String(error));
 }
 
-fs.mkdirSync(env.dataDir, { recursive: true });
+{
+  // The data folder is its owner's only: a looser one left by an earlier version (or made by hand) is tightened.
+  const sqliteFile = isSqliteUrl(env.DATABASE_URL) ? sqlitePathFromUrl(env.DATABASE_URL) : null;
+  const tightened = tightenDataFolder(env.dataDir, { sqliteFile, keep: env.workspaceRoots });
+  makePrivateDir(env.dataDir);
+  if (tightened.length > 0)
+    console.log(
+      `plangate: the data folder was readable by other accounts; now for its owner only: ${tightened.slice(0, 12).join(", ")}${tightened.length > 12 ? ` and ${tightened.length - 12} more` : ""}`,
+    );
+}
 for (const dir of env.workspaceRoots) fs.mkdirSync(dir, { recursive: true });
 if (env.workspaceRoots[0]) ensureSampleWorkspace(env.workspaceRoots[0]);
 await migrateDatabase(env.DATABASE_URL, { quiet: true });
@@ -57,7 +68,10 @@ if (!detectSandbox().available) {
 {
   const db = createDb(env.DATABASE_URL);
   try {
-    for (const u of await untrustedConfigs(db, env.workspaceRoots)) {
+    const configs = await untrustedConfigs(db, env.workspaceRoots);
+    for (const r of configs.refused)
+      console.warn(`plangate: ${r.workspace}: ${r.error}; nothing of it applies until it is fixed`);
+    for (const u of configs.waiting) {
       console.log(
         `plangate: ${u.workspace}/.plangate/config.json waits for a person's trust; until then it only narrows (it would allow: ${u.widening.join("; ")}). Review it at ${origin}/workspace?path=${encodeURIComponent(u.workspace)}`,
       );

@@ -101,6 +101,10 @@ export default async function WorkspacePage({
               <TrustReviewersButton workspace={workspace} hash={policy.owners.fileHash} />
             ) : null}
           </div>
+        ) : policy.owners.fileError ? (
+          <p role="alert" data-testid="reviewers-file-error" className="text-sm">
+            {policy.owners.fileError}: it is not read.
+          </p>
         ) : null}
       </section>
       <section aria-labelledby="outside-grants" className="flex flex-col gap-1">

@@ -22,7 +22,7 @@ import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
-import { planReference } from "../session/compact-session";
+import { planReference } from "../plan/plan-reference";
 import { deliverMail } from "../team/deliver-mail";
 import { startSession } from "./start-session";
 import { verifyIfDue } from "../verify/verify-session";

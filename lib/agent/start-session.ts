@@ -11,6 +11,15 @@ import { checkSessionInput } from "./check-session-input";
 import { appendEvents } from "../session/append-events";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import type { Starter } from "../core/people";
+import { loadWorkspaceConfig } from "../workspace/workspace-config";
+
+/** A config that cannot be used (unreadable, refused, invalid) is said in the session, not only on the workspace page. */
+async function noteRefusedConfig(db: Db, sessionId: string, workspace: string): Promise<void> {
+  const error = loadWorkspaceConfig(workspace).error;
+  if (error === undefined) return;
+  const text = `${error}. Nothing of it applies (neither its deny and ask rules nor anything else) until it is fixed.`;
+  await appendEvents(db, sessionId, [{ type: "notice", payload: { level: "warning", text } }]);
+}
 
 export type StartSessionInput = {
   title?: string;
@@ -52,6 +61,7 @@ export async function startSession(
     script,
     ...(input.starter ? { starter: input.starter } : {}),
   });
+  await noteRefusedConfig(db, id, workspace);
   if (input.mode === "plan") {
     // Created in plan mode: the plan file is assigned now (its slug has no prompt words yet).
     const { state } = await appendEvents(db, id, (s) => planFileEvents(s, id), {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { CONFIG_PATH, workspaceConfigSchema } from "../workspace/workspace-config";
+import { parseUntrustedJson, readUntrustedFile } from "../workspace/read-untrusted-file";
 import { claudeSettingsSchema, type ClaudeSource } from "./import-claude-settings";
 import { mergeOpenCodeConfigs, opencodeConfigSchema, type OpenCodeConfig } from "./import-opencode-config";
 import type { Untranslated } from "./imported-rules";
@@ -49,16 +50,17 @@ function deepest(issue: Issue, base: readonly PropertyKey[]): { path: PropertyKe
   return best;
 }
 
-function readValidated<T>(file: string, display: string, schema: z.ZodType<T>): T | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new ImportSourceError(
-      `${display}: cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** A settings file's text (null when there is none), read as untrusted; a refusal names the file and why. */
+function readText(root: string, relative: string, display: string): string | null {
+  const got = readUntrustedFile(root, relative, { display });
+  if (got.status === "missing") return null;
+  if (got.status === "refused") throw new ImportSourceError(got.reason);
+  return got.bytes.toString("utf8");
+}
+
+function readValidated<T>(root: string, relative: string, display: string, schema: z.ZodType<T>): T | null {
+  const text = readText(root, relative, display);
+  if (text === null) return null;
   let data: unknown;
   try {
     data = parseJsonc(text);
@@ -87,28 +89,24 @@ export function readImportSources(workspace: string, opts: { user: boolean; home
     ...(opts.user
       ? [
           {
-            file: path.join(opts.home, ".claude", "settings.json"),
+            relative: path.join(".claude", "settings.json"),
             display: "~/.claude/settings.json",
             root: opts.home,
           },
         ]
       : []),
-    { file: path.join(workspace, ".claude", "settings.json"), display: ".claude/settings.json", root: workspace },
-    {
-      file: path.join(workspace, ".claude", "settings.local.json"),
-      display: ".claude/settings.local.json",
-      root: workspace,
-    },
+    { relative: path.join(".claude", "settings.json"), display: ".claude/settings.json", root: workspace },
+    { relative: path.join(".claude", "settings.local.json"), display: ".claude/settings.local.json", root: workspace },
   ];
   const claude: ClaudeSource[] = [];
   for (const f of claudeFiles) {
-    const settings = readValidated(f.file, f.display, claudeSettingsSchema);
+    const settings = readValidated(f.root, f.relative, f.display, claudeSettingsSchema);
     if (settings !== null) claude.push({ display: f.display, settingsRoot: f.root, settings });
   }
 
   const found: { display: string; config: OpenCodeConfig }[] = [];
   for (const rel of OPENCODE_FILES) {
-    const config = readValidated(path.join(workspace, rel), rel, opencodeConfigSchema);
+    const config = readValidated(workspace, rel, rel, opencodeConfigSchema);
     if (config !== null) found.push({ display: rel, config });
   }
   const opencode =
@@ -128,7 +126,7 @@ export function readImportSources(workspace: string, opts: { user: boolean; home
       continue;
     }
     for (const name of names) {
-      const text = fs.readFileSync(path.join(workspace, folder, name), "utf8");
+      const text = readText(workspace, `${folder}/${name}`, `${folder}/${name}`) ?? "";
       if (!/^permission\s*:/m.test(text)) continue;
       unread.push({
         source: `${folder}/${name}`,
@@ -147,25 +145,11 @@ export function readImportSources(workspace: string, opts: { user: boolean; home
  * refuse is not merged into, the person fixes it first.
  */
 export function readExistingConfig(workspace: string): { text: string | null; config: WorkspaceConfigData } {
-  const file = path.join(workspace, CONFIG_PATH);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: null, config: {} };
-    throw new ImportSourceError(
-      `${CONFIG_PATH}: cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ImportSourceError(
-      `${CONFIG_PATH}: not valid JSON (${error instanceof Error ? error.message : String(error)}); fix it before importing`,
-    );
-  }
-  const parsed = workspaceConfigSchema.safeParse(data);
+  const text = readText(workspace, CONFIG_PATH, CONFIG_PATH);
+  if (text === null) return { text: null, config: {} };
+  const json = parseUntrustedJson(text, CONFIG_PATH);
+  if (!json.ok) throw new ImportSourceError(`${json.reason}; fix it before importing`);
+  const parsed = workspaceConfigSchema.safeParse(json.value);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     const d = first ? deepest(first, []) : { path: [], message: "invalid" };

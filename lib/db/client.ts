@@ -12,6 +12,7 @@ import { PrismaClient } from "./generated/client";
 import { PrismaClient as PgPrismaClient } from "./generated-pg/client";
 import { envValue, getEnv } from "../env";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
+import { ensurePrivateFile } from "./private-files";
 
 export type Db = PrismaClient;
 
@@ -44,7 +45,9 @@ function adapterFactory(url: string): SqlDriverAdapterFactory {
     throw new Error(`DATABASE_URL ${url.split(":")[0]}: use file:… (SQLite) or postgresql://… (PostgreSQL)`);
   }
   const file = sqlitePathFromUrl(url);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Made for the server's user only (whatever the umask): SQLite gives the journals the database file's mode.
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensurePrivateFile(file);
   // timeout = SQLite busy timeout: other processes' write transactions wait instead of failing.
   return new PrismaBetterSQLite3({ url: `file:${file}`, timeout: 10_000 });
 }

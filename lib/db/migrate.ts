@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
+import { ensurePrivateFile } from "./private-files";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 export const POSTGRES_MIGRATIONS = path.join(root, "prisma", "postgres", "migrations");
@@ -16,7 +17,11 @@ export const POSTGRES_MIGRATIONS = path.join(root, "prisma", "postgres", "migrat
  */
 export function migrateDatabase(url: string, opts: { quiet?: boolean } = {}): Promise<void> {
   if (isPostgresUrl(url)) return migratePostgres(url, opts);
-  if (isSqliteUrl(url)) fs.mkdirSync(path.dirname(sqlitePathFromUrl(url)), { recursive: true });
+  if (isSqliteUrl(url)) {
+    // The database file exists, its owner's only, before Prisma or SQLite makes it (or its journals) with the umask's mode.
+    fs.mkdirSync(path.dirname(sqlitePathFromUrl(url)), { recursive: true, mode: 0o700 });
+    ensurePrivateFile(sqlitePathFromUrl(url));
+  }
   const prismaBin = path.join(root, "node_modules", "prisma", "build", "index.js");
   execFileSync(process.execPath, [prismaBin, "migrate", "deploy"], {
     cwd: root,

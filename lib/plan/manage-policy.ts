@@ -1,7 +1,5 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { z } from "zod";
 import { authorise, signerFor } from "../auth/authorise";
 import type { Actor } from "../core/people";
@@ -12,6 +10,7 @@ import { appendAudit } from "../db/people/audit";
 import { AppError } from "../errors";
 import { getEnv } from "../env";
 import { checkWorkspace } from "../workspace/check-workspace";
+import { readUntrustedFile } from "../workspace/read-untrusted-file";
 
 export const OWNERS_FILE = ".plangate/reviewers";
 const MAX_OWNERS_BYTES = 64 * 1024;
@@ -65,27 +64,16 @@ export const policyBody = z
 
 export const trustOwnersBody = z.object({ workspace: absolute, hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
-/** The repository's owners file as it is now (never through a symlink), or null when there is none. */
+/**
+ * The repository's owners file as it is now, or null when there is none. Read as untrusted: a link leading out of
+ * the workspace, anything but a regular file, or more than 64 KiB is refused, with a 400 that names the problem.
+ */
 export function readOwnersFile(workspace: string): { text: string; hash: string } | null {
-  for (const p of [path.join(workspace, ".plangate"), path.join(workspace, OWNERS_FILE)]) {
-    try {
-      if (fs.lstatSync(p).isSymbolicLink())
-        throw new AppError("bad_request", `${OWNERS_FILE}: a symbolic link is never read`);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      return null;
-    }
-  }
-  const fd = fs.openSync(path.join(workspace, OWNERS_FILE), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  try {
-    const bytes = Buffer.alloc(MAX_OWNERS_BYTES + 1);
-    const n = fs.readSync(fd, bytes, 0, bytes.length, 0);
-    if (n > MAX_OWNERS_BYTES) throw new AppError("bad_request", `${OWNERS_FILE} is larger than 64 KiB`);
-    const text = bytes.subarray(0, n).toString("utf8");
-    return { text, hash: createHash("sha256").update(text).digest("hex") };
-  } finally {
-    fs.closeSync(fd);
-  }
+  const got = readUntrustedFile(workspace, OWNERS_FILE, { limit: MAX_OWNERS_BYTES });
+  if (got.status === "missing") return null;
+  if (got.status === "refused") throw new AppError("bad_request", got.reason);
+  const text = got.bytes.toString("utf8");
+  return { text, hash: createHash("sha256").update(text).digest("hex") };
 }
 
 export type PolicyView = {
@@ -99,10 +87,15 @@ export type PolicyView = {
     /** The file as it is now (shown to an owner before they trust it). */
     fileHash: string | null;
     fileText: string | null;
+    /** Why the file there is not read (a link, not a regular file, too large): shown instead of its content. */
+    fileError: string | null;
   };
 };
 
-function viewOf(workspace: string, p: StoredPolicy, file: { text: string; hash: string } | null): PolicyView {
+type OwnersRead = { text: string; hash: string } | { error: string } | null;
+
+function viewOf(workspace: string, p: StoredPolicy, read: OwnersRead): PolicyView {
+  const file = read !== null && "text" in read ? read : null;
   const { approvals, allowSelfApproval, paths, teams } = p;
   return {
     workspace,
@@ -113,18 +106,24 @@ function viewOf(workspace: string, p: StoredPolicy, file: { text: string; hash: 
       trustedHash: p.ownersHash,
       fileHash: file?.hash ?? null,
       fileText: file?.text ?? null,
+      fileError: read !== null && "error" in read ? read.error : null,
     },
   };
 }
 
-// What the page shows: a file that cannot be read (a planted symlink, too large) is shown as no file.
+// What the page shows: a file that cannot be read (a planted link, a FIFO, too large) is shown as no file, with why.
 // Only a folder under the server's roots is read: a policy may be asked for any name (an outside agent's folder is
 // a label, perhaps on another machine), and the server's disk elsewhere is not the repository's.
-function fileIn(workspace: string): { text: string; hash: string } | null {
+function fileIn(workspace: string): OwnersRead {
   try {
-    return checkWorkspace(workspace, getEnv().workspaceRoots) === workspace ? readOwnersFile(workspace) : null;
+    if (checkWorkspace(workspace, getEnv().workspaceRoots) !== workspace) return null;
   } catch {
     return null;
+  }
+  try {
+    return readOwnersFile(workspace);
+  } catch (error) {
+    return error instanceof AppError ? { error: error.message } : null;
   }
 }
 

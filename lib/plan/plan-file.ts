@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { readUntrustedFile } from "../workspace/read-untrusted-file";
 
 /** A plan path that cannot be used safely: the caller turns it into the error its user reads. */
 export class PlanFileError extends Error {
@@ -80,24 +81,15 @@ export function writePlanFile(workspace: string, file: string, content: string):
   }
 }
 
-/** The plan file's text, or null when it is missing; never read through a link (it could show a secret as a plan). */
+/**
+ * The plan file's text, or null when it is missing; never read through a link (it could show a secret as a plan),
+ * never a FIFO or device, never more than 256 KiB (lib/workspace/read-untrusted-file.ts).
+ */
 export function readPlanFile(workspace: string, file: string): string | null {
   checkFolders(workspace, file, false);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    if (code === "ELOOP")
-      throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is a link; it is not read through it.`);
-    throw error;
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile())
-      throw new PlanFileError(`The plan file ${path.relative(workspace, file)} is not a regular file.`);
-    return fs.readFileSync(fd, "utf8");
-  } finally {
-    fs.closeSync(fd);
-  }
+  const relative = path.relative(workspace, file);
+  const got = readUntrustedFile(workspace, relative, { links: "never", display: `The plan file ${relative}` });
+  if (got.status === "missing") return null;
+  if (got.status === "refused") throw new PlanFileError(got.reason);
+  return got.bytes.toString("utf8");
 }

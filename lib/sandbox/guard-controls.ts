@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { tightenTree } from "../db/private-files";
 import { controlGuard, type ControlGuard } from "../workspace/control-paths";
 
 /** Covers in use by commands of this process: a cover's folder is removed only once no command holds it. */
@@ -16,15 +17,20 @@ function exists(p: string): fs.Stats | null {
   }
 }
 
-/** Moves what a command planted out of the workspace, kept for a person to look at; removed if it cannot be moved. */
+/**
+ * Moves what a command planted out of the workspace, kept for a person to look at; removed if it cannot be moved.
+ * The quarantine is in the data folder: its folders and files are the server's user's only, whatever the umask.
+ */
 function quarantine(workspace: string, planted: string, into: string): void {
   const dest = path.join(into, path.relative(workspace, planted));
   try {
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
     fs.renameSync(planted, dest);
   } catch {
     fs.rmSync(planted, { recursive: true, force: true });
+    return;
   }
+  tightenTree(dest);
 }
 
 /**

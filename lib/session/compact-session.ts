@@ -1,30 +1,11 @@
-import fs from "node:fs";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { appendEvents } from "./append-events";
 import type { SessionEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
 import { getSession } from "./get-session";
 import { openCalls } from "./open-calls";
 import { readEvents } from "./read-events";
 import { summarizeLog } from "./summarize-log";
-
-/**
- * What a summary must never lose: the plan. In plan mode, the plan file and its current text; after an
- * approval, the plan that was agreed. Re-injected after every compaction summary.
- */
-export function planReference(state: SessionState): string | null {
-  if (!state.planPath) return null;
-  let text = "";
-  try {
-    text = fs.readFileSync(state.planPath, "utf8").trim();
-  } catch {
-    text = "(the file is missing; it is restored from the latest plan version on resume)";
-  }
-  if (state.mode === "plan")
-    return `Plan mode is on. Your plan file is ${state.planPath}; it currently says:\n\n${text || "(empty)"}`;
-  return text ? `The plan agreed in this session (${state.planPath}); keep following it:\n\n${text}` : null;
-}
 
 function sinceLastCompaction(events: readonly SessionEvent[]): { previous: string | null; from: number } {
   for (let i = events.length - 1; i >= 0; i--) {

@@ -30,12 +30,13 @@ async function entryOf(file: string, hashBelow: number): Promise<ManifestEntry |
   try {
     const st = await handle.stat();
     if (!st.isFile()) return null;
-    const hash =
-      st.size < hashBelow
-        ? createHash("sha1")
-            .update(await handle.readFile())
-            .digest("hex")
-        : null;
+    let hash: string | null = null;
+    if (st.size < hashBelow) {
+      // Bounded by the size fstat gave: a file growing meanwhile is not read past it.
+      const buffer = Buffer.alloc(st.size);
+      const { bytesRead } = await handle.read(buffer, 0, st.size, 0);
+      hash = createHash("sha1").update(buffer.subarray(0, bytesRead)).digest("hex");
+    }
     return [st.size, Math.floor(st.mtimeMs), hash];
   } finally {
     await handle.close();

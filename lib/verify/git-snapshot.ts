@@ -15,12 +15,14 @@ const PRIVATE_GIT = [
   "g=$(mktemp -d /tmp/plangate-git.XXXXXX)",
   "trap 'rm -rf \"$g\"' EXIT",
   "export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_ATTR_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0",
-  'fmt=$(cd / && git config --file "$ws/.git/config" --get extensions.objectformat 2>/dev/null || true)',
+  // Read only from a regular file (not a link, FIFO or device), and only a known value is carried over.
+  'fmt=""; if [ -f "$ws/.git/config" ] && [ ! -L "$ws/.git/config" ]; then fmt=$(cd / && git config --file "$ws/.git/config" --get extensions.objectformat 2>/dev/null || true); fi',
+  'case "$fmt" in sha1|sha256) ;; *) fmt="" ;; esac',
   'mkdir -p "$g/refs" && printf "ref: refs/heads/plangate\\n" > "$g/HEAD"',
   'if [ -n "$fmt" ]; then printf "[core]\\n\\trepositoryformatversion = 1\\n[extensions]\\n\\tobjectformat = %s\\n" "$fmt"; else printf "[core]\\n\\trepositoryformatversion = 0\\n"; fi > "$g/config"',
   'export GIT_DIR="$g" GIT_WORK_TREE="$ws" GIT_OBJECT_DIRECTORY="$ws/.git/objects" GIT_INDEX_FILE="$g/index"',
   // The repository's own excludes (reading a list of patterns runs nothing), passed in the environment: a path with spaces stays one value.
-  'if [ -f "$ws/.git/info/exclude" ]; then export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.excludesFile GIT_CONFIG_VALUE_0="$ws/.git/info/exclude"; fi',
+  'if [ -f "$ws/.git/info/exclude" ] && [ ! -L "$ws/.git/info/exclude" ]; then export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.excludesFile GIT_CONFIG_VALUE_0="$ws/.git/info/exclude"; fi',
 ].join("\n");
 const GIT = "git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.pager=cat -c color.ui=false";
 

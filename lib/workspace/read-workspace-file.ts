@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import { readUntrustedFile } from "./read-untrusted-file";
 import { resolvePath } from "./resolve-path";
 
 /** How much of a file the plan's file view shows. */
@@ -8,35 +8,31 @@ export type WorkspaceFile =
   | { status: "ok"; relative: string; text: string; truncated: boolean; size: number }
   | { status: "refused"; reason: string };
 
-const OPEN = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0);
-
 /**
  * A file a plan names, read for a person to look at. The name comes from the plan (the model's text), so it is
  * resolved the way the kernel would (links and `..` followed) and refused unless it lands inside the workspace
- * the server checked; only a regular text file is read (opened without blocking or following a link swapped in).
+ * the server checked; then read as every workspace file is (lib/workspace/read-untrusted-file.ts): a regular
+ * file only, opened without blocking or following a link swapped in, its first 256 KiB shown.
  */
 export async function readWorkspaceFile(workspace: string, requested: string): Promise<WorkspaceFile> {
   if (requested.trim() === "" || requested.includes("\0")) return { status: "refused", reason: "No file was named." };
   const resolved = await resolvePath(workspace, requested).catch(() => null);
   if (!resolved?.inside || resolved.relative === null)
     return { status: "refused", reason: `${requested} is not inside this workspace.` };
-  const handle = await fs.promises.open(resolved.absolute, OPEN).catch(() => null);
-  if (!handle) return { status: "refused", reason: `${requested} does not exist (yet) in the workspace.` };
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) return { status: "refused", reason: `${requested} is not a file.` };
-    const buffer = Buffer.alloc(Math.min(st.size, FILE_VIEW_LIMIT));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const bytes = buffer.subarray(0, bytesRead);
-    if (bytes.includes(0)) return { status: "refused", reason: `${requested} is not a text file.` };
-    return {
-      status: "ok",
-      relative: resolved.relative,
-      text: bytes.toString("utf8"),
-      truncated: st.size > FILE_VIEW_LIMIT,
-      size: st.size,
-    };
-  } finally {
-    await handle.close();
-  }
+  const got = readUntrustedFile(workspace, resolved.relative, {
+    display: requested,
+    limit: FILE_VIEW_LIMIT,
+    truncate: true,
+  });
+  if (got.status === "missing")
+    return { status: "refused", reason: `${requested} does not exist (yet) in the workspace.` };
+  if (got.status === "refused") return { status: "refused", reason: `${got.reason}.` };
+  if (got.bytes.includes(0)) return { status: "refused", reason: `${requested} is not a text file.` };
+  return {
+    status: "ok",
+    relative: resolved.relative,
+    text: got.bytes.toString("utf8"),
+    truncated: got.truncated,
+    size: got.size,
+  };
 }

@@ -27,9 +27,10 @@ export async function describeConfigTrust(db: Db, workspace: string): Promise<Co
  */
 export async function trustConfig(db: Db, workspace: string, hash: string, by: Signer): Promise<ConfigTrustView> {
   const now = await workspaceConfigFor(db, workspace);
-  if (now.hash === null) throw new AppError("not_found", `${workspace} has no .plangate/config.json to trust.`);
+  // A file refused as unreadable has no hash either: its problem is the answer, not "there is no file".
   if (now.raw.error !== undefined)
     throw new AppError("bad_request", `The config cannot be trusted as it is: ${now.raw.error}`);
+  if (now.hash === null) throw new AppError("not_found", `${workspace} has no .plangate/config.json to trust.`);
   if (now.hash !== hash) throw new AppError("config_changed", undefined, { hash: now.hash });
   await withTransaction(db, async (trx) => {
     await saveTrust(trx, workspace, hash, signedBy(by));

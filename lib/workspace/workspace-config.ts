@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { permissionConfigSchema } from "../permission";
 import { WEBHOOK_EVENTS } from "../webhooks/event-names";
+import { parseUntrustedJson, readUntrustedFile } from "./read-untrusted-file";
 
 export const CONFIG_PATH = ".plangate/config.json";
 
@@ -46,41 +47,48 @@ export type WorkspaceConfig = z.infer<typeof workspaceConfigSchema> & { error?: 
 export type ConfigFile = { config: WorkspaceConfig; hash: string | null };
 
 // Keyed by what any write changes: ctime cannot be set back by a program (mtime can, with touch -r), so a file
-// rewritten to the same size within the same moment is still read again and its hash recomputed.
-const stamp = (s: fs.Stats) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+// rewritten to the same size within the same moment is still read again and its hash recomputed. With the device
+// and inode, a hit is the very file read (safely) before, unchanged.
+const stamp = (s: fs.Stats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
 const cache = new Map<string, { stamp: string; file: ConfigFile }>();
 // One shared value for "no config file", so callers can cache by identity.
 const NONE: WorkspaceConfig = Object.freeze({});
 const NO_FILE: ConfigFile = Object.freeze({ config: NONE, hash: null });
 
-/** `<workspace>/.plangate/config.json` and its hash; a broken file is reported, never half-applied. */
+function parseConfig(bytes: Buffer): WorkspaceConfig {
+  const json = parseUntrustedJson(bytes.toString("utf8"), CONFIG_PATH);
+  if (!json.ok) return { error: json.reason };
+  const parsed = workspaceConfigSchema.safeParse(json.value);
+  return parsed.success
+    ? parsed.data
+    : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
+}
+
+/**
+ * `<workspace>/.plangate/config.json` and its hash; a broken file is reported, never half-applied. The file is the
+ * repository's: read as untrusted (lib/workspace/read-untrusted-file.ts), a refusal is its error, naming the
+ * problem and never quoting the file.
+ */
 export function readConfigFile(workspace: string): ConfigFile {
   const file = path.join(workspace, CONFIG_PATH);
-  let stat: fs.Stats;
+  let entry: fs.Stats | undefined;
   try {
-    stat = fs.statSync(file);
+    entry = fs.lstatSync(file, { throwIfNoEntry: false });
   } catch {
-    return NO_FILE;
+    entry = undefined;
   }
+  if (entry === undefined) return NO_FILE;
   const hit = cache.get(file);
-  if (hit && hit.stamp === stamp(stat)) return hit.file;
-  let read: ConfigFile;
-  try {
-    const bytes = fs.readFileSync(file);
-    const hash = createHash("sha256").update(bytes).digest("hex");
-    const parsed = workspaceConfigSchema.safeParse(JSON.parse(bytes.toString("utf8")));
-    const config = parsed.success
-      ? parsed.data
-      : { error: `${CONFIG_PATH}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` };
-    read = { config, hash };
-  } catch (error) {
-    read = {
-      config: { error: `${CONFIG_PATH}: ${error instanceof Error ? error.message : String(error)}` },
-      hash: null,
-    };
-  }
+  // Only a regular file is cached by its stamp: a link's target may change behind an unchanged link.
+  if (entry.isFile() && hit && hit.stamp === stamp(entry)) return hit.file;
+  const got = readUntrustedFile(workspace, CONFIG_PATH);
+  if (got.status === "missing") return NO_FILE;
+  const read: ConfigFile =
+    got.status === "refused"
+      ? { config: { error: got.reason }, hash: null }
+      : { config: parseConfig(got.bytes), hash: createHash("sha256").update(got.bytes).digest("hex") };
   if (cache.size > 1000) cache.clear();
-  cache.set(file, { stamp: stamp(stat), file: read });
+  if (entry.isFile()) cache.set(file, { stamp: stamp(entry), file: read });
   return read;
 }
 

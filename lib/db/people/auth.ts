@@ -9,6 +9,7 @@ import { newId } from "../../id";
 import { type Db, kysely, providerOf } from "../client";
 import { ssoPlugins } from "./sso";
 import { takeAttempt } from "../rate-limits";
+import { makePrivateDir } from "../private-files";
 import { shapedQuery } from "../shaped-query";
 import { type Membership, rolesInRows } from "../../core/people";
 
@@ -45,7 +46,7 @@ function readOrMakeSecret(file: string): string {
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(env.dataDir, { recursive: true });
+    makePrivateDir(env.dataDir);
     try {
       fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
     } catch (error) {
