@@ -9,6 +9,7 @@ import { getSession } from "@/lib/session/get-session";
 import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
 import { authorise } from "@/lib/auth/authorise";
 import { starterOf } from "@/lib/core/people";
+import { carriedBy } from "@/lib/core/mode-rights";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,7 @@ export const POST = route("start", async (req, _ctx, actor) => {
   const { id } = await importSession(getDb(), body, {
     ...checked,
     gates: await readGates(getDb()),
+    mayCarry: carriedBy(actor, checked.workspace),
     starter: starterOf(actor),
     planPath: (slug) => planFilePath(plans, slug),
   });
