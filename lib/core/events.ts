@@ -105,6 +105,11 @@ export const eventSchemas = {
     feedback: z.string().optional(),
     by: z.string().optional(),
     held: z.array(z.string().max(300)).max(500).optional(),
+    // heldFor (issue 41): whom each held pattern belongs to (emails): only one of them answers an ask under it.
+    heldFor: z
+      .array(z.object({ pattern: z.string().max(300), reviewers: z.array(z.string().max(320)).max(200) }))
+      .max(500)
+      .optional(),
   }),
   // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
   "review.approved": z.object({ reviewId: id, by: z.string(), summary: z.string() }),

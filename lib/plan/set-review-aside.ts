@@ -16,7 +16,7 @@ const SET_ASIDE = "Set aside: plan mode was turned off while the plan waited for
  */
 export async function setReviewAside(db: Db, reviewId: string, actor: Actor, workspace: string): Promise<void> {
   const [review] = await listReviews(db, { id: reviewId });
-  if (!review || review.status !== "pending" || review.kind !== "plan-review") return;
+  if (review?.status !== "pending" || review.kind !== "plan-review") return;
   const version = await findReviewedVersion(db, review.id);
   const held = leadsReview(review.intent) || (version !== undefined && !plainPolicy(await needsOf(db, version)));
   if (held && !may(actor, "decide", workspace))
