@@ -113,7 +113,7 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
       since: a.createdAt,
       team: null,
       needs: held.length
-        ? `${reviewers.join(" or ") || "an owner, with a reason"}: a path the review policy holds`
+        ? `${reviewers.join(" or ") || "an owner, with a reason"} (a path the review policy holds for them)`
         : "a person's permission",
       policy: held.length > 0,
       mine: may(actor, "answer", s.workspace) && (held.length === 0 || releasesHeld(held, email)),
