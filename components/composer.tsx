@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type KeyboardEvent } from "react";
-import { nextModeInCycle, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
+import { nextModeInCycle, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 import { Elapsed } from "./elapsed";
 import { postJson } from "./post-json";
@@ -25,7 +25,8 @@ export function commandMatches(text: string) {
 type Props = {
   sessionId: string;
   mode: PermissionMode;
-  gates: ModeGates;
+  /** The modes this person may choose here (lib/core/mode-rights): Shift+Tab skips the others. */
+  choosable: readonly PermissionMode[];
   running: boolean;
   interrupted: boolean;
   stoppedOnError?: boolean;
@@ -41,7 +42,7 @@ type Props = {
 export function Composer({
   sessionId,
   mode,
-  gates,
+  choosable,
   running,
   interrupted,
   stoppedOnError = false,
@@ -78,7 +79,7 @@ export function Composer({
     router.refresh();
   };
   const cycle = async () => {
-    const target = nextModeInCycle(mode, gates);
+    const target = nextModeInCycle(mode, choosable);
     const r = await requestMode(sessionId, target);
     setStatus(r.ok ? describeOutcome(`Mode ${MODE_LABEL[target]}`, r.data.outcome) : r.message);
     router.refresh();

@@ -2,10 +2,16 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { isModeAllowed, PERMISSION_MODES, type ModeGates, type PermissionMode } from "@/lib/permission/modes";
+import type { PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 
-type Props = { sessionId: string; mode: PermissionMode; pending: PermissionMode | null; gates: ModeGates };
+/** choosable: the modes the server allows now that this person may choose (lib/core/mode-rights); no others are offered. */
+type Props = {
+  sessionId: string;
+  mode: PermissionMode;
+  pending: PermissionMode | null;
+  choosable: readonly PermissionMode[];
+};
 
 // Modes that answer asks without a person say so before they are chosen.
 const WARN: Partial<Record<PermissionMode, string>> = {
@@ -17,9 +23,10 @@ const WARN: Partial<Record<PermissionMode, string>> = {
  * The effective mode (and a change waiting for the step boundary); "Plan ×" leaves plan mode like `/plan off`.
  * A click on the chip opens the mode menu and never changes the mode by itself (a stray click must not widen
  * what the agent may do); Shift+Tab in the composer cycles Ask before edits → Auto-accept edits → Plan. Auto
- * and bypass are only in the menu, each with its warning.
+ * and bypass are only in the menu, each with its warning. A member is offered plan and default only: a mode that
+ * answers asks is a reviewer's to choose.
  */
-export function ModeChip({ sessionId, mode, pending, gates }: Props) {
+export function ModeChip({ sessionId, mode, pending, choosable }: Props) {
   const router = useRouter();
   const [note, setNote] = useState<string | null>(null);
   const act = async (run: () => Promise<{ ok: boolean; message?: string; text?: string }>) => {
@@ -94,7 +101,7 @@ export function ModeChip({ sessionId, mode, pending, gates }: Props) {
           ▾
         </summary>
         <ul className="absolute z-10 mt-1 w-72 rounded border bg-white p-1 shadow dark:bg-zinc-900">
-          {PERMISSION_MODES.filter((m) => isModeAllowed(m, gates)).map((m) => (
+          {choosable.map((m) => (
             <li key={m}>
               <button
                 type="button"

@@ -66,12 +66,19 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
   const diff = typeof ask.metadata.diff === "string" ? ask.metadata.diff : null;
   const command = typeof ask.metadata.command === "string" ? ask.metadata.command : null;
   const control = ask.metadata.control === true;
+  // A write under a path a review policy holds (issue 41): only its reviewers answer, or an owner with a reason.
+  const held = Array.isArray(ask.metadata.heldFor)
+    ? (ask.metadata.heldFor as { pattern: string; reviewers: string[] }[])
+    : [];
+  const heldWho = [...new Set(held.flatMap((r) => r.reviewers))].join(" or ") || "nobody named";
+  const [reason, setReason] = useState("");
   const headingId = `permission-${ask.id}`;
   const words = (i: number) => choices[i]?.options.find((o) => o.rule === picked[i])?.words ?? `\`${picked[i]}\``;
   const verb = VERBS[ask.permission] ?? `Allow ${ask.permission} for`;
   const narrowable = choices.some((c) => c.options.length > 1);
   const card = useRef<HTMLElement>(null);
-  const once = () => void send(url, { reply: "once" });
+  const once = () =>
+    void send(url, { reply: "once", ...(held.length && reason.trim() ? { reason: reason.trim() } : {}) });
   const always = () => void send(url, { reply: "always", scope, rules: picked });
   const reject = () => void send(url, { reply: "reject", ...(message.trim() ? { message: message.trim() } : {}) });
 
@@ -130,7 +137,30 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
           {reach(ask)}
         </p>
       ) : null}
-      {control ? (
+      {held.length ? (
+        <div
+          data-testid="permission-held"
+          role="note"
+          className="mt-2 rounded border border-amber-300 p-2 text-xs dark:border-amber-700"
+        >
+          <p>
+            {[...new Set(held.map((r) => r.pattern))].join(", ")} is held by the review policy for{" "}
+            <span data-testid="permission-held-for">{heldWho}</span>, who did not approve the plan: only they may allow
+            this, once. An owner may override it with a reason, recorded in the audit log.
+          </p>
+          <label htmlFor={`${headingId}-reason`} className="mt-1 block">
+            Owner&apos;s reason to override (only if you are not one of them)
+          </label>
+          <input
+            id={`${headingId}-reason`}
+            data-testid="permission-reason"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={2000}
+            className="mt-1 w-full rounded border border-zinc-300 p-1 dark:border-zinc-700 dark:bg-zinc-950"
+          />
+        </div>
+      ) : control ? (
         <p
           data-testid="permission-control"
           role="note"

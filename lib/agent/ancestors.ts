@@ -1,16 +1,21 @@
+import { heldRulesOf } from "../core/held-asks";
+import type { HeldRule } from "../core/review-policy";
 import type { Db } from "../db/client";
 import type { PermissionMode, Ruleset } from "../permission";
 import { getSession } from "../session/get-session";
 import type { SessionContext } from "./session-context";
 
-export type Ancestor = { id: string; rules: Ruleset; mode: PermissionMode };
+export type Ancestor = { id: string; rules: Ruleset; mode: PermissionMode; held: HeldRule[] };
 
-/** A subagent's ancestors with the mode each is in now (read at every step: a parent may have entered plan mode). */
+/**
+ * A subagent's ancestors with the mode each is in now (read at every step: a parent may have entered plan mode),
+ * and the paths each is held to: a subagent writes in its parent's workspace, under its parent's approval.
+ */
 export async function ancestorsNow(db: Db, session: SessionContext): Promise<Ancestor[]> {
   const out: Ancestor[] = [];
   for (const a of session.ancestors) {
     const { state } = await getSession(db, a.id);
-    out.push({ ...a, mode: state.mode });
+    out.push({ ...a, mode: state.mode, held: heldRulesOf(state) });
   }
   return out;
 }

@@ -21,6 +21,7 @@ import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-sign
 import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
+import { heldRulesOf } from "../core/held-asks";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { planReference } from "../plan/plan-reference";
 import { deliverMail } from "../team/deliver-mail";
@@ -66,6 +67,8 @@ async function runSteps(
 
     if (pending.length > 0) {
       const lineage = await ancestorsNow(db, session);
+      // What this session is held to, and its ancestors' holds (a subagent works under its parent's approval).
+      const held = [...heldRulesOf(state), ...lineage.flatMap((a) => a.held)];
       // The view is not extended while this step's calls run: its sets are read as they stand.
       const base = {
         db,
@@ -73,6 +76,7 @@ async function runSteps(
         gates,
         turnId,
         ancestors: lineage,
+        held,
         askedCalls: view.asked,
         previous: previousCalls(view, pending),
       };
@@ -94,7 +98,7 @@ async function runSteps(
             sandbox,
             signal,
             sandboxRead: session.config.config.sandbox?.read ?? [],
-            held: state.heldPaths ?? [],
+            held: [...new Set(held.map((r) => r.pattern))],
             runtime: {
               db,
               agent: session.agent.name,

@@ -1,8 +1,11 @@
-import { type Signer, signedBy } from "../core/people";
+import { type Actor, may, type Signer, signedBy, signerOf } from "../core/people";
+import { type HeldRule, releasesHeld } from "../core/review-policy";
+import { appendAudit } from "../db/people/audit";
+import { findPerson } from "../db/people/people";
 import type { Conn, Db } from "../db/client";
 import { replyToRequest, sessionOfRequest } from "../db/permissions/requests";
 import { AppError } from "../errors";
-import { grantsAllow, type Ruleset } from "../permission";
+import { gate, grantsAllow, type Ruleset } from "../permission";
 import { OUTSIDE_NARROWING } from "../external/submit-external-ask";
 import { loadSessionContext } from "./session-context";
 import { appendEvents } from "../session/append-events";
@@ -18,6 +21,8 @@ export type Reply = {
   message?: string;
   scope?: "session" | "workspace";
   rules?: string[];
+  /** An owner's reason for releasing a held path they are not a reviewer of (an override of the review policy). */
+  reason?: string;
 };
 
 type Choice = { pattern: string; options: { rule: string; exact: boolean }[] };
@@ -30,6 +35,8 @@ async function mark(
   scope: string | null,
   signer: Signer | undefined,
   extra?: (conn: Conn) => Promise<void>,
+  /** Said after the signer's name on the timeline (an owner's override and its reason). */
+  note?: string,
 ): Promise<boolean> {
   let won = false;
   await appendEvents(
@@ -42,7 +49,7 @@ async function mark(
           requestId: req.id,
           reply: status,
           ...(message ? { message } : {}),
-          ...(signer ? { by: signedBy(signer) } : {}),
+          ...(signer ? { by: `${signedBy(signer)}${note ? ` ${note}` : ""}` } : {}),
         },
       },
     ],
@@ -137,13 +144,74 @@ async function coveredByGrants(db: Db, req: PermissionRequestView): Promise<bool
   );
 }
 
+/** The held paths an ask touches, and whom they belong to, as the server recorded them with the ask. */
+function heldForOf(req: PermissionRequestView): HeldRule[] {
+  const v = req.metadata.heldFor;
+  return Array.isArray(v) ? (v as HeldRule[]) : [];
+}
+
+const who = (rules: readonly HeldRule[]) => {
+  const people = [...new Set(rules.flatMap((r) => r.reviewers))];
+  return people.length ? people.join(" or ") : "nobody named (it was held before reviewers were recorded)";
+};
+
+/**
+ * Whether `actor` may give this reply, asked of the one gate (issue 41): "always" never for a control file or a
+ * held path; a held path only by one of the reviewers it is held for, or by an owner with a reason. Throws the
+ * 400 (what to add) or the 403 (who may); returns whether the answer is an owner's override.
+ */
+async function judgeAnswer(
+  db: Db,
+  req: PermissionRequestView,
+  input: Reply,
+  actor: Actor,
+  workspace: string,
+): Promise<{ override: string | null; held: HeldRule[] }> {
+  const held = heldForOf(req);
+  const reason = input.reason?.trim() || undefined;
+  if (reason !== undefined && input.reply !== "once")
+    throw new AppError("bad_request", 'reason: an override\'s reason goes with "once"');
+  const person = held.length > 0 && actor.kind !== "operator" && actor.kind !== "agent-token" ? actor.userId : null;
+  const email = person ? ((await findPerson(db, { id: person }))?.email ?? null) : null;
+  const namedReviewer = releasesHeld(held, email);
+  const owner = may(actor, "manage", workspace);
+  const d = gate({
+    about: "answer",
+    reply: input.reply,
+    control: req.metadata.control === true,
+    held: held.length > 0,
+    namedReviewer,
+    owner,
+    ...(reason ? { reason } : {}),
+  });
+  if (d.action !== "allow") {
+    const paths = [...new Set(held.map((r) => r.pattern))].join(", ");
+    if (d.fix === "once")
+      throw new AppError(
+        "bad_request",
+        "A write to a control file (.plangate, .git, agent or editor settings) or to a held path can only be allowed once.",
+      );
+    if (d.fix === "reason")
+      throw new AppError(
+        "bad_request",
+        `reason: ${paths} is held by the review policy for ${who(held)}; an owner releases it only with a reason (an override, recorded in the audit log).`,
+      );
+    throw new AppError(
+      "forbidden",
+      `Only ${who(held)} may allow this: ${paths} is held by the review policy for them (they did not approve the plan). An owner may override it, with a reason.`,
+    );
+  }
+  return { override: held.length > 0 && !namedReviewer && input.reply === "once" ? (reason ?? null) : null, held };
+}
+
 /** POST /api/permissions/:id/reply. Side effects (resuming turns) happen after the commits. */
 export async function replyPermission(
   db: Db,
   requestId: string,
   input: Reply,
-  signer?: Signer,
+  actor: Actor,
 ): Promise<PermissionRequestView> {
+  const signer = signerOf(actor) ?? undefined;
   const [current] = await listRequests(db, { id: requestId });
   if (!current) throw new AppError("permission_not_found");
   if (current.status !== "pending")
@@ -152,6 +220,8 @@ export async function replyPermission(
     });
   if (input.reply !== "always" && input.rules !== undefined)
     throw new AppError("bad_request", 'rules: only an "always" reply saves rules');
+  const owner = await ownerOf(db, current);
+  const { override, held } = await judgeAnswer(db, current, input, actor, owner.workspace);
   const sessions = new Set([current.sessionId]);
 
   if (input.reply === "reject") {
@@ -161,20 +231,36 @@ export async function replyPermission(
       await mark(db, other, "reject", input.message ?? null, null, signer).catch(() => false);
     }
   } else if (input.reply === "once") {
-    await mark(db, current, "once", null, null, signer);
+    // An owner's override is recorded with the answer, in its transaction: who, why, and what was held for whom.
+    const audit =
+      override !== null && signer
+        ? (conn: Conn) =>
+            appendAudit(conn, {
+              signer,
+              kind: "permission.overridden",
+              sessionId: current.sessionId,
+              workspace: owner.workspace,
+              subject: current.id,
+              detail: { reason: override, heldFor: held },
+            })
+        : undefined;
+    await mark(
+      db,
+      current,
+      "once",
+      null,
+      null,
+      signer,
+      audit,
+      override ? `(overriding the review policy: ${override})` : undefined,
+    );
   } else {
-    if (current.metadata.control === true) {
-      throw new AppError(
-        "bad_request",
-        "A write to a control file (.plangate, .git, agent or editor settings) can only be allowed once.",
-      );
-    }
     const grants = grantsFor(current, input.rules);
     const scope = input.scope ?? "session";
     // The grant answers for whom the ask came from: an outside agent's ask saves a grant for outside agents only.
-    const { workspace, actor } = await ownerOf(db, current);
+    const { workspace, actor: grantActor } = owner;
     await mark(db, current, "always", null, scope, signer, (conn) =>
-      insertGrants(conn, scope, current.sessionId, workspace, grants, actor),
+      insertGrants(conn, scope, current.sessionId, workspace, grants, grantActor),
     );
     // Other pending asks that the new grant now covers are answered too (OpenCode's behaviour, but persisted).
     const others = await listRequests(

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { newId } from "../id";
-import { resumeMode } from "../permission";
+import { type MayCarry, resumeMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import { kick } from "./kick";
@@ -9,16 +9,21 @@ import { recoverPlanFile } from "../plan/recover-plan-file";
 
 /**
  * Resumes a session from its log. Its mode is checked again first: bypassPermissions never comes back, auto
- * only while its gate is open, plan stays plan (the plan file is recovered). An interrupted turn then goes
- * on (pending tool calls run again through the gate); an idle session just waits for its next message.
+ * only while its gate is open, a mode that answers asks only when the person resuming may choose it (`mayCarry`),
+ * plan stays plan (the plan file is recovered). An interrupted turn then goes on (pending tool calls run again
+ * through the gate); an idle session just waits for its next message.
  */
-export async function resumeTurn(db: Db, sessionId: string): Promise<{ turn: { id: string } | null; mode: string }> {
+export async function resumeTurn(
+  db: Db,
+  sessionId: string,
+  mayCarry: MayCarry,
+): Promise<{ turn: { id: string } | null; mode: string }> {
   const turnId = newId("trn");
   const gates = await readGates(db);
   let resumed = false;
   const { state } = await appendEvents(db, sessionId, (s) => {
     if (s.openTurnId) return [];
-    const t = resumeMode(s.mode, s.prePlanMode, gates);
+    const t = resumeMode(s.mode, s.prePlanMode, gates, mayCarry);
     const out: NewEvent[] = t.changed
       ? [
           {

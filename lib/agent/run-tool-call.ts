@@ -11,6 +11,8 @@ import { grantRuleset, grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
 import { findTool } from "./tool-registry";
+import { markHeld } from "../core/held-asks";
+import type { HeldRule } from "../core/review-policy";
 
 export type CallOutcome = "done" | "suspended";
 
@@ -29,6 +31,8 @@ type Run = {
   askedCalls: ReadonlySet<string>;
   /** A subagent's ancestors now: the call is judged by their rights too. */
   ancestors?: readonly { rules: Ruleset; mode: PermissionMode }[];
+  /** Paths the session (or an ancestor) is held to, and whom each belongs to (issue 41). */
+  held?: readonly HeldRule[];
 };
 
 type Result = { ok: true; output: string; metadata?: unknown } | { ok: false; error: string };
@@ -80,6 +84,9 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
   } catch (error) {
     return finish(run, call, { ok: false, error: error instanceof Error ? error.message : String(error) });
   }
+  // A write under a held path is its reviewers' to answer: marked here for the gate, the card and the reply.
+  const held = run.held ?? [];
+  if (held.length > 0) asks = asks.map((a) => markHeld(a, held));
   if (isDoomLoop(run.previous, call))
     asks = [
       ...asks,

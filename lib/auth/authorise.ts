@@ -6,6 +6,8 @@ import { AppError } from "../errors";
 import { listReviewRows } from "../db/plans/reviews";
 import { sessionOfRequest } from "../db/permissions/requests";
 import { listTeamLeads } from "../db/teams/team-leads";
+import { mayChooseMode, modeRefusal } from "../core/mode-rights";
+import type { PermissionMode } from "../permission";
 
 const VERB: Record<Act, string> = {
   read: "read",
@@ -21,6 +23,11 @@ const VERB: Record<Act, string> = {
 export function authorise(actor: Actor, act: Act, workspace: string): void {
   if (!may(actor, act, workspace))
     throw new AppError("forbidden", `You may not ${VERB[act]} in ${workspace}: ask an owner for a role there.`);
+}
+
+/** Throws 403, saying why, unless `actor` may choose `mode` for a session in `workspace` (lib/core/mode-rights). */
+export function authoriseMode(actor: Actor, mode: PermissionMode, workspace: string): void {
+  if (!mayChooseMode(actor, mode, workspace)) throw new AppError("forbidden", modeRefusal(mode, workspace));
 }
 
 /** authorise(), then who signs the act: every actor that may `act` somewhere signs (an agent token never does). */

@@ -17,7 +17,7 @@ export type DeskItem = {
   team: { id: string; name: string } | null;
   /** Who must act, in words ("a reviewer", "the team lead", "an answer"), or what a review policy still needs. */
   needs: string;
-  /** Whether `needs` is a review policy's status line ("1 of 2 approvals · needs team db"). */
+  /** Whether `needs` is a review policy's status line ("1 of 2 approvals · needs team db"), or whom a held path is for. */
   policy: boolean;
   /** Whether this reader's answer would move it on. */
   mine: boolean;

@@ -111,6 +111,11 @@ export const eventSchemas = {
     by: z.string().optional(),
     ...fromFile,
     held: z.array(z.string().max(300)).max(500).optional(),
+    // heldFor (issue 41): whom each held pattern belongs to (emails): only one of them answers an ask under it.
+    heldFor: z
+      .array(z.object({ pattern: z.string().max(300), reviewers: z.array(z.string().max(320)).max(200) }))
+      .max(500)
+      .optional(),
   }),
   // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
   "review.approved": z.object({ reviewId: id, by: z.string().optional(), summary: z.string(), ...fromFile }),

@@ -68,6 +68,8 @@ export type SessionState = {
   pendingReview: PendingReview | null;
   /** Issue 27: set by an approval under a review policy: files under these patterns ask before they change. */
   heldPaths?: string[];
+  /** Issue 41: whom each held pattern belongs to (only they answer an ask under it); absent before it was recorded. */
+  heldFor?: { pattern: string; reviewers: string[] }[];
   /** How the last check of the work against its approved plan ended, until the next plan is submitted. */
   verification?: "pass" | "fail";
   pendingPermissions: string[];
@@ -230,6 +232,8 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       if (event.payload.decision === "approve") {
         if (event.payload.held?.length) s.heldPaths = event.payload.held;
         else delete s.heldPaths;
+        if (event.payload.held?.length && event.payload.heldFor?.length) s.heldFor = event.payload.heldFor;
+        else delete s.heldFor;
       }
       return;
     case "permission.asked":

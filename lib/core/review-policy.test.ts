@@ -4,6 +4,8 @@ import {
   canAdvance,
   heldFolders,
   heldPatterns,
+  heldRules,
+  releasesHeld,
   isHeld,
   DEFAULT_POLICY,
   judgePolicy,
@@ -289,4 +291,39 @@ describe("heldFolders: what a shell command gets read-only", () => {
     [["docs/"], ["docs"]],
     [["../outside/*"], []],
   ])("%j → %j", (held, out) => expect(heldFolders(held)).toEqual(out));
+});
+
+describe("heldRules and releasesHeld (issue 41): whom a held pattern belongs to", () => {
+  const teams = { db: ["Dana@example.com", "dan@example.com"] };
+  const policy = {
+    ...DEFAULT_POLICY,
+    teams,
+    paths: [{ patterns: ["prisma/migrations/*"], reviewers: ["team:db", "Olive@example.com"], approvals: 1 }],
+  };
+  it("expands teams to their people's emails, lowercase, per pattern", () => {
+    expect(heldRules({ policy, approvals: [bo], starter: null })).toEqual([
+      {
+        pattern: "prisma/migrations/*",
+        reviewers: ["dana@example.com", "dan@example.com", "olive@example.com"],
+      },
+    ]);
+  });
+  it.each<[string, string | null, boolean]>([
+    ["one of them", "OLIVE@example.com", true],
+    ["a team member", "dan@example.com", true],
+    ["anyone else", "bo@example.com", false],
+    ["nobody by name (the operator)", null, false],
+  ])("%s releases it: %s", (_name, email, out) => {
+    expect(releasesHeld(heldRules({ policy, approvals: [bo], starter: null }), email)).toBe(out);
+  });
+  it("an ask under two rules is released only by someone both name; a rule naming nobody by no one", () => {
+    const two = [
+      { pattern: "a/*", reviewers: ["x@example.com"] },
+      { pattern: "*.sql", reviewers: ["x@example.com", "y@example.com"] },
+    ];
+    expect(releasesHeld(two, "x@example.com")).toBe(true);
+    expect(releasesHeld(two, "y@example.com")).toBe(false);
+    expect(releasesHeld([{ pattern: "a/*", reviewers: [] }], "x@example.com")).toBe(false);
+    expect(releasesHeld([], "x@example.com")).toBe(false);
+  });
 });

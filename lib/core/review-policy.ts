@@ -187,11 +187,18 @@ export function canAdvance(input: Parameters<typeof judgePolicy>[0], me: Approve
 }
 
 /**
- * What an approval leaves held: the patterns of every path rule and owners line whose own reviewers did not
- * approve (as many as the rule needs), whether or not the plan named a file there. The work after the approval
- * asks a person before it changes a file under one of them: it is outside what those reviewers approved.
+ * A pattern an approval left held, and the people it belongs to: emails, lowercase, with `team:` names expanded as
+ * the policy had them at the approval. Only one of them answers an ask to change a file under it (or an owner's
+ * override, with a reason). Recorded with the approval, so a later change of the policy does not move it.
  */
-export function heldPatterns(input: Omit<Parameters<typeof judgePolicy>[0], "files">): string[] {
+export type HeldRule = { pattern: string; reviewers: string[] };
+
+/**
+ * What an approval leaves held: every path rule and owners line whose own reviewers did not approve (as many as
+ * the rule needs), whether or not the plan named a file there, with whom each belongs to. The work after the
+ * approval asks one of them before it changes a file under one: it is outside what those reviewers approved.
+ */
+export function heldRules(input: Omit<Parameters<typeof judgePolicy>[0], "files">): HeldRule[] {
   const { policy } = input;
   const people = input.approvals.filter(
     (a): a is Extract<Approver, { by: "person" }> =>
@@ -199,11 +206,32 @@ export function heldPatterns(input: Omit<Parameters<typeof judgePolicy>[0], "fil
   );
   const count = (reviewers: readonly string[]) =>
     new Set(people.filter((a) => qualifies(policy, reviewers, a.email)).map((a) => a.userId)).size;
-  const held = [
-    ...policy.paths.filter((r) => count(r.reviewers) < r.approvals).flatMap((r) => r.patterns),
-    ...(input.owners ?? []).filter((l) => count(l.owners) < 1).map((l) => l.pattern),
+  const emails = (reviewers: readonly string[]) => [
+    ...new Set(reviewers.flatMap((r) => (r.startsWith("team:") ? (policy.teams[r.slice(5)] ?? []) : [r])).map(lower)),
   ];
-  return [...new Set(held)];
+  return [
+    ...policy.paths
+      .filter((r) => count(r.reviewers) < r.approvals)
+      .flatMap((r) => r.patterns.map((pattern) => ({ pattern, reviewers: emails(r.reviewers) }))),
+    ...(input.owners ?? [])
+      .filter((l) => count(l.owners) < 1)
+      .map((l) => ({ pattern: l.pattern, reviewers: emails(l.owners) })),
+  ];
+}
+
+/** The patterns heldRules() leaves held, each once. */
+export function heldPatterns(input: Omit<Parameters<typeof judgePolicy>[0], "files">): string[] {
+  return [...new Set(heldRules(input).map((r) => r.pattern))];
+}
+
+/**
+ * Whether the person with this email is one of the people every one of `rules` belongs to: who may release an ask
+ * that touches them. Nobody may when a rule names nobody (a session approved before the people were recorded).
+ */
+export function releasesHeld(rules: readonly HeldRule[], email: string | null): boolean {
+  if (rules.length === 0 || email === null) return false;
+  const me = lower(email);
+  return rules.every((r) => r.reviewers.includes(me));
 }
 
 /** Whether a workspace-relative file lies under one of the held patterns. */

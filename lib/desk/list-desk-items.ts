@@ -9,6 +9,8 @@ import {
   planTitle,
 } from "../core/desk-view";
 import type { Db } from "../db/client";
+import { findPerson } from "../db/people/people";
+import { type HeldRule, releasesHeld } from "../core/review-policy";
 import { findReviewedVersion, listReviewRows } from "../db/plans/reviews";
 import { listSessionRowsById } from "../db/sessions";
 import { onlyOthersCanMove, reviewVerdict } from "../plan/weigh-approval";
@@ -93,9 +95,13 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
       mine: decides && !othersOnly,
     });
   }
+  const email = await emailOf(db, actor);
   for (const a of asks) {
     const s = sessions.get(a.sessionId);
     if (!s) continue;
+    // A write under a held path is its reviewers' to answer (issue 41): the desk says whose, and is theirs only.
+    const held = Array.isArray(a.metadata.heldFor) ? (a.metadata.heldFor as HeldRule[]) : [];
+    const reviewers = [...new Set(held.flatMap((r) => r.reviewers))];
     all.push({
       id: a.id,
       kind: "permission",
@@ -106,9 +112,11 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
       agent: agentLabel(s.agent, isExternalModel(s.model)),
       since: a.createdAt,
       team: null,
-      needs: "a person's permission",
-      policy: false,
-      mine: may(actor, "answer", s.workspace),
+      needs: held.length
+        ? `${reviewers.join(" or ") || "an owner, with a reason"} (a path the review policy holds for them)`
+        : "a person's permission",
+      policy: held.length > 0,
+      mine: may(actor, "answer", s.workspace) && (held.length === 0 || releasesHeld(held, email)),
     });
   }
   const ordered = deskOrder(all);
@@ -122,4 +130,10 @@ function questionTitle(payload: string): string {
   } catch {
     return "A question";
   }
+}
+
+/** The reader's email: whom a held path may name. Null for the operator and agent tokens (named by no policy). */
+async function emailOf(db: Db, actor: Actor): Promise<string | null> {
+  if (actor.kind !== "person" && actor.kind !== "reviewer-token") return null;
+  return (await findPerson(db, { id: actor.userId }))?.email ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gate, ruleApplies, type Actor, type CallQuestion, type PlanQuestion } from "./gate";
+import { type AnswerQuestion, gate, ruleApplies, type Actor, type CallQuestion, type PlanQuestion } from "./gate";
 import type { Action, Rule, RuleSource } from "./types";
 
 const OPEN = { autoGateOpen: true, bypassEnabled: true };
@@ -323,5 +323,64 @@ describe("gate: plan decisions (facts → answer)", () => {
     const d = gate(plan(over));
     expect(d.action).toBe(action);
     expect(d.reason).toMatch(reason);
+  });
+});
+
+describe("gate: a held path (issue 41) asks a person in every mode but plan, whatever a rule or mode says", () => {
+  const write = (over: Partial<CallQuestion>) =>
+    call({ permission: "edit", pattern: "migrations/1.sql", control: true, held: true, ...over });
+  it.each<[string, Partial<CallQuestion>, Action]>([
+    ["default", { mode: "default" }, "ask"],
+    ["acceptEdits", { mode: "acceptEdits" }, "ask"],
+    ["auto", { mode: "auto" }, "ask"],
+    ["bypassPermissions (which answers a control file)", { mode: "bypassPermissions" }, "ask"],
+    ["an allow rule", { rule: { permission: "edit", pattern: "*", action: "allow" } }, "ask"],
+    ["a grant", { rule: { permission: "edit", pattern: "*", action: "allow", source: "grant" } }, "ask"],
+    ["plan mode keeps its deny", { mode: "plan" }, "deny"],
+    ["a deny rule still denies", { rule: { permission: "edit", pattern: "*", action: "deny" } }, "deny"],
+    ["a person allowed this very call", { personAllowed: true, mode: "bypassPermissions" }, "allow"],
+  ])("%s → %s", (_name, over, action) => {
+    expect(gate(write(over)).action).toBe(action);
+  });
+  it("a control file that is not held is still bypassPermissions' to answer", () => {
+    expect(gate(write({ held: false, mode: "bypassPermissions" })).action).toBe("allow");
+  });
+});
+
+describe("gate: who may answer an ask (issue 41)", () => {
+  const answer = (over: Partial<AnswerQuestion>): AnswerQuestion => ({
+    about: "answer",
+    reply: "once",
+    control: false,
+    held: false,
+    namedReviewer: false,
+    owner: false,
+    ...over,
+  });
+  it.each<[string, Partial<AnswerQuestion>, Action, string | undefined]>([
+    ["an ordinary ask, once", {}, "allow", undefined],
+    ["an ordinary ask, always", { reply: "always" }, "allow", undefined],
+    ["a control file, always", { reply: "always", control: true }, "deny", "once"],
+    ["a control file, once", { control: true }, "allow", undefined],
+    ["a held path by another reviewer", { control: true, held: true }, "deny", undefined],
+    ["a held path by one of its reviewers", { control: true, held: true, namedReviewer: true }, "allow", undefined],
+    [
+      "a held path, always, even by its reviewer",
+      { reply: "always", control: true, held: true, namedReviewer: true },
+      "deny",
+      "once",
+    ],
+    ["a held path by an owner without a reason", { control: true, held: true, owner: true }, "deny", "reason"],
+    [
+      "a held path by an owner with a reason",
+      { control: true, held: true, owner: true, reason: "on leave" },
+      "allow",
+      undefined,
+    ],
+    ["a held path rejected by anyone", { reply: "reject", control: true, held: true }, "allow", undefined],
+  ])("%s → %s", (_name, over, action, fix) => {
+    const d = gate(answer(over));
+    expect(d.action).toBe(action);
+    expect(d.fix).toBe(fix);
   });
 });

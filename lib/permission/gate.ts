@@ -25,6 +25,8 @@ export type CallFacts = {
   insideWorkspace?: boolean;
   /** The call writes a control file (.plangate, .git, agent or editor settings, shell rc files). */
   control?: boolean;
+  /** The call writes under a path a review policy holds for named reviewers (issue 41): only one of them answers. */
+  held?: boolean;
   /**
    * The pattern is one simple command of literal words (no redirection, substitution, expansion or newline),
    * or a path: only then may a prefix rule ("mkdir *") answer it. False: only an exact rule (or "*") may.
@@ -57,14 +59,36 @@ export type PlanQuestion = {
   model?: { mode: PermissionMode; readOnly: boolean };
 };
 
-export type GateQuestion = CallQuestion | PlanQuestion;
+/**
+ * A person's answer to an ask (issue 41): may this answerer give it? Rejecting is anyone's who may answer; "always"
+ * is never given for a control file or a held path; a held path is released only by one of the reviewers it is held
+ * for, or by an owner's override with a reason.
+ */
+export type AnswerQuestion = {
+  about: "answer";
+  reply: "once" | "always" | "reject";
+  /** The ask writes a control file or a held path. */
+  control: boolean;
+  /** The ask writes under a path a review policy holds for named reviewers. */
+  held: boolean;
+  /** The answerer is one of the reviewers every held path of the ask is held for. */
+  namedReviewer: boolean;
+  /** The answerer owns the workspace (manage): they may override, saying why. */
+  owner: boolean;
+  /** The override's reason, when one was given. */
+  reason?: string;
+};
+
+export type GateQuestion = CallQuestion | PlanQuestion | AnswerQuestion;
 
 /**
+ * fix: what a refused answer lacks, when adding it would make it one (a reason for an override, "once" instead of
+ * "always"): the caller's 400 rather than its 403.
  * asWritten: a person allowed this very call's text, or bypassPermissions did (a command may then write control
  * files and git uses the repository's settings). A saved grant never is: an exact "always npm test" runs again
  * after the agent edited what `npm test` runs.
  */
-export type Decision = { action: Action; reason: string; rule?: Rule; asWritten?: true };
+export type Decision = { action: Action; reason: string; rule?: Rule; asWritten?: true; fix?: "reason" | "once" };
 
 /**
  * Which rules may answer for whom. Plangate's agent: the native rules, a trusted workspace config and the
@@ -151,6 +175,14 @@ function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
   // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
   if (base.action === "ask" && q.readOnly && q.permission === "bash")
     return decision(rule, "allow", "read-only command");
+  // A path a review policy holds belongs to its named reviewers: no rule, grant or mode answers it, not even
+  // bypassPermissions (who may answer is the answer's own question, below). Plan mode keeps its stricter answer.
+  if (q.held === true && q.mode !== "plan")
+    return {
+      action: "ask",
+      reason:
+        "a path the review policy holds for its reviewers: only one of them (or an owner, with a reason) may allow this write",
+    };
   // Control files steer the agent's own rights and what runs later: only a person answers, whatever a rule,
   // an "always" grant, acceptEdits or auto says. Plan mode keeps its own stricter answer below.
   if (q.control === true && q.mode !== "plan") {
@@ -240,14 +272,39 @@ function planDecision(q: PlanQuestion): Decision {
   return { action: "allow", reason: "the lead's model approved with the rights it has itself" };
 }
 
+function answerDecision(q: AnswerQuestion): Decision {
+  if (q.reply === "reject") return { action: "allow", reason: "rejecting changes nothing" };
+  if (q.reply === "always" && q.control)
+    return {
+      action: "deny",
+      reason: "a write to a control file or a held path can only be allowed once",
+      fix: "once",
+    };
+  if (!q.held) return { action: "allow", reason: "a person who may answer asks answered" };
+  if (q.namedReviewer) return { action: "allow", reason: "one of the reviewers the path is held for answered" };
+  if (q.owner && q.reason) return { action: "allow", reason: `an owner overrode the review policy: ${q.reason}` };
+  if (q.owner)
+    return {
+      action: "deny",
+      reason: "an owner may release a held path only with a reason (an override of the review policy)",
+      fix: "reason",
+    };
+  return {
+    action: "deny",
+    reason: "only the reviewers the path is held for (or an owner, with a reason) may allow it",
+  };
+}
+
 /**
  * The one decision function: may this happen without asking a person? Every surface asks it — a tool call
- * of Plangate's agent, an outside agent's ask, a plan or mailbox decision — with the facts the server
+ * of Plangate's agent, an outside agent's ask, a plan or mailbox decision, a person's answer to an ask (who may
+ * release a held path) — with the facts the server
  * checked: who acts, the parsed pattern, the control flag, the mode, and the rules that matched with their
  * sources. Rules that may not answer for the actor are ignored here as well as where they are looked up.
  */
 export function gate(q: GateQuestion): Decision {
   if (q.about === "plan") return planDecision(q);
+  if (q.about === "answer") return answerDecision(q);
   const plain = q.plain !== false;
   const rule = usable(q.actor, q.rule, plain);
   const narrowing =

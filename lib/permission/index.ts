@@ -32,6 +32,7 @@ export {
   type ModeState,
   type ModeTransition,
   type SetModeResult,
+  type MayCarry,
 } from "./modes";
 export { decide, type DecideInput } from "./decide";
 export {

@@ -72,6 +72,7 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
       insideWorkspace: ask.insideWorkspace,
       unsandboxed: ask.unsandboxed === true,
       control: false,
+      held: false,
       plain: true,
       personAllowed: false,
       rule: undefined,
@@ -82,6 +83,7 @@ export function judgeCall<A extends CallAsk>(input: JudgeInput<A>): Judgement<A>
       q.pattern = pattern;
       q.plain = !literal;
       q.control = ask.control !== undefined && ask.control.includes(pattern);
+      q.held = ask.held !== undefined && ask.held.includes(pattern);
       q.personAllowed = input.allowedOnce.size > 0 && input.allowedOnce.has(onceKey(ask.permission, pattern));
       // A grant never lifts the agent's own deny.
       const own = lookup(ask.permission, pattern, input.agentRules, literal);

@@ -132,10 +132,26 @@ describe("resumeMode", () => {
     ["plan", "plan", OPEN, "plan", null],
     ["default", "auto", OPEN, "default", null],
   ])("%s (pre %s) under %j → %s (pre %s)", (mode, pre, gates, wantMode, wantPre) => {
-    const t = resumeMode(mode, pre, gates);
+    const t = resumeMode(mode, pre, gates, () => true);
     expect(t.next).toEqual({ mode: wantMode, prePlanMode: wantPre });
     expect(t.cause).toBe("resume");
     expect(t.changed).toBe(wantMode !== mode || wantPre !== pre);
+  });
+});
+
+describe("resumeMode for a person who may not choose a mode that answers asks (a member)", () => {
+  const member = (m: M) => m === "plan" || m === "default";
+  it.each<[M, M | null, M, M | null]>([
+    ["acceptEdits", null, "default", null],
+    ["auto", null, "default", null],
+    ["plan", "acceptEdits", "plan", "default"],
+    ["plan", "auto", "plan", "default"],
+    ["plan", "default", "plan", "default"],
+    ["default", null, "default", null],
+  ])("%s (pre %s) → %s (pre %s), with the carrier's cause", (mode, pre, wantMode, wantPre) => {
+    const t = resumeMode(mode, pre, OPEN, member, "fork");
+    expect(t.next).toEqual({ mode: wantMode, prePlanMode: wantPre });
+    expect(t.cause).toBe("fork");
   });
 });
 
@@ -153,7 +169,17 @@ describe("nextModeInCycle", () => {
     ["bypassPermissions", OPEN, "default"],
     ["bypassPermissions", SHUT, "default"],
     ["default", OPEN, "acceptEdits"],
-  ])("%s under %j → %s", (mode, gates, want) => {
-    expect(nextModeInCycle(mode, gates)).toBe(want);
+  ])("%s under %j → %s", (mode, _gates, want) => {
+    expect(nextModeInCycle(mode)).toBe(want);
+  });
+
+  // What the person may choose (lib/core/mode-rights): a member's cycle skips acceptEdits.
+  it.each<[M, readonly M[], M]>([
+    ["default", ["default", "plan"], "plan"],
+    ["plan", ["default", "plan"], "default"],
+    ["acceptEdits", ["default", "plan"], "default"],
+    ["default", ["default", "acceptEdits", "plan", "auto"], "acceptEdits"],
+  ])("%s when %j may be chosen → %s", (mode, choosable, want) => {
+    expect(nextModeInCycle(mode, choosable)).toBe(want);
   });
 });

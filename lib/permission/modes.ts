@@ -76,37 +76,47 @@ export function setMode(
   return { ok: true, changed, next: changed ? next : state, cause };
 }
 
-/** Resumed sessions never come back more permissive than the gates allow now. */
-function sanitize(mode: PermissionMode, gates: ModeGates): PermissionMode {
+/** Whether the person carrying a mode over (a resume, a fork, an import) may choose it (lib/core/mode-rights). */
+export type MayCarry = (mode: PermissionMode) => boolean;
+
+/** Carried-over sessions never come back more permissive than the gates, or the person carrying them, allow now. */
+function sanitize(mode: PermissionMode, gates: ModeGates, mayCarry: MayCarry): PermissionMode {
   if (mode === "bypassPermissions") return "default";
   if (mode === "auto" && !gates.autoGateOpen) return "default";
-  return mode;
+  return mayCarry(mode) ? mode : "default";
 }
 
 /**
- * Mode for a resumed session. bypassPermissions is never resumed (it must be
- * chosen again, consciously); auto only while its gate is open. Plan stays
- * plan because the plan itself is recovered from the session log.
+ * Mode for a resumed (or forked, or imported) session. bypassPermissions is never carried (it must be chosen
+ * again, consciously); auto only while its gate is open; a mode that answers asks only when the person carrying it
+ * over may choose it (else default). Plan stays plan because the plan itself is recovered from the session log.
  */
-export function resumeMode(mode: PermissionMode, prePlanMode: PermissionMode | null, gates: ModeGates): ModeTransition {
+export function resumeMode(
+  mode: PermissionMode,
+  prePlanMode: PermissionMode | null,
+  gates: ModeGates,
+  mayCarry: MayCarry,
+  cause: ModeChangeCause = "resume",
+): ModeTransition {
   let next: ModeState;
   if (mode === "plan") {
-    const pre = prePlanMode === null || prePlanMode === "plan" ? null : sanitize(prePlanMode, gates);
+    const pre = prePlanMode === null || prePlanMode === "plan" ? null : sanitize(prePlanMode, gates, mayCarry);
     next = { mode: "plan", prePlanMode: pre };
   } else {
-    next = { mode: sanitize(mode, gates), prePlanMode: null };
+    next = { mode: sanitize(mode, gates, mayCarry), prePlanMode: null };
   }
   const changed = next.mode !== mode || next.prePlanMode !== prePlanMode;
-  return { changed, next, cause: "resume" };
+  return { changed, next, cause };
 }
 
 /**
  * Shift+Tab order, as in Claude Code: default → acceptEdits → plan → default. auto and bypassPermissions
  * are never reached by a stray key press (they are chosen from the mode menu, with a warning); from either,
- * the cycle goes back to default.
+ * the cycle goes back to default. A mode the person may not choose (`choosable`, from lib/core/mode-rights) is
+ * skipped: a member cycles default → plan → default.
  */
-export function nextModeInCycle(mode: PermissionMode, _gates?: ModeGates): PermissionMode {
-  const order: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
-  const at = order.indexOf(mode);
-  return at === -1 ? "default" : order[(at + 1) % order.length]!;
+export function nextModeInCycle(mode: PermissionMode, choosable?: readonly PermissionMode[]): PermissionMode {
+  const order = (["default", "acceptEdits", "plan"] as const).filter((m) => !choosable || choosable.includes(m));
+  const at = order.indexOf(mode as (typeof order)[number]);
+  return at === -1 ? (order[0] ?? "default") : (order[(at + 1) % order.length] ?? "default");
 }

@@ -57,6 +57,11 @@ export type CallAsk = {
   exactOnly?: readonly string[];
   /** Patterns that are control files: only a person answers, in every mode but bypassPermissions. */
   control?: readonly string[];
+  /**
+   * Patterns (among `control`) under a path a review policy holds for named reviewers who did not approve the plan:
+   * only one of them answers (or an owner's override, with a reason), in every mode, bypassPermissions included.
+   */
+  held?: readonly string[];
   /** This call cannot change anything (reads; sandboxed read-only bash). */
   readOnly: boolean;
   /** This call writes exactly the session's plan file. */

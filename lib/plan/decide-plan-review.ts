@@ -23,7 +23,7 @@ import { isExternalModel } from "../session/external-agents";
 import { addApproval } from "../db/plans/approvals";
 import type { ReviewedVersion } from "../db/plans/reviews";
 import { credentialOf } from "../core/people";
-import type { Approver } from "../core/review-policy";
+import type { Approver, HeldRule } from "../core/review-policy";
 import { needsOf, plainPolicy, weighApproval } from "./weigh-approval";
 
 export const planDecisionBody = z
@@ -167,7 +167,10 @@ export async function decidePlanReview(
           reviewId: review.id,
           decision: body.decision,
           ...(body.feedback ? { feedback: body.feedback } : {}),
-          ...(releasing?.held.length ? { held: releasing.held } : {}),
+          // Who each held pattern belongs to goes with it: only they release a write under it (issue 41).
+          ...(releasing?.held.length
+            ? { held: [...new Set(releasing.held.map((r) => r.pattern))], heldFor: releasing.held }
+            : {}),
           ...(decider.by === "person" && decider.signer
             ? { by: `${signedBy(decider.signer)}${override ? ` (overriding the review policy: ${override})` : ""}` }
             : {}),
@@ -287,7 +290,7 @@ async function weighUnderPolicy(
   decider: Decider,
   edited: boolean,
   recordOnly: boolean,
-): Promise<{ approver: Approver; credential: string; held: string[] } | "pending" | null> {
+): Promise<{ approver: Approver; credential: string; held: HeldRule[] } | "pending" | null> {
   const needs = await needsOf(db, version);
   if (plainPolicy(needs)) {
     if (recordOnly)

@@ -19,6 +19,8 @@ import { cancelDangling } from "../session/close-pending";
 import type { Starter } from "../core/people";
 import { PlanFileError, preparePlanDir, readPlanFile, writePlanFile } from "./plan-file";
 import { isExternalModel } from "../session/external-agents";
+import { type MayCarry, resumeMode } from "../permission";
+import { readGates } from "../session/mode-gates";
 
 const FORK_CANCELLED =
   "Cancelled in this fork: the session was forked while this call waited (for a review or a permission), and its answer stays with the original session. If it is still needed, make the call again (for a plan: call exit_plan_mode to submit it for this fork's own review).";
@@ -26,8 +28,10 @@ const FORK_CANCELLED =
 /**
  * Forks a session at a point of its log: the copy keeps the events up to there (so its plan-mode state is the
  * original's at that point), gets a new plan slug, and a copy of the plan file so the two never overwrite each other.
+ * Its mode is carried as a resume carries it: a mode that answers asks only when the forker may choose it
+ * (`mayCarry`), never bypassPermissions; else default.
  */
-export async function forkSession(db: Db, sourceId: string, atSeq?: number, starter?: Starter) {
+export async function forkSession(db: Db, sourceId: string, mayCarry: MayCarry, atSeq?: number, starter?: Starter) {
   const { session: source } = await getSession(db, sourceId);
   const upto = atSeq ?? source.lastSeq;
   if (upto < 1 || upto > source.lastSeq)
@@ -43,6 +47,12 @@ export async function forkSession(db: Db, sourceId: string, atSeq?: number, star
     ...cancelDangling(copied, FORK_CANCELLED),
   ];
   // An outside agent's plan path came from the agent: a fork neither writes there nor next to it.
+  const carried = resumeMode(before.mode, before.prePlanMode, await readGates(db), mayCarry, "fork");
+  if (carried.changed)
+    extra.push({
+      type: "mode.changed",
+      payload: { from: before.mode, to: carried.next.mode, prePlanMode: carried.next.prePlanMode, cause: "fork" },
+    });
   const ownPlanFile = before.planPath !== null && !isExternalModel(source.model);
   if (ownPlanFile && before.planPath) {
     const slug = planSlug(before.firstPrompt);

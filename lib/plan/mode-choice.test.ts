@@ -99,7 +99,7 @@ describe("chooseMode (seed 004's set semantics)", () => {
       { payload: { target: "auto" } },
     ],
   ])("%s", (_name, state, choice, gates, outcome, event) => {
-    const r = chooseMode(state, choice, gates, "command");
+    const r = chooseMode(state, choice, gates, "command", () => true);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.outcome).toBe(outcome);
@@ -111,6 +111,43 @@ describe("chooseMode (seed 004's set semantics)", () => {
     ["auto with the gate closed", { mode: "auto" }, closed],
     ["bypass when not enabled", { mode: "bypassPermissions" }, open],
   ])("refuses %s", (_name, choice, gates) => {
-    expect(chooseMode(idle("default"), choice, gates, "user")).toMatchObject({ ok: false });
+    expect(chooseMode(idle("default"), choice, gates, "user", () => true)).toMatchObject({ ok: false });
+  });
+
+  // A member (issue 41): plan and default only. Leaving plan mode for a mode they may not choose goes to default.
+  const member = (m: string) => m === "plan" || m === "default";
+  it.each<[string, SessionState, ModeChoice, string, unknown]>([
+    ["acceptEdits is refused", idle("default"), { mode: "acceptEdits" }, "forbidden", undefined],
+    ["auto while running is refused, not queued", running("default"), { mode: "auto" }, "forbidden", undefined],
+    [
+      "/plan off back to acceptEdits → default",
+      idle("plan", "acceptEdits"),
+      { plan: false },
+      "committed",
+      { to: "default", prePlanMode: null },
+    ],
+    [
+      "/plan off while running → default queued",
+      { ...running("plan"), prePlanMode: "acceptEdits" },
+      { plan: false },
+      "queued",
+      { target: "default" },
+    ],
+    ["/plan off in acceptEdits (not in plan) changes nothing", idle("acceptEdits"), { plan: false }, "noop", undefined],
+    [
+      "plan from acceptEdits",
+      idle("acceptEdits"),
+      { plan: true },
+      "committed",
+      { to: "plan", prePlanMode: "acceptEdits" },
+    ],
+  ])("a member: %s", (_name, state, choice, outcome, payload) => {
+    const r = chooseMode(state, choice, open, "command", member);
+    if (outcome === "forbidden") {
+      expect(r).toMatchObject({ ok: false, code: "forbidden" });
+      return;
+    }
+    expect(r).toMatchObject({ ok: true, outcome });
+    if (r.ok && payload !== undefined) expect(r.events[0]?.payload).toMatchObject(payload as object);
   });
 });

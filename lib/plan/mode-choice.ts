@@ -61,34 +61,47 @@ export function transitionEvents(
 /**
  * Pure (seed 004's set()): idle → committed now; a turn is open → queued for the next step boundary (as an event,
  * so it survives a restart); choosing the current state while the opposite is pending → cancelled; else noop.
+ * `mayChoose` is the chooser's right (lib/core/mode-rights): a mode they may not choose is refused ("forbidden"),
+ * except when leaving plan mode for the mode it was entered from, which then goes to default instead.
  */
 export function chooseMode(
   state: SessionState,
   choice: ModeChoice,
   gates: ModeGates,
   cause: ModeChangeCause,
-): { ok: true; outcome: ModeOutcome; events: NewEvent[] } | { ok: false; error: string } {
-  const target = targetOf(state, choice, gates);
-  if (!isModeAllowed(target, gates)) return { ok: false, error: `${target} is not allowed on this server right now` };
+  mayChoose: (mode: PermissionMode) => boolean,
+):
+  | { ok: true; outcome: ModeOutcome; events: NewEvent[]; target: PermissionMode }
+  | { ok: false; code: "mode_not_allowed" | "forbidden"; mode: PermissionMode; error: string } {
+  const restore = "plan" in choice && !choice.plan;
+  let target = targetOf(state, choice, gates);
+  if (!isModeAllowed(target, gates))
+    return {
+      ok: false,
+      code: "mode_not_allowed",
+      mode: target,
+      error: `${target} is not allowed on this server right now`,
+    };
+  // Staying where the session is chooses nothing; any change is the chooser's.
+  const downgraded = target !== state.mode && !mayChoose(target);
+  if (downgraded && !restore)
+    return { ok: false, code: "forbidden", mode: target, error: `${target} may not be chosen by this person` };
+  if (downgraded) target = "default";
+  const ok = (outcome: ModeOutcome, events: NewEvent[]) => ({ ok: true as const, outcome, events, target });
   if (state.openTurnId) {
     const pending = state.queuedMode;
-    if (pending !== null && pending === target) return { ok: true, outcome: "noop", events: [] };
+    if (pending !== null && pending === target) return ok("noop", []);
     if (target === state.mode) {
       return pending === null
-        ? { ok: true, outcome: "noop", events: [] }
-        : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
+        ? ok("noop", [])
+        : ok("cancelled", [{ type: "mode.queued", payload: { target: null, cause } }]);
     }
-    return { ok: true, outcome: "queued", events: [{ type: "mode.queued", payload: { target, cause } }] };
+    return ok("queued", [{ type: "mode.queued", payload: { target, cause } }]);
   }
   if (target === state.mode) {
     return state.queuedMode === null
-      ? { ok: true, outcome: "noop", events: [] }
-      : { ok: true, outcome: "cancelled", events: [{ type: "mode.queued", payload: { target: null, cause } }] };
+      ? ok("noop", [])
+      : ok("cancelled", [{ type: "mode.queued", payload: { target: null, cause } }]);
   }
-  const restore = "plan" in choice && !choice.plan;
-  return {
-    ok: true,
-    outcome: "committed",
-    events: transitionEvents(state, restore ? "restore" : target, gates, cause),
-  };
+  return ok("committed", transitionEvents(state, restore && !downgraded ? "restore" : target, gates, cause));
 }

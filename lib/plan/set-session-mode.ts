@@ -1,32 +1,47 @@
+import type { Actor } from "../core/people";
+import { mayChooseMode, modeRefusal } from "../core/mode-rights";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { ModeChangeCause } from "../permission";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
+import { getSession } from "../session/get-session";
 import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "./ensure-plan";
+import { setReviewAside } from "./set-review-aside";
 
-/** A person's mode choice (the mode control, Shift+Tab, /plan): committed, queued, cancelled or noop. */
+/**
+ * A person's mode choice (the mode control, Shift+Tab, /plan): committed, queued, cancelled or noop. The chooser's
+ * right decides which modes they may choose (lib/core/mode-rights); leaving plan mode while its plan waits for
+ * review sets that review aside first, signed by them.
+ */
 export async function setSessionMode(
   db: Db,
   sessionId: string,
   choice: ModeChoice,
   cause: ModeChangeCause,
+  chooser: Actor,
   extra: NewEvent[] = [],
   /** Text the plan slug may be made from when the session has no prompt yet (`/plan <message>`). */
   prompt?: string,
 ): Promise<{ outcome: ModeOutcome; mode: string; pending: string | null }> {
   const gates = await readGates(db);
+  const { session, state: before } = await getSession(db, sessionId);
+  const mayChoose = (mode: Parameters<typeof mayChooseMode>[1]) => mayChooseMode(chooser, mode, session.workspace);
+  const first = chooseMode(before, choice, gates, cause, mayChoose);
+  if (!first.ok) throw refusal(first, session.workspace);
+  if (before.mode === "plan" && first.target !== "plan" && before.pendingReview)
+    await setReviewAside(db, before.pendingReview.id, chooser, session.workspace);
   let outcome: ModeOutcome = "noop";
-  let refused: string | null = null;
+  let refused: Error | null = null;
   const { state } = await appendEvents(
     db,
     sessionId,
     (s) => {
-      const r = chooseMode(s, choice, gates, cause);
+      const r = chooseMode(s, choice, gates, cause, mayChoose);
       if (!r.ok) {
-        refused = r.error;
+        refused = refusal(r, session.workspace);
         return [];
       }
       outcome = r.outcome;
@@ -35,7 +50,16 @@ export async function setSessionMode(
     },
     { also: (run, result) => writePlanRows(run, sessionId, result.events) },
   );
-  if (refused) throw new AppError("mode_not_allowed", refused);
+  if (refused) throw refused;
   preparePlanFolder(state);
   return { outcome, mode: state.mode, pending: state.queuedMode };
+}
+
+function refusal(
+  r: { code: "mode_not_allowed" | "forbidden"; mode: Parameters<typeof modeRefusal>[0]; error: string },
+  workspace: string,
+) {
+  return r.code === "forbidden"
+    ? new AppError("forbidden", modeRefusal(r.mode, workspace))
+    : new AppError("mode_not_allowed", r.error);
 }

@@ -3,7 +3,8 @@ import { type Actor, credentialOf, may, type Signer, signedBy } from "../core/pe
 import {
   type Approver,
   canAdvance,
-  heldPatterns,
+  type HeldRule,
+  heldRules,
   judgePolicy,
   parseOwners,
   type PolicyVerdict,
@@ -110,7 +111,7 @@ export async function weighApproval(
   needs: ReviewNeeds,
   /** False: the approval is recorded even when it meets the policy (a teammate's plan waits for its lead too). */
   mayRelease = true,
-): Promise<{ met: boolean; verdict: PolicyVerdict; approver: Approver; held: string[] }> {
+): Promise<{ met: boolean; verdict: PolicyVerdict; approver: Approver; held: HeldRule[] }> {
   const approver = await approverOf(db, signer);
   if (!needs.policy.allowSelfApproval && approver.by === "person" && approver.userId === needs.starter)
     throw new AppError(
@@ -127,7 +128,7 @@ export async function weighApproval(
           met: verdict.met && mayRelease,
           verdict,
           appended: null,
-          held: heldPatterns({ ...needs, approvals: [...standing, approver] }),
+          held: heldRules({ ...needs, approvals: [...standing, approver] }),
         };
       await addApproval(run, review.id, approver, credentialOf(signer));
       const appended = await appendEventsInTx(run, review.sessionId, [

@@ -8,7 +8,7 @@ import { insertLogRows } from "../db/session-log/append-rows";
 import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { resumeMode, type ModeGates } from "../permission";
+import { type MayCarry, resumeMode, type ModeGates } from "../permission";
 import { parseNewEvent, type NewEvent } from "../core/events";
 import { foldEvents, type SessionState } from "../core/fold";
 import { projectionColumns } from "../core/projection";
@@ -45,6 +45,8 @@ export type ImportChecks = {
   model: string;
   script: unknown[] | undefined;
   gates: ModeGates;
+  /** Whether the importer may choose a mode the file carries (lib/core/mode-rights); else the session is in default. */
+  mayCarry: MayCarry;
   /** The plan file for a slug, inside this workspace's plans folder: never a path from the file. */
   planPath: (slug: string) => string;
   /** The importer, who starts the imported session (the file never says who did). */
@@ -90,14 +92,14 @@ function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
 }
 
 /** Events that leave nothing of the export waiting or running: calls not run, asks and reviews closed, turn ended. */
-function closing(events: readonly Stamped[], state: SessionState, gates: ModeGates, importer: Signer): NewEvent[] {
+function closing(events: readonly Stamped[], state: SessionState, checks: ImportChecks): NewEvent[] {
   const out: NewEvent[] = cancelDangling(events, NOT_RUN);
   for (const requestId of [...state.pendingPermissions, ...state.pendingChecks]) {
     out.push({ type: "permission.replied", payload: { requestId, reply: "reject", message: "Closed on import." } });
   }
   if (state.pendingReview)
     out.push({ type: "review.answered", payload: { reviewId: state.pendingReview.id, decision: "abandon" } });
-  const mode = resumeMode(state.mode, state.prePlanMode, gates);
+  const mode = resumeMode(state.mode, state.prePlanMode, checks.gates, checks.mayCarry);
   if (mode.changed)
     out.push({
       type: "mode.changed",
@@ -108,7 +110,7 @@ function closing(events: readonly Stamped[], state: SessionState, gates: ModeGat
     type: "notice",
     payload: {
       level: "info",
-      text: `Imported from a file by ${signedBy(importer)}. Who decided what before this point is the file's claim: nobody signed it here.`,
+      text: `Imported from a file by ${signedBy(checks.importer)}. Who decided what before this point is the file's claim: nobody signed it here.`,
     },
   });
   return out;
@@ -140,8 +142,7 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   const events = parsed.map((e, i) => rewrite(e, i, checks));
   const folded = foldEvents(events);
   const now = new Date();
-  for (const e of closing(events, folded, checks.gates, checks.importer))
-    events.push({ ...e, seq: events.length + 1, at: now });
+  for (const e of closing(events, folded, checks)) events.push({ ...e, seq: events.length + 1, at: now });
   const state = foldEvents(events);
   const id = newId("ses");
   const result = await withTransaction(db, async (trx) => {

@@ -8,6 +8,8 @@ import { AppError } from "../errors";
 import { listReviews } from "../plan/list-reviews";
 import { decidePlanReview, type Decider } from "../plan/decide-plan-review";
 import { getTeam } from "./get-team";
+import { starterActor } from "../auth/starter-actor";
+import { mayChooseMode } from "../core/mode-rights";
 import { insertMail, listMail, type MailView } from "./mailbox";
 
 export const replyBody = z.object({ approve: z.boolean(), feedback: z.string().max(20_000).optional() }).strict();
@@ -29,10 +31,18 @@ export type Answerer =
   | { by: "person"; signer?: Signer }
   | { by: "lead-model"; mode: PermissionMode; readOnly: boolean };
 
-/** The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. */
-export function approvedMode(answerer: Answerer, chosen?: "acceptEdits" | "default"): "acceptEdits" | "default" {
+/**
+ * The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. A
+ * model chooses for nobody: its approval gives acceptEdits only when the lead session's starter may choose it
+ * (`starterMay`, lib/core/mode-rights), else default.
+ */
+export function approvedMode(
+  answerer: Answerer,
+  chosen: "acceptEdits" | "default" | undefined,
+  starterMay: boolean,
+): "acceptEdits" | "default" {
   if (answerer.by === "person") return chosen ?? "acceptEdits";
-  return answerer.mode === "default" ? "default" : "acceptEdits";
+  return answerer.mode === "default" || !starterMay ? "default" : "acceptEdits";
 }
 
 /**
@@ -70,8 +80,11 @@ export async function answerPlanRequest(
       ? { by: "person", via: "mailbox", ...(answerer.signer ? { signer: answerer.signer } : {}) }
       : { by: "lead-model", mode: answerer.mode, readOnly: answerer.readOnly, personRequired: team.personApproval };
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
-  // asked when it was the lead's model, in default mode, that approved; a person may choose.
-  const mode = approvedMode(answerer, reply.mode);
+  // asked when it was the lead's model, in default mode (or for a starter who may not choose more), that approved;
+  // a person may choose.
+  const starter = answerer.by === "lead-model" ? await starterActor(db, team.leadSessionId) : null;
+  const starterMay = starter !== null && mayChooseMode(starter.actor, "acceptEdits", starter.workspace);
+  const mode = approvedMode(answerer, reply.mode, starterMay);
   const extra = {
     ...(reply.comments?.length ? { comments: reply.comments } : {}),
     ...(reply.threads?.length ? { threads: reply.threads } : {}),

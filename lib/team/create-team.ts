@@ -1,4 +1,6 @@
+import type { Signer } from "../core/people";
 import type { Db } from "../db/client";
+import { appendAudit } from "../db/people/audit";
 import { insertTeamWithLead } from "../db/teams/teams";
 import { AppError } from "../errors";
 import { newId } from "../id";
@@ -7,11 +9,14 @@ import { getSession } from "../session/get-session";
 
 /**
  * Makes a session the lead of a new team (one team per lead; a subagent or a teammate cannot lead).
- * personApproval: every teammate plan must be approved by a person in the mailbox, never by the lead's model.
+ * personApproval: every teammate plan must be approved by a person in the mailbox, never by the lead's model. It is
+ * on unless `false` is sent (issue 41: a missing field is the safe side); turning it off is an owner's act (the
+ * route checks manage), signed by `signer` in the audit log with the team.
  */
 export async function createTeam(
   db: Db,
   input: { sessionId: string; name?: string; personApproval?: boolean },
+  signer: Signer | null,
 ): Promise<{ teamId: string }> {
   const { session, state } = await getSession(db, input.sessionId);
   if (state.team)
@@ -19,6 +24,9 @@ export async function createTeam(
   if (session.parentId) throw new AppError("bad_request", "sessionId: a subagent cannot lead a team.");
   const teamId = newId("team");
   const name = input.name ?? session.title;
+  const personApproval = input.personApproval !== false;
+  if (!personApproval && !signer)
+    throw new AppError("forbidden", "Only a person (an owner) turns person approval off.");
   await appendEvents(
     db,
     input.sessionId,
@@ -33,9 +41,18 @@ export async function createTeam(
           id: teamId,
           name,
           leadSessionId: input.sessionId,
-          personApproval: input.personApproval === true,
+          personApproval,
           createdAt: new Date(),
         });
+        if (!personApproval && signer)
+          await appendAudit(run, {
+            signer,
+            kind: "team.person_approval",
+            sessionId: input.sessionId,
+            workspace: session.workspace,
+            subject: teamId,
+            detail: { personApproval },
+          });
       },
     },
   );

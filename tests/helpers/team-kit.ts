@@ -14,10 +14,15 @@ export type Mail = {
 
 /** A test's team: a lead session, its teammates and its mailbox, on whichever test server `current()` is now. */
 export function teamKit(current: () => Api) {
-  async function newTeam(leadScript: Step[] = [], leadMode = "default"): Promise<{ lead: string; teamId: string }> {
+  /** personApproval: false lets the lead's model answer (the operator, an owner, turns it off); left out it is on. */
+  async function newTeam(
+    leadScript: Step[] = [],
+    leadMode = "default",
+    opts: { personApproval?: boolean } = {},
+  ): Promise<{ lead: string; teamId: string }> {
     const api = current();
     const lead = await startScripted(api, leadScript, { mode: leadMode });
-    const res = await api.call("POST", "/api/teams", { sessionId: lead, name: "Pagination team" });
+    const res = await api.call("POST", "/api/teams", { sessionId: lead, name: "Pagination team", ...opts });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return { lead, teamId: res.body.team.id as string };
   }

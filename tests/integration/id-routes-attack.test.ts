@@ -161,7 +161,7 @@ function attacks(x: Ids, ws: string): Record<string, Call[]> {
     ],
     "app/api/teams/[id]/route.ts": [
       ["GET", `/api/teams/${x.teamId}`],
-      ["PATCH", `/api/teams/${x.teamId}`, { personApproval: true }],
+      ["PATCH", `/api/teams/${x.teamId}`, { personApproval: false }],
     ],
     "app/api/teams/[id]/teammates/route.ts": [
       ["POST", `/api/teams/${x.teamId}/teammates`, { name: "mole", prompt: "look" }],

@@ -139,8 +139,10 @@ describe("held to the approval", () => {
     // The person is told why: the patterns no sandbox could hold.
     expect(pending[0].metadata).toMatchObject({ held: ["**/*.sql", "db/migrations/*"] });
 
-    // A person allows it once: then it runs, and the read-only command after it asks nobody.
-    const reply = await api.call("POST", `/api/permissions/${pending[0].id}/reply`, { reply: "once" });
+    // Only one of the reviewers the patterns are held for allows it (issue 41), once: then it runs, and the
+    // read-only command after it asks nobody.
+    const dba = await person("reviewer", "dba@example.com");
+    const reply = await api.call("POST", `/api/permissions/${pending[0].id}/reply`, { reply: "once" }, dba);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect((await settle(api, sessionId)).status).toBe("idle");
     expect(fs.readFileSync(path.join(api.workspace, "a.sql"), "utf8")).toBe("y\n");

@@ -89,7 +89,7 @@ describe("a person sees and touches only the workspaces they have a role in", ()
       ["DELETE", `/api/grants/${grantId}`, undefined],
       ["POST", "/api/workspaces/trust", { workspace: api.workspace, hash: "a".repeat(64) }],
       ["DELETE", `/api/workspaces/trust?workspace=${encodeURIComponent(api.workspace)}`, undefined],
-      ["PATCH", `/api/teams/${teamId}`, { personApproval: true }],
+      ["PATCH", `/api/teams/${teamId}`, { personApproval: false }],
       ["POST", `/api/teams/${teamId}/mailbox`, { to: sessionId, text: "stop" }],
       ["POST", `/api/teams/${teamId}/teammates`, { name: "mole", prompt: "look around" }],
       ["POST", "/api/teams", { sessionId, name: "mine" }],
@@ -107,7 +107,7 @@ describe("a person sees and touches only the workspaces they have a role in", ()
     expect(imported.status).toBe(403);
     expect(await api.t.db.permissionGrant.findUnique({ where: { id: grantId } })).not.toBeNull();
     expect(await api.t.db.workspaceTrust.count()).toBe(0);
-    expect(await api.t.db.team.findUnique({ where: { id: teamId } })).toMatchObject({ personApproval: false });
+    expect(await api.t.db.team.findUnique({ where: { id: teamId } })).toMatchObject({ personApproval: true });
     expect(await api.t.db.session.count()).toBe(sessions);
     expect(await api.t.db.mailboxMessage.count()).toBe(mail);
     expect(await api.t.db.review.findUnique({ where: { id: reviewId } })).toMatchObject({ status: "pending" });

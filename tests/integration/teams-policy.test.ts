@@ -32,6 +32,8 @@ describe("teams under a review policy", () => {
     const { lead, teamId } = await newTeam(
       [call("send_message", { type: "plan_approval_response", to: "alice", approve: true }), { text: "lead done" }],
       "acceptEdits",
+      // An owner (the operator) let the lead's model answer: the policy still needs people.
+      { personApproval: false },
     );
     const alice = await spawn(teamId, "alice", [
       exitWith("# Alice\n\n1. work\n"),

@@ -16,11 +16,12 @@ const { newTeam, spawn, inbox, statusOf, awaiting, pendingFrom } = teamKit(() =>
 describe("teams: teammates' plans go to the lead's mailbox", () => {
   it("two teammates submit plans; the lead rejects one with feedback and approves the other; the rejected one resubmits, is approved, and both execute", async () => {
     api = testApi();
-    const { lead, teamId } = await newTeam([
-      { text: "reading my mail" },
-      { text: "still reading" },
-      { text: "and more" },
-    ]);
+    // The lead's model reads its mail as it comes: an owner (the operator) let it answer.
+    const { lead, teamId } = await newTeam(
+      [{ text: "reading my mail" }, { text: "still reading" }, { text: "and more" }],
+      "default",
+      { personApproval: false },
+    );
     const alice = await spawn(teamId, "alice", [
       exitWith("# Alice v1\n\n1. add a field\n"),
       exitWith("# Alice v2\n\n1. add a field\n2. add a test\n"),
@@ -218,6 +219,7 @@ describe("teams: teammates' plans go to the lead's mailbox", () => {
         { text: "lead done" },
       ],
       "acceptEdits",
+      { personApproval: false },
     );
     const alice = await spawn(teamId, "alice", [
       exitWith("# Alice\n\n1. work\n"),

@@ -1,4 +1,5 @@
 import { may } from "@/lib/core/people";
+import { choosableModes } from "@/lib/core/mode-rights";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -144,6 +145,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     outside ? null : describeConfigTrust(db, session.workspace),
   ]);
   const answered = pending ? null : lastAnswered(events);
+  const choosable = choosableModes(actor, session.workspace, gates);
   // An outside agent joins a team only when a person chooses to: offered when a team's lead works in its folder.
   const teamHere = outside && !state.team ? await findWorkspaceTeam(db, session.workspace) : undefined;
   return (
@@ -155,7 +157,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             {session.title}
           </h1>
           <StatusBadge status={state.status} />
-          {outside ? null : <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} gates={gates} />}
+          {outside ? null : (
+            <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} choosable={choosable} />
+          )}
         </div>
         {outside ? (
           <p data-testid="outside-agent" className="text-xs">
@@ -260,7 +264,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         <Composer
           sessionId={id}
           mode={state.mode}
-          gates={gates}
+          choosable={choosable}
           running={state.openTurnId !== null}
           waitingForPerson={state.status === "awaiting_permission"}
           interrupted={state.interrupted}

@@ -11,11 +11,13 @@ export type TeamRole = "lead" | "teammate";
 export type MemberRow = Pick<Selectable<Session>, "id" | "title" | "role" | "state" | "lastSeq" | "createdAt">;
 
 export async function findTeam(conn: Conn, teamId: string): Promise<TeamRow | undefined> {
-  return kysely(conn)
+  const row = await kysely(conn)
     .selectFrom("Team")
     .select(["id", "name", "leadSessionId", "personApproval", "createdAt"])
     .where("id", "=", teamId)
     .executeTakeFirst();
+  // Person approval is off only where it was written off: anything else (a row from an older writer) reads as on.
+  return row && { ...row, personApproval: row.personApproval !== false };
 }
 
 /** The newest team whose lead works in this workspace (a person may join an outside agent there to it). */

@@ -10,6 +10,7 @@ import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/impor
 import { authorise } from "@/lib/auth/authorise";
 import { signerOf, starterOf } from "@/lib/core/people";
 import { AppError } from "@/lib/errors";
+import { carriedBy } from "@/lib/core/mode-rights";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,7 @@ export const POST = route("start", async (req, _ctx, actor) => {
   const { id } = await importSession(getDb(), body, {
     ...checked,
     gates: await readGates(getDb()),
+    mayCarry: carriedBy(actor, checked.workspace),
     starter: starterOf(actor),
     importer,
     planPath: (slug) => planFilePath(plans, slug),

@@ -5,6 +5,8 @@ import { idFrom, type IdParams } from "@/lib/http/params";
 import { getTeam } from "@/lib/team/get-team";
 import { updateTeam } from "@/lib/team/update-team";
 import { updateTeamBody } from "../schema";
+import { signerOf } from "@/lib/core/people";
+import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +21,8 @@ export const PATCH = route("start", async (req, ctx: IdParams, actor) => {
   const body = await parseBody(req, updateTeamBody);
   // Who approves teammates' plans (a person, or the lead's model) is a review policy: an owner's to change.
   await authoriseSession(getDb(), actor, "manage", (await getTeam(getDb(), id)).leadSessionId);
-  await updateTeam(getDb(), id, body);
+  const signer = signerOf(actor);
+  if (!signer) throw new AppError("forbidden", "An agent token may not change a team.");
+  await updateTeam(getDb(), id, body, signer);
   return json({ team: await getTeam(getDb(), id) });
 });

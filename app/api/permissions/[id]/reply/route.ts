@@ -4,7 +4,6 @@ import { idFrom, type IdParams } from "@/lib/http/params";
 import { replyPermission } from "@/lib/agent/reply-permission";
 import { replyBody } from "./schema";
 import { authorise } from "@/lib/auth/authorise";
-import { signerOf } from "@/lib/core/people";
 import { sessionOfPermission } from "@/lib/agent/reply-permission";
 
 export const dynamic = "force-dynamic";
@@ -14,5 +13,6 @@ export const POST = route("answer", async (req, ctx: IdParams, actor) => {
   const body = await parseBody(req, replyBody);
   const owner = await sessionOfPermission(getDb(), id);
   if (owner) authorise(actor, "answer", owner.workspace);
-  return json({ permission: await replyPermission(getDb(), id, body, signerOf(actor) ?? undefined) });
+  // Who may give this answer (a held path's reviewers, "once" for a control file) is the gate's, in replyPermission.
+  return json({ permission: await replyPermission(getDb(), id, body, actor) });
 });

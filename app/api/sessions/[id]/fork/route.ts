@@ -5,6 +5,8 @@ import { idFrom, type IdParams } from "@/lib/http/params";
 import { forkSession } from "@/lib/plan/fork-session";
 import { forkBody } from "./schema";
 import { starterOf } from "@/lib/core/people";
+import { carriedBy } from "@/lib/core/mode-rights";
+import { getSession } from "@/lib/session/get-session";
 
 export const dynamic = "force-dynamic";
 
@@ -12,5 +14,6 @@ export const POST = route("start", async (req, ctx: IdParams, actor) => {
   await authoriseSession(getDb(), actor, "start", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { atSeq } = await parseBody(req, forkBody);
-  return json(await forkSession(getDb(), id, atSeq, starterOf(actor)), 201);
+  const { session } = await getSession(getDb(), id);
+  return json(await forkSession(getDb(), id, carriedBy(actor, session.workspace), atSeq, starterOf(actor)), 201);
 });

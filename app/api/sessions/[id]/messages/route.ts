@@ -13,5 +13,5 @@ export const POST = route("chat", async (req, ctx: IdParams, actor) => {
   const id = await idFrom(ctx);
   const { text } = await parseBody(req, messageBody);
   await getSession(getDb(), id);
-  return json(await sendMessage(getDb(), id, text), 202);
+  return json(await sendMessage(getDb(), id, text, actor), 202);
 });

@@ -8,10 +8,12 @@ import { modeBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route("decide", async (req, ctx: IdParams, actor) => {
-  await authoriseSession(getDb(), actor, "decide", await idFrom(ctx));
+// Which modes this person may choose is the mode's own question (lib/core/mode-rights, in setSessionMode): plan and
+// default are a member's, a mode that answers asks a reviewer's. Reading the session is the least it takes.
+export const POST = route("read", async (req, ctx: IdParams, actor) => {
+  await authoriseSession(getDb(), actor, "read", await idFrom(ctx));
   const id = await idFrom(ctx);
   const { mode } = await parseBody(req, modeBody);
   await getSession(getDb(), id);
-  return json(await setSessionMode(getDb(), id, { mode }, "user"));
+  return json(await setSessionMode(getDb(), id, { mode }, "user", actor));
 });

@@ -4,12 +4,13 @@ import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
 import { resumeTurn } from "@/lib/agent/resume-turn";
+import { carriedBy } from "@/lib/core/mode-rights";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route("chat", async (_req, ctx: IdParams, actor) => {
   await authoriseSession(getDb(), actor, "chat", await idFrom(ctx));
   const id = await idFrom(ctx);
-  await getSession(getDb(), id);
-  return json(await resumeTurn(getDb(), id), 202);
+  const { session } = await getSession(getDb(), id);
+  return json(await resumeTurn(getDb(), id, carriedBy(actor, session.workspace)), 202);
 });
