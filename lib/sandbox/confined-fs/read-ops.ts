@@ -70,12 +70,22 @@ export function openFile(b: Beneath, path: string): { fd: number; size: number }
   throw new WorkerError("NOTFILE", "is not a regular file.");
 }
 
-/** Reads at most `max` bytes of an open file. */
+/**
+ * Reads at most `max` bytes of an open file. The buffer starts at the size fstat gave (one byte more, to see a file
+ * that grew) and grows only if the file did: a limit of megabytes costs nothing for a file of a few lines.
+ */
 export function readUpTo(fd: number, max: number): Buffer {
-  const out = Buffer.alloc(max);
+  const size = fs.fstatSync(fd).size;
+  let out = Buffer.allocUnsafe(Math.min(max, size + 1));
   let n = 0;
-  while (n < max) {
-    const got = fs.readSync(fd, out, n, max - n, n);
+  for (;;) {
+    if (n === out.length) {
+      if (out.length >= max) break;
+      const bigger = Buffer.allocUnsafe(Math.min(max, out.length * 2 + 1));
+      out.copy(bigger, 0, 0, n);
+      out = bigger;
+    }
+    const got = fs.readSync(fd, out, n, out.length - n, n);
     if (got === 0) break;
     n += got;
   }
@@ -117,7 +127,7 @@ export function readLines(b: Beneath, path: string, first: number, limit: number
 
 function windowOf(fd: number, first: number, limit: number): ReadLinesResult {
   const decoder = new TextDecoder("utf-8");
-  const buffer = Buffer.alloc(CHUNK);
+  const buffer = Buffer.allocUnsafe(CHUNK);
   const lines: string[] = [];
   let n = 0;
   let partial = "";
