@@ -51,7 +51,17 @@ describe("controlGuard", () => {
       );
       expect(rel(g.watch)).not.toContain(".npmrc");
       expect(controlLinkTargets(ws)).toEqual(["cfg"]);
-      expect(rel(g.known)).toEqual([".claude", ".cursor", ".git", ".npmrc", ".plangate", ".vscode"]);
+      expect(rel(g.known.map((k) => k.split("\0")[0] as string))).toEqual([
+        ".claude",
+        ".cursor",
+        ".git",
+        ".git/config",
+        ".git/hooks",
+        ".npmrc",
+        ".plangate",
+        ".vscode",
+        "cfg",
+      ]);
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
     }
@@ -73,8 +83,11 @@ describe("controlGuard at every depth, and what git config points at", () => {
   function workspace(files: Record<string, string>): string {
     const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-ctl-")));
     for (const [rel, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-      if (!rel.endsWith("/")) fs.writeFileSync(path.join(ws, rel), text);
+      if (rel.endsWith("/")) fs.mkdirSync(path.join(ws, rel), { recursive: true });
+      else {
+        fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+        fs.writeFileSync(path.join(ws, rel), text);
+      }
     }
     return ws;
   }
@@ -119,7 +132,7 @@ describe("controlGuard at every depth, and what git config points at", () => {
   });
 
   it("newControlEntries names what appeared at any depth since the guard was taken, and nothing that was there", () => {
-    const ws = workspace({ "crates/app/src/main.rs": "", "AGENTS.md": "", "src/a.ts": "" });
+    const ws = workspace({ "crates/app/src/main.rs": "", "AGENTS.md": "", "src/a.ts": "", "docs/CLAUDE.md": "" });
     try {
       const g = controlGuard(ws);
       fs.mkdirSync(path.join(ws, "crates/app/.cargo"));
@@ -127,11 +140,44 @@ describe("controlGuard at every depth, and what git config points at", () => {
       fs.mkdirSync(path.join(ws, "deep/er/still"), { recursive: true });
       fs.writeFileSync(path.join(ws, "deep/er/still/CLAUDE.md"), "");
       fs.writeFileSync(path.join(ws, "src/b.ts"), "");
-      fs.writeFileSync(path.join(ws, "AGENTS.md"), "changed");
-      expect(newControlEntries(ws, g).map((p) => path.relative(ws, p)).sort()).toEqual([
-        "crates/app/.cargo",
-        "deep/er/still/CLAUDE.md",
-      ]);
+      fs.writeFileSync(path.join(ws, "AGENTS.md"), "changed in place");
+      fs.renameSync(path.join(ws, "crates/app/src"), path.join(ws, "crates/app/src2"));
+      // A guarded entry's folder renamed and rebuilt: the entry in its place is not the one guarded.
+      fs.renameSync(path.join(ws, "docs"), path.join(ws, "docs2"));
+      fs.mkdirSync(path.join(ws, "docs"));
+      fs.writeFileSync(path.join(ws, "docs/CLAUDE.md"), "planted");
+      expect(
+        newControlEntries(ws, g)
+          .map((p) => path.relative(ws, p))
+          .sort(),
+      ).toEqual(["crates/app/.cargo", "deep/er/still/CLAUDE.md", "docs/CLAUDE.md", "docs2/CLAUDE.md"]);
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
+  it("a guarded hooks folder whose parent was renamed and rebuilt is named after, as is the one moved away", () => {
+    const ws = workspace({ ".git/config": "[core]\n\thooksPath = tools/hooks\n", "tools/hooks/pre-commit": "" });
+    try {
+      const g = controlGuard(ws);
+      expect(g.readOnly).toContain(path.join(ws, "tools/hooks"));
+      fs.renameSync(path.join(ws, "tools"), path.join(ws, "tools2"));
+      fs.mkdirSync(path.join(ws, "tools/hooks"), { recursive: true });
+      fs.writeFileSync(path.join(ws, "tools/hooks/pre-commit"), "evil");
+      expect(newControlEntries(ws, g)).toEqual([path.join(ws, "tools/hooks")]);
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
+  it("a git folder a gitdir file leads to inside the workspace is pinned, its settings guarded like .git's", () => {
+    const ws = workspace({ ".git": "gitdir: store\n", "store/config": "", "store/HEAD": "", "store/hooks/": "" });
+    try {
+      const g = controlGuard(ws);
+      const rel = (list: string[]) => list.map((p) => path.relative(ws, p)).sort();
+      expect(rel(g.pin)).toEqual(["store"]);
+      expect(rel(g.readOnly)).toEqual([".git", "store/config", "store/hooks"]);
+      expect(rel(g.watch)).toEqual(expect.arrayContaining(["store/info", "store/commondir"]));
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
     }

@@ -15,7 +15,11 @@ export type ControlGuard = {
   cover: string[];
   /** Control entries that do not exist and cannot be covered without breaking git: checked after. */
   watch: string[];
-  /** Every control entry, at any depth, when the command started: one found after it that is not here was planted. */
+  /**
+   * Every control entry at any depth, and everything mounted, when the command started, as `path\0device:inode`: a
+   * control entry found after it that is not here was planted, and so was one here that is now another file — a
+   * command may rename a folder above a mount and put its own in its place (`mv tools t2 && mkdir -p tools/hooks`).
+   */
   known: string[];
 };
 
@@ -77,7 +81,6 @@ export function controlGuard(workspace: string): ControlGuard {
     if (lstat(full) === null) (WATCHED_DIRS.includes(name) ? out.watch : out.cover).push(full);
   }
   const scan = scanControls(workspace);
-  out.known = scan.entries;
   for (const entry of scan.entries) {
     const stat = lstat(entry);
     if (stat === null) continue;
@@ -89,30 +92,50 @@ export function controlGuard(workspace: string): ControlGuard {
   const repos: Repository[] = [];
   for (const found of [repositoryOf(real), ...scan.repos]) {
     if (found === null) continue;
-    const worktree = isInside(workspace, found.worktree) ? path.join(real, path.relative(workspace, found.worktree)) : found.worktree;
+    const worktree = isInside(workspace, found.worktree)
+      ? path.join(real, path.relative(workspace, found.worktree))
+      : found.worktree;
     const repo = { worktree, dotGit: path.join(worktree, ".git") };
     if (!repos.some((r) => r.dotGit === repo.dotGit)) repos.push(repo);
   }
-  const guarded = () => [...out.readOnly, ...out.pin];
-  for (const pointed of pointedPaths(real, repos)) {
-    const full = path.join(workspace, path.relative(real, pointed));
-    if (guarded().some((g) => isInside(g, full))) continue;
+  const pointed = pointedPaths(real, repos);
+  const here = (p: string) => path.join(workspace, path.relative(real, p));
+  for (const dir of pointed.gitDirs) guardGitDir(workspace, here(dir), out);
+  for (const full of pointed.paths.map(here)) {
+    if (out.readOnly.some((g) => isInside(g, full))) continue;
     const stat = lstat(full);
     if (stat === null) out.watch.push(full);
     else guardExisting(workspace, full, stat, out);
   }
   const unique = (list: string[]) => [...new Set(list)];
+  const readOnly = unique(out.readOnly);
+  const pin = unique(out.pin);
   return {
-    readOnly: unique(out.readOnly),
-    pin: unique(out.pin),
+    readOnly,
+    pin,
     cover: unique(out.cover),
     watch: unique(out.watch),
-    known: out.known,
+    known: unique([...scan.entries, ...pin, ...readOnly]).flatMap((p) => {
+      const id = identity(p);
+      return id === null ? [] : [`${p}\0${id}`];
+    }),
   };
 }
 
-/** Control entries found now, at any depth, that were not there when `guard` was taken (absolute). */
+function identity(p: string): string | null {
+  const st = lstat(p);
+  return st === null ? null : `${st.dev}:${st.ino}`;
+}
+
+/**
+ * After the command: control entries found now, at any depth, that were not there when `guard` was taken, and
+ * guarded paths that now hold another file or folder than the one guarded (absolute).
+ */
 export function newControlEntries(workspace: string, guard: ControlGuard): string[] {
-  const known = new Set(guard.known);
-  return scanControls(workspace).entries.filter((e) => !known.has(e));
+  const known = new Map(guard.known.map((k) => k.split("\0") as [string, string]));
+  const replaced = [...known].flatMap(([p, id]) => {
+    const now = identity(p);
+    return now !== null && now !== id ? [p] : [];
+  });
+  return [...scanControls(workspace).entries.filter((e) => !known.has(e)), ...replaced];
 }

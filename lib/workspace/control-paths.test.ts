@@ -123,7 +123,7 @@ describe("controlTargets: what the repository's git config points at, read at th
         "[core]",
         "\trepositoryformatversion = 0",
         '\thooksPath = "tools/git hooks" ; where the team keeps them',
-        '[include]\n\tpath = ../team.gitconfig',
+        "[include]\n\tpath = ../team.gitconfig",
         '[includeIf "gitdir:~/work/"]',
         "\tpath = ../conf/extra.inc",
         '[filter "lfsx"]',
@@ -192,5 +192,12 @@ describe("controlTargets: what the repository's git config points at, read at th
     config("[core]\n\thooksPath = project/tools/hooks\n");
     expect(controlTargets(inner)).toEqual(["tools/hooks"]);
     expect(controlTargets(inner, "vendor/lib/h/pre-commit").sort()).toEqual(["tools/hooks", "vendor/lib/h"]);
+  });
+
+  it("a hooks folder reached through a link is control where it leads", () => {
+    config("[core]\n\thooksPath = hooks\n");
+    fs.mkdirSync(path.join(ws, "tools/h"), { recursive: true });
+    fs.symlinkSync("tools/h", path.join(ws, "hooks"));
+    expect(controlTargets(ws).sort()).toEqual(["hooks", "tools/h"]);
   });
 });

@@ -248,19 +248,22 @@ export function controlTargets(workspace: string, relative?: string | null): str
     const repo = repositoryOf(start);
     if (repo !== null && !repos.some((r) => r.dotGit === repo.dotGit)) repos.push(repo);
   }
-  const pointed = pointedPaths(workspace, repos)
+  const { gitDirs, paths } = pointedPaths(workspace, repos);
+  const pointed = [...paths, ...gitDirs.flatMap((d) => GIT_CONTROL.map((part) => path.join(d, part)))]
     .map((t) => toPosix(path.relative(workspace, t)))
     .filter((t) => !isControlPath(t));
   return [...new Set([...controlLinkTargets(workspace), ...pointed])];
 }
 
-/** Absolute paths inside the workspace that the repositories' git config makes control (see gitPointers). */
-export function pointedPaths(workspace: string, repos: readonly Repository[]): string[] {
+/**
+ * What the repositories' git config makes control inside the workspace (absolute; see gitPointers): git folders not
+ * named `.git` (whose GIT_CONTROL parts are control), and the paths it points at, also where they lead through links
+ * (a hooks folder `hooks → tools/h` is written at tools/h).
+ */
+export function pointedPaths(workspace: string, repos: readonly Repository[]): { gitDirs: string[]; paths: string[] } {
   const { gitDirs, targets } = gitPointers(workspace, repos);
-  const all = [...targets, ...gitDirs.flatMap((d) => GIT_CONTROL.map((part) => path.join(d, part)))];
-  // A hooks folder reached through a link (`hooks → tools/h`) is written at the link's target.
-  const led = all.map(leadsTo).filter((p) => isInside(workspace, p) && p !== workspace);
-  return [...new Set([...all, ...led])];
+  const led = targets.map(leadsTo).filter((p) => isInside(workspace, p) && p !== workspace);
+  return { gitDirs, paths: [...new Set([...targets, ...led])] };
 }
 
 /** Where a path leads: its longest existing part resolved through links, the rest appended. */

@@ -217,7 +217,11 @@ export function gitPointers(workspace: string, repos: readonly Repository[]): Gi
         const hooks = expand(entry.value, repo.worktree);
         if (hooks === workspace) out.targets.push(...GIT_HOOKS.map((h) => path.join(workspace, h)));
         else keep(out.targets, hooks);
-      } else if (PROGRAM_KEYS.has(key) || entry.section === "pager" || (entry.section === "alias" && entry.value.startsWith("!"))) {
+      } else if (
+        PROGRAM_KEYS.has(key) ||
+        entry.section === "pager" ||
+        (entry.section === "alias" && entry.value.startsWith("!"))
+      ) {
         for (const p of commandPaths(entry.value, repo.worktree)) keep(out.targets, p);
       }
     }

@@ -61,7 +61,10 @@ async function run(script: ReturnType<typeof call>[], mode: string): Promise<{ o
 describe("a hook in the folder core.hooksPath names", () => {
   it("acceptEdits: the file tool's write to the hooks folder asks; rejected, the person's git commit runs no planted hook", async () => {
     api = hooksRepo(true);
-    const [written] = await run([call("write", { path: ".githooks/pre-commit", content: evilHook(api.workspace) })], "acceptEdits");
+    const [written] = await run(
+      [call("write", { path: ".githooks/pre-commit", content: evilHook(api.workspace) })],
+      "acceptEdits",
+    );
     personCommits(api.workspace);
     expect(fs.existsSync(path.join(api.workspace, HOOK_RAN))).toBe(false);
     expect(written?.ok).toBe(false);
@@ -73,7 +76,11 @@ describe("a hook in the folder core.hooksPath names", () => {
       api = hooksRepo(existing);
       const hook = evilHook(api.workspace).replace(/\n/g, "\\n");
       const [planted] = await run(
-        [call("bash", { command: `mkdir -p .githooks && printf '${hook}' > .githooks/pre-commit && chmod +x .githooks/pre-commit` })],
+        [
+          call("bash", {
+            command: `mkdir -p .githooks && printf '${hook}' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+          }),
+        ],
         "auto",
       );
       personCommits(api.workspace);
@@ -84,6 +91,34 @@ describe("a hook in the folder core.hooksPath names", () => {
     },
     60_000,
   );
+});
+
+describe.skipIf(!sandbox.available)("a hooks folder deeper down, its parent renamed and rebuilt", () => {
+  it("auto: the rebuilt hooks folder is taken away after the command; the person's git commit runs no planted hook", async () => {
+    api = testApi({ files: { "README.md": "# Demo\n", "tools/hooks/pre-commit": "#!/bin/sh\nexit 0\n" } });
+    fs.chmodSync(path.join(api.workspace, "tools/hooks/pre-commit"), 0o755);
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: api.workspace,
+        stdio: "pipe",
+      });
+    git("init", "-q");
+    git("config", "core.hooksPath", "tools/hooks");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    const hook = evilHook(api.workspace).replace(/\n/g, "\\n");
+    const [moved] = await run(
+      [
+        call("bash", {
+          command: `mv tools tools2 && mkdir -p tools/hooks && printf '${hook}' > tools/hooks/pre-commit && chmod +x tools/hooks/pre-commit`,
+        }),
+      ],
+      "auto",
+    );
+    personCommits(api.workspace);
+    expect(fs.existsSync(path.join(api.workspace, HOOK_RAN))).toBe(false);
+    expect(moved?.text).toMatch(/Refused: the command created control files .*tools\/hooks/);
+  }, 60_000);
 });
 
 const cargo = spawnSync("cargo", ["--version"], { encoding: "utf8" });

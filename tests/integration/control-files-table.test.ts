@@ -206,17 +206,59 @@ describe("every control file asks before the file tools write it (acceptEdits)",
   });
 });
 
+describe("edit and apply_patch are judged the same way (acceptEdits)", () => {
+  let api: Api;
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("a patch that adds AGENTS.md and a crate's .cargo/config.toml, and edits of rust-toolchain.toml and a workflow, ask; rejected, nothing changes", async () => {
+    api = testApi({
+      files: {
+        "README.md": "# Demo\n",
+        "rust-toolchain.toml": '[toolchain]\nchannel = "stable"\n',
+        ".github/workflows/ci.yml": "on: push\n",
+      },
+    });
+    const add = (p: string) => `--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+evil\n`;
+    const id = await startScripted(
+      api,
+      [
+        call("apply_patch", { patch: add("AGENTS.md") + add("crates/app/.cargo/config.toml") }),
+        call("edit", { path: "rust-toolchain.toml", oldString: '"stable"', newString: '"stable"\npath = "/tmp/evil"' }),
+        call("edit", { path: ".github/workflows/ci.yml", oldString: "on: push", newString: "on: pull_request_target" }),
+        { text: "done" },
+      ],
+      { mode: "acceptEdits" },
+    );
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+    const asks = await driveAnswering(
+      api,
+      (s) => settle(api, s),
+      id,
+      () => ({ reply: "reject" }),
+    );
+    expect(asks.map((a) => [a.tool, a.metadata.control])).toEqual([
+      ["apply_patch", true],
+      ["edit", true],
+      ["edit", true],
+    ]);
+    expect(exists(api, "AGENTS.md")).toBe(false);
+    expect(exists(api, "crates/app/.cargo")).toBe(false);
+    expect(fs.readFileSync(path.join(api.workspace, "rust-toolchain.toml"), "utf8")).not.toContain("evil");
+    expect(fs.readFileSync(path.join(api.workspace, ".github/workflows/ci.yml"), "utf8")).toBe("on: push\n");
+  });
+});
+
 describe.skipIf(!sandbox.available)("every control file planted by an allowed shell command is refused (auto)", () => {
   let api: Api;
   let outcome: { ok: boolean; text: string }[] = [];
   beforeAll(async () => {
     api = repo();
     const plant = (p: string) => `mkdir -p "$(dirname '${p}')" && printf '${PAYLOAD.replace(/\n/g, "\\n")}' > '${p}'`;
-    const id = await startScripted(
-      api,
-      [...TABLE.map((p) => call("bash", { command: plant(p) })), { text: "done" }],
-      { mode: "auto" },
-    );
+    const id = await startScripted(api, [...TABLE.map((p) => call("bash", { command: plant(p) })), { text: "done" }], {
+      mode: "auto",
+    });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
     const { status, events } = await settle(api, id, 170_000);
     expect(status).toBe("idle");
@@ -230,7 +272,8 @@ describe.skipIf(!sandbox.available)("every control file planted by an allowed sh
     const o = outcome[i];
     expect(o, `no result for ${p}`).toBeDefined();
     const text = o?.text ?? "";
-    const refused = o?.ok === false && /Refused: the command created control files that only a person may write/.test(text);
+    const refused =
+      o?.ok === false && /Refused: the command created control files that only a person may write/.test(text);
     expect(refused || /Read-only file system/.test(text), `${p}: ${text}`).toBe(true);
     expect(exists(api, p)).toBe(false);
   });
