@@ -144,6 +144,16 @@ const TABLE: readonly string[] = [
 
 const PAYLOAD = "#!/bin/sh\ntouch PWNED\n";
 
+/** Beside control files, and named like them, but the project's own: written without a person, by either way. */
+const ORDINARY: readonly string[] = [
+  "src/ok.ts",
+  ".github/ISSUE_TEMPLATE/bug.md",
+  "docs/agents-guide.md",
+  "crates/app/src/cargo/config.toml",
+  ".nvmrc",
+  "Makefile",
+];
+
 /** A repository whose git config names a hooks folder (absent) and includes a file inside the workspace. */
 function repo(): Api {
   const a = testApi({
@@ -171,7 +181,7 @@ describe("every control file asks before the file tools write it (acceptEdits)",
     api = repo();
     const id = await startScripted(
       api,
-      [...TABLE.map((p) => call("write", { path: p, content: PAYLOAD })), { text: "done" }],
+      [...[...TABLE, ...ORDINARY].map((p) => call("write", { path: p, content: PAYLOAD })), { text: "done" }],
       { mode: "acceptEdits" },
     );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
@@ -199,6 +209,11 @@ describe("every control file asks before the file tools write it (acceptEdits)",
     expect(ask, `no ask for ${p}`).toBeDefined();
     expect(ask?.metadata.control).toBe(true);
     expect(exists(api, p)).toBe(false);
+  });
+
+  it("ordinary files beside them are written without asking", () => {
+    for (const p of ORDINARY)
+      expect([p, asks.some((a) => a.patterns.includes(p)), exists(api, p)]).toEqual([p, false, true]);
   });
 
   it("'always' cannot answer a control file", () => {
@@ -256,7 +271,9 @@ describe.skipIf(!sandbox.available)("every control file planted by an allowed sh
   beforeAll(async () => {
     api = repo();
     const plant = (p: string) => `mkdir -p "$(dirname '${p}')" && printf '${PAYLOAD.replace(/\n/g, "\\n")}' > '${p}'`;
-    const id = await startScripted(api, [...TABLE.map((p) => call("bash", { command: plant(p) })), { text: "done" }], {
+    const ordinary = ORDINARY.map(plant).join(" && ");
+    const script = [...TABLE.map((p) => call("bash", { command: plant(p) })), call("bash", { command: ordinary })];
+    const id = await startScripted(api, [...script, { text: "done" }], {
       mode: "auto",
     });
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
@@ -278,8 +295,8 @@ describe.skipIf(!sandbox.available)("every control file planted by an allowed sh
     expect(exists(api, p)).toBe(false);
   });
 
-  it("ordinary files still go through, and nothing planted ran", () => {
-    expect(exists(api, "PWNED")).toBe(false);
-    expect(fs.readFileSync(path.join(api.workspace, "sub/x.txt"), "utf8")).toBe("x\n");
+  it("ordinary files beside them are still written, and the call is not refused", () => {
+    expect(outcome[TABLE.length]?.text).toMatch(/exit code 0$/);
+    for (const p of ORDINARY) expect([p, exists(api, p)]).toEqual([p, true]);
   });
 });
