@@ -182,4 +182,16 @@ describe("controlGuard at every depth, and what git config points at", () => {
       fs.rmSync(ws, { recursive: true, force: true });
     }
   });
+
+  it("where a .github link leads, its workflows folder is read-only (or checked after)", () => {
+    const ws = workspace({ "ci/workflows/ci.yml": "", "src/a.ts": "" });
+    try {
+      fs.symlinkSync("ci", path.join(ws, ".github"));
+      const g = controlGuard(ws);
+      expect(g.readOnly).toContain(path.join(ws, "ci/workflows"));
+      expect(g.watch).toContain(path.join(ws, "ci/copilot-instructions.md"));
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { CONTROL_DIRS, GIT_CONTROL, pointedPaths, WATCHED_DIRS } from "./control-paths";
+import { CONTROL_DIRS, controlLinkTargets, GIT_CONTROL, pointedPaths, WATCHED_DIRS } from "./control-paths";
 import { scanControls } from "./control-scan";
 import { repositoryOf, type Repository } from "./git-pointers";
 import { isInside } from "./untrusted-file";
@@ -101,7 +101,9 @@ export function controlGuard(workspace: string): ControlGuard {
   const pointed = pointedPaths(real, repos);
   const here = (p: string) => path.join(workspace, path.relative(real, p));
   for (const dir of pointed.gitDirs) guardGitDir(workspace, here(dir), out);
-  for (const full of pointed.paths.map(here)) {
+  // And where a top-level link named like a control subpath's folder leads (`.github → ci`: ci/workflows).
+  const led = controlLinkTargets(real).map((rel) => path.join(real, rel));
+  for (const full of [...pointed.paths, ...led].map(here)) {
     if (out.readOnly.some((g) => isInside(g, full))) continue;
     const stat = lstat(full);
     if (stat === null) out.watch.push(full);

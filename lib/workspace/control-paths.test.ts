@@ -200,4 +200,10 @@ describe("controlTargets: what the repository's git config points at, read at th
     fs.symlinkSync("tools/h", path.join(ws, "hooks"));
     expect(controlTargets(ws).sort()).toEqual(["hooks", "tools/h"]);
   });
+
+  it("a link named like the folder of a control subpath makes that subpath control where it leads", () => {
+    fs.mkdirSync(path.join(ws, "ci/workflows"), { recursive: true });
+    fs.symlinkSync("ci", path.join(ws, ".github"));
+    expect(controlTargets(ws)).toEqual(["ci/workflows", "ci/copilot-instructions.md", "ci/instructions", "ci/agents"]);
+  });
 });

@@ -223,7 +223,10 @@ export function controlLinkTargets(workspace: string): string[] {
     return out;
   }
   for (const entry of top) {
-    if (!entry.isSymbolicLink() || controlIndex([entry.name]) === -1) continue;
+    if (!entry.isSymbolicLink()) continue;
+    // `.github → cfg` makes cfg/workflows GitHub's workflows.
+    const inner = CONTROL_SUBPATHS.filter((s) => s.startsWith(`${fold(entry.name)}/`)).map((s) => s.split("/")[1]);
+    if (controlIndex([entry.name]) === -1 && inner.length === 0) continue;
     const full = path.join(workspace, entry.name);
     let target: string;
     try {
@@ -231,7 +234,10 @@ export function controlLinkTargets(workspace: string): string[] {
     } catch {
       target = path.resolve(workspace, fs.readlinkSync(full));
     }
-    if (isInside(workspace, target) && target !== workspace) out.push(toPosix(path.relative(workspace, target)));
+    if (!isInside(workspace, target)) continue;
+    const rel = toPosix(path.relative(workspace, target));
+    if (inner.length > 0) out.push(...inner.map((child) => (rel === "" ? `${child}` : `${rel}/${child}`)));
+    else if (target !== workspace) out.push(rel);
   }
   return out;
 }
