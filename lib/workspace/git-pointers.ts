@@ -209,7 +209,8 @@ export function gitPointers(workspace: string, repos: readonly Repository[]): Gi
     const seen = new Set<string>();
     readConfig(workspace, path.join(dirs.commonDir, "config"), 0, seen, found);
     readConfig(workspace, path.join(dirs.gitDir, "config.worktree"), 0, seen, found);
-    for (const file of seen) keep(out.targets, file);
+    // Every config file git reads for this repository, the person's own included ones too, when it lies in here.
+    for (const file of [...seen, ...seenGlobal]) keep(out.targets, file);
     for (const { entry } of [...found, ...globals]) {
       const key = `${entry.section}.${entry.name}`;
       if (entry.value === null || entry.value === "") continue;
