@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { tightenTree } from "../db/private-files";
-import { controlGuard, type ControlGuard } from "../workspace/control-paths";
+import { controlGuard, newControlEntries, type ControlGuard } from "../workspace/control-guard";
 
 /** Covers in use by commands of this process: a cover's folder is removed only once no command holds it. */
 const covering = new Map<string, number>();
@@ -35,9 +35,10 @@ function quarantine(workspace: string, planted: string, into: string): void {
 
 /**
  * Takes the guard for one command that may write. `release`, called once the command has ended (whatever its
- * outcome), removes anything it planted where a control file was missing (a file, a folder inside `.git`, or
- * something inside a cover, which another instance may have removed meanwhile) and returns those paths,
- * workspace-relative: the call is then reported as refused, before a later command or the person's git reads them.
+ * outcome), removes anything it planted where a control file was missing (a file, a folder inside `.git`, something
+ * inside a cover, which another instance may have removed meanwhile, or a control entry at any depth that was not
+ * there before — `crates/app/.cargo`, `docs/AGENTS.md`) and returns those paths, workspace-relative: the call is then
+ * reported as refused, before a later command or the person's git, cargo or agent reads them.
  */
 export function holdControlGuard(workspace: string, quarantineRoot: string): HeldGuard {
   const found = controlGuard(workspace);
@@ -79,6 +80,10 @@ export function holdControlGuard(workspace: string, quarantineRoot: string): Hel
         }
       }
     }
+    // Covers are empty mount points until removed above; anything planted inside one is already named.
+    const handled = [...guard.cover, ...planted];
+    for (const p of newControlEntries(workspace, guard))
+      if (!handled.some((h) => p === h || p.startsWith(`${h}${path.sep}`))) planted.push(p);
     if (planted.length > 0) {
       const into = path.join(
         quarantineRoot,

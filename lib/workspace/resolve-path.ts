@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ToolError, type PermissionAsk } from "../core/tool-types";
-import { controlLinkTargets, isControlPath } from "./control-paths";
+import { controlTargets, isControlPath, underTarget } from "./control-paths";
 
 export type ResolvedPath = {
   /** Real location on disk: symlinks and `..` already resolved, so this is what the gate judges and execute touches. */
@@ -96,8 +96,8 @@ export async function resolvePath(workspace: string, input: string): Promise<Res
   const relative = inside ? (rel === "" ? "." : rel.split(path.sep).join("/")) : null;
   const written = path.relative(root, path.resolve(root, expanded)).split(path.sep).join("/");
   const lexical = written !== "" && !written.startsWith("..") && !path.isAbsolute(written) && isControlPath(written);
-  const viaLink =
-    relative !== null && controlLinkTargets(root).some((t) => relative === t || relative.startsWith(`${t}/`));
+  // By where it leads: a control link's target, or what the repository's git config points at (its hooks folder).
+  const viaLink = relative !== null && underTarget(relative, controlTargets(root, relative));
   return { absolute, relative, inside, control: (relative !== null && isControlPath(relative)) || lexical || viaLink };
 }
 
