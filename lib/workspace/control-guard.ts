@@ -3,7 +3,7 @@ import path from "node:path";
 import { CONTROL_DIRS, controlLinkTargets, GIT_CONTROL, pointedPaths, WATCHED_DIRS } from "./control-paths";
 import { scanControls } from "./control-scan";
 import { repositoryOf, type Repository } from "./git-pointers";
-import { isInside } from "./untrusted-file";
+import { isInside } from "./read-untrusted-file";
 
 /** What guards a workspace's control entries while a command allowed to write runs (without a person's exact approval). */
 export type ControlGuard = {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { gitPointers, repositoryOf, type Repository } from "./git-pointers";
-import { isInside } from "./untrusted-file";
+import { isInside } from "./read-untrusted-file";
 
 /*
  * A control file is one that a program on the host reads and acts on by itself — runs code it names, changes which

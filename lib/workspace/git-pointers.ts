@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseGitConfig, type GitConfigEntry } from "./git-config-parse";
-import { isInside, readUntrustedFile } from "./untrusted-file";
+import { isInside, readUntrustedText } from "./read-untrusted-file";
 
 /** A working tree and its `.git` (a folder, a link, or a `gitdir:` file). */
 export type Repository = { worktree: string; dotGit: string };
@@ -96,7 +96,7 @@ function readCached(workspace: string, file: string): Cached | null {
   const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   const hit = cache.get(file);
   if (hit?.key === key) return hit;
-  const text = readUntrustedFile(file, isInside(workspace, file) ? workspace : null);
+  const text = readUntrustedText(file, isInside(workspace, file) ? workspace : null);
   if (text === null) return null;
   const fresh: Cached = { key, text, entries: null };
   cache.delete(file);

@@ -172,3 +172,20 @@ export function parseUntrustedJson(
     };
   }
 }
+
+/** Whether `p` is `root` or lies under it (absolute paths, compared as they are written). */
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * A settings file read as text, or null when it is missing or refused (git could not use it either): inside
+ * `bound` (the real workspace) when given, else anywhere its links lead (the person's own global config).
+ */
+export function readUntrustedText(file: string, bound: string | null): string | null {
+  const root = bound ?? "/";
+  const read = readUntrustedFile(root, path.relative(root, file));
+  return read.status === "ok" ? read.bytes.toString("utf8") : null;
+}
+
