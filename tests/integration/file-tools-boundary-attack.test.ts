@@ -46,14 +46,25 @@ function setUp(): { dataDir: string; repo: string } {
 
 const everything = (id: string) => api.t.db.sessionEvent.findMany({ where: { sessionId: id } });
 
+/** Starts a scripted session in `mode`, sends "go" and runs it, a person answering every ask with `answer`. */
+async function run(
+  script: Parameters<typeof startScripted>[1],
+  mode: string,
+  answer: Parameters<typeof driveAnswering>[3],
+): Promise<{ id: string; asks: Awaited<ReturnType<typeof driveAnswering>> }> {
+  const id = await startScripted(api, script, { mode });
+  await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
+  return { id, asks: await driveAnswering(api, (s) => settle(api, s), id, answer) };
+}
+
 describe.each(["auto", "acceptEdits", "bypassPermissions"])("in %s, the file tools stay inside", (mode) => {
   it("asks a person for every path outside (.., absolute, a link, a link made by an earlier call), and nothing outside changes or leaks", async () => {
     const { dataDir, repo } = setUp();
     const otherBefore = treeHash(other);
     fs.symlink(repo, path.join(api.workspace, "escape"), () => undefined);
     fs.mkdirSync(path.join(api.workspace, "dir"));
-    const id = await startScripted(
-      api,
+    // A person allows the shell command that swaps the folder for a link, and refuses every folder outside.
+    const { id, asks } = await run(
       [
         call("write", { path: path.join(host, "planted.txt"), content: "planted" }),
         call("write", { path: path.relative(api.workspace, path.join(repo, ".git/hooks/pre-commit")), content: EVIL }),
@@ -66,14 +77,7 @@ describe.each(["auto", "acceptEdits", "bypassPermissions"])("in %s, the file too
         call("write", { path: "dir/inside.txt", content: "through a swapped link" }),
         { text: "done" },
       ],
-      { mode },
-    );
-    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    // A person allows the shell command that swaps the folder for a link, and refuses every folder outside.
-    const asks = await driveAnswering(
-      api,
-      (s) => settle(api, s),
-      id,
+      mode,
       (ask) => (ask.permission === "bash" ? { reply: "once" } : { reply: "reject", message: "stay inside" }),
     );
     const outside = asks.filter((a) => a.permission === "external_directory").map((a) => a.patterns[0]);
@@ -93,16 +97,9 @@ describe.each(["auto", "acceptEdits", "bypassPermissions"])("in %s, the file too
 describe("what a person allowed outside is all the call sees", () => {
   it("a read of the data folder a person allowed still finds the server's files hidden", async () => {
     const { dataDir } = setUp();
-    const id = await startScripted(
-      api,
+    const { id } = await run(
       [call("read", { path: path.join(dataDir, "auth-secret") }), call("list", { path: dataDir }), { text: "done" }],
-      { mode: "bypassPermissions" },
-    );
-    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    await driveAnswering(
-      api,
-      (s) => settle(api, s),
-      id,
+      "bypassPermissions",
       () => ({ reply: "once" }),
     );
     const logged = JSON.stringify(await everything(id));
@@ -112,16 +109,9 @@ describe("what a person allowed outside is all the call sees", () => {
 
   it("a write a person allowed to a host folder lands there, and only there", async () => {
     setUp();
-    const id = await startScripted(
-      api,
+    const { id, asks } = await run(
       [call("write", { path: path.join(host, "allowed.txt"), content: "yes" }), { text: "done" }],
-      { mode: "auto" },
-    );
-    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    const asks = await driveAnswering(
-      api,
-      (s) => settle(api, s),
-      id,
+      "auto",
       () => ({ reply: "once" }),
     );
     expect(asks.map((a) => a.permission)).toContain("external_directory");
@@ -137,20 +127,13 @@ describe("without the sandbox", () => {
     try {
       const { resetSandboxCache } = await import("../../lib/sandbox/detect-sandbox");
       resetSandboxCache();
-      const id = await startScripted(
-        api,
+      const { id, asks } = await run(
         [
           call("write", { path: path.join(host, "planted.txt"), content: "planted" }),
           call("read", { path: "../auth-secret" }),
           { text: "done" },
         ],
-        { mode: "bypassPermissions" },
-      );
-      await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-      const asks = await driveAnswering(
-        api,
-        (s) => settle(api, s),
-        id,
+        "bypassPermissions",
         () => ({ reply: "once" }),
       );
       expect(asks.filter((a) => a.permission === "external_directory")).toEqual([]);
