@@ -110,3 +110,42 @@ describe("a held folder written through the shell", () => {
     expect(fs.existsSync(path.join(api.workspace, "db/migrations/001_drop.sql")), events.slice(-1500)).toBe(false);
   });
 });
+
+/*
+ * A policy's paths are held only once a plan was approved: a session that never plans (default mode, a member's)
+ * asks to write `migrations/001_drop.sql`, and any reviewer's "once" writes it. Olive, whose path it is, is never
+ * asked; the card names nobody. (SECURITY.md conditions the hold on an approval; the principle "a held path belongs
+ * to its owners" is then skipped by not planning.)
+ */
+describe("a policy's path in a session that never planned", () => {
+  it("a member's default-mode write to migrations/ is answered by Bo, not Olive", async () => {
+    api = testApi({ files: { "src/app.ts": "x\n" } });
+    const { person: someone, setPolicy: policy } = policyKit(() => api);
+    await someone("reviewer", "olive@example.com");
+    const bo = await someone("reviewer", "bo@example.com");
+    const mia = await someone("member", "mia@example.com");
+    await policy({
+      allowSelfApproval: false,
+      paths: [{ patterns: ["migrations/*"], reviewers: ["olive@example.com"], approvals: 1 }],
+    });
+    const started = await api.call(
+      "POST",
+      "/api/sessions",
+      {
+        workspace: api.workspace,
+        model: "scripted",
+        script: [call("write", { path: "migrations/001_drop.sql", content: DROP }), { text: "done" }],
+      },
+      mia,
+    );
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const id = started.body.session.id as string;
+    await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" }, mia);
+    expect((await settle(api, id)).status).toBe("awaiting_permission");
+    const [ask] = (await api.call("GET", `/api/permissions?sessionId=${id}&status=pending`)).body.permissions;
+    const res = await api.call("POST", `/api/permissions/${ask.id}/reply`, { reply: "once" }, bo);
+    await settle(api, id);
+    expect(fs.existsSync(path.join(api.workspace, "migrations/001_drop.sql"))).toBe(false);
+    expect(res.status).toBe(403);
+  });
+});
