@@ -50,8 +50,7 @@ function setUp() {
   return { rootA, repo };
 }
 
-const logOf = async (id: string) =>
-  JSON.stringify(await api.t.db.sessionEvent.findMany({ where: { sessionId: id } }));
+const logOf = async (id: string) => JSON.stringify(await api.t.db.sessionEvent.findMany({ where: { sessionId: id } }));
 
 describe.each(["auto", "bypassPermissions"])("A. a folder grant made for a read, then %s", (mode) => {
   it("a later write into that folder (a plain file) still asks a person", async () => {

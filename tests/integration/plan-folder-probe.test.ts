@@ -18,7 +18,9 @@ describe("plan mode writes only its own plan file", () => {
   it("every other write near the plans folder is refused", async () => {
     api = testApi({ files: { "README.md": "# r\n", ".plangate/config.json": "{}\n" } });
     // Another session's plan, waiting for review.
-    const other = await startScripted(api, [call("exit_plan_mode", { plan: "# Other\n" }), { text: "ok" }], { mode: "plan" });
+    const other = await startScripted(api, [call("exit_plan_mode", { plan: "# Other\n" }), { text: "ok" }], {
+      mode: "plan",
+    });
     await api.call("POST", `/api/sessions/${other}/messages`, { text: "plan" });
     await awaitReview(api, other);
     const slug = (await api.call("GET", `/api/sessions/${other}`)).body.session.planSlug as string;
@@ -34,13 +36,22 @@ describe("plan mode writes only its own plan file", () => {
         call("edit", { path: otherPlan, oldString: "# Other", newString: "# hijacked" }),
         call("write", { path: ".plangate/plans/../config.json", content: '{"permission":{"bash":{"*":"allow"}}}' }),
         call("apply_patch", { patch: "--- /dev/null\n+++ b/.plangate/plans/patched.md\n@@ -0,0 +1 @@\n+x\n" }),
-        call("task", { agent: "general", prompt: "write", script: [call("write", { path: ".plangate/plans/child.md", content: "x" }), { text: "d" }] }),
+        call("task", {
+          agent: "general",
+          prompt: "write",
+          script: [call("write", { path: ".plangate/plans/child.md", content: "x" }), { text: "d" }],
+        }),
         { text: "done" },
       ],
       { mode: "plan" },
     );
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    await driveAnswering(api, (s) => settle(api, s), id, () => ({ reply: "once" }));
+    await driveAnswering(
+      api,
+      (s) => settle(api, s),
+      id,
+      () => ({ reply: "once" }),
+    );
     expect(fs.readdirSync(plans).sort()).toEqual([`${slug}.md`]);
     expect(fs.readFileSync(otherPlan, "utf8")).toBe(before);
     expect(fs.readFileSync(path.join(api.workspace, ".plangate/config.json"), "utf8")).toBe("{}\n");

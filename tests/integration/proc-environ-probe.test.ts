@@ -15,9 +15,18 @@ describe("the server's /proc is not a folder a person can show", () => {
     "reading %s, allowed once, shows no server secret",
     async (p) => {
       api = testApi();
-      const id = await startScripted(api, [call("read", { path: p }), call("list", { path: "/proc/self/fd" }), { text: "done" }]);
+      const id = await startScripted(api, [
+        call("read", { path: p }),
+        call("list", { path: "/proc/self/fd" }),
+        { text: "done" },
+      ]);
       await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-      await driveAnswering(api, (s) => settle(api, s), id, () => ({ reply: "once" }));
+      await driveAnswering(
+        api,
+        (s) => settle(api, s),
+        id,
+        () => ({ reply: "once" }),
+      );
       const log = JSON.stringify(await api.t.db.sessionEvent.findMany({ where: { sessionId: id } }));
       if (process.env.SHOW_PROBE) console.log(log.match(/tool.result[^}]*}/g)?.join("\n"));
       expect(log).not.toContain(process.env.PLANGATE_TOKEN as string);

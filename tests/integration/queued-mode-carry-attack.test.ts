@@ -80,7 +80,12 @@ describe("a queued mode is carried past the mode check", () => {
     const source = started.body.session.id as string;
     await api.call("POST", `/api/sessions/${source}/messages`, { text: "go" }, { cookie: rob.cookie });
     expect((await settle(api, source)).status).toBe("awaiting_permission");
-    const chosen = await api.call("POST", `/api/sessions/${source}/mode`, { mode: "acceptEdits" }, { cookie: rob.cookie });
+    const chosen = await api.call(
+      "POST",
+      `/api/sessions/${source}/mode`,
+      { mode: "acceptEdits" },
+      { cookie: rob.cookie },
+    );
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     expect(chosen.body.outcome).toBe("queued");
 

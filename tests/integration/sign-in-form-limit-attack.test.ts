@@ -45,9 +45,13 @@ describe("the per-email limit whatever the body's encoding", () => {
       memberships: [{ root: "/", role: "owner" }],
     });
     const statuses: number[] = [];
-    for (let i = 0; i < 15; i++) statuses.push(await signInAsForm("olivia@example.com", `wrong guess ${i}!`, `10.9.0.${i}`));
+    for (let i = 0; i < 15; i++)
+      statuses.push(await signInAsForm("olivia@example.com", `wrong guess ${i}!`, `10.9.0.${i}`));
     // better-auth answers the form (these are real attempts, refused for the password).
-    expect(statuses.every((s) => s === 401 || s === 429), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 401 || s === 429),
+      JSON.stringify(statuses),
+    ).toBe(true);
     // After 10 failures for this email, the next try is refused, the right password too.
     expect(statuses.filter((s) => s === 429).length, JSON.stringify(statuses)).toBeGreaterThanOrEqual(5);
     expect(await signInAsForm("olivia@example.com", TEST_PASSWORD, "10.9.1.1")).toBe(429);

@@ -35,7 +35,12 @@ describe("a member adds a teammate to someone else's team", () => {
     );
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const lead = started.body.session.id as string;
-    const team = await api.call("POST", "/api/teams", { sessionId: lead, name: "rob's crew", personApproval: false }, owner);
+    const team = await api.call(
+      "POST",
+      "/api/teams",
+      { sessionId: lead, name: "rob's crew", personApproval: false },
+      owner,
+    );
     expect(team.status, JSON.stringify(team.body)).toBe(201);
     const teamId = team.body.team.id as string;
 
@@ -68,7 +73,10 @@ describe("a member adds a teammate to someone else's team", () => {
       await settle(api, mate).catch(() => undefined);
       const row = await api.t.db.session.findUnique({ where: { id: mate }, select: { startedBy: true } });
       const wrote = fs.existsSync(path.join(api.workspace, "mallory-was-here.txt"));
-      expect({ wroteUnasked: wrote, startedBy: row?.startedBy }).toEqual({ wroteUnasked: false, startedBy: mia.userId });
+      expect({ wroteUnasked: wrote, startedBy: row?.startedBy }).toEqual({
+        wroteUnasked: false,
+        startedBy: mia.userId,
+      });
     } else {
       expect(added.status).toBe(403);
     }
