@@ -150,6 +150,9 @@ function heldForOf(req: PermissionRequestView): HeldRule[] {
   return Array.isArray(v) ? (v as HeldRule[]) : [];
 }
 
+/** The folder an external_directory pattern names (`/srv/other/*` → `/srv/other`). */
+const folderOf = (pattern: string) => (pattern.endsWith("/*") ? pattern.slice(0, -2) || "/" : pattern);
+
 const who = (rules: readonly HeldRule[]) => {
   const people = [...new Set(rules.flatMap((r) => r.reviewers))];
   return people.length ? people.join(" or ") : "nobody named (it was held before reviewers were recorded)";
@@ -175,6 +178,7 @@ async function judgeAnswer(
   const email = person ? ((await findPerson(db, { id: person }))?.email ?? null) : null;
   const namedReviewer = releasesHeld(held, email);
   const owner = may(actor, "manage", workspace);
+  const outside = req.permission === "external_directory" ? req.patterns.map(folderOf) : [];
   const d = gate({
     about: "answer",
     reply: input.reply,
@@ -183,7 +187,13 @@ async function judgeAnswer(
     namedReviewer,
     owner,
     ...(reason ? { reason } : {}),
+    ...(outside.length > 0 ? { outside: { mayAnswerThere: outside.every((f) => may(actor, "answer", f)) } } : {}),
   });
+  if (d.action !== "allow" && held.length === 0 && d.fix === undefined)
+    throw new AppError(
+      "forbidden",
+      `You may not allow ${outside.join(", ")}: only someone who may answer asks there may show it to a model or let one change it (outside every workspace root, only the operator).`,
+    );
   if (d.action !== "allow") {
     const paths = [...new Set(held.map((r) => r.pattern))].join(", ");
     if (d.fix === "once")

@@ -5,13 +5,26 @@ import { addressOf, limited, refusedByAuth, signInLimits } from "./limit-attempt
 const PASSWORD_SIGN_IN = "/api/auth/sign-in/email";
 const MAX_EMAIL = 320;
 
-/** The email a sign-in's body names, as accounts are keyed (trimmed, lowercase); null when it names none. */
-async function emailOf(req: Request): Promise<string | null> {
+/** What a sign-in's body says, in whichever encoding better-auth reads it (JSON, or a form, urlencoded or multipart). */
+async function bodyEmail(req: Request): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data"))
+    return (
+      await req
+        .clone()
+        .formData()
+        .catch(() => null)
+    )?.get("email");
   const body: unknown = await req
     .clone()
     .json()
     .catch(() => null);
-  const email = body && typeof body === "object" ? (body as { email?: unknown }).email : undefined;
+  return body && typeof body === "object" ? (body as { email?: unknown }).email : undefined;
+}
+
+/** The email a sign-in's body names, as accounts are keyed (trimmed, lowercase); null when it names none. */
+async function emailOf(req: Request): Promise<string | null> {
+  const email = await bodyEmail(req);
   return typeof email === "string" && email.length <= MAX_EMAIL ? email.trim().toLowerCase() || null : null;
 }
 

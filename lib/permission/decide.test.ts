@@ -122,7 +122,7 @@ describe("decide", () => {
       "acceptEdits",
       { permission: "edit", pattern: "/etc/x", insideWorkspace: false },
       "ask",
-      /rule \*/,
+      /outside the workspace: only a person/,
     ],
     ["acceptEdits: workspace unknown", "acceptEdits", { permission: "edit", pattern: "src/a.ts" }, "ask", /rule \*/],
     [

@@ -267,6 +267,45 @@ describe("gate: a folder outside the workspace is a person's question (issue 41)
   ])("%s", (_name, over, action) => {
     expect(gate(outside(over)).action).toBe(action);
   });
+
+  const change = (over: Partial<CallQuestion>): CallQuestion =>
+    call({ permission: "edit", pattern: "/srv/other/a.sh", readOnly: false, insideWorkspace: false, ...over });
+  const edit = (pattern: string, source: RuleSource = "grant"): Rule => ({
+    permission: "edit",
+    pattern,
+    action: "allow",
+    source,
+  });
+  it.each<[string, Partial<CallQuestion>, Action]>([
+    ["a change outside: auto does not answer it", { mode: "auto" }, "ask"],
+    ["bypassPermissions does not", { mode: "bypassPermissions" }, "ask"],
+    ["acceptEdits does not", { mode: "acceptEdits" }, "ask"],
+    ["an agent's native allow does not", { rule: edit("*", "native"), mode: "auto" }, "ask"],
+    ["a grant for another path does not", { rule: edit("/srv/other/*") }, "ask"],
+    ["a person's grant for exactly this path does", { rule: edit("/srv/other/a.sh") }, "allow"],
+    ["a person's answer for this call does", { personAllowed: true }, "allow"],
+    ["plan mode refuses it", { mode: "plan" }, "deny"],
+  ])("%s", (_name, over, action) => {
+    expect(gate(change(over)).action).toBe(action);
+  });
+
+  it.each<[string, boolean | undefined, "once" | "reject", Action]>([
+    ["an answerer with a role where the folder is may allow it", true, "once", "allow"],
+    ["one without may not", false, "once", "deny"],
+    ["one without may still refuse it", false, "reject", "allow"],
+    ["an ask inside the workspace is not about this", undefined, "once", "allow"],
+  ])("answers: %s", (_name, there, reply, action) => {
+    const d = gate({
+      about: "answer",
+      reply,
+      control: false,
+      held: false,
+      namedReviewer: false,
+      owner: false,
+      ...(there === undefined ? {} : { outside: { mayAnswerThere: there } }),
+    });
+    expect(d.action).toBe(action);
+  });
 });
 
 describe("gate: plan decisions (facts → answer)", () => {

@@ -77,6 +77,11 @@ export type AnswerQuestion = {
   owner: boolean;
   /** The override's reason, when one was given. */
   reason?: string;
+  /**
+   * The ask is about folders outside the session's workspace (external_directory): whether the answerer may answer
+   * asks in every one of them (a role there; outside every root, only the operator).
+   */
+  outside?: { mayAnswerThere: boolean };
 };
 
 export type GateQuestion = CallQuestion | PlanQuestion | AnswerQuestion;
@@ -166,12 +171,24 @@ function outsideFolder(rule: Rule | undefined, folder: string): Decision {
   return { action: "ask", reason: "a path outside the workspace: only a person may allow it" };
 }
 
+/**
+ * A change outside the workspace (a write a person's folder grant let the call reach) is a person's question too:
+ * once, or their grant for exactly that path. A folder grant made for a read, acceptEdits, auto and
+ * bypassPermissions never answer it.
+ */
+function outsideChange(rule: Rule | undefined, target: string): Decision {
+  if (rule?.action === "allow" && rule.source === "grant" && rule.pattern === target)
+    return decision(rule, "allow", "a person's grant for this path");
+  return { action: "ask", reason: "a change outside the workspace: only a person may allow it" };
+}
+
 /** Plangate's sandboxed agent: the rule first, then the session's permission mode on top. */
 function agentCall(rule: Rule | undefined, q: CallFacts): Decision {
   const base = ruleDecision(rule);
   if (base.action === "deny") return base;
   if (q.personAllowed === true) return decision(rule, "allow", "allowed once by a person", true);
   if (q.permission === OUTSIDE) return outsideFolder(rule, q.pattern);
+  if (q.insideWorkspace === false && !q.readOnly && q.mode !== "plan") return outsideChange(rule, q.pattern);
   // A command that cannot change anything (allowlisted, or sandboxed read-only) needs no question.
   if (base.action === "ask" && q.readOnly && q.permission === "bash")
     return decision(rule, "allow", "read-only command");
@@ -274,6 +291,12 @@ function planDecision(q: PlanQuestion): Decision {
 
 function answerDecision(q: AnswerQuestion): Decision {
   if (q.reply === "reject") return { action: "allow", reason: "rejecting changes nothing" };
+  // What a model may see or change beyond the workspace belongs to whoever may answer asks where it is.
+  if (q.outside !== undefined && !q.outside.mayAnswerThere)
+    return {
+      action: "deny",
+      reason: "a folder outside the workspace is allowed only by someone who may answer asks where it is",
+    };
   if (q.reply === "always" && q.control)
     return {
       action: "deny",
