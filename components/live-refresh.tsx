@@ -20,6 +20,7 @@ export function LiveRefresh({
   const router = useRouter();
   const start = useRef(after);
   const [lost, setLost] = useState(false);
+  const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<string | null>(null);
   useEffect(() => {
     const source = new EventSource(`/api/sessions/${sessionId}/stream?after=${start.current}`);
@@ -27,6 +28,7 @@ export function LiveRefresh({
     // The browser retries on its own; the banner says so while it does, and goes when the stream is back.
     source.onerror = () => setLost(true);
     source.onopen = () => {
+      setOpen(true);
       setLost((was) => {
         if (was) router.refresh();
         return false;
@@ -62,6 +64,8 @@ export function LiveRefresh({
   }, [sessionId, router, title]);
   return (
     <>
+      {/* Whether this page is live yet: what a test waits on instead of a guess of how long connecting takes. */}
+      <span hidden data-testid="live-stream" data-state={open ? "open" : "connecting"} />
       {lost ? (
         <p
           data-testid="connection-lost"
