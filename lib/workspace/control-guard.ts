@@ -84,7 +84,8 @@ export function controlGuard(workspace: string): ControlGuard {
   for (const entry of scan.entries) {
     const stat = lstat(entry);
     if (stat === null) continue;
-    if (path.basename(entry) === ".git" && stat.isDirectory()) guardGitDir(workspace, entry, out);
+    if ((path.basename(entry) === ".git" && stat.isDirectory()) || scan.gitDirs.includes(entry))
+      guardGitDir(workspace, entry, out);
     else guardExisting(workspace, entry, stat, out);
   }
   // What git config points at: the hooks folder, included files, programs. Read from the real workspace.
@@ -92,10 +93,8 @@ export function controlGuard(workspace: string): ControlGuard {
   const repos: Repository[] = [];
   for (const found of [repositoryOf(real), ...scan.repos]) {
     if (found === null) continue;
-    const worktree = isInside(workspace, found.worktree)
-      ? path.join(real, path.relative(workspace, found.worktree))
-      : found.worktree;
-    const repo = { worktree, dotGit: path.join(worktree, ".git") };
+    const inReal = (p: string) => (isInside(workspace, p) ? path.join(real, path.relative(workspace, p)) : p);
+    const repo = { worktree: inReal(found.worktree), dotGit: inReal(found.dotGit) };
     if (!repos.some((r) => r.dotGit === repo.dotGit)) repos.push(repo);
   }
   const pointed = pointedPaths(real, repos);

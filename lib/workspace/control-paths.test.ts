@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { controlTargets, isControlPath } from "./control-paths";
+import { CONTROL_SUBPATHS, controlTargets, isControlPath } from "./control-paths";
 
 describe("isControlPath", () => {
   it.each<[string, boolean]>([
@@ -86,7 +86,81 @@ describe("isControlPath", () => {
     [".nvim.lua", true],
     [".dir-locals.el", true],
     ["uv.toml", true],
+    // Issue 41, by principle: the siblings of what was listed (interpreters' and debuggers' start-up files, hook
+    // managers and what their hooks run, build tools' launchers, editors and dev environments, agents).
+    [".vimrc", true],
+    [".gvimrc", true],
+    [".Rprofile", true],
+    [".Renviron", true],
+    [".iex.exs", true],
+    [".irbrc", true],
+    [".pryrc", true],
+    [".pdbrc", true],
+    [".octaverc", true],
+    [".ghci", true],
+    [".ocamlinit", true],
+    [".gdbinit", true],
+    [".lintstagedrc", true],
+    [".lintstagedrc.json", true],
+    ["lint-staged.config.js", true],
+    ["packages/web/lint-staged.config.mjs", true],
+    ["commitlint.config.js", true],
+    [".commitlintrc.yml", true],
+    [".overcommit.yml", true],
+    [".simple-git-hooks.json", true],
+    ["simple-git-hooks.cjs", true],
+    [".huskyrc.json", true],
+    ["lefthook.toml", true],
+    ["gradle/wrapper/gradle-wrapper.properties", true],
+    ["android/gradle/wrapper/gradle-wrapper.jar", true],
+    ["gradle.properties", true],
+    [".mvn/wrapper/maven-wrapper.properties", true],
+    [".mvn/extensions.xml", true],
+    [".mvn/jvm.config", true],
+    ["nuget.config", true],
+    ["NuGet.Config", true],
+    ["global.json", true],
+    [".bazelrc", true],
+    [".bazelversion", true],
+    [".jvmopts", true],
+    [".sbtopts", true],
+    [".rvmrc", true],
+    ["project.sublime-project", true],
+    [".theia/tasks.json", true],
+    [".gitpod.yml", true],
+    ["devbox.json", true],
+    [".flox/env/manifest.toml", true],
+    ["CRUSH.md", true],
+    [".crush.json", true],
+    ["WARP.md", true],
+    [".kilocode/rules/rules.md", true],
+    [".trae/rules/project_rules.md", true],
+    [".augment/rules/rules.md", true],
+    [".augment-guidelines", true],
+    [".continuerules", true],
+    [".roomodes", true],
+    [".aiderignore", true],
+    [".cursorignore", true],
+    [".github/prompts/release.prompt.md", true],
+    [".github/chatmodes/plan.chatmode.md", true],
+    [".github/actions/setup/action.yml", true],
+    [".github/dependabot.yml", true],
+    [".cirrus.yml", true],
+    [".semaphore/semaphore.yml", true],
+    [".gitconfig", true],
+    [".bzr/branch/branch.conf", true],
     // The line: project source and plain data, which the person reviews in the diff.
+    ["eslint.config.js", false],
+    ["jest.config.ts", false],
+    [".pylintrc", false],
+    ["build.gradle.kts", false],
+    ["pom.xml", false],
+    ["gradlew", false],
+    [".sdkmanrc", false],
+    ["flake.nix", false],
+    ["src/wrapper/x.ts", false],
+    ["docs/crush.md.txt", false],
+    [".github/CODEOWNERS", false],
     ["Makefile", false],
     ["package.json", false],
     ["Cargo.toml", false],
@@ -139,6 +213,47 @@ describe("controlTargets: what the repository's git config points at, read at th
       "team.gitconfig",
       "tools/git hooks",
     ]);
+  });
+
+  it("every word of a program git runs that could name a file, from the top folder, whether it exists or not", () => {
+    config(
+      [
+        '[filter "fmt"]\n\tclean = sh fmt-clean.sh %f',
+        '[diff "pdf"]\n\ttextconv = python3 -B tools/pdf2txt.py',
+        "[core]\n\tpager = less -R\n\tgitProxy = proxy/run\n\teditor = vim",
+        "[credential]\n\thelper = store --file=creds",
+        '[submodule "v"]\n\tupdate = !sh up.sh',
+        '[trailer "s"]\n\tcommand = "LANG=C ./sign.sh $ARG > out.txt"',
+        '[alias]\n\tst = status\n\tship = "!f() { sh ship.sh; }; f"',
+      ].join("\n"),
+    );
+    expect(controlTargets(ws).sort()).toEqual([
+      "fmt-clean.sh",
+      "out.txt",
+      "proxy/run",
+      "ship.sh",
+      "sign.sh",
+      "tools/pdf2txt.py",
+      "up.sh",
+    ]);
+  });
+
+  it("a program named without a slash is looked for in the PATH entries that are relative to the top folder", () => {
+    config("[core]\n\teditor = prettier-edit --wait\n");
+    const before = { ...process.env };
+    // Only this repository's config: the machine's own (a credential helper) would be looked for there too.
+    const none = path.join(os.tmpdir(), "plangate-no-such-config");
+    Object.assign(process.env, {
+      PATH: `/usr/bin${path.delimiter}node_modules/.bin`,
+      GIT_CONFIG_GLOBAL: none,
+      GIT_CONFIG_SYSTEM: none,
+      XDG_CONFIG_HOME: none,
+    });
+    try {
+      expect(controlTargets(ws)).toEqual(["node_modules/.bin/prettier-edit"]);
+    } finally {
+      process.env = before;
+    }
   });
 
   it("follows includes inside the workspace (a hooksPath set there counts); never a link that leads out", () => {
@@ -204,6 +319,8 @@ describe("controlTargets: what the repository's git config points at, read at th
   it("a link named like the folder of a control subpath makes that subpath control where it leads", () => {
     fs.mkdirSync(path.join(ws, "ci/workflows"), { recursive: true });
     fs.symlinkSync("ci", path.join(ws, ".github"));
-    expect(controlTargets(ws)).toEqual(["ci/workflows", "ci/copilot-instructions.md", "ci/instructions", "ci/agents"]);
+    const github = CONTROL_SUBPATHS.filter((s) => s.startsWith(".github/"));
+    expect(github).toEqual(expect.arrayContaining([".github/workflows", ".github/copilot-instructions.md"]));
+    expect(controlTargets(ws)).toEqual(github.map((s) => s.replace(".github/", "ci/")));
   });
 });

@@ -1,5 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import {
+  CONTROL_DIRS,
+  CONTROL_FILE_PATTERNS,
+  CONTROL_FILES,
+  CONTROL_SUBPATHS,
+  GIT_CONTROL,
+  WATCHED_DIRS,
+} from "./control-names";
+import { gitFolderTargets } from "./git-folders";
 import { gitPointers, repositoryOf, type Repository } from "./git-pointers";
 import { isInside } from "./read-untrusted-file";
 
@@ -19,146 +28,7 @@ import { isInside } from "./read-untrusted-file";
  * Folders that installs and builds fill (`node_modules`, `target`, `.venv`) are outputs, not settings.
  */
 
-/**
- * Other agents' rule folders: read when the person starts that agent here, and running nothing themselves, so a
- * missing one is checked after a command rather than covered while it runs (each cover costs a writable command
- * a mount point made and removed on the host). CI folders act only once pushed: checked after as well.
- */
-export const WATCHED_DIRS: readonly string[] = [
-  ".clinerules",
-  ".roo",
-  ".windsurf",
-  ".kiro",
-  ".amazonq",
-  ".continue",
-  ".junie",
-  ".circleci",
-  ".buildkite",
-  ".woodpecker",
-];
-
-/** Folders whose every file is a control file, at any depth. */
-export const CONTROL_DIRS: readonly string[] = [
-  ".plangate",
-  // Version control: each runs hooks or commands its settings name (`.hg/hgrc` hooks, jj's `ui.pager`).
-  ".git",
-  ".hg",
-  ".jj",
-  ".sl",
-  // Agents' settings (hooks, MCP servers, plugins, start-up scripts).
-  ".claude",
-  ".opencode",
-  ".cursor",
-  ".gemini",
-  ".qwen",
-  ".codex",
-  ".openhands",
-  // Editors: tasks run on folder open, language-server binaries, per-folder settings.
-  ".vscode",
-  ".idea",
-  ".zed",
-  ".fleet",
-  ".helix",
-  ".devcontainer",
-  // Hook managers, cargo (`runner`, `rustc-wrapper`, `[alias]`), mise.
-  ".husky",
-  ".cargo",
-  ".mise",
-  ...WATCHED_DIRS,
-];
-
-/** Files that a shell, a tool manager, a package manager, an editor, CI or an agent reads as configuration, at any depth. */
-export const CONTROL_FILES: readonly string[] = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".envrc",
-  ".pythonrc",
-  ".inputrc",
-  // Package managers' own settings (registry, script shell, install hooks), not their manifests.
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pnpmrc",
-  ".pnpmfile.cjs",
-  "bunfig.toml",
-  "uv.toml",
-  // Toolchain and tool managers: which program `cargo`, `node` or `python` is, and what runs on `cd`.
-  "rust-toolchain",
-  "rust-toolchain.toml",
-  ".tool-versions",
-  "mise.toml",
-  ".mise.toml",
-  // Git: submodules (their URLs and update commands) and git-lfs's settings.
-  ".gitmodules",
-  ".lfsconfig",
-  // Git hook managers.
-  ".pre-commit-config.yaml",
-  "lefthook.yml",
-  "lefthook.yaml",
-  ".lefthook.yml",
-  ".lefthook.yaml",
-  "lefthook-local.yml",
-  "lefthook-local.yaml",
-  ".lefthook-local.yml",
-  ".lefthook-local.yaml",
-  // Editors that run a folder's settings: a dev container, Neovim and Vim's exrc, Emacs' dir-locals.
-  ".devcontainer.json",
-  ".nvim.lua",
-  ".nvimrc",
-  ".exrc",
-  ".dir-locals.el",
-  ".dir-locals-2.el",
-  // CI: runs on the next push, with the repository's secrets.
-  ".gitlab-ci.yml",
-  ".travis.yml",
-  ".drone.yml",
-  ".woodpecker.yml",
-  "bitbucket-pipelines.yml",
-  "azure-pipelines.yml",
-  "jenkinsfile",
-  // Agents: settings that run programs, and instructions every later session obeys.
-  ".mcp.json",
-  "opencode.json",
-  "opencode.jsonc",
-  ".aider.conf.yml",
-  "agents.md",
-  "agents.override.md",
-  "agent.md",
-  "claude.md",
-  "claude.local.md",
-  "gemini.md",
-  "qwen.md",
-  ".cursorrules",
-  ".windsurfrules",
-  ".rules",
-  ".goosehints",
-];
-
-/** Families of control files, by name: mise's `mise.<env>.toml`, `.mise.local.toml`…, and VS Code workspaces. */
-export const CONTROL_FILE_PATTERNS: readonly RegExp[] = [/^\.?mise\.[^/]+\.toml$/, /\.code-workspace$/];
-
-/** A folder or file that is control only inside a given folder: `.github/workflows`, not `.github/ISSUE_TEMPLATE`. */
-export const CONTROL_SUBPATHS: readonly string[] = [
-  ".github/workflows",
-  ".github/copilot-instructions.md",
-  ".github/instructions",
-  ".github/agents",
-  ".gitea/workflows",
-  ".forgejo/workflows",
-  ".config/mise",
-  ".config/mise.toml",
-  "mise/config.toml",
-  ".yarn/releases",
-  ".yarn/plugins",
-  ".bundle/config",
-];
+export { CONTROL_DIRS, CONTROL_FILE_PATTERNS, CONTROL_FILES, CONTROL_SUBPATHS, GIT_CONTROL, WATCHED_DIRS };
 
 const DIRS = new Set(CONTROL_DIRS);
 const FILES = new Set(CONTROL_FILES);
@@ -189,24 +59,6 @@ export function controlIndex(parts: readonly string[]): number {
 export function isControlPath(relative: string): boolean {
   return controlIndex(relative.split("/").filter((p) => p !== "" && p !== ".")) !== -1;
 }
-
-/**
- * Inside `.git`, what runs code or redirects git to other settings: the config (and a worktree's), hooks,
- * attributes (info/), `commondir` (another common git folder), alternates (other object stores), and the
- * folders of linked worktrees and submodules, each with configs of their own. Commits write only objects,
- * refs, logs and the index, which stay writable.
- */
-export const GIT_CONTROL: readonly string[] = [
-  "config",
-  "config.worktree",
-  "commondir",
-  "hooks",
-  "info",
-  "objects/info/alternates",
-  "objects/info/http-alternates",
-  "worktrees",
-  "modules",
-];
 
 const toPosix = (rel: string): string => rel.split(path.sep).join("/");
 
@@ -244,21 +96,27 @@ export function controlLinkTargets(workspace: string): string[] {
 
 /**
  * Control by what the workspace says now rather than by name (workspace-relative; everything under one is control
- * too): where its control links lead, and what the git config of its repository — and of the repository that
- * holds `relative`, when that is another one inside the workspace — points at: the hooks folder, included config
- * files, programs it runs. Read afresh at every call: the config may have changed since the last write.
+ * too): where its control links lead; a folder on the way to `relative` that is or would become a git folder by
+ * what it holds (see git-folders); and what the git config of its repository, of the repository that holds
+ * `relative` when that is another one inside the workspace, and of such a git folder points at: the hooks folder,
+ * included config files, programs it runs, the git folders a `gitdir:` file or `commondir` leads to. Read afresh at
+ * every call: the config may have changed since the last write.
  */
 export function controlTargets(workspace: string, relative?: string | null): string[] {
   const repos: Repository[] = [];
-  for (const start of [workspace, relative ? path.dirname(path.join(workspace, relative)) : workspace]) {
-    const repo = repositoryOf(start);
+  const add = (repo: Repository | null) => {
     if (repo !== null && !repos.some((r) => r.dotGit === repo.dotGit)) repos.push(repo);
-  }
+  };
+  add(repositoryOf(workspace));
+  const shape = relative ? gitFolderTargets(workspace, relative) : { targets: [], gitDirs: [] };
+  if (relative) add(repositoryOf(path.dirname(path.join(workspace, relative))));
+  // A bare repository runs its programs in its git folder (or where its core.worktree says).
+  for (const dir of shape.gitDirs) add({ worktree: dir, dotGit: dir });
   const { gitDirs, paths } = pointedPaths(workspace, repos);
   const pointed = [...paths, ...gitDirs.flatMap((d) => GIT_CONTROL.map((part) => path.join(d, part)))]
     .map((t) => toPosix(path.relative(workspace, t)))
     .filter((t) => !isControlPath(t));
-  return [...new Set([...controlLinkTargets(workspace), ...pointed])];
+  return [...new Set([...controlLinkTargets(workspace), ...shape.targets, ...pointed])];
 }
 
 /**

@@ -45,4 +45,35 @@ describe("scanControls", () => {
     fs.rmSync(path.join(ws, "a/b/c/.envrc"));
     expect(rel(scanControls(ws).entries)).toEqual(["d/e/.cargo"]);
   });
+
+  it("a folder that passes git's test is one entry, whatever its name and depth, and a repository; the workspace itself by its HEAD and settings", () => {
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-scan-")));
+    for (const d of ["vendor/tool/objects", "vendor/tool/refs", "half/refs", "half/objects", "lone/refs"])
+      fs.mkdirSync(path.join(ws, d), { recursive: true });
+    fs.writeFileSync(path.join(ws, "vendor/tool/HEAD"), "ref: refs/heads/main\n");
+    fs.writeFileSync(path.join(ws, "vendor/tool/config"), "");
+    fs.writeFileSync(path.join(ws, "half/config"), "");
+    const scan = scanControls(ws);
+    expect(rel(scan.entries)).toEqual(["vendor/tool"]);
+    expect(rel(scan.gitDirs)).toEqual(["vendor/tool"]);
+    expect(scan.repos.map((r) => path.relative(ws, r.dotGit))).toEqual(["vendor/tool"]);
+    // A HEAD makes `half` one; the workspace's own objects/ and refs/ are data, its HEAD and config the entries.
+    fs.writeFileSync(path.join(ws, "half/HEAD"), "ref: refs/heads/main\n");
+    for (const d of ["objects", "refs"]) fs.mkdirSync(path.join(ws, d));
+    fs.writeFileSync(path.join(ws, "HEAD"), "ref: refs/heads/main\n");
+    fs.writeFileSync(path.join(ws, "config"), "");
+    expect(rel(scanControls(ws).entries)).toEqual(["HEAD", "config", "half", "vendor/tool"]);
+  });
+
+  it("objects/ through a link that leads nowhere yet: the folder is read again, and found once the link leads to a folder", async () => {
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "plangate-scan-")));
+    fs.mkdirSync(path.join(ws, "g/refs"), { recursive: true });
+    fs.writeFileSync(path.join(ws, "g/HEAD"), "ref: refs/heads/main\n");
+    fs.symlinkSync("../store", path.join(ws, "g/objects"));
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(scanControls(ws).entries).toEqual([]);
+    expect(scanControls(ws).entries).toEqual([]);
+    fs.mkdirSync(path.join(ws, "store"));
+    expect(rel(scanControls(ws).entries)).toEqual(["g"]);
+  });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { controlIndex } from "./control-paths";
+import { isGitControlName, isGitSettingName, passesGitTest } from "./git-folders";
 import type { Repository } from "./git-pointers";
 
 /**
@@ -12,12 +13,17 @@ export const UNWALKED_DIRS: ReadonlySet<string> = new Set(["node_modules", "targ
 export type ControlScan = {
   /** Every control entry in the workspace (absolute), at any depth: the topmost one of a path; nothing inside it. */
   entries: string[];
-  /** The repositories found inside the workspace (a `.git` of any kind), each with settings that may point elsewhere. */
+  /**
+   * The repositories found inside the workspace (a `.git` of any kind, and every folder that passes git's test for a
+   * git folder, as a bare repository), each with settings that may point elsewhere.
+   */
   repos: Repository[];
+  /** Folders below the top that pass git's test (see git-folders), whatever their name: entries, guarded like `.git`. */
+  gitDirs: string[];
 };
 
-/** What one folder held when it was last read: its control entries and the folders to walk into. */
-type Folder = { ctime: bigint; racy: boolean; controls: string[]; dirs: string[] };
+/** What one folder held when it was last read: its control entries, the folders to walk into, whether git takes it as a git folder. */
+type Folder = { ctime: bigint; racy: boolean; controls: string[]; dirs: string[]; gitDir: boolean };
 
 /*
  * A walk reads every folder, and runs twice per writable command (before and after). A folder's ctime changes
@@ -29,8 +35,8 @@ const RACY_MS = 2_000;
 const MAX_WORKSPACES = 8;
 const remembered = new Map<string, Map<string, Folder>>();
 
-function read(dir: string, parent: string, ctime: bigint, ctimeMs: number): Folder {
-  const folder: Folder = { ctime, racy: Date.now() - ctimeMs < RACY_MS, controls: [], dirs: [] };
+function read(dir: string, parent: string, ctime: bigint, ctimeMs: number, top: boolean): Folder {
+  const folder: Folder = { ctime, racy: Date.now() - ctimeMs < RACY_MS, controls: [], dirs: [], gitDir: false };
   let list: fs.Dirent[];
   try {
     list = fs.readdirSync(dir, { withFileTypes: true });
@@ -42,7 +48,22 @@ function read(dir: string, parent: string, ctime: bigint, ctimeMs: number): Fold
     if (controlIndex(parts) !== -1) folder.controls.push(d.name);
     else if (d.isDirectory() && !UNWALKED_DIRS.has(d.name)) folder.dirs.push(d.name);
   }
+  const folded = (name: string) => name.normalize("NFC").toLowerCase();
+  folder.gitDir = passesGitTest((name, isDir) =>
+    list.some((d) => folded(d.name) === folded(name) && isDirEntry(dir, d) === isDir),
+  );
+  // A link's target can appear without this folder changing: a folder with one among git's names is read every time.
+  if (list.some((d) => d.isSymbolicLink() && isGitControlName(d.name))) folder.racy = true;
+  // The workspace itself cannot be moved away: its HEAD and settings are the entries (objects and refs are data).
+  if (folder.gitDir && top) for (const d of list) if (isGitSettingName(d.name)) folder.controls.push(d.name);
+  if (folder.gitDir && top) folder.dirs = folder.dirs.filter((name) => !folder.controls.includes(name));
   return folder;
+}
+
+/** A folder, or a link to one (git follows links to objects/ and refs/). */
+function isDirEntry(dir: string, d: fs.Dirent): boolean {
+  if (!d.isSymbolicLink()) return d.isDirectory();
+  return fs.statSync(path.join(dir, d.name), { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /**
@@ -51,7 +72,7 @@ function read(dir: string, parent: string, ctime: bigint, ctimeMs: number): Fold
  * (a link named like a control entry is one itself); control folders are not walked into.
  */
 export function scanControls(workspace: string): ControlScan {
-  const out: ControlScan = { entries: [], repos: [] };
+  const out: ControlScan = { entries: [], repos: [], gitDirs: [] };
   const before = remembered.get(workspace);
   const now = new Map<string, Folder>();
   const walk = (dir: string, parent: string): void => {
@@ -61,8 +82,15 @@ export function scanControls(workspace: string): ControlScan {
     const folder =
       known !== undefined && !known.racy && known.ctime === st.ctimeNs
         ? known
-        : read(dir, parent, st.ctimeNs, Number(st.ctimeMs));
+        : read(dir, parent, st.ctimeNs, Number(st.ctimeMs), dir === workspace);
     now.set(dir, folder);
+    if (folder.gitDir) out.repos.push({ worktree: dir, dotGit: dir });
+    if (folder.gitDir && dir !== workspace) {
+      // A git folder is one entry (moved away whole when planted), not walked into: its inside is git's.
+      out.entries.push(dir);
+      out.gitDirs.push(dir);
+      return;
+    }
     for (const name of folder.controls) {
       out.entries.push(path.join(dir, name));
       if (name === ".git") out.repos.push({ worktree: dir, dotGit: path.join(dir, ".git") });

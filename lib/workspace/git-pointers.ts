@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseGitConfig, type GitConfigEntry } from "./git-config-parse";
+import { gitSetting } from "./git-config-keys";
+import { parseGitConfig } from "./git-config-parse";
 import { isInside, readUntrustedText } from "./read-untrusted-file";
+import { shellWords, type ShellWord } from "./shell-words";
 
 /** A working tree and its `.git` (a folder, a link, or a `gitdir:` file). */
 export type Repository = { worktree: string; dotGit: string };
@@ -39,28 +41,6 @@ export const GIT_HOOKS: readonly string[] = [
   "post-index-change",
 ];
 
-/** Settings whose value is a command git runs by itself ([section, name], any subsection); `alias` only with `!`. */
-const PROGRAM_KEYS = new Set([
-  "core.fsmonitor",
-  "core.editor",
-  "core.pager",
-  "core.sshcommand",
-  "core.askpass",
-  "sequence.editor",
-  "gpg.program",
-  "diff.external",
-  "diff.command",
-  "diff.textconv",
-  "difftool.cmd",
-  "mergetool.cmd",
-  "filter.clean",
-  "filter.smudge",
-  "filter.process",
-  "merge.driver",
-  "credential.helper",
-  "uploadpack.packobjectshook",
-]);
-
 /** git follows includes at most this deep. */
 const MAX_INCLUDE_DEPTH = 10;
 
@@ -81,7 +61,12 @@ export function repositoryOf(start: string): Repository | null {
   }
 }
 
-type Cached = { key: string; text: string; entries: GitConfigEntry[] | null };
+/** A setting that makes git take something from the files around it (see git-config-keys), its words split once. */
+type Setting =
+  | { kind: "include" | "folder" | "worktree"; value: string }
+  | { kind: "program"; words: readonly ShellWord[] };
+
+type Cached = { key: string; text: string; settings: Setting[] | null };
 /** Every file and resolve-path call reads these: kept while the file's identity, size and times stay the same. */
 const cache = new Map<string, Cached>();
 const MAX_CACHED = 256;
@@ -98,7 +83,7 @@ function readCached(workspace: string, file: string): Cached | null {
   if (hit?.key === key) return hit;
   const text = readUntrustedText(file, isInside(workspace, file) ? workspace : null);
   if (text === null) return null;
-  const fresh: Cached = { key, text, entries: null };
+  const fresh: Cached = { key, text, settings: null };
   cache.delete(file);
   if (Date.now() - st.ctimeMs > RACY_MS) {
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
@@ -111,11 +96,15 @@ function read(workspace: string, file: string): string | null {
   return readCached(workspace, file)?.text ?? null;
 }
 
-function entriesOf(workspace: string, file: string): GitConfigEntry[] | null {
+function settingsOf(workspace: string, file: string): Setting[] | null {
   const got = readCached(workspace, file);
   if (got === null) return null;
-  got.entries ??= parseGitConfig(got.text);
-  return got.entries;
+  got.settings ??= parseGitConfig(got.text).flatMap((entry): Setting[] => {
+    const s = gitSetting(entry);
+    if (s === null) return [];
+    return s.kind === "program" ? [{ kind: "program", words: shellWords(s.value) }] : [s];
+  });
+  return got.settings;
 }
 
 /** The git folder and the common git folder (`commondir`, of a linked worktree) the `.git` entry leads to. */
@@ -138,16 +127,14 @@ function real(p: string): string {
   }
 }
 
-type Found = { file: string; entry: GitConfigEntry };
-
-/** A config file's entries and those of every file it includes (includeIf too, whatever its condition). */
-function readConfig(workspace: string, file: string, depth: number, seen: Set<string>, out: Found[]): void {
+/** A config file's settings and those of every file it includes (includeIf too, whatever its condition). */
+function readConfig(workspace: string, file: string, depth: number, seen: Set<string>, out: Setting[]): void {
   if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) return;
   seen.add(file);
-  for (const entry of entriesOf(workspace, file) ?? []) {
-    out.push({ file, entry });
-    if ((entry.section === "include" || entry.section === "includeif") && entry.name === "path" && entry.value) {
-      const target = expand(entry.value, path.dirname(file));
+  for (const setting of settingsOf(workspace, file) ?? []) {
+    out.push(setting);
+    if (setting.kind === "include") {
+      const target = expand(setting.value, path.dirname(file));
       if (target !== null) readConfig(workspace, target, depth + 1, seen, out);
     }
   }
@@ -160,14 +147,32 @@ function expand(value: string, base: string): string | null {
   return path.resolve(base, value);
 }
 
-/** The files a command names: words with a slash (`./tools/smudge`, `sh scripts/clean.sh`), as git runs them in the worktree. */
-function commandPaths(value: string, worktree: string): string[] {
-  return value
-    .replace(/^!/, "")
-    .split(/\s+/)
-    .map((w) => w.replace(/^['"]|['"]$/g, ""))
-    .filter((w) => w.includes("/") && !w.startsWith("-") && !/[$%`]/.test(w))
-    .flatMap((w) => expand(w, worktree) ?? []);
+/**
+ * The files a command could name, run by git at `top` (the working tree's top folder, or a bare repository's git
+ * folder), whether or not they exist yet: every argument that is not an option (`sh fmt-clean.sh`,
+ * `python3 tools/x.py`), and the program itself when it has a slash (`./hooks/fsmonitor`) or when the server's
+ * PATH looks in a folder relative to where the command runs (`.`, `node_modules/.bin`).
+ */
+function commandPaths(words: readonly ShellWord[], top: string, relativePath: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const { word, command } of words) {
+    if (word === "" || word.startsWith("-")) continue;
+    if (command && !word.includes("/")) {
+      for (const dir of relativePath) out.push(path.resolve(top, dir, word));
+      continue;
+    }
+    const p = expand(word, top);
+    if (p !== null) out.push(p);
+  }
+  return out;
+}
+
+/** PATH entries that are relative to the folder a command runs in (an empty one is that folder). */
+function relativePathEntries(): string[] {
+  return (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((d) => !path.isAbsolute(d))
+    .map((d) => (d === "" ? "." : d));
 }
 
 function globalConfigs(): string[] {
@@ -190,14 +195,16 @@ export type GitPointers = {
 /**
  * What git, run by the person in one of these repositories, would take from the workspace besides `.git` itself:
  * read from the repositories' config and config.worktree (and the person's own global configs, whose relative
- * `core.hooksPath` is relative to each working tree), following includes, at the time of the call. Only paths
- * inside the workspace (absolute) are returned; the files are read as untrusted and git is never run on them.
+ * `core.hooksPath` is relative to each working tree), following includes, at the time of the call. Relative paths
+ * are taken from the working tree's top folder and from the one `core.worktree` names. Only paths inside the
+ * workspace (absolute) are returned; the files are read as untrusted and git is never run on them.
  */
 export function gitPointers(workspace: string, repos: readonly Repository[]): GitPointers {
   const out: GitPointers = { gitDirs: [], targets: [] };
-  const globals: Found[] = [];
+  const globals: Setting[] = [];
   const seenGlobal = new Set<string>();
   for (const file of globalConfigs()) readConfig(workspace, file, 0, seenGlobal, globals);
+  const relativePath = relativePathEntries();
   const keep = (list: string[], p: string | null) => {
     if (p !== null && isInside(workspace, p) && p !== workspace) list.push(p);
   };
@@ -205,25 +212,23 @@ export function gitPointers(workspace: string, repos: readonly Repository[]): Gi
     const dirs = gitDirs(workspace, repo);
     if (dirs === null) continue;
     for (const d of new Set([dirs.gitDir, dirs.commonDir])) if (path.basename(d) !== ".git") keep(out.gitDirs, d);
-    const found: Found[] = [];
+    const found: Setting[] = [];
     const seen = new Set<string>();
     readConfig(workspace, path.join(dirs.commonDir, "config"), 0, seen, found);
     readConfig(workspace, path.join(dirs.gitDir, "config.worktree"), 0, seen, found);
     // Every config file git reads for this repository, the person's own included ones too, when it lies in here.
     for (const file of [...seen, ...seenGlobal]) keep(out.targets, file);
-    for (const { entry } of [...found, ...globals]) {
-      const key = `${entry.section}.${entry.name}`;
-      if (entry.value === null || entry.value === "") continue;
-      if (key === "core.hookspath") {
-        const hooks = expand(entry.value, repo.worktree);
-        if (hooks === workspace) out.targets.push(...GIT_HOOKS.map((h) => path.join(workspace, h)));
-        else keep(out.targets, hooks);
-      } else if (
-        PROGRAM_KEYS.has(key) ||
-        entry.section === "pager" ||
-        (entry.section === "alias" && entry.value.startsWith("!"))
-      ) {
-        for (const p of commandPaths(entry.value, repo.worktree)) keep(out.targets, p);
+    const tops = new Set([repo.worktree]);
+    for (const s of found) if (s.kind === "worktree") tops.add(path.resolve(dirs.gitDir, s.value));
+    for (const setting of [...found, ...globals]) {
+      for (const top of tops) {
+        if (setting.kind === "folder") {
+          const folder = expand(setting.value, top);
+          if (folder === workspace) out.targets.push(...GIT_HOOKS.map((h) => path.join(workspace, h)));
+          else keep(out.targets, folder);
+        } else if (setting.kind === "program") {
+          for (const p of commandPaths(setting.words, top, relativePath)) keep(out.targets, p);
+        }
       }
     }
   }

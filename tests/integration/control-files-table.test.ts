@@ -140,6 +140,58 @@ const TABLE: readonly string[] = [
   ".lefthook.yaml",
   "lefthook-local.yml",
   ".plangate/config.json",
+  // By principle (issue 41): the siblings of the above. Interpreters' and debuggers' start-up files, Vim's exrc.
+  ".vimrc",
+  ".gvimrc",
+  ".Rprofile",
+  ".Renviron",
+  ".iex.exs",
+  ".irbrc",
+  ".pryrc",
+  ".pdbrc",
+  ".octaverc",
+  ".ghci",
+  ".ocamlinit",
+  ".gdbinit",
+  ".rvmrc",
+  // What the hooks that hook managers install run on every commit.
+  ".lintstagedrc",
+  ".lintstagedrc.json",
+  "lint-staged.config.js",
+  "commitlint.config.js",
+  ".overcommit.yml",
+  ".simple-git-hooks.json",
+  "lefthook.toml",
+  // Where a build's own program comes from, and with which options it starts.
+  "gradle/wrapper/gradle-wrapper.properties",
+  "gradle.properties",
+  ".mvn/wrapper/maven-wrapper.properties",
+  ".mvn/extensions.xml",
+  ".mvn/jvm.config",
+  "nuget.config",
+  "global.json",
+  ".bazelrc",
+  ".bazelversion",
+  ".jvmopts",
+  ".sbtopts",
+  // Editors and dev environments that run tasks when the folder opens.
+  "project.sublime-project",
+  ".theia/tasks.json",
+  ".gitpod.yml",
+  "devbox.json",
+  // Other agents' instructions and settings; CI's local actions.
+  "CRUSH.md",
+  ".crush.json",
+  "WARP.md",
+  ".continuerules",
+  ".kilocode/rules/rules.md",
+  ".trae/rules/project_rules.md",
+  ".augment/rules/rules.md",
+  ".augment-guidelines",
+  ".aiderignore",
+  ".github/prompts/release.prompt.md",
+  ".github/chatmodes/plan.chatmode.md",
+  ".github/actions/setup/action.yml",
 ];
 
 const PAYLOAD = "#!/bin/sh\ntouch PWNED\n";
@@ -152,6 +204,10 @@ const ORDINARY: readonly string[] = [
   "crates/app/src/cargo/config.toml",
   ".nvmrc",
   "Makefile",
+  // Linters' and test runners' configs are the project's source; a single one of git's names is an ordinary name.
+  "eslint.config.js",
+  "src/objects/user.ts",
+  "docs/refs/guide.md",
 ];
 
 /** A repository whose git config names a hooks folder (absent) and includes a file inside the workspace. */
@@ -159,7 +215,7 @@ function repo(): Api {
   const a = testApi({
     files: { "README.md": "# Demo\n", "crates/app/Cargo.toml": "[package]\nname = 'app'\n", "sub/x.txt": "x\n" },
     // One call per row, in one turn.
-    env: { PLANGATE_MAX_STEPS: "200" },
+    env: { PLANGATE_MAX_STEPS: "300" },
   });
   const git = (...args: string[]) =>
     execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: a.workspace, stdio: "pipe" });

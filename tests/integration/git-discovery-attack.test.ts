@@ -38,7 +38,13 @@ async function writeAll(files: Record<string, string>, mode = "acceptEdits"): Pr
   );
   await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
   await settle(api, id);
-  return Object.keys(files).filter((p) => fs.existsSync(path.join(api.workspace, p)));
+  // Written: the file now holds what the agent sent (gitstuff/config exists before, made by `git init`).
+  return Object.entries(files)
+    .filter(([p, content]) => {
+      const file = path.join(api.workspace, p);
+      return fs.existsSync(file) && fs.readFileSync(file, "utf8") === content;
+    })
+    .map(([p]) => p);
 }
 
 describe("repositories git finds by itself", () => {
