@@ -21,7 +21,9 @@ import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-sign
 import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
-import { heldRulesOf } from "../core/held-asks";
+import { heldByPolicy, heldRulesOf } from "../core/held-asks";
+import type { HeldRule } from "../core/review-policy";
+import { policyHeldRules } from "../plan/policy-held";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { planReference } from "../plan/plan-reference";
 import { deliverMail } from "../team/deliver-mail";
@@ -66,9 +68,13 @@ async function runSteps(
     const { messages, pending, modelCalls } = viewMessages(view, () => planReference(state));
 
     if (pending.length > 0) {
-      const lineage = await ancestorsNow(db, session);
+      // The workspace's policy is read once per step, and only when a session of the line has no approval yet.
+      let policy: Promise<HeldRule[]> | null = null;
+      const policyRules = () => (policy ??= policyHeldRules(db, session.workspace));
+      const lineage = await ancestorsNow(db, session, policyRules);
       // What this session is held to, and its ancestors' holds (a subagent works under its parent's approval).
-      const held = [...heldRulesOf(state), ...lineage.flatMap((a) => a.held)];
+      const own = heldRulesOf(state, heldByPolicy(state) ? await policyRules() : []);
+      const held = [...own, ...lineage.flatMap((a) => a.held)];
       // The view is not extended while this step's calls run: its sets are read as they stand.
       const base = {
         db,
