@@ -99,7 +99,7 @@ describe("an imported session carries nothing that acts later", () => {
     const source = await getSession(api.t.db, base);
     const file = await exported(base);
     const created = file.events[0] as { payload: { planSlug?: string; script?: unknown[] } };
-    created.payload.planSlug = source.session.planSlug;
+    created.payload.planSlug = source.session.planSlug ?? undefined;
     created.payload.script = [exitWith("# Plan\n\n1. One.\n"), exitWith("# Plan\n\n1. Mine.\n"), { text: "ok" }];
     const imported = await api.call("POST", "/api/sessions/import", file, mia);
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
