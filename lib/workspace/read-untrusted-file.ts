@@ -188,4 +188,3 @@ export function readUntrustedText(file: string, bound: string | null): string | 
   const read = readUntrustedFile(root, path.relative(root, file));
   return read.status === "ok" ? read.bytes.toString("utf8") : null;
 }
-
