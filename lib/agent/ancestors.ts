@@ -1,4 +1,4 @@
-import { heldRulesOf } from "../core/held-asks";
+import { heldByPolicy, heldRulesOf } from "../core/held-asks";
 import type { HeldRule } from "../core/review-policy";
 import type { Db } from "../db/client";
 import type { PermissionMode, Ruleset } from "../permission";
@@ -11,11 +11,16 @@ export type Ancestor = { id: string; rules: Ruleset; mode: PermissionMode; held:
  * A subagent's ancestors with the mode each is in now (read at every step: a parent may have entered plan mode),
  * and the paths each is held to: a subagent writes in its parent's workspace, under its parent's approval.
  */
-export async function ancestorsNow(db: Db, session: SessionContext): Promise<Ancestor[]> {
+export async function ancestorsNow(
+  db: Db,
+  session: SessionContext,
+  /** What the workspace's review policy holds before an approval (lib/plan/policy-held). */
+  policy: () => Promise<HeldRule[]>,
+): Promise<Ancestor[]> {
   const out: Ancestor[] = [];
   for (const a of session.ancestors) {
     const { state } = await getSession(db, a.id);
-    out.push({ ...a, mode: state.mode, held: heldRulesOf(state) });
+    out.push({ ...a, mode: state.mode, held: heldRulesOf(state, heldByPolicy(state) ? await policy() : []) });
   }
   return out;
 }

@@ -21,7 +21,7 @@ import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-sign
 import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
-import { heldRulesOf } from "../core/held-asks";
+import { heldForStep, policyOnce } from "./held-now";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { planReference } from "../plan/plan-reference";
 import { deliverMail } from "../team/deliver-mail";
@@ -66,9 +66,10 @@ async function runSteps(
     const { messages, pending, modelCalls } = viewMessages(view, () => planReference(state));
 
     if (pending.length > 0) {
-      const lineage = await ancestorsNow(db, session);
-      // What this session is held to, and its ancestors' holds (a subagent works under its parent's approval).
-      const held = [...heldRulesOf(state), ...lineage.flatMap((a) => a.held)];
+      // The workspace's policy is read at most once a step, only when a session of the line has no approval yet.
+      const policy = policyOnce(db, session.workspace);
+      const lineage = await ancestorsNow(db, session, policy);
+      const heldFor = heldForStep(state, policy, lineage);
       // The view is not extended while this step's calls run: its sets are read as they stand.
       const base = {
         db,
@@ -76,7 +77,6 @@ async function runSteps(
         gates,
         turnId,
         ancestors: lineage,
-        held,
         askedCalls: view.asked,
         previous: previousCalls(view, pending),
       };
@@ -85,8 +85,10 @@ async function runSteps(
         // mode binds the whole line below it.
         const issuedMode = view.issued.get(call.callId) ?? state.mode;
         const mode = lineage.some((a) => a.mode === "plan") ? "plan" : stricter(issuedMode, state.mode);
+        const held = await heldFor(call.tool);
         const run = {
           ...base,
+          held,
           mode,
           issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
           ctx: {

@@ -8,7 +8,7 @@ import type { ToolCallRef } from "./build-messages";
 import { judgeCall, onceKey } from "../permission";
 import { isDoomLoop } from "./doom-loop";
 import { grantRuleset, grantRules } from "../session/grant-store";
-import { listRequests, planRequests } from "../session/permission-store";
+import { listRequests, planRequests, type PermissionRequestView } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
 import { findTool } from "./tool-registry";
 import { markHeld } from "../core/held-asks";
@@ -64,6 +64,19 @@ const PLAN_ISSUED =
 /** A started call that a crash cut short is reported, never run again (the model decides what to do). */
 export async function reportInterrupted(run: Run, call: ToolCallRef): Promise<CallOutcome> {
   return finish(run, call, { ok: false, error: INTERRUPTED }, true);
+}
+
+/**
+ * The held patterns this call's answers released: those of an ask marked held that was answered "once". Only one of
+ * the patterns' owners (or an owner overriding, with a reason, audited) may give that answer: the one gate's answer
+ * check (reply-permission), the only way a request becomes "once". Anyone else's answer released nothing.
+ */
+function releasedBy(requests: readonly PermissionRequestView[]): string[] {
+  return requests.flatMap((r) =>
+    r.status === "once" && Array.isArray(r.metadata.heldFor)
+      ? (r.metadata.heldFor as HeldRule[]).map((h) => h.pattern)
+      : [],
+  );
 }
 
 /** Judges one pending call through the gate and runs it, or records why not; "suspended" means it now waits. */
@@ -146,7 +159,8 @@ export async function runToolCall(run: Run, call: ToolCallRef): Promise<CallOutc
       guard: (s) => s.openTurnId === run.turnId,
     });
   try {
-    const out = await def.execute(parsed.data, { ...ctx, approval: { asWritten: judgement.asWritten } });
+    const approval = { asWritten: judgement.asWritten, released: releasedBy(requests) };
+    const out = await def.execute(parsed.data, { ...ctx, approval });
     return finish(run, call, { ok: true, output: out.output, metadata: out.metadata }, started);
   } catch (error) {
     if (error instanceof ToolSuspended) return "suspended";

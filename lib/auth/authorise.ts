@@ -1,5 +1,14 @@
 import "server-only";
-import { type Act, type Actor, may, mayAnswerMailbox, mayOnAgentSession, type Signer, signerOf } from "../core/people";
+import {
+  type Act,
+  type Actor,
+  may,
+  mayAddTeammate,
+  mayAnswerMailbox,
+  mayOnAgentSession,
+  type Signer,
+  signerOf,
+} from "../core/people";
 import type { Db } from "../db/client";
 import { findSessionOwner, findSessionWorkspace } from "../db/sessions";
 import { AppError } from "../errors";
@@ -97,5 +106,23 @@ export async function authoriseMailboxAnswer(
     may(actor, "decide", lead.workspace)
       ? "Only the team's lead people (who started its lead session, or whom an owner added) answer its mailbox."
       : `You may not decide plans in ${lead.workspace}: ask an owner for a role there.`,
+  );
+}
+
+/** Adding a teammate to a team: only who may lead it (mayAddTeammate); a missing lead session is the route's 404. */
+export async function authoriseTeammate(
+  db: Db,
+  actor: Actor,
+  team: { id: string; leadSessionId: string },
+): Promise<void> {
+  const lead = await findSessionOwner(db, team.leadSessionId);
+  if (!lead) return;
+  const leads = (await listTeamLeads(db, team.id)).map((l) => l.userId);
+  if (mayAddTeammate(actor, { ...lead, leads })) return;
+  throw new AppError(
+    "forbidden",
+    may(actor, "start", lead.workspace)
+      ? "Only the team's lead people (who started its lead session, or whom an owner added) or an owner add teammates to it."
+      : `You may not start sessions in ${lead.workspace}: ask an owner for a role there.`,
   );
 }

@@ -66,6 +66,11 @@ export type SessionState = {
   turnUsage: Usage;
   usage: Usage;
   pendingReview: PendingReview | null;
+  /**
+   * Issue 41: a plan of this session was approved here (signed, never an imported file's claim). Until then every
+   * path the workspace's review policy names is held for its owners; from then on, what the approval left held.
+   */
+  planApproved?: true;
   /** Issue 27: set by an approval under a review policy: files under these patterns ask before they change. */
   heldPaths?: string[];
   /** Issue 41: whom each held pattern belongs to (only they answer an ask under it); absent before it was recorded. */
@@ -228,8 +233,10 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     case "review.answered":
       if (s.pendingReview?.id === event.payload.reviewId) s.pendingReview = null;
-      // Each approval says afresh what it leaves held; the state carries the field only while something is.
-      if (event.payload.decision === "approve") {
+      // Each approval says afresh what it leaves held; the state carries the field only while something is. An
+      // imported file's approval is its claim, nobody's decision here: it releases nothing (issue 41).
+      if (event.payload.decision === "approve" && event.payload.imported !== true) {
+        s.planApproved = true;
         if (event.payload.held?.length) s.heldPaths = event.payload.held;
         else delete s.heldPaths;
         if (event.payload.held?.length && event.payload.heldFor?.length) s.heldFor = event.payload.heldFor;

@@ -60,11 +60,25 @@ describe("markHeld: which asks touch a held path, and whose", () => {
 });
 
 describe("heldRulesOf", () => {
+  const policy = [{ pattern: "migrations/*", reviewers: ["olive@example.com"] }];
   it("a pattern held before its reviewers were recorded belongs to nobody (an owner's override releases it)", () => {
-    expect(heldRulesOf({ heldPaths: ["migrations/*", "docs/"], heldFor: [rules[0]!] })).toEqual([
+    expect(heldRulesOf({ heldPaths: ["migrations/*", "docs/"], heldFor: [rules[0]!] }, policy)).toEqual([
       rules[0],
       { pattern: "docs/", reviewers: [] },
     ]);
-    expect(heldRulesOf({})).toEqual([]);
+    expect(heldRulesOf({}, [])).toEqual([]);
+  });
+
+  it.each([
+    ["never approved: every pattern of the policy, for its owners", {}, policy],
+    ["an approval that left nothing held", { planApproved: true as const }, []],
+    [
+      "an approval that left a pattern held",
+      { planApproved: true as const, heldFor: rules, heldPaths: ["migrations/*"] },
+      rules,
+    ],
+    ["a subagent before an approval of its own (its parent's holds bind it)", { parentId: "ses_parent" }, []],
+  ])("%s", (_name, state, expected) => {
+    expect(heldRulesOf(state, policy)).toEqual(expected);
   });
 });

@@ -1,11 +1,38 @@
 import { type HeldRule, patternMatches } from "./review-policy";
 import type { PermissionAsk } from "./tool-types";
 
+// A session approved before the flag was kept shows it by the holds its approval recorded.
+const approvedHere = (s: { planApproved?: true; heldPaths?: readonly string[] }) =>
+  s.planApproved === true || s.heldPaths !== undefined;
+
+/** Whether the session is held to the whole policy (no approval of its own, and no parent whose holds bind it). */
+export function heldByPolicy(state: {
+  planApproved?: true;
+  parentId?: string | null;
+  heldPaths?: readonly string[];
+}): boolean {
+  return !approvedHere(state) && !state.parentId;
+}
+
 /**
- * The rules a session is held to (issue 41): whom each held pattern belongs to, and for a pattern held before that
- * was recorded, nobody (only an owner's override then releases it).
+ * The rules a session is held to (issue 41), the one place they are computed. Once a plan of the session was
+ * approved: what that approval left held, whom each pattern belongs to (and for a pattern held before that was
+ * recorded, nobody: only an owner's override then releases it). Before any approval: every pattern of the
+ * workspace's review policy (`policy`: its path rules and trusted owners lines, for their owners), so a session
+ * that never plans is not thereby free of the policy. A subagent works under its parent's approval: before one of
+ * its own it adds nothing (its parent's holds, which the caller adds, bind it).
  */
-export function heldRulesOf(state: { heldPaths?: readonly string[]; heldFor?: readonly HeldRule[] }): HeldRule[] {
+export function heldRulesOf(
+  state: {
+    planApproved?: true;
+    parentId?: string | null;
+    heldPaths?: readonly string[];
+    heldFor?: readonly HeldRule[];
+  },
+  policy: readonly HeldRule[],
+): HeldRule[] {
+  if (heldByPolicy(state)) return [...policy];
+  if (!approvedHere(state)) return [];
   const known = state.heldFor ?? [];
   const unknown = (state.heldPaths ?? []).filter((p) => !known.some((r) => r.pattern === p));
   return [...known, ...unknown.map((pattern) => ({ pattern, reviewers: [] }))];

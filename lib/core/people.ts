@@ -145,7 +145,21 @@ export function mayAnswerMailbox(
   actor: Actor,
   lead: { workspace: string; startedBy: string | null; leads?: readonly string[] },
 ): boolean {
-  if (!may(actor, "decide", lead.workspace)) return false;
+  return may(actor, "decide", lead.workspace) && leadsTeam(actor, lead);
+}
+
+/**
+ * Whether `actor` may add a teammate to a team (issue 41): one who may start sessions there and leads the team as
+ * for its mailbox (the lead's people, or an owner). The teammate is then theirs: started by them.
+ */
+export function mayAddTeammate(
+  actor: Actor,
+  lead: { workspace: string; startedBy: string | null; leads?: readonly string[] },
+): boolean {
+  return may(actor, "start", lead.workspace) && leadsTeam(actor, lead);
+}
+
+function leadsTeam(actor: Actor, lead: { workspace: string; startedBy: string | null; leads?: readonly string[] }) {
   if (actor.kind === "operator" || may(actor, "manage", lead.workspace)) return true;
   if (actor.kind !== "person" && actor.kind !== "reviewer-token") return false;
   if (lead.leads?.includes(actor.userId)) return true;

@@ -21,7 +21,7 @@ function exists(p: string): fs.Stats | null {
  * Moves what a command planted out of the workspace, kept for a person to look at; removed if it cannot be moved.
  * The quarantine is in the data folder: its folders and files are the server's user's only, whatever the umask.
  */
-function quarantine(workspace: string, planted: string, into: string): void {
+export function quarantine(workspace: string, planted: string, into: string): void {
   const dest = path.join(into, path.relative(workspace, planted));
   try {
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });

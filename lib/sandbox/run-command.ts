@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -8,6 +7,8 @@ import path from "node:path";
 import { attachNetwork, endNetwork } from "./attach-network";
 import { bwrapArgs, type SandboxProfile } from "./bwrap-args";
 import { holdControlGuard, type HeldGuard } from "./guard-controls";
+import { holdHeldPaths, type HeldPathGuard } from "./guard-held";
+import type { HeldLocations } from "./held-locations";
 import { hiddenServerFiles } from "./server-files";
 import { commandEnv } from "./command-env";
 import { ETC_ENTRIES, filterExtraRead, hiddenRoots, hostView } from "./host-view";
@@ -31,8 +32,12 @@ export type RunCommandInput = {
   sandbox: SandboxInfo;
   /** Host folders a trusted workspace config asks commands to see (filtered here: never home folders or Plangate's data). */
   extraRead?: readonly string[];
-  /** Workspace paths a command that may write gets read-only (issue 27: held by the last approval), unless asWritten. */
-  holdReadOnly?: readonly string[];
+  /**
+   * Where the review policy's held paths are (issue 41, lib/sandbox/held-locations): for every command that may
+   * write, however it was allowed (as written, bypassPermissions), the existing ones are read-only with their
+   * parents pinned, and whatever appears at one is quarantined after. Only what an owner released is left out.
+   */
+  held?: HeldLocations;
 };
 
 export type RunCommandResult = {
@@ -44,6 +49,8 @@ export type RunCommandResult = {
   profile: SandboxProfile;
   /** Control files the command created where none existed (workspace-relative): removed, and the call refused. */
   planted: string[];
+  /** Held locations (workspace-relative) the command changed or created: what stands there quarantined, the call refused. */
+  heldWritten?: string[];
 };
 
 // Fd 5 of every command is its lifeline: a pipe whose other end only this server holds and never writes, so it
@@ -96,19 +103,6 @@ function clampTimeout(ms: number | undefined): number {
   return Math.min(Math.max(Math.floor(ms), 1), MAX_TIMEOUT_MS);
 }
 
-/** The held folders that exist inside the workspace (never through a symlink): bound read-only over the workspace. */
-function heldPaths(input: RunCommandInput): string[] {
-  return (input.holdReadOnly ?? []).filter((p) => {
-    const rel = path.relative(input.workspace, p);
-    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return false;
-    try {
-      return fs.realpathSync(p) === p;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** Read-only extras from the server's settings (trusted) and from a trusted workspace config (filtered). */
 function extraReads(requested: readonly string[]): string[] {
   const env = getEnv();
@@ -116,17 +110,23 @@ function extraReads(requested: readonly string[]): string[] {
   return [...hostView().extraRead, ...env.sandboxRead, ...kept];
 }
 
+/** The guards one command runs under: the control files' (unless a person approved its text) and the held paths'. */
+type Guards = { controls: HeldGuard | null; held: HeldPathGuard | null };
+
 function sandboxCommand(
   input: RunCommandInput,
   bwrapPath: string,
   network: boolean,
-  held: HeldGuard | null,
+  guards: Guards,
 ): [string, string[]] {
   const view = hostView();
   const env = getEnv();
   const extraRead = extraReads(input.extraRead ?? []);
   const shown = [...view.system.filter((e) => e.symlink === null).map((e) => e.path), ...extraRead, input.workspace];
-  const guard = held?.guard;
+  const guard = guards.controls?.guard;
+  const held = guards.held;
+  // Outer folders first: a pin inside another is bound after it.
+  const heldPins = [...(held?.pin ?? [])].sort((a, b) => a.length - b.length);
   const args = bwrapArgs({
     workspace: input.workspace,
     cwd: input.cwd,
@@ -134,8 +134,8 @@ function sandboxCommand(
     system: view.system,
     etc: ETC_ENTRIES,
     extraRead,
-    protect: guard ? [...guard.readOnly, ...heldPaths(input)] : [],
-    pin: guard?.pin ?? [],
+    protect: [...(guard?.readOnly ?? []), ...(held?.protect ?? [])],
+    pin: [...heldPins, ...(guard?.pin ?? [])],
     cover: { empty: view.emptyDir, paths: guard?.cover ?? [] },
     emptyFile: view.emptyFile,
     hide: hiddenServerFiles(
@@ -158,9 +158,13 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
   // A command that may write, without a person's approval of its exact text, may not plant control files: what
   // exists is read-only, missing folders are covered, and missing files are checked once it has ended.
   const guarded = input.profile.write && input.asWritten !== true;
-  const held = guarded ? holdControlGuard(input.workspace, path.join(getEnv().dataDir, "quarantine")) : null;
+  const quarantine = path.join(getEnv().dataDir, "quarantine");
+  const guards: Guards = {
+    controls: guarded ? holdControlGuard(input.workspace, quarantine) : null,
+    held: input.profile.write && input.held ? holdHeldPaths(input.workspace, input.held, quarantine) : null,
+  };
   try {
-    const first = await runOnce(input, held);
+    const first = await runOnce(input, guards);
     if (
       first.started ||
       !first.result.sandboxed ||
@@ -168,21 +172,27 @@ export async function runCommand(input: RunCommandInput): Promise<RunCommandResu
       first.result.timedOut ||
       input.signal?.aborted
     )
-      return withPlanted(first.result, held);
-    return withPlanted((await runOnce(input, held)).result, held);
+      return withPlanted(first.result, guards);
+    return withPlanted((await runOnce(input, guards)).result, guards);
   } finally {
-    held?.release();
+    guards.controls?.release();
+    guards.held?.release();
   }
 }
 
-function withPlanted(result: RunCommandResult, held: HeldGuard | null): RunCommandResult {
-  const planted = held?.release() ?? [];
-  return planted.length > 0 ? { ...result, planted } : result;
+function withPlanted(result: RunCommandResult, guards: Guards): RunCommandResult {
+  const planted = guards.controls?.release() ?? [];
+  const heldWritten = guards.held?.release() ?? [];
+  return {
+    ...result,
+    ...(planted.length > 0 ? { planted } : {}),
+    ...(heldWritten.length > 0 ? { heldWritten } : {}),
+  };
 }
 
 async function runOnce(
   input: RunCommandInput,
-  held: HeldGuard | null,
+  guards: Guards,
 ): Promise<{ result: RunCommandResult; started: boolean }> {
   const bwrapPath = input.sandbox.available ? input.sandbox.bwrapPath : null;
   const sandboxed = bwrapPath !== null;
@@ -211,7 +221,7 @@ async function runOnce(
   const [file, args] =
     bwrapPath === null
       ? ["bash", ["-c", MERGE_STREAMS, "bash", input.command]]
-      : sandboxCommand(input, bwrapPath, network, held);
+      : sandboxCommand(input, bwrapPath, network, guards);
   const env = commandEnv({
     write: input.profile.write,
     asWritten: input.asWritten === true,

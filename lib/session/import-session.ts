@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { type Signer, signedBy, type Starter } from "../core/people";
-import { asClaim, countClaims } from "../core/imported-claims";
+import { asClaim, claimLine, countClaims } from "../core/imported-claims";
 import { appendAudit } from "../db/people/audit";
 import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
+import { insertPlan } from "../db/plans/plans";
 import { insertLogRows } from "../db/session-log/append-rows";
 import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
@@ -49,6 +50,8 @@ export type ImportChecks = {
   mayCarry: MayCarry;
   /** The plan file for a slug, inside this workspace's plans folder: never a path from the file. */
   planPath: (slug: string) => string;
+  /** A fresh plan slug (lib/plan/plan-paths planSlug): an imported session never takes a slug from the file. */
+  newSlug: (firstPrompt: string | null) => string;
   /** The importer, who starts the imported session (the file never says who did). */
   starter?: Starter;
   /** Who imports: the import is their signed act (audited), and nothing the file says is signed by anyone. */
@@ -61,12 +64,38 @@ const NOT_RUN =
 
 type Stamped = NewEvent & { seq: number; at: Date };
 
-/** Replaces what the file may not decide: where the session works, what it runs as, where its plan lives. */
-function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
+/**
+ * The file's plan slugs and plan ids, each replaced by a fresh one (the same one wherever the file repeats it): a
+ * slug names a plan file, so one taken from the file could be another session's, and that session's plan then
+ * this one's to write.
+ */
+type Fresh = {
+  slugs: Map<string, string>;
+  plans: Map<string, string>;
+  firstPrompt: string | null;
+  checks: ImportChecks;
+};
+
+function freshSlug(fresh: Fresh, claimed: string): string {
+  let slug = fresh.slugs.get(claimed);
+  if (slug === undefined) {
+    slug = fresh.checks.newSlug(fresh.firstPrompt);
+    fresh.slugs.set(claimed, slug);
+  }
+  return slug;
+}
+
+/**
+ * Replaces what the file may not decide: where the session works, what it runs as, where its plan lives, and
+ * whether it belongs to a team (a file's team.joined would make the session a member of a real team, able to send
+ * its members mail and answer their plans: it becomes the file's claim, a notice).
+ */
+function rewrite(e: Stamped, i: number, fresh: Fresh): Stamped {
+  const { checks } = fresh;
   if (e.type === "session.created") {
     if (i !== 0) throw new AppError("bad_request", `events.${i}: only the first event may be session.created`);
     const { script: _dropped, ...rest } = e.payload;
-    const planSlug = rest.planSlug && SLUG.test(rest.planSlug) ? rest.planSlug : null;
+    const planSlug = rest.planSlug && SLUG.test(rest.planSlug) ? freshSlug(fresh, rest.planSlug) : null;
     return {
       ...e,
       payload: {
@@ -86,7 +115,21 @@ function rewrite(e: Stamped, i: number, checks: ImportChecks): Stamped {
         "bad_request",
         `events.${i}.payload.slug: not a plan slug (lowercase letters, digits and dashes)`,
       );
-    return { ...e, payload: { ...e.payload, path: checks.planPath(e.payload.slug) } };
+    const slug = freshSlug(fresh, e.payload.slug);
+    let planId = fresh.plans.get(e.payload.planId);
+    if (planId === undefined) {
+      planId = newId("pln");
+      fresh.plans.set(e.payload.planId, planId);
+    }
+    return { ...e, payload: { planId, slug, path: checks.planPath(slug) } };
+  }
+  if (e.type === "team.joined") {
+    const { name, role } = e.payload;
+    return {
+      ...e,
+      type: "notice",
+      payload: { level: "info", text: claimLine(`This session joined a team as ${role} ${name}.`), imported: true },
+    };
   }
   return asClaim(e);
 }
@@ -99,6 +142,8 @@ function closing(events: readonly Stamped[], state: SessionState, checks: Import
   }
   if (state.pendingReview)
     out.push({ type: "review.answered", payload: { reviewId: state.pendingReview.id, decision: "abandon" } });
+  // A mode choice the file left queued would be applied at the first step, past the check of the carried mode.
+  if (state.queuedMode !== null) out.push({ type: "mode.queued", payload: { target: null, cause: "resume" } });
   const mode = resumeMode(state.mode, state.prePlanMode, checks.gates, checks.mayCarry);
   if (mode.changed)
     out.push({
@@ -139,7 +184,14 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
   });
   if (parsed[0]?.type !== "session.created")
     throw new AppError("bad_request", "events.0: the log must start with session.created");
-  const events = parsed.map((e, i) => rewrite(e, i, checks));
+  const first = parsed.find((e) => e.type === "message.user");
+  const fresh: Fresh = {
+    slugs: new Map(),
+    plans: new Map(),
+    firstPrompt: first?.type === "message.user" ? first.payload.text.slice(0, 500) : null,
+    checks,
+  };
+  const events = parsed.map((e, i) => rewrite(e, i, fresh));
   const folded = foldEvents(events);
   const now = new Date();
   for (const e of closing(events, folded, checks)) events.push({ ...e, seq: events.length + 1, at: now });
@@ -157,6 +209,19 @@ export async function importSession(db: Db, body: ImportBody, checks: ImportChec
       createdAt: now,
     });
     await insertLogRows(trx, id, events, (e) => e.at);
+    // The session's own plan records, under the fresh ids: its plans are submitted and reviewed as any session's.
+    const planned = new Set<string>();
+    for (const e of events) {
+      if (e.type !== "plan.created" || planned.has(e.payload.planId) || planned.has(e.payload.slug)) continue;
+      planned.add(e.payload.planId).add(e.payload.slug);
+      await insertPlan(trx, {
+        id: e.payload.planId,
+        sessionId: id,
+        slug: e.payload.slug,
+        filePath: e.payload.path,
+        at: now,
+      });
+    }
     await assignSearchKey(trx, id);
     await indexDocs(trx, id, searchDocs(events));
     await appendAudit(trx, {

@@ -33,8 +33,8 @@ export type Answerer =
 
 /**
  * The mode a teammate gets with the approval: edits accepted, or asked when the approving model's own edits ask. A
- * model chooses for nobody: its approval gives acceptEdits only when the lead session's starter may choose it
- * (`starterMay`, lib/core/mode-rights), else default.
+ * model chooses for nobody: its approval gives acceptEdits only when the lead session's starter and the teammate's
+ * (who added it) may both choose it (`starterMay`, lib/core/mode-rights), else default.
  */
 export function approvedMode(
   answerer: Answerer,
@@ -82,8 +82,14 @@ export async function answerPlanRequest(
   // An approved teammate carries out its plan with edits accepted (its shell commands still ask), or with edits
   // asked when it was the lead's model, in default mode (or for a starter who may not choose more), that approved;
   // a person may choose.
-  const starter = answerer.by === "lead-model" ? await starterActor(db, team.leadSessionId) : null;
-  const starterMay = starter !== null && mayChooseMode(starter.actor, "acceptEdits", starter.workspace);
+  // The lead's person, and whoever added the teammate (issue 41: one who may lead the team, but maybe a member):
+  // a model chooses for nobody, so both must be able to choose acceptEdits themselves.
+  const mayChoose = async (sessionId: string) => {
+    const starter = await starterActor(db, sessionId);
+    return starter !== null && mayChooseMode(starter.actor, "acceptEdits", starter.workspace);
+  };
+  const starterMay =
+    answerer.by === "lead-model" && (await mayChoose(team.leadSessionId)) && (await mayChoose(review.sessionId));
   const mode = approvedMode(answerer, reply.mode, starterMay);
   const extra = {
     ...(reply.comments?.length ? { comments: reply.comments } : {}),

@@ -30,7 +30,7 @@ export type TeammateSessionInput = {
   mode: "plan" | "default";
   model: string;
   script?: unknown[];
-  /** A teammate is started by the lead session's person (review policy: who may not approve its plan). */
+  /** Who started the teammate: who added it, or the lead session's person for the lead's model (review policy: who may not approve its plan). */
   starter?: Starter;
 };
 /**
@@ -47,7 +47,12 @@ export async function spawnTeammate(
   db: Db,
   leadId: string,
   input: SpawnInput,
-  deps: { drive: (id: string) => Promise<void>; startSession: StartSession },
+  deps: {
+    drive: (id: string) => Promise<void>;
+    startSession: StartSession;
+    /** Who adds it (a person on the team's page); omitted, the lead's model does, for the lead session's person. */
+    starter?: Starter;
+  },
 ): Promise<{ sessionId: string }> {
   const { drive, startSession } = deps;
   const { session: lead, state } = await getSession(db, leadId);
@@ -62,7 +67,7 @@ export async function spawnTeammate(
     mode: input.requirePlanApproval ? "plan" : "default",
     model: input.script ? "scripted" : lead.model,
     script: input.script,
-    starter: { startedBy: (await findSessionOwner(db, leadId))?.startedBy ?? null, agentTokenId: null },
+    starter: deps.starter ?? { startedBy: (await findSessionOwner(db, leadId))?.startedBy ?? null, agentTokenId: null },
   });
   const id = created.session.id;
   await appendEvents(

@@ -3,7 +3,7 @@ import { alwaysOptions, commandShapes } from "../sandbox/always-rules";
 import type { SandboxProfile } from "../sandbox/bwrap-args";
 import { isReadOnlyCommand } from "../sandbox/read-only-commands";
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from "../sandbox/run-command";
-import { shellHold } from "./shell-hold";
+import { heldLocations, namedHeld } from "../sandbox/held-locations";
 import { ToolError, type PermissionAsk, type ToolContext, type ToolDef } from "./types";
 
 const bashInput = z.object({
@@ -80,8 +80,16 @@ export const bashTool: ToolDef<BashInput> = {
     }
     // Without bubblewrap a command that is not read-only runs on the host: only a person answers it (the gate).
     const unsandboxed = !ctx.sandbox.available;
-    // A held pattern the sandbox cannot make read-only: a command that may write asks a person, every time.
-    const loose = readOnly ? [] : shellHold(ctx.held, ctx.workspace).loose;
+    // A held pattern the sandbox cannot hold, or one the command names: a command that may write asks the pattern's
+    // owners (only they may let it write there; anyone else's "once" runs it with every held location read-only).
+    const loose = readOnly
+      ? []
+      : [
+          ...new Set([
+            ...heldLocations(ctx.held, ctx.workspace, { sandboxed: ctx.sandbox.available }).loose,
+            ...namedHeld(input.command, ctx.held),
+          ]),
+        ];
     const metadata = {
       command: input.command,
       sandboxed: ctx.sandbox.available,
@@ -128,6 +136,16 @@ export const bashTool: ToolDef<BashInput> = {
     }
     // What runs unasked because it was judged read-only gets the read-only profile, whatever the mode.
     const profile: SandboxProfile = { write: !readOnly, network: input.network === true };
+    // Every held location stays read-only unless an owner released it for this very command, however it was
+    // allowed (as written, bypassPermissions). One nothing can hold that is not released: its owners were not asked.
+    const held = heldLocations(ctx.held, ctx.workspace, {
+      sandboxed: ctx.sandbox.available,
+      released: ctx.approval?.released ?? [],
+    });
+    if (profile.write && held.loose.length > 0)
+      throw new ToolError(
+        `Refused: ${held.loose.join(", ")} ${held.loose.length === 1 ? "is" : "are"} held by the review policy for ${held.loose.length === 1 ? "its" : "their"} owners, and no command may write there unless one of them approves it. Run it again to ask them.`,
+      );
     const result = await runCommand({
       command: input.command,
       cwd: ctx.workspace,
@@ -138,8 +156,7 @@ export const bashTool: ToolDef<BashInput> = {
       signal: ctx.signal,
       sandbox: ctx.sandbox,
       extraRead: ctx.sandboxRead ?? [],
-      // Folders the last approval left held (their reviewers did not approve the plan) stay read-only.
-      holdReadOnly: shellHold(ctx.held, ctx.workspace).readOnly,
+      held,
     });
     const lines = result.output.length > 0 ? [result.output.replace(/\n$/, "")] : ["(no output)"];
     if (result.planted.length > 0) {
@@ -148,6 +165,16 @@ export const bashTool: ToolDef<BashInput> = {
         [
           `Refused: the command created control files that only a person may write (${result.planted.join(", ")}); they were removed.`,
           "Ask the person to approve the exact command if they are needed. The command's output was:",
+          ...lines,
+          `exit code ${result.exitCode ?? "none (killed)"}`,
+        ].join("\n"),
+      );
+    }
+    if (result.heldWritten && result.heldWritten.length > 0) {
+      throw new ToolError(
+        [
+          `Refused: the command changed paths the review policy holds for their owners (${result.heldWritten.join(", ")}); what it put there was moved to the quarantine.`,
+          "Only one of the owners may approve a command that writes there. The command's output was:",
           ...lines,
           `exit code ${result.exitCode ?? "none (killed)"}`,
         ].join("\n"),

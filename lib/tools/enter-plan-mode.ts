@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import { z } from "zod";
 import { readGates } from "../session/mode-gates";
 import { appendEvents } from "../session/append-events";
 import { transitionEvents } from "../plan/mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
+import { PlanFileError, readPlanFile } from "../plan/plan-file";
 import { ToolError, type ToolDef } from "./types";
 
 const input = z.object({}).strict();
@@ -32,13 +32,22 @@ export const enterPlanModeTool: ToolDef<z.infer<typeof input>> = {
     );
     preparePlanFolder(state);
     const path = state.planPath ?? "(no plan file)";
-    const existing = state.planPath && fs.existsSync(state.planPath) && fs.readFileSync(state.planPath, "utf8").trim();
+    // The plan file is the workspace's: read as untrusted (no link, FIFO or device, at most 256 KiB), never raw.
+    let existing = false;
+    let unusable: string | null = null;
+    try {
+      existing = state.planPath !== null && (readPlanFile(state.workspace, state.planPath) ?? "").trim() !== "";
+    } catch (error) {
+      if (!(error instanceof PlanFileError)) throw error;
+      unusable = error.message;
+    }
     const lines = [
       "Plan mode is on. Explore with read, list, glob, grep and read-only shell commands; ask the user with question when a choice is theirs.",
       `Write your plan as markdown starting with a heading to ${path}: it is the only file you may change.`,
       "When the plan is complete, call exit_plan_mode to ask the user to approve it. Do not change anything else before that.",
     ];
     if (existing) lines.push(`That file already holds a plan from earlier in this session: refine it or replace it.`);
+    if (unusable) lines.push(`${unusable}: write your plan afresh (writing the plan file replaces it).`);
     return { output: lines.join("\n"), metadata: { planFile: path } };
   },
 };

@@ -24,13 +24,19 @@ export type ToolContext = {
   sandbox: SandboxInfo;
   /** Extra host folders commands may read: a trusted workspace config's sandbox.read (filtered where it runs). */
   sandboxRead?: readonly string[];
-  /** Issue 27: patterns the last approval left held (their reviewers did not approve): a change there asks a person. */
+  /**
+   * Issue 27/41: the patterns the session is held to (what its approval left held, or the whole review policy before
+   * one): a change there is its owners' to allow.
+   */
   held?: readonly string[];
   signal: AbortSignal;
   /** For tools that keep state in the session (question, task, todo_write); file tools ignore it. */
   runtime?: ToolRuntime;
-  /** How the gate let this call through: a person approved its exact text (bash then trusts control files and git settings). */
-  approval?: { asWritten: boolean };
+  /**
+   * How the gate let this call through: a person approved its exact text (bash then trusts control files and git
+   * settings); `released`: the held patterns one of their owners (or an owner's audited override) released for it.
+   */
+  approval?: { asWritten: boolean; released?: readonly string[] };
 };
 
 export type ToolRuntime = {

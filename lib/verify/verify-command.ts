@@ -7,6 +7,7 @@ import { listRequests, type PermissionRequestView } from "../session/permission-
 import { appendEvents } from "../session/append-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { runCommand } from "../sandbox/run-command";
+import type { HeldLocations } from "../sandbox/held-locations";
 import type { TestRun } from "./match-plan";
 
 const TAIL = 4_000;
@@ -23,6 +24,8 @@ type Target = {
   command: string;
   timeoutMs: number;
   extraRead: readonly string[];
+  /** Where the review policy's held paths are: read-only for the run, checked after (lib/sandbox/held-locations). */
+  held?: HeldLocations;
 };
 
 /**
@@ -107,10 +110,15 @@ export async function runVerifyCommand(t: Target, network: boolean): Promise<Tes
     timeoutMs: t.timeoutMs,
     sandbox: detectSandbox(),
     extraRead: t.extraRead,
+    ...(t.held ? { held: t.held } : {}),
   });
-  if (r.planted.length > 0) {
-    // A test run that planted control files failed, whatever its exit code: they were removed.
-    const note = `Refused: the command created control files that only a person may write (${r.planted.join(", ")}); they were removed.`;
+  const heldWritten = r.heldWritten ?? [];
+  if (r.planted.length > 0 || heldWritten.length > 0) {
+    // A test run that planted control files or wrote held paths failed, whatever its exit code: they were removed.
+    const note =
+      r.planted.length > 0
+        ? `Refused: the command created control files that only a person may write (${r.planted.join(", ")}); they were removed.`
+        : `Refused: the command changed paths the review policy holds for their owners (${heldWritten.join(", ")}); what it put there was quarantined.`;
     return {
       command: t.command,
       exitCode: null,

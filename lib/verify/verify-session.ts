@@ -23,6 +23,10 @@ import { parseModelName } from "../core/model-name";
 import { mergeChanges, toolChanges } from "./tool-changes";
 import { BASELINE_MANIFEST, BASELINE_NONE, baselineSettled } from "./take-baseline";
 import { diffManifests, MANIFEST_LIMITS, parseManifest, takeManifest } from "./file-manifest";
+import { heldByPolicy, heldRulesOf } from "../core/held-asks";
+import { policyHeldRules } from "../plan/policy-held";
+import { detectSandbox } from "../sandbox/detect-sandbox";
+import { heldLocations } from "../sandbox/held-locations";
 
 export type { VerificationView } from "../core/verification-view";
 
@@ -73,7 +77,23 @@ async function runTests(
       outputTail: gate.message ?? "",
       notRun: "the person declined to run it",
     };
-  return runVerifyCommand(target, gate.network);
+  // The paths the review policy holds stay read-only for the test run too: whoever allowed it, no owner did.
+  const { state } = await getSession(db, sessionId);
+  const rules = heldRulesOf(state, heldByPolicy(state) ? await policyHeldRules(db, workspace) : []);
+  const held = heldLocations(
+    rules.map((r) => r.pattern),
+    workspace,
+    { sandboxed: detectSandbox().available },
+  );
+  if (held.loose.length > 0)
+    return {
+      command: verify.command,
+      exitCode: null,
+      timedOut: false,
+      outputTail: "",
+      notRun: `the review policy holds ${held.loose.join(", ")} for their owners, which no sandbox can keep a command from writing`,
+    };
+  return runVerifyCommand({ ...target, held }, gate.network);
 }
 
 /**

@@ -4,7 +4,7 @@ import { json, parseBody, route } from "@/lib/http/route";
 import { checkSessionInput } from "@/lib/agent/check-session-input";
 import { readGates } from "@/lib/session/mode-gates";
 import { plansDirFor } from "@/lib/plan/ensure-plan";
-import { planFilePath } from "@/lib/plan/plan-paths";
+import { planFilePath, planSlug } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";
 import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
 import { authorise } from "@/lib/auth/authorise";
@@ -35,6 +35,7 @@ export const POST = route("start", async (req, _ctx, actor) => {
     starter: starterOf(actor),
     importer,
     planPath: (slug) => planFilePath(plans, slug),
+    newSlug: planSlug,
   });
   return json(await getSession(getDb(), id), 201);
 });
