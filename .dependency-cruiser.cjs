@@ -4,7 +4,10 @@
 const CORE = "^lib/(core|permission)/|^lib/(id|errors|vocabulary|env)\\.ts$";
 const DATA = "^lib/db/";
 const SESSION = "^lib/session/";
-const DOMAIN = "^lib/(plan|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";
+const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";
+// The review's pure files: plain functions over plain data, which the card may import too.
+const REVIEW_PURE =
+  "review-types|parse-decision|check-decider|weigh-policy|pick-approval-mode|anchor-threads|write-agent-message|decide-review";
 const TOOLS = "^lib/(tools|external)/";
 const AGENT = "^lib/(agent|model)/";
 const EDGE = "^(app|components|bin|cli|scripts|lib/http)/";
@@ -32,6 +35,20 @@ module.exports = {
       comment: "the permission engine is plain functions over plain data: no other part of lib/, no I/O",
       from: { path: "^lib/permission/", pathNot: "\\.test\\.ts$" },
       to: { path: "^lib/(?!permission/|core/)|^node:(fs|child_process|net|http|https)$" },
+    },
+    {
+      name: "review-rules-are-pure",
+      severity: "error",
+      comment: "the review's rules (who may decide, the policy's words, the mode, decide()) are plain functions: no I/O",
+      from: { path: `^lib/review/(${REVIEW_PURE})\\.ts$` },
+      to: { path: `^lib/(?!core/|permission/|review/(${REVIEW_PURE})\\.ts$)|^(node:)?(fs|path|os|child_process|net|http|https|crypto)$` },
+    },
+    {
+      name: "review-rows-have-one-home",
+      severity: "error",
+      comment: "a plan review's rows are written and read through lib/review (questions: lib/tools/question.ts)",
+      from: { pathNot: "^lib/(review|db)/|^lib/tools/question\\.ts$|^lib/agent/answer-review\\.ts$|^lib/auth/authorise\\.ts$|^lib/external/|^lib/tools/exit-plan-mode\\.ts$|^lib/plan/policy-held\\.ts$|\\.test\\.tsx?$" },
+      to: { path: "^lib/db/plans/(approvals|comments|close-review|policies)\\.ts$" },
     },
     {
       name: "only-lib-db-speaks-sql",

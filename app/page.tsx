@@ -7,7 +7,7 @@ import { getEnv } from "@/lib/env";
 import { listSessions, listSessionsQuery } from "@/lib/session/list-sessions";
 import { listTeams } from "@/lib/team/get-team";
 import { listWorkspaces } from "@/lib/workspace/list-workspaces";
-import { onlyOthersCanMove } from "@/lib/plan/weigh-approval";
+import { waitingOnOthers } from "@/lib/review/list-waiting";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
@@ -57,7 +57,7 @@ export default async function HomePage({
   // Sessions waiting on a person come first, whatever their age: a review or an ask that nobody sees holds a turn.
   const allWaiting = filtered || picked.cursor ? [] : await waitingSessions(roots);
   // A plan only others can approve under its review policy waits for them: listed apart, after yours.
-  const theirs = await onlyOthersCanMove(
+  const theirs = await waitingOnOthers(
     getDb(),
     actor,
     allWaiting.map((s) => s.id),

@@ -2,7 +2,9 @@
 
 import { ActionMenu, type MenuItem } from "./action-menu";
 
-export type Continuation = "acceptEdits" | "default" | "auto";
+import type { Continuation } from "@/lib/review/pick-approval-mode";
+
+export type { Continuation };
 
 const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 
@@ -33,6 +35,8 @@ export function DecisionActions(props: {
   boxOpen: boolean;
   summary: string;
   suggestions: number;
+  /** Under a review policy: applying suggestions sends the plan back as this version (it needs the policy again). */
+  sendBackVersion: number | null;
   applySuggestions: boolean;
   onApplySuggestions: (on: boolean) => void;
   onApprove: (mode: Continuation) => void;
@@ -46,6 +50,7 @@ export function DecisionActions(props: {
   const words = WORDS[props.lead ? "lead" : "own"];
   const withNote = props.hasNote && !props.blocked ? " with your note" : "";
   const approveOff = props.busy || props.blocked !== null;
+  const sendingBack = props.sendBackVersion !== null && props.suggestions > 0 && props.applySuggestions;
   const shortcut = (c: Continuation) =>
     props.lead ? undefined : c === "acceptEdits" ? "1" : c === "default" ? "2" : undefined;
   const modes: MenuItem[] = props.choices.map((c) => ({
@@ -102,8 +107,9 @@ export function DecisionActions(props: {
               checked={props.applySuggestions}
               onChange={(e) => props.onApplySuggestions(e.target.checked)}
             />
-            Apply your {props.suggestions === 1 ? "suggestion" : `${props.suggestions} suggestions`} to the plan when
-            you approve
+            {props.sendBackVersion !== null
+              ? `Apply your ${props.suggestions === 1 ? "suggestion" : `${props.suggestions} suggestions`} and send back as version ${props.sendBackVersion} (it needs the review policy again)`
+              : `Apply your ${props.suggestions === 1 ? "suggestion" : `${props.suggestions} suggestions`} to the plan when you approve`}
           </label>
         ) : null}
         <div className="flex flex-wrap items-center gap-2">
@@ -116,10 +122,16 @@ export function DecisionActions(props: {
               onClick={() => props.onApprove(props.fallback)}
               className={`${BUTTON} ${modes.length > 0 ? "rounded-r-none" : ""} bg-emerald-800 font-medium text-white`}
             >
-              Approve{withNote}
-              {modes.length > 0 ? (
-                <span className="hidden font-normal sm:inline">, {words[props.fallback]}</span>
-              ) : null}
+              {sendingBack ? (
+                `Apply and send back as version ${props.sendBackVersion}`
+              ) : (
+                <>
+                  Approve{withNote}
+                  {modes.length > 0 ? (
+                    <span className="hidden font-normal sm:inline">, {words[props.fallback]}</span>
+                  ) : null}
+                </>
+              )}
             </button>
             {modes.length > 0 ? (
               <ActionMenu

@@ -5,9 +5,10 @@ import { useEffect, useRef, useState } from "react";
 import type { AgentReceives } from "@/lib/core/agent-receives";
 import { PlanFilesLine } from "./plan-files-line";
 import type { WordDiffRow } from "@/lib/core/word-diff";
-import type { PlanThread } from "@/lib/plan/plan-threads";
+import type { PlanThread } from "@/lib/review/anchor-threads";
 import { type Continuation, DecisionActions } from "./decision-actions";
-import { defaultContinuation, reviewSummary } from "./review-words";
+import { approvalChoices } from "@/lib/review/pick-approval-mode";
+import { reviewSummary } from "./review-words";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
 import { NotifyOptIn } from "./notify-opt-in";
 import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review-blocks";
@@ -38,6 +39,10 @@ type Props = {
   workspace?: string;
   /** An outside agent's plan: what that agent receives with an approval; the card offers only that. */
   receives?: AgentReceives | null;
+  /** This reader's standing (the server's standingOf): Approve is enabled only when their approval would count. */
+  standing?: { counts: boolean; reason: string };
+  /** A review policy other than the plain one weighs this plan: an edit is sent back as a new version. */
+  policyWeighed?: boolean;
 };
 
 const isTextField = (el: Element | null) =>
@@ -74,6 +79,8 @@ export function DecisionCard({
   files = [],
   receives = null,
   workspace,
+  standing,
+  policyWeighed = false,
 }: Props) {
   const router = useRouter();
   const { send: sendOnce, busy, error } = useOneShot(() => router.refresh());
@@ -84,18 +91,17 @@ export function DecisionCard({
   const [edited, setEdited] = useState<string | null>(null);
   const [comments, setComments] = useState<NewComment[]>([]);
   const [acts, setActs] = useState<Record<string, ThreadAct>>({});
-  const [applyOn, setApplyOn] = useState(true);
+  // Under a review policy applying suggestions sends the plan back as a new version: never the default.
+  const [applyOn, setApplyOn] = useState(!policyWeighed);
   const [commentOpen, setCommentOpen] = useState(false);
   const [focusRequest, setFocusRequest] = useState<{ testId: string; at: number } | null>(null);
-  const choices: Continuation[] = receives
-    ? receives.modes
-    : lead
-      ? ["acceptEdits", "default"]
-      : autoAllowed
-        ? ["default", "acceptEdits", "auto"]
-        : ["default", "acceptEdits"];
-  const preferred: Continuation = lead ? "acceptEdits" : defaultContinuation(prePlanMode, autoAllowed);
-  const fallback: Continuation = choices.includes(preferred) ? preferred : (choices[0] ?? "default");
+  // The same answer the server gives an approval without a mode (lib/review/pick-approval-mode).
+  const { choices, fallback } = approvalChoices({
+    prePlanMode,
+    gates: { autoGateOpen: autoAllowed, bypassEnabled: false },
+    approver: { by: lead ? "lead-person" : "person" },
+    receives,
+  });
   const card = useRef<HTMLElement>(null);
   const url = lead?.url ?? `/api/reviews/${reviewId}/decision`;
   // This tab's own decision is remembered, so the page that follows does not call it another tab's.
@@ -124,7 +130,7 @@ export function DecisionCard({
   // The action row stays in its place while a box is open, so it never covers what is being typed.
   const boxOpen = noteOpen || edited !== null || Object.values(acts).some((a) => a.reply !== undefined) || commentOpen;
   const approve = (mode: Continuation) => {
-    if (unreceived) return;
+    if (unreceived || standing?.counts === false) return;
     const applying = suggestions > 0 && applyOn && edited === null ? { applySuggestions: true } : {};
     const plan = edited !== null && edited !== markdown ? { plan: edited } : {};
     return send(
@@ -319,10 +325,13 @@ export function DecisionCard({
         fallback={fallback}
         choices={choices}
         blocked={
-          unreceived && receives
-            ? `${receives.label} does not receive notes with an approval: send them with Request changes, or remove them to approve.`
-            : null
+          standing?.counts === false
+            ? standing.reason
+            : unreceived && receives
+              ? `${receives.label} does not receive notes with an approval: send them with Request changes, or remove them to approve.`
+              : null
         }
+        sendBackVersion={policyWeighed ? version + 1 : null}
         busy={busy}
         hasNote={note.trim().length > 0}
         boxOpen={boxOpen}

@@ -59,7 +59,9 @@ export function DeskList({ rows }: { rows: DeskRow[] }) {
             <span className="text-xs text-zinc-600 dark:text-zinc-400">
               {r.agent} · {r.project} · waiting {r.waited}
             </span>
-            <span className="text-xs">Needs {r.needs}</span>
+            <span className="text-xs" data-testid="desk-needs">
+              {r.needs}
+            </span>
           </Link>
         </li>
       ))}

@@ -1,6 +1,8 @@
 import { wordDiff } from "@/lib/core/word-diff";
 import { planBlocks } from "@/lib/plan/plan-blocks";
-import type { PlanDetails } from "@/lib/plan/plan-details";
+import type { PlanDetails } from "@/lib/review/review-types";
+import type { Standing } from "@/lib/review/check-decider";
+import type { ReviewStatus } from "@/lib/review/weigh-policy";
 import { DecisionCard } from "./decision-card";
 import { PlanMarkdown } from "./plan-markdown";
 
@@ -14,15 +16,18 @@ export function PlanDecision({
   autoAllowed,
   prePlanMode,
   lead,
-  policy,
+  position,
 }: {
   reviewId: string;
   plan: PlanDetails;
   autoAllowed: boolean;
   prePlanMode?: string | null;
   lead?: { url: string; from: string };
-  policy?: string;
+  /** Where the review stands, and this reader's standing on it (the server's own answer). */
+  position?: { status: ReviewStatus; standing: Standing | null } | null;
 }) {
+  const policy = position && !position.status.plain ? position.status.line : undefined;
+  const standing = position?.standing ?? null;
   const blocks = planBlocks(plan.markdown).map((b) => ({
     lineStart: b.lineStart,
     lineEnd: b.lineEnd,
@@ -30,6 +35,8 @@ export function PlanDecision({
   }));
   return (
     <DecisionCard
+      // A decision that changes where the review stands (an approval recorded) shows a fresh card.
+      key={`${reviewId}-${position?.status.line ?? ""}-${standing?.counts ?? ""}`}
       reviewId={reviewId}
       version={plan.version}
       markdown={plan.markdown}
@@ -43,6 +50,8 @@ export function PlanDecision({
       workspace={plan.workspace}
       {...(lead ? { lead } : {})}
       {...(policy ? { policy } : {})}
+      {...(standing ? { standing: { counts: standing.counts, reason: standing.reason } } : {})}
+      policyWeighed={position ? !position.status.plain : false}
     />
   );
 }

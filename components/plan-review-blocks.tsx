@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import type { PlanThread } from "@/lib/plan/plan-threads";
+import type { PlanThread } from "@/lib/review/anchor-threads";
 import { lineWords, PlanThreadView, SuggestionView, type ThreadAct } from "./plan-thread";
 
 /** A comment of this review: lines of the version shown, words, and optionally the text they should read instead. */

@@ -1,6 +1,6 @@
 "use client";
 
-import type { PlanThread as Thread, ThreadComment } from "@/lib/plan/plan-threads";
+import type { PlanThread as Thread, ThreadComment } from "@/lib/review/anchor-threads";
 
 /** What this review does to a thread: a reply, resolving it, or both (sent with the decision). */
 export type ThreadAct = { reply?: string; resolve?: true };

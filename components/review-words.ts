@@ -1,15 +1,7 @@
-import type { Continuation } from "./decision-actions";
 import type { NewComment } from "./plan-review-blocks";
 import type { ThreadAct } from "./plan-thread";
 
 // Pure: what the decision card says and defaults to, from what the person has done on it so far.
-
-/** The default continuation: back to the mode plan mode was entered from (Ask before edits when unknown). */
-export function defaultContinuation(prePlanMode: string | null | undefined, autoAllowed: boolean): Continuation {
-  if (prePlanMode === "acceptEdits" || prePlanMode === "bypassPermissions") return "acceptEdits";
-  if (prePlanMode === "auto" && autoAllowed) return "auto";
-  return "default";
-}
 
 const count = (n: number, one: string, many = `${one}s`) => (n === 0 ? [] : [`${n} ${n === 1 ? one : many}`]);
 

@@ -1,8 +1,8 @@
 import type { DeskItem } from "@/lib/core/desk-view";
 import type { Db } from "@/lib/db/client";
-import { listReviews } from "@/lib/plan/list-reviews";
-import { planDetails } from "@/lib/plan/review-details";
-import { reviewVerdict } from "@/lib/plan/weigh-approval";
+import type { Actor } from "@/lib/core/people";
+import { listReviews, planDetails, reviewPosition } from "@/lib/review/read-review";
+import { PolicyApprovalCard } from "@/components/policy-approval-card";
 import { getSession } from "@/lib/session/get-session";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";
@@ -14,7 +14,7 @@ import { PlanMarkdown } from "@/components/plan-markdown";
 import { QuestionCard, type QuestionView } from "@/components/question-card";
 
 /** The open item's card: the same card its session page (or its team's mailbox) shows, answered the same way. */
-export async function OpenDeskItem({ db, item }: { db: Db; item: DeskItem }) {
+export async function OpenDeskItem({ db, item, actor }: { db: Db; item: DeskItem; actor: Actor }) {
   return (
     <section
       aria-labelledby="open-item-title"
@@ -41,12 +41,12 @@ export async function OpenDeskItem({ db, item }: { db: Db; item: DeskItem }) {
           ) : null}
         </p>
       </header>
-      <Card db={db} item={item} />
+      <Card db={db} item={item} actor={actor} />
     </section>
   );
 }
 
-async function Card({ db, item }: { db: Db; item: DeskItem }) {
+async function Card({ db, item, actor }: { db: Db; item: DeskItem; actor: Actor }) {
   if (item.kind === "permission") {
     const [ask] = await listRequests(db, { id: item.id, status: "pending" });
     return ask ? <PermissionCard ask={ask} /> : <Gone />;
@@ -56,14 +56,18 @@ async function Card({ db, item }: { db: Db; item: DeskItem }) {
     const questions = (review?.payload as { questions?: QuestionView[] } | undefined)?.questions ?? [];
     return <QuestionCard reviewId={item.id} questions={questions} />;
   }
-  const [plan, verdict, gates, { state }] = await Promise.all([
+  const [plan, [review], gates, { state }] = await Promise.all([
     planDetails(db, item.id),
-    reviewVerdict(db, item.id),
+    listReviews(db, { id: item.id }),
     readGates(db),
     getSession(db, item.sessionId),
   ]);
+  const position = review ? await reviewPosition(db, review, actor) : null;
   if (!plan) return <Gone />;
-  // A teammate's plan is answered through its team's mailbox, as on the mailbox page.
+  // A teammate's plan: its lead's people answer it through the team's mailbox, as on the mailbox page; a reviewer
+  // whose approval counts only toward the review policy records it on the record-only route.
+  if (item.team && position?.standing?.via === "record-only")
+    return <PolicyApprovalCard key={`${item.id}-${position.status.line}`} reviewId={item.id} position={position} />;
   const mail = item.team
     ? (await readInbox(db, item.team.id, { status: "pending" })).find((m) => m.requestId === item.id)
     : undefined;
@@ -77,7 +81,7 @@ async function Card({ db, item }: { db: Db; item: DeskItem }) {
       {...(item.team && mail
         ? { lead: { url: `/api/teams/${item.team.id}/mailbox/${mail.id}/reply`, from: item.agent } }
         : {})}
-      policy={verdict && !verdict.plain ? verdict.summary : undefined}
+      position={position}
     />
   );
 }

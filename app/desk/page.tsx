@@ -36,7 +36,7 @@ export async function generateMetadata({ searchParams }: { searchParams: Search 
 
 /** The desk: every waiting plan, question and permission ask, oldest first, beside the open one's card. */
 export default async function DeskPage({ searchParams }: { searchParams: Search }) {
-  await pageActor();
+  const actor = await callerOfRequest();
   const raw = await searchParams;
   const { filter, item: asked } = filterOf(raw);
   const { items, all } = await readDesk(JSON.stringify(filter));
@@ -54,8 +54,9 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
     title: i.title,
     agent: i.agent,
     project: path.basename(i.workspace) || i.workspace,
-    // "Needs you" says it all unless a review policy says more ("1 of 2 approvals · needs team db").
-    needs: i.mine ? (i.policy ? `you · ${i.needs}` : "you") : i.needs,
+    // "Needs you" only when this reader's decision would count; a review policy's line says who approved and what
+    // is still open ("Approved by Bo (10:02) · Needs 1 more: a reviewer").
+    needs: i.mine ? (i.policy ? `Needs you · ${i.needs}` : "Needs you") : sentence(i.needs),
     waited: waitedFor(i.since, now),
     mine: i.mine,
     open: i.id === open?.id,
@@ -122,9 +123,12 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
       ) : (
         <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
           <DeskList rows={rows} />
-          {open ? <OpenDeskItem key={open.id} db={getDb()} item={open} /> : null}
+          {open ? <OpenDeskItem key={open.id} db={getDb()} item={open} actor={actor} /> : null}
         </div>
       )}
     </section>
   );
 }
+
+/** A status line reads as it is; a bare "who" gets its "Needs". */
+const sentence = (needs: string) => (/^(Needs|Approved|You) /.test(needs) ? needs : `Needs ${needs}`);

@@ -12,7 +12,7 @@ import { SavedPermissions } from "@/components/saved-permissions";
 import { ReviewPolicyForm } from "@/components/review-policy-form";
 import { TrustReviewersButton } from "@/components/trust-reviewers-button";
 import { may } from "@/lib/core/people";
-import { describePolicy } from "@/lib/plan/manage-policy";
+import { describePolicy } from "@/lib/review/manage-policy";
 
 export const dynamic = "force-dynamic";
 

@@ -14,7 +14,7 @@ export type Ancestor = { id: string; rules: Ruleset; mode: PermissionMode; held:
 export async function ancestorsNow(
   db: Db,
   session: SessionContext,
-  /** What the workspace's review policy holds before an approval (lib/plan/policy-held). */
+  /** What the workspace's review policy holds before an approval (lib/review/policy-held). */
   policy: () => Promise<HeldRule[]>,
 ): Promise<Ancestor[]> {
   const out: Ancestor[] = [];

@@ -8,7 +8,7 @@ import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 import { kick } from "./kick";
-import { listReviews, type ReviewView } from "../plan/list-reviews";
+import { listReviews, type ReviewView } from "../review/read-review";
 
 export const questionDecisionBody = z.union([
   z

@@ -19,8 +19,10 @@ export type DeskItem = {
   needs: string;
   /** Whether `needs` is a review policy's status line ("1 of 2 approvals · needs team db"), or whom a held path is for. */
   policy: boolean;
-  /** Whether this reader's answer would move it on. */
+  /** Whether this reader's answer would move it on (for a plan: its standing counts, as the server accepts it). */
   mine: boolean;
+  /** Why this reader's answer would not count, when it would not ("You approved (10:02) · waiting for …"). */
+  why?: string;
 };
 
 export type DeskFilter = { agent?: string; workspace?: string; mine?: boolean };

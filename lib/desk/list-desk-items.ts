@@ -13,10 +13,11 @@ import { findPerson } from "../db/people/people";
 import { type HeldRule, releasesHeld } from "../core/review-policy";
 import { findReviewedVersion, listReviewRows } from "../db/plans/reviews";
 import { listSessionRowsById } from "../db/sessions";
-import { onlyOthersCanMove, reviewVerdict } from "../plan/weigh-approval";
+import { isLeadReview } from "../review/load-review";
+import { positionsFor } from "../review/list-waiting";
 import { isExternalModel } from "../session/external-agents";
 import { listRequests } from "../session/permission-store";
-import { getTeam, isLeadReview, type TeamView } from "../team/get-team";
+import { getTeam, type TeamView } from "../team/get-team";
 
 export type Desk = {
   /** What waits, filtered, oldest first. */
@@ -39,11 +40,11 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
   const sessions = new Map(
     (await listSessionRowsById(db, [...new Set([...reviews, ...asks].map((r) => r.sessionId))])).map((s) => [s.id, s]),
   );
-  const plans = reviews.filter((r) => r.kind === "plan-review");
-  const theirs = await onlyOthersCanMove(
+  // Whose decision counts is the server's own answer (standingOf), so "Needs you" never promises a refused click.
+  const positions = await positionsFor(
     db,
     actor,
-    plans.map((r) => r.sessionId),
+    reviews.map((r) => ({ ...r, intent: JSON.parse(r.intent) as unknown })),
   );
   const teams = new Map<string, Promise<TeamView | null>>();
   const teamOf = (id: string) => {
@@ -83,16 +84,17 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
       });
       continue;
     }
-    const [version, verdict] = await Promise.all([findReviewedVersion(db, r.id), reviewVerdict(db, r.id)]);
-    const policy = verdict && !verdict.plain ? verdict.summary : null;
-    const othersOnly = theirs.has(s.id);
+    const version = await findReviewedVersion(db, r.id);
+    const position = positions.get(r.id);
+    const policy = position && !position.status.plain ? position.status.line : null;
     all.push({
       ...base,
       kind: "plan",
       title: planTitle(version?.content ?? ""),
       needs: policy ?? (team ? "the team lead" : "a reviewer"),
       policy: policy !== null,
-      mine: decides && !othersOnly,
+      mine: decides && position?.standing?.counts !== false,
+      ...(position?.standing && !position.standing.counts ? { why: position.standing.reason } : {}),
     });
   }
   const email = await emailOf(db, actor);

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
 import { findSessionModel, listReviewRows } from "../db/plans/reviews";
 import { AppError } from "../errors";
-import { listReviews, type ReviewView } from "../plan/list-reviews";
+import { listReviews, type ReviewView } from "../review/read-review";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import { isExternalModel } from "../session/external-agents";

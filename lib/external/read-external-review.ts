@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { findCallResultPayload, findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";
-import { listReviews } from "../plan/list-reviews";
+import { listReviews } from "../review/read-review";
 import { subscribeEvents } from "../session/bus";
 import { getSession } from "../session/get-session";
 import { watchLog } from "../session/log-watch";

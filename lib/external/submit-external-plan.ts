@@ -21,7 +21,7 @@ import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
 import { isWriteConflict, WriteConflict } from "../db/retry";
-import { dismissStaleApprovals } from "../plan/dismiss-stale-approvals";
+import { dismissStaleApprovals } from "../review/dismiss-stale-approvals";
 import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../session/external-agents";
 
 export type ExternalPlan = {

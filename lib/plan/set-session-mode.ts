@@ -9,7 +9,7 @@ import { getSession } from "../session/get-session";
 import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "./ensure-plan";
-import { setReviewAside } from "./set-review-aside";
+import { setReviewAside } from "../review/set-review-aside";
 
 /**
  * A person's mode choice (the mode control, Shift+Tab, /plan): committed, queued, cancelled or noop. The chooser's

@@ -99,7 +99,8 @@ export class StaleAppend extends Error {
 export function appendEvents(
   db: Db,
   sessionId: string,
-  events: NewEvent[] | ((current: SessionState) => NewEvent[]),
+  /** The events, or built from the state they follow (reading on the transaction's runner when they need more). */
+  events: NewEvent[] | ((current: SessionState, run: Executor) => NewEvent[] | Promise<NewEvent[]>),
   opts: AppendOptions = {},
 ): Promise<Appended> {
   return queued(sessionId, async () => {
@@ -112,7 +113,7 @@ export function appendEvents(
           if (attempt === 0 && hints.has(sessionId)) throw new WriteConflict("re-check the guard on a fresh read");
           throw new StaleAppend(`session ${sessionId} changed: append refused`);
         }
-        const planned = planAppend(current, typeof events === "function" ? events(current) : events, at);
+        const planned = planAppend(current, typeof events === "function" ? await events(current, run) : events, at);
         try {
           await writeAppend(run, sessionId, current, planned, at);
           await opts.also?.(run, planned);

@@ -46,15 +46,6 @@ export async function getTeam(db: Conn, teamId: string): Promise<TeamView> {
   };
 }
 
-/** A teammate's plan review, decided by its lead through the mailbox (never by the browser review route). */
-export function isLeadReview(review: { intent: unknown }): boolean {
-  return (
-    typeof review.intent === "object" &&
-    review.intent !== null &&
-    (review.intent as { approver?: unknown }).approver === "lead"
-  );
-}
-
 /** Up to 100 teams, newest first (the session list's team filter). */
 export function listTeams(
   db: Conn,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../errors";
-import { answerPlanRequest } from "../team/answer-plan-request";
+import { answerPlanRequest } from "../review/answer-mailbox";
 import { listMail } from "../team/mailbox";
 import { findMember, sendMail } from "../team/send-mail";
 import { ToolError, type ToolDef } from "./types";

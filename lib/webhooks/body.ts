@@ -2,7 +2,7 @@ import type { Conn } from "../db/client";
 import { findWebhookReview } from "../db/webhooks";
 import type { SessionEvent } from "../core/events";
 import type { WebhookEvent } from "./event-names";
-import { reviewVerdict } from "../plan/weigh-approval";
+import { reviewPosition } from "../review/read-review";
 
 /** The JSON every hook receives (docs/webhooks.md). Fixed when the delivery is made: retries send the same bytes. */
 export type WebhookBody = {
@@ -113,6 +113,6 @@ export async function eventBody(conn: Conn, session: SessionRow, event: SessionE
 
 async function needsOf(conn: Conn, reviewId: string, kind: string): Promise<string | null> {
   if (kind !== "plan-review") return null;
-  const verdict = await reviewVerdict(conn, reviewId);
-  return verdict && !verdict.plain ? verdict.summary : null;
+  const position = await reviewPosition(conn, { id: reviewId, sessionId: "", intent: null, status: "pending" });
+  return position && !position.status.plain ? position.status.summary : null;
 }

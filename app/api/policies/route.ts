@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, parseQuery, route } from "@/lib/http/route";
-import { describePolicy, policyBody, policyQuery, setPolicy } from "@/lib/plan/manage-policy";
+import { describePolicy, policyBody, policyQuery, setPolicy } from "@/lib/review/manage-policy";
 
 export const dynamic = "force-dynamic";
 

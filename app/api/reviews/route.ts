@@ -1,7 +1,7 @@
 import { readableFilter } from "@/lib/core/people";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
-import { listReviews } from "@/lib/plan/list-reviews";
+import { listReviews } from "@/lib/review/read-review";
 import { listReviewsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";

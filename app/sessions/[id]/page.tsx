@@ -9,13 +9,12 @@ import { getSession } from "@/lib/session/get-session";
 import { isExternalModel } from "@/lib/session/external-agents";
 import { readEvents } from "@/lib/session/read-events";
 import type { SessionEvent } from "@/lib/core/events";
-import { planDetails } from "@/lib/plan/review-details";
-import { reviewVerdict } from "@/lib/plan/weigh-approval";
+import { planDetails, reviewPosition } from "@/lib/review/read-review";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";
 import { listGrants } from "@/lib/session/grant-store";
 import { SavedPermissions } from "@/components/saved-permissions";
-import { listReviews } from "@/lib/plan/list-reviews";
+import { listReviews } from "@/lib/review/read-review";
 import { StatusBadge } from "@/components/status-badge";
 import { SessionTimeline } from "@/components/session-timeline";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
@@ -132,7 +131,9 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
   const [events, review, policy, question, gates, asks, history, verifications, grants, trust] = await Promise.all([
     readEvents(db, id, { after: Math.max(0, state.lastSeq - TIMELINE_PAGE) }),
     onDesk ? planDetails(db, pending.id) : null,
-    pending?.kind === "plan-review" ? reviewVerdict(db, pending.id) : null,
+    pending?.kind === "plan-review"
+      ? listReviews(db, { id: pending.id }).then(([r]) => (r ? reviewPosition(db, r, actor) : null))
+      : null,
     pending && pending.kind !== "plan-review" ? listReviews(db, { id: pending.id }).then(([r]) => r ?? null) : null,
     readGates(db),
     state.pendingPermissions.length + state.pendingChecks.length > 0
@@ -236,13 +237,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             </Link>
             .
           </p>
-          {policy && !policy.plain ? (
-            <PolicyApprovalCard
-              key={`${pending.id}-${policy.summary}`}
-              reviewId={pending.id}
-              summary={policy.summary}
-              met={policy.met}
-            />
+          {policy && !policy.status.plain ? (
+            <PolicyApprovalCard key={`${pending.id}-${policy.status.line}`} reviewId={pending.id} position={policy} />
           ) : null}
         </>
       ) : review && pending ? (
@@ -252,7 +248,7 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           plan={review}
           autoAllowed={gates.autoGateOpen}
           prePlanMode={state.prePlanMode}
-          policy={policy && !policy.plain ? policy.summary : undefined}
+          {...(policy ? { position: policy } : {})}
         />
       ) : question ? (
         <QuestionCard

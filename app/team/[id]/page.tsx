@@ -7,12 +7,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { planDetails } from "@/lib/plan/review-details";
 import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
 import { listMail } from "@/lib/team/mailbox";
 import { PlanDecision } from "@/components/plan-decision";
-import { onlyOthersCanMove, reviewVerdict } from "@/lib/plan/weigh-approval";
+import { listReviews, planDetails, reviewPosition } from "@/lib/review/read-review";
 import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
@@ -43,25 +42,16 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   const plans = await Promise.all(
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
   );
-  // Under a review policy a plan another person must still approve waits for them: counted (and notified) apart.
-  const theirs = await onlyOthersCanMove(
-    db,
-    actor,
-    plans.map((p) => p.mail.from),
-  );
-  const mine = plans.filter((p) => !theirs.has(p.mail.from));
-  const policies = new Map(
+  // Where each plan stands, and whether this reader's answer from the mailbox would count (the server's standingOf).
+  const positions = new Map(
     await Promise.all(
-      plans.map(
-        async (p) =>
-          [p.mail.requestId ?? "", p.mail.requestId ? await reviewVerdict(db, p.mail.requestId) : null] as const,
-      ),
+      plans.map(async (p) => {
+        const [review] = p.mail.requestId ? await listReviews(db, { id: p.mail.requestId }) : [];
+        return [p.mail.id, review ? await reviewPosition(db, review, actor, "mailbox") : null] as const;
+      }),
     ),
   );
-  const policyLine = (reviewId: string) => {
-    const v = policies.get(reviewId);
-    return v && !v.plain ? v.summary : undefined;
-  };
+  const mine = plans.filter((p) => positions.get(p.mail.id)?.standing?.counts !== false);
   const names = Object.fromEntries(
     [...(team.lead ? [team.lead] : []), ...team.teammates].map((m) => [m.sessionId, m.name]),
   );
@@ -103,7 +93,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
               plan={plan}
               autoAllowed={false}
               lead={{ url: `/api/teams/${id}/mailbox/${mail.id}/reply`, from: names[mail.from] ?? mail.from }}
-              policy={policyLine(mail.requestId)}
+              position={positions.get(mail.id) ?? null}
             />
           ) : null,
         )}

@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { json, parseBody, route } from "@/lib/http/route";
-import { trustOwners, trustOwnersBody } from "@/lib/plan/manage-policy";
+import { trustOwners, trustOwnersBody } from "@/lib/review/manage-policy";
 import { checkWorkspace } from "@/lib/workspace/check-workspace";
 
 export const dynamic = "force-dynamic";

@@ -3,9 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
-import { listReviews } from "@/lib/plan/list-reviews";
-import { planDetails } from "@/lib/plan/review-details";
-import { withPolicy } from "@/lib/plan/weigh-approval";
+import { listReviews, planDetails, withPosition } from "@/lib/review/read-review";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +12,7 @@ export const GET = route("read", async (_req, ctx: IdParams, actor) => {
   if (!review) throw new AppError("review_not_found");
   await authoriseSession(getDb(), actor, "read", review.sessionId);
   return json({
-    review: await withPolicy(getDb(), review, actor),
+    review: await withPosition(getDb(), review, actor),
     plan: review.kind === "plan-review" ? await planDetails(getDb(), review.id) : null,
   });
 });

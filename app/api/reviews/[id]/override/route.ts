@@ -3,8 +3,9 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { json, parseBody, route } from "@/lib/http/route";
-import { listReviews } from "@/lib/plan/list-reviews";
-import { overrideBody, overrideReviewPolicy } from "@/lib/plan/override-review-policy";
+import { listReviews } from "@/lib/review/read-review";
+import { overrideReviewPolicy } from "@/lib/review/override-policy";
+import { overrideBody } from "@/lib/review/parse-decision";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { kick } from "@/lib/agent/kick";
-import { answerPlanRequest } from "@/lib/team/answer-plan-request";
+import { answerPlanRequest } from "@/lib/review/answer-mailbox";
 import { getTeam } from "@/lib/team/get-team";
 import { listMail } from "@/lib/team/mailbox";
 import { mailReplyBody } from "./schema";
@@ -31,7 +31,7 @@ export const POST = route("decide", async (req, ctx: { params: Promise<{ id: str
       responder: body.from ?? team.leadSessionId,
       request,
       reply,
-      answerer: { by: "person", ...(signer ? { signer } : {}) },
+      answerer: { by: "person", actor, ...(signer ? { signer } : {}) },
       drive,
     }),
   );

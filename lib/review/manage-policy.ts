@@ -1,3 +1,4 @@
+// The workspace review policy settings: reading, setting and trusting `.plangate/reviewers`, with the audit.
 import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";

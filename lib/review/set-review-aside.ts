@@ -1,10 +1,12 @@
+// Setting a waiting plan review aside when its session leaves plan mode (signed by who did it).
+import "server-only";
 import { type Actor, may, signerOf } from "../core/people";
 import type { Db } from "../db/client";
 import { findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";
-import { decidePlanReview } from "./decide-plan-review";
-import { listReviews } from "./list-reviews";
-import { needsOf, plainPolicy } from "./weigh-approval";
+import { commitDecision } from "./commit-decision";
+import { isLeadReview, loadNeeds } from "./load-review";
+import { listReviews } from "./read-review";
 
 const SET_ASIDE = "Set aside: plan mode was turned off while the plan waited for review.";
 
@@ -18,7 +20,7 @@ export async function setReviewAside(db: Db, reviewId: string, actor: Actor, wor
   const [review] = await listReviews(db, { id: reviewId });
   if (review?.status !== "pending" || review.kind !== "plan-review") return;
   const version = await findReviewedVersion(db, review.id);
-  const held = leadsReview(review.intent) || (version !== undefined && !plainPolicy(await needsOf(db, version)));
+  const held = isLeadReview(review) || (version !== undefined && !(await loadNeeds(db, review.id, version)).plain);
   if (held && !may(actor, "decide", workspace))
     throw new AppError(
       "forbidden",
@@ -26,14 +28,13 @@ export async function setReviewAside(db: Db, reviewId: string, actor: Actor, wor
     );
   const signer = signerOf(actor);
   if (!signer) throw new AppError("forbidden", "An agent token may not leave plan mode.");
-  await decidePlanReview(
+  // The rights were checked here (leaving plan mode): a setting aside is no reviewer's decision to weigh.
+  await commitDecision(
     db,
     review,
-    { decision: "abandon", feedback: SET_ASIDE },
+    { decision: "abandon", feedback: SET_ASIDE, aside: true },
+    { by: "person", via: "desk", actor, signer },
     // Setting a review aside runs nothing: the turn ends with it.
-    { drive: async () => undefined, decider: { by: "person", via: "desk", signer } },
+    { drive: async () => undefined },
   );
 }
-
-const leadsReview = (intent: unknown) =>
-  typeof intent === "object" && intent !== null && (intent as { approver?: unknown }).approver === "lead";

@@ -1,3 +1,4 @@
+// The approvals a replaced plan version gathered: dismissed (and audited) when a new version arrives.
 import "server-only";
 import type { Signer } from "../core/people";
 import type { Conn } from "../db/client";

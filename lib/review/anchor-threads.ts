@@ -101,3 +101,23 @@ export function applySuggestions(
     );
   return { plan: lines.join("\n") };
 }
+
+/** A comment's lines as the reviewer sends them (1-based, inclusive), with the optional suggested text. */
+export type CommentLines = { lineStart: number; lineEnd: number; suggestion?: string | undefined };
+
+/** The commented lines, cut from the version itself (a request never supplies its own quote); null: past the end. */
+export function quoteLines(content: string, c: CommentLines): string | null {
+  const lines = content.split("\n");
+  if (c.lineEnd > lines.length) return null;
+  return lines.slice(c.lineStart - 1, c.lineEnd).join("\n");
+}
+
+/** The plan with this review's suggestions applied, or why not (none offered, or two overlapping). */
+export function suggested(content: string, comments: readonly CommentLines[]): { plan: string } | { problem: string } {
+  const offered = comments.flatMap((c) => (c.suggestion !== undefined ? [{ ...c, suggestion: c.suggestion }] : []));
+  if (offered.length === 0) return { problem: "applySuggestions: this review has no suggestion" };
+  const out = applySuggestions(content, offered);
+  if ("overlaps" in out)
+    return { problem: `comments: suggestion ${out.overlaps + 1} overlaps another suggestion's lines` };
+  return { plan: out.plan };
+}

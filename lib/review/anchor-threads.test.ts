@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applySuggestions, locate, type StoredComment, threadsOn } from "./plan-threads";
+import { applySuggestions, locate, type StoredComment, threadsOn } from "./anchor-threads";
 
 const V1 = "# Plan\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests";
 const V2 = "# Plan\n\nSome context first.\n\n1. Add a cache\n2. Use an in-memory map\n3. Write tests";
