@@ -6,7 +6,7 @@ import { exitPlan, gate, type PermissionMode } from "../permission";
 import { quoteLines, suggested } from "./anchor-threads";
 import { type Standing, standingOf } from "./check-decider";
 import type { PlanDecision } from "./parse-decision";
-import { approvalMode } from "./pick-approval-mode";
+import { approvalTarget } from "./pick-approval-mode";
 import type { Decider, Effect, NewPlanComment, Outcome, RefusalCode, ReviewFacts, Row } from "./review-types";
 import { verdictOf } from "./weigh-policy";
 import {
@@ -234,7 +234,7 @@ function close(
     return closing(facts, body, d, p, held, null, {
       result: { ok: false, text: rejectionMessage(body.feedback, p.reviewText) },
     });
-  const mode = approvalMode({
+  const target = approvalTarget({
     prePlanMode: facts.state.prePlanMode,
     gates: facts.gates,
     approver:
@@ -244,7 +244,7 @@ function close(
     receives: version.receives,
     requested: body.mode,
   });
-  const modes = modeEvents(facts, mode);
+  const modes = modeEvents(facts, target.mode, target.fallback);
   const notes = [body.feedback, p.reviewText].filter(Boolean).join("\n\n") || undefined;
   const text = approvalMessage(p.finalPlan, version.filePath, p.edited, modes.mode, decidedByOf(d), notes);
   const effects: Effect[] =
@@ -261,11 +261,12 @@ function close(
 export function modeEvents(
   facts: Pick<ReviewFacts, "state" | "gates">,
   target: PermissionMode,
+  fallback = false,
 ): { events: NewEvent[]; mode: PermissionMode } {
   const s = facts.state;
   const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, facts.gates, target, "review");
   if (!t.changed) return { events: [], mode: t.next.mode };
-  const cause = t.cause === "fallback" ? "fallback" : "review";
+  const cause = t.cause === "fallback" || fallback ? "fallback" : "review";
   return {
     mode: t.next.mode,
     events: [

@@ -50,6 +50,23 @@ function preferredMode({ prePlanMode, gates, approver }: ModeInput): Continuatio
  * card's fallback. A model picks nothing (its approval never gives more than its own lead's people may choose).
  */
 export function approvalMode(input: ModeInput & { requested?: Continuation | undefined }): Continuation {
+  return approvalTarget(input).mode;
+}
+
+/**
+ * approvalMode(), and whether it falls back: the mode from before plan mode (auto) is closed now, so the plan goes
+ * on in the card's fallback instead (logged as a fallback, not as the reviewer's choice).
+ */
+export function approvalTarget(input: ModeInput & { requested?: Continuation | undefined }): {
+  mode: Continuation;
+  fallback: boolean;
+} {
+  const mode = pickMode(input);
+  const closed = input.requested === undefined && input.prePlanMode === "auto" && !input.gates.autoGateOpen;
+  return { mode, fallback: closed && input.approver.by === "person" };
+}
+
+function pickMode(input: ModeInput & { requested?: Continuation | undefined }): Continuation {
   const { choices, fallback } = approvalChoices(input);
   if (input.approver.by === "lead-model" || input.requested === undefined) return fallback;
   if (input.requested === "auto" && input.approver.by === "lead-person") return "acceptEdits";

@@ -43,8 +43,11 @@ describe("review policy", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.review.status).toBe("pending");
     expect(await status(reviewId)).toBe("pending");
-    // The same person again is still one approval.
-    expect((await approve(reviewId, bo)).body.review.status).toBe("pending");
+    // The same person again is still one approval: a 409 that says so (never a silent 200), nothing recorded.
+    const again = await approve(reviewId, bo);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("already_decided");
+    expect(again.body.error.message).toMatch(/^You approved at \d\d:\d\d · waiting for a reviewer/);
     expect(await released(sessionId)).toHaveLength(0);
     const events = await readEvents(api.t.db, sessionId);
     expect(ofType(events, "review.approved").map((e) => e.summary)).toEqual(["1 of 2 approvals"]);
@@ -95,8 +98,11 @@ describe("review policy", () => {
     // Bo's approval would move it on no further (no notification wakes him); the database reviewer's would.
     expect(shown.body.review.policy.needsYou).toBe(false);
     expect((await api.call("GET", `/api/reviews/${reviewId}`, undefined, dba)).body.review.policy.needsYou).toBe(true);
-    // The operator has an owner's rights, but is nobody a rule names.
-    expect((await approve(reviewId, undefined)).body.review.status).toBe("pending");
+    // The operator has an owner's rights, but is nobody a rule names: an approval that would count for nothing
+    // open is refused, saying what is still needed.
+    const operator = await approve(reviewId, undefined);
+    expect(operator.status).toBe(403);
+    expect(operator.body.error.message).toMatch(/would not count.*team db for prisma\/migrations\/x\.sql/);
     expect(await released(sessionId)).toHaveLength(0);
     expect((await approve(reviewId, dba)).status).toBe(200);
     expect(await status(reviewId)).toBe("approved");

@@ -69,8 +69,10 @@ describe("teams under a review policy", () => {
     expect((await desk(rae, "reject")).status).toBe(403);
     expect((await desk(rae)).body.review.status).toBe("pending");
     expect((await desk(sam)).body.review.status).toBe("pending");
-    // The policy is met now, but a repeated approval from the session page still does not release it.
-    expect((await desk(sam)).body.review.status).toBe("pending");
+    // The policy is met now, but a repeated approval from the session page still does not release it: a 409 saying so.
+    const again = await desk(sam);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("already_decided");
     expect(await statusOf(alice)).toBe("awaiting_review");
     // The lead's answer (an owner of the workspace, from the mailbox) releases it.
     const owner = await signedInCookie(api.t.db, "olga@example.com", [{ root: api.workspace, role: "owner" }]);
