@@ -87,9 +87,10 @@ describe("the desk", () => {
     const [bo, cy] = [await person(), await person()];
     expect((await api.call("POST", `/api/reviews/${reviewId}/decision`, { decision: "approve" }, bo)).status).toBe(200);
     const forBo = await desk("", bo);
-    expect(forBo.items.map((i) => [i.id, i.mine, i.needs, i.policy])).toEqual([
-      [reviewId, false, "1 of 2 approvals", true],
-    ]);
+    // The row names who approved, and when, and what is still open; Bo is told why it is not his.
+    expect(forBo.items.map((i) => [i.id, i.mine, i.policy])).toEqual([[reviewId, false, true]]);
+    expect(forBo.items[0]?.needs).toMatch(/^Approved by .+ \(\d\d:\d\d\) · Needs 1 more: a reviewer$/);
+    expect(forBo.items[0]?.why).toMatch(/^You approved at \d\d:\d\d · waiting for a reviewer$/);
     expect((await desk("?mine=1", bo)).items).toEqual([]);
     expect((await desk("?mine=1", cy)).items.map((i) => i.id)).toEqual([reviewId]);
   });
