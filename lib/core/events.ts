@@ -118,7 +118,21 @@ export const eventSchemas = {
       .optional(),
   }),
   // Issue 27: an approval that left the review's policy unmet (the review stays pending); summary: what it still needs.
-  "review.approved": z.object({ reviewId: id, by: z.string().optional(), summary: z.string(), ...fromFile }),
+  // Issue 42: what the approval carried (stored with it: comments, replies, resolutions) and the reviewer's note.
+  "review.approved": z.object({
+    reviewId: id,
+    by: z.string().optional(),
+    summary: z.string(),
+    review: z
+      .object({
+        comments: z.number().int().min(0),
+        replies: z.number().int().min(0),
+        resolved: z.number().int().min(0),
+      })
+      .optional(),
+    note: z.string().max(20_000).optional(),
+    ...fromFile,
+  }),
   // purpose "verify": the person is asked before the workspace's verify command runs; it holds up no turn.
   "permission.asked": z.object({
     requestId: id,
