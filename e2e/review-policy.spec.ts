@@ -68,11 +68,18 @@ test("two approvals from two people in two browsers: the first waits, the second
     await signedIn(browser, baseURL ?? "", PEOPLE[1]!),
   ];
   await rhea.page.goto(`/sessions/${id}`);
-  await expect(rhea.page.getByTestId("policy-status")).toContainText("0 of 2 approvals");
+  await expect(rhea.page.getByTestId("policy-status")).toContainText("Needs 2 more: 2 reviewers");
   // The card names the files the plan's items name: what the policy judges it by.
   await expect(rhea.page.getByTestId("plan-files")).toHaveText("Touches 1 file: notes.md");
   await approveVia(rhea.page.getByTestId("decision-card"), "approve-accept-edits");
-  await expect(rhea.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
+  await expect(rhea.page.getByTestId("policy-status")).toContainText(
+    /Approved by rhea@example\.com \(\d\d:\d\d\) · Needs 1 more: a reviewer/,
+  );
+  // Issue 42: her approval counts already: she is told so, and Approve is not offered again.
+  await expect(rhea.page.getByTestId("approve-blocked")).toContainText(
+    /You approved at \d\d:\d\d · waiting for a reviewer/,
+  );
+  await expect(rhea.page.getByTestId("approve")).toBeDisabled();
   await expect(rhea.page.getByTestId("timeline")).toContainText("Approved by rhea@example.com · 1 of 2 approvals");
   expect((await (await request.get(`/api/sessions/${id}`)).json()).state.status).toBe("awaiting_review");
 
@@ -83,7 +90,8 @@ test("two approvals from two people in two browsers: the first waits, the second
   await expect(sol.page.getByTestId("waiting-sessions").locator(`a[href="/sessions/${id}"]`)).toHaveCount(1);
 
   await sol.page.goto(`/sessions/${id}`);
-  await expect(sol.page.getByTestId("policy-status")).toContainText("1 of 2 approvals");
+  await expect(sol.page.getByTestId("policy-status")).toContainText("Approved by rhea@example.com");
+  await expect(sol.page.getByTestId("approve")).toBeEnabled();
   await approveVia(sol.page.getByTestId("decision-card"), "approve-accept-edits");
   await expect(sol.page.getByTestId("decision-card")).toHaveCount(0);
   await expect(sol.page.getByTestId("timeline")).toContainText("by sol@example.com", { timeout: 15_000 });
@@ -127,8 +135,8 @@ test("a teammate's plan under the policy: two reviewers approve on its session p
     await signedIn(browser, baseURL ?? "", PEOPLE[1]!),
   ];
   for (const [who, before, after] of [
-    [rhea, "0 of 2 approvals", "1 of 2 approvals"],
-    [sol, "1 of 2 approvals", "Approved by rhea@example.com, sol@example.com"],
+    [rhea, "Needs 2 more: 2 reviewers", "You approved at"],
+    [sol, "Needs 1 more: a reviewer", "The policy is met"],
   ] as const) {
     await who.page.goto(`/sessions/${tess}`);
     await expect(who.page.locator("html[data-hydrated]")).toHaveCount(1);
@@ -136,7 +144,7 @@ test("a teammate's plan under the policy: two reviewers approve on its session p
     await expect(who.page.getByTestId("decision-card")).toHaveCount(0);
     await expect(who.page.getByTestId("policy-status")).toContainText(before);
     await who.page.getByTestId("record-approval").click();
-    await expect(who.page.getByTestId("policy-status")).toContainText(after);
+    await expect(who.page.getByTestId("policy-approval-card")).toContainText(after);
   }
   // Met, yet still the lead's: the plan waits for the mailbox.
   await expect(sol.page.getByTestId("record-approval")).toHaveCount(0);
