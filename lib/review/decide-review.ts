@@ -28,6 +28,9 @@ export type DecisionInput = PlanDecision & { override?: string; aside?: true };
 type Refused = Extract<Outcome, { refused: unknown }>;
 const refuse = (code: RefusalCode, message: string): Refused => ({ refused: { code, message } });
 
+/** What every closing works from: the facts, the decision, who decides, and the review it carries. */
+type Ctx = { facts: ReviewFacts; body: DecisionInput; d: Decider; p: Prepared };
+
 /** The review a decision carries, checked against the version: quoted comments, answered threads, the edit. */
 type Prepared = {
   comments: NewPlanComment[];
@@ -52,7 +55,7 @@ export function decide(facts: ReviewFacts, body: DecisionInput, decider: Decider
   const prepared = prepareReview(facts, body, decider);
   if ("refused" in prepared) return prepared;
   if (body.decision !== "approve" || body.override !== undefined || facts.needs.plain)
-    return close(facts, body, decider, prepared, [], body.decision === "approve" ? facts.me : null);
+    return close({ facts, body, d: decider, p: prepared }, [], body.decision === "approve" ? facts.me : null);
   if (prepared.edited) {
     if (standing?.sendBack === false) return refuse("forbidden", TEAMMATE);
     return sendBack(facts, body, decider, prepared);
@@ -174,7 +177,7 @@ function weighApproval(
   const verdict = verdictOf(facts.needs, standing?.approvedAt ? [] : [me]);
   if (verdict.met && standing?.via !== "record-only") {
     const held = heldRules({ ...facts.needs, approvals: [...facts.needs.approvals, me] });
-    return close(facts, body, d, p, held, me);
+    return close({ facts, body, d, p }, held, me);
   }
   const counts = { comments: p.comments.length, replies: p.replies.length, resolved: p.resolved.length };
   const events: NewEvent[] = [
@@ -210,7 +213,7 @@ function sendBack(facts: ReviewFacts, body: DecisionInput, d: Decider, p: Prepar
   const notes = [body.feedback, p.reviewText].filter(Boolean).join("\n\n");
   const text = sendBackEditMessage(p.finalPlan, version.filePath, notes, written);
   const feedback = body.feedback ?? "Changed by the reviewer: sent back as a new version.";
-  return closing(facts, { ...body, decision: "reject", feedback }, d, p, [], null, {
+  return closing({ facts, body: { ...body, decision: "reject", feedback }, d, p }, [], null, {
     result: { ok: false, text },
     effects: written
       ? [{ kind: "write-plan", workspace: version.workspace, file: version.filePath, content: p.finalPlan }]
@@ -219,19 +222,12 @@ function sendBack(facts: ReviewFacts, body: DecisionInput, d: Decider, p: Prepar
 }
 
 /** Closes the review with the decision: approved (into the one mode), sent back, or set aside. */
-function close(
-  facts: ReviewFacts,
-  body: DecisionInput,
-  d: Decider,
-  p: Prepared,
-  held: HeldRule[],
-  approver: Approver | null,
-): Outcome {
+function close(c: Ctx, held: HeldRule[], approver: Approver | null): Outcome {
+  const { facts, body, d, p } = c;
   const { version } = facts;
-  if (body.decision === "abandon")
-    return closing(facts, body, d, p, held, null, { result: { ok: false, text: ABANDON_MESSAGE } });
+  if (body.decision === "abandon") return closing(c, held, null, { result: { ok: false, text: ABANDON_MESSAGE } });
   if (body.decision === "reject")
-    return closing(facts, body, d, p, held, null, {
+    return closing(c, held, null, {
       result: { ok: false, text: rejectionMessage(body.feedback, p.reviewText) },
     });
   const target = approvalTarget({
@@ -251,7 +247,7 @@ function close(
     p.edited && !version.outside
       ? [{ kind: "write-plan", workspace: version.workspace, file: version.filePath, content: p.finalPlan }]
       : [];
-  return closing(facts, body, d, p, held, approver, { result: { ok: true, text }, before: modes.events, effects });
+  return closing(c, held, approver, { result: { ok: true, text }, before: modes.events, effects });
 }
 
 /**
@@ -277,14 +273,12 @@ export function modeEvents(
 
 /** The closing events and rows every decision shares: review.answered, the tool's result, the turn; the close row. */
 function closing(
-  facts: ReviewFacts,
-  body: DecisionInput,
-  d: Decider,
-  p: Prepared,
+  c: Ctx,
   held: HeldRule[],
   approver: Approver | null,
   how: { result: { ok: boolean; text: string }; before?: NewEvent[]; effects?: Effect[] },
 ): Outcome {
+  const { facts, body, d, p } = c;
   const { review, version, state } = facts;
   const signer = signerOfDecider(d);
   const callId = version.toolCallId;
