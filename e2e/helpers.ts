@@ -1,4 +1,5 @@
-import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { TEST_PASSWORD } from "../tests/helpers/people";
 
 export type Step = {
   text?: string;
@@ -94,4 +95,17 @@ export async function commentOn(card: Locator, from: number, to: number, text: s
   if (to !== from) await (await blockAt(card, to)).getByTestId("comment-block").click({ modifiers: ["Shift"] });
   await card.getByTestId("line-comment").fill(text);
   await card.getByTestId("add-comment").click();
+}
+
+/** A person signed in with a password in their own browser context (a second person: a second context). */
+export async function signedIn(browser: Browser, base: string, email: string) {
+  const context = await browser.newContext({ baseURL: base });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await page.getByTestId("credentials-email").fill(email);
+  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
+  await page.getByTestId("credentials-submit").click();
+  await expect(page.getByTestId("nav-home")).toBeVisible();
+  return { context, page };
 }

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
-import { addPersonByScript, TEST_PASSWORD } from "../tests/helpers/people";
-import { exitPlan, say, waitForStatus, approveVia } from "./helpers";
+import { addPersonByScript } from "../tests/helpers/people";
+import { exitPlan, say, waitForStatus, approveVia, signedIn } from "./helpers";
 
 // Issue 27 in the browser: the operator sets a workspace's review policy to two approvals on its workspace page;
 // two reviewers, each in their own browser, approve the plan in turn. The first approval leaves it waiting (the
@@ -22,18 +22,6 @@ test.afterAll(async () => {
   await db.reviewPolicy.deleteMany({});
   await db.user.deleteMany({ where: { email: { in: PEOPLE } } });
 });
-
-async function signedIn(browser: Browser, base: string, email: string) {
-  const context = await browser.newContext({ baseURL: base, extraHTTPHeaders: {} });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByTestId("credentials-email").fill(email);
-  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
-  await page.getByTestId("credentials-submit").click();
-  await expect(page.getByTestId("nav-home")).toBeVisible();
-  return { context, page };
-}
 
 test("two approvals from two people in two browsers: the first waits, the second releases", async ({
   browser,

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
-import { addPersonByScript, TEST_PASSWORD } from "../tests/helpers/people";
-import { blockAt, exitPlan, say, waitForStatus } from "./helpers";
+import { addPersonByScript } from "../tests/helpers/people";
+import { blockAt, exitPlan, say, signedIn, waitForStatus } from "./helpers";
 
 // Issue 42, points 1, 2 and 4 as two reviewers meet them, each in their own browser, under a two-approval policy:
 // a resolved thread goes with an approval that does not meet the policy yet (stored, not lost); the approver is told
@@ -25,18 +25,6 @@ test.afterAll(async () => {
   await db.reviewPolicy.deleteMany({});
   await db.user.deleteMany({ where: { email: { in: PEOPLE } } });
 });
-
-async function signedIn(browser: Browser, base: string, email: string) {
-  const context = await browser.newContext({ baseURL: base });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByTestId("credentials-email").fill(email);
-  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
-  await page.getByTestId("credentials-submit").click();
-  await expect(page.getByTestId("nav-home")).toBeVisible();
-  return { context, page };
-}
 
 test("a resolved thread goes with an approval the policy still waits on; the approver sees why Approve is gone; a suggestion is a send-back", async ({
   browser,
