@@ -39,15 +39,21 @@ module.exports = {
     {
       name: "review-rules-are-pure",
       severity: "error",
-      comment: "the review's rules (who may decide, the policy's words, the mode, decide()) are plain functions: no I/O",
+      comment:
+        "the review's rules (who may decide, the policy's words, the mode, decide()) are plain functions: no I/O",
       from: { path: `^lib/review/(${REVIEW_PURE})\\.ts$` },
-      to: { path: `^lib/(?!core/|permission/|review/(${REVIEW_PURE})\\.ts$)|^(node:)?(fs|path|os|child_process|net|http|https|crypto)$` },
+      to: {
+        path: `^lib/(?!core/|permission/|review/(${REVIEW_PURE})\\.ts$)|^(node:)?(fs|path|os|child_process|net|http|https|crypto)$`,
+      },
     },
     {
       name: "review-rows-have-one-home",
       severity: "error",
       comment: "a plan review's rows are written and read through lib/review (questions: lib/tools/question.ts)",
-      from: { pathNot: "^lib/(review|db)/|^lib/tools/question\\.ts$|^lib/agent/answer-review\\.ts$|^lib/auth/authorise\\.ts$|^lib/external/|^lib/tools/exit-plan-mode\\.ts$|^lib/plan/policy-held\\.ts$|\\.test\\.tsx?$" },
+      from: {
+        pathNot:
+          "^lib/(review|db)/|^lib/tools/question\\.ts$|^lib/agent/answer-review\\.ts$|^lib/auth/authorise\\.ts$|^lib/external/|^lib/tools/exit-plan-mode\\.ts$|^lib/plan/policy-held\\.ts$|\\.test\\.tsx?$",
+      },
       to: { path: "^lib/db/plans/(approvals|comments|close-review|policies)\\.ts$" },
     },
     {
