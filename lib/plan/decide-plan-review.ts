@@ -8,7 +8,7 @@ import { findReviewedVersion } from "../db/plans/reviews";
 import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
-import { exitPlan, gate, type PermissionMode } from "../permission";
+import { gate, type PermissionMode } from "../permission";
 import { appendEvents } from "../session/append-events";
 import { BASELINE_NONE, holdForBaseline, takeOwedBaseline, type HeldBaseline } from "../verify/take-baseline";
 import { writePlanFile } from "./plan-file";
@@ -25,6 +25,7 @@ import type { ReviewedVersion } from "../db/plans/reviews";
 import { credentialOf } from "../core/people";
 import type { Approver, HeldRule } from "../core/review-policy";
 import { needsOf, plainPolicy, weighApproval } from "./weigh-approval";
+import { approvalModeEvents } from "./approval-mode-events";
 
 export const planDecisionBody = z
   .object({
@@ -89,8 +90,9 @@ const normalize = (s: string) => s.replace(/\r\n/g, "\n").trim();
 
 /**
  * The one decision on a plan review. Only "approve" approves. The review row moves out of pending once (so of
- * concurrent decisions exactly one wins), with the plan version, the tool's result and the mode change in the
- * same transaction; the plan file and resuming the turn come after the commit.
+ * concurrent decisions exactly one wins), with the plan version, the tool's result and the mode change (queued for
+ * the step boundary while the turn is open: approval-mode-events.ts) in the same transaction; the plan file and
+ * resuming the turn come after the commit.
  */
 export async function decidePlanReview(
   db: Db,
@@ -185,18 +187,9 @@ export async function decidePlanReview(
           }
         : { type: "tool.result", payload: { callId, tool: "exit_plan_mode", ok: false, error: text } };
     if (body.decision === "approve") {
-      const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, gates, body.mode, "review");
-      restored = t.next.mode;
-      if (t.changed)
-        out.push({
-          type: "mode.changed",
-          payload: {
-            from: s.mode,
-            to: t.next.mode,
-            prePlanMode: t.next.prePlanMode,
-            cause: t.cause === "fallback" ? "fallback" : "review",
-          },
-        });
+      const change = approvalModeEvents(s, gates, body.mode, isExternalModel(version.model));
+      restored = change.mode;
+      out.push(...change.events);
       const notes = [body.feedback, reviewText].filter(Boolean).join("\n\n") || undefined;
       out.push(result(true, approvalMessage(finalPlan, version.filePath, edited, restored, decidedBy, notes)));
     } else if (body.decision === "reject") {
