@@ -154,6 +154,10 @@ describe("a mode change caused by an approval takes effect at the step boundary"
       "tool call_slow",
       "tool call_write",
     ]);
+    // The work is checked against the plan after the turn (in the background): let it finish before the test ends.
+    await waitFor("the check of the work", async () =>
+      (await readEvents(api!.t.db, id)).some((e) => e.type === "verification.completed"),
+    );
   });
 });
 
