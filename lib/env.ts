@@ -276,7 +276,18 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
   const allowedHosts = listOf(env.PLANGATE_ALLOWED_HOSTS ?? "").map((h) => h.toLowerCase());
   const databaseUrlSet = env.DATABASE_URL !== undefined;
   const DATABASE_URL = env.DATABASE_URL ?? `file:${path.join(dataDir, "plangate.db")}`;
-  return { ...env, DATABASE_URL, databaseUrlSet, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts, allowedHosts };
+  return {
+    ...env,
+    DATABASE_URL,
+    databaseUrlSet,
+    dataDir,
+    workspaceRoots,
+    sandboxRead,
+    sandboxEnv,
+    webhooks,
+    webhookHosts,
+    allowedHosts,
+  };
 }
 
 type EnvShape = (typeof envSchema)["shape"];

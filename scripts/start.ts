@@ -115,5 +115,12 @@ const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.P
 if (!dev) args.push("--keepAliveTimeout", KEEP_ALIVE_MS);
 const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
 console.log(`plangate: serving on ${origin}`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+// The server ends its live streams and exits within a few seconds of the signal (lib/session/stop-on-signal.ts);
+// should it still be there after this, it is killed: a service manager's stop must never hang.
+const KILL_AFTER_MS = 4_500;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), KILL_AFTER_MS).unref();
+  });
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -16,7 +16,11 @@ import { signerFor } from "./authorise";
 export async function pendingInvitesFor(db: Db, actor: Actor) {
   const roots = manageableRoots(actor);
   const invites = await listPendingInvites(db);
-  const view = invites.map((i) => ({ ...i, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() }));
+  const view = invites.map((i) => ({
+    ...i,
+    expiresAt: i.expiresAt.toISOString(),
+    createdAt: i.createdAt.toISOString(),
+  }));
   if (roots === null) return view;
   return view.filter((i) => i.root !== null && roots.some((r) => covers(r, i.root as string)));
 }

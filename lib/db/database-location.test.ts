@@ -40,6 +40,8 @@ describe("where the database is", () => {
     expect(strandedDatabase(env, cwd)).toBe(path.join(cwd, "data", "plangate.db"));
     fs.writeFileSync(path.join(elsewhere, "plangate.db"), "");
     expect(strandedDatabase(env, cwd)).toBeNull();
+    // A second install inside ./data (as the browser tests' ./data/e2e) is not the first one moved.
+    expect(strandedDatabase(parseEnv({ PLANGATE_DATA_DIR: "./data/e2e" }, cwd), cwd)).toBeNull();
     // DATABASE_URL set: the operator chose; nothing is second-guessed.
     expect(strandedDatabase(parseEnv({ PLANGATE_DATA_DIR: tmp(), DATABASE_URL: "file:/x.db" }, cwd), cwd)).toBeNull();
   });

@@ -12,4 +12,6 @@ export const POST = route("manage", async (req, _ctx, actor) => {
 });
 
 /** GET /api/invites: the pending invites under the roots the caller owns (who, role, root, expiry; never the link). */
-export const GET = route("manage", async (_req, _ctx, actor) => json({ invites: await pendingInvitesFor(getDb(), actor) }));
+export const GET = route("manage", async (_req, _ctx, actor) =>
+  json({ invites: await pendingInvitesFor(getDb(), actor) }),
+);
