@@ -27,14 +27,14 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
       <a
         href={`/api/sessions/${sessionId}/export?format=md${zone ? `&tz=${encodeURIComponent(zone)}` : ""}`}
         data-testid="export-md"
-        className="rounded border px-2 py-0.5"
+        className="inline-flex min-h-6 items-center rounded border px-2"
       >
         Export Markdown
       </a>
       <a
         href={`/api/sessions/${sessionId}/export?format=json`}
         data-testid="export-json"
-        className="rounded border px-2 py-0.5"
+        className="inline-flex min-h-6 items-center rounded border px-2"
       >
         Export JSON
       </a>
@@ -45,11 +45,15 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
             type="button"
             data-testid="confirm-delete"
             onClick={() => void remove()}
-            className="rounded border border-rose-700 px-2 py-0.5 text-rose-800 dark:text-rose-300"
+            className="inline-flex min-h-6 items-center rounded border border-rose-700 px-2 text-rose-800 dark:text-rose-300"
           >
             Yes, delete
           </button>
-          <button type="button" onClick={() => setConfirming(false)} className="rounded border px-2 py-0.5">
+          <button
+            type="button"
+            onClick={() => setConfirming(false)}
+            className="inline-flex min-h-6 items-center rounded border px-2"
+          >
             Keep it
           </button>
         </span>
@@ -58,7 +62,7 @@ export function SessionActions({ sessionId, title }: { sessionId: string; title:
           type="button"
           data-testid="delete-session"
           onClick={() => setConfirming(true)}
-          className="rounded border px-2 py-0.5"
+          className="inline-flex min-h-6 items-center rounded border px-2"
         >
           Delete
         </button>

@@ -35,7 +35,7 @@ function SelectButton({
       data-testid="select-event"
       aria-pressed={selected}
       onClick={() => onSelect(seq)}
-      className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
+      className="float-right ml-2 inline-flex min-h-6 min-w-6 items-center justify-center rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
       title="Show the state after this event"
     >
       {/* Plain words on the page: the event's number is for screen readers and the Go to box, not every row. */}
