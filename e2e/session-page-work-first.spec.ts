@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { blockAt, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { blockAt, exitPlan, openTools, say, scripted, waitForStatus } from "./helpers";
 
 // Issue 42, point 8: the session page shows the work first; every tool it had is still one menu away.
 async function review(request: APIRequestContext, title: string) {
@@ -77,10 +77,11 @@ test("timeline, card and composer come first; every tool is reachable from one m
   await expect(panel.getByRole("group", { name: "Confirm delete" })).toContainText("Delete “Work first”");
   await panel.getByRole("button", { name: "Keep it" }).click();
   expect((await request.get(`/api/sessions/${id}`)).status()).toBe(200);
+  // A session with a turn open (its plan waits) is not deleted: the menu says why, and it stays.
   await panel.getByTestId("delete-session").click();
   await panel.getByTestId("confirm-delete").click();
-  await expect(page).toHaveURL(/\/$/);
-  expect((await request.get(`/api/sessions/${id}`)).status()).toBe(404);
+  await expect(panel.getByRole("alert")).toContainText("stop it before deleting");
+  expect((await request.get(`/api/sessions/${id}`)).status()).toBe(200);
 });
 
 test("the webhook deliveries and Lead a team tools still lead where they did", async ({ page, request }) => {
@@ -131,6 +132,12 @@ test("the composer's hint and the new-session words agree with the mode", async 
   const asking = await scripted(request, [{ text: "ok" }], { mode: "default", title: "Hint in ask mode" });
   await open(page, asking);
   await expect(page.getByTestId("composer-input")).toHaveAttribute("placeholder", "Ask, or /plan to plan first");
+  // An idle session is deleted from the tools menu, once confirmed.
+  const tools = await openTools(page);
+  await tools.getByTestId("delete-session").click();
+  await tools.getByTestId("confirm-delete").click();
+  await expect(page).toHaveURL(/\/$/);
+  expect((await request.get(`/api/sessions/${asking}`)).status()).toBe(404);
 
   await page.goto("/");
   const form = page.getByTestId("new-session-form");
