@@ -95,3 +95,11 @@ export async function commentOn(card: Locator, from: number, to: number, text: s
   await card.getByTestId("line-comment").fill(text);
   await card.getByTestId("add-comment").click();
 }
+
+/** Opens the session page's tools menu (export, webhooks, history, Go to event #, delete…) unless it is open. */
+export async function openTools(page: Page): Promise<Locator> {
+  const panel = page.getByTestId("session-tools-panel");
+  if (!(await panel.isVisible())) await page.getByTestId("session-tools-toggle").click();
+  await expect(panel).toBeVisible();
+  return panel;
+}
