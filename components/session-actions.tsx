@@ -14,14 +14,14 @@ export function ExportLinks({ sessionId }: { sessionId: string }) {
       <a
         href={`/api/sessions/${sessionId}/export?format=md${zone ? `&tz=${encodeURIComponent(zone)}` : ""}`}
         data-testid="export-md"
-        className="rounded border px-2 py-0.5"
+        className="inline-flex min-h-6 items-center rounded border px-2 py-0.5"
       >
         Export Markdown
       </a>
       <a
         href={`/api/sessions/${sessionId}/export?format=json`}
         data-testid="export-json"
-        className="rounded border px-2 py-0.5"
+        className="inline-flex min-h-6 items-center rounded border px-2 py-0.5"
       >
         Export JSON
       </a>
@@ -57,7 +57,11 @@ export function DeleteSession({ sessionId, title }: { sessionId: string; title: 
           >
             Yes, delete
           </button>
-          <button type="button" onClick={() => setConfirming(false)} className="inline-flex min-h-6 items-center rounded border px-2 py-0.5">
+          <button
+            type="button"
+            onClick={() => setConfirming(false)}
+            className="inline-flex min-h-6 items-center rounded border px-2 py-0.5"
+          >
             Keep it
           </button>
         </span>
