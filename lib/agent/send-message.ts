@@ -14,7 +14,11 @@ import { gradeWithVerifierModel } from "./verifier-model";
 
 export type SentMessage = {
   turn: { id: string; queued: boolean } | null;
-  command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" | "unverified" | "awaiting_permission" };
+  command?: {
+    name: string;
+    args: string;
+    outcome: ModeOutcome | "pass" | "fail" | "unverified" | "awaiting_permission";
+  };
 };
 
 /** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */

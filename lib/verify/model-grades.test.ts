@@ -13,7 +13,13 @@ const base = matchPlan(
   null,
 );
 
-const grades = (a: object, b: object) => JSON.stringify({ items: [{ id: 1, ...a }, { id: 2, ...b }] });
+const grades = (a: object, b: object) =>
+  JSON.stringify({
+    items: [
+      { id: 1, ...a },
+      { id: 2, ...b },
+    ],
+  });
 
 describe("applyModelGrades", () => {
   it("lays valid grades over the report: statuses and quoted lines from the model, unplanned from the facts", () => {
@@ -35,8 +41,16 @@ describe("applyModelGrades", () => {
   // The model's answer is untrusted: a "done" counts as checked only when it quotes a line the changes really show.
   it.each<[string, object, string]>([
     ["no quote", { status: "done", evidence: ["src/a.ts adds the flag"] }, "unverified"],
-    ["a quote of a line that is not in the diff", { status: "done", quotes: [{ file: "src/a.ts", line: "return 1;" }] }, "unverified"],
-    ["a real line quoted from another file", { status: "done", quotes: [{ file: "src/b.ts", line: "flag" }] }, "unverified"],
+    [
+      "a quote of a line that is not in the diff",
+      { status: "done", quotes: [{ file: "src/a.ts", line: "return 1;" }] },
+      "unverified",
+    ],
+    [
+      "a real line quoted from another file",
+      { status: "done", quotes: [{ file: "src/b.ts", line: "flag" }] },
+      "unverified",
+    ],
     ["an empty quote", { status: "done", quotes: [{ file: "src/a.ts", line: "  " }] }, "unverified"],
     ["a real line of the diff", { status: "done", quotes: [{ file: "./src/a.ts", line: "  flag " }] }, "done"],
   ])("a done with %s → %s", (_name, first, want) => {
@@ -46,7 +60,12 @@ describe("applyModelGrades", () => {
   });
 
   it("a done without a quote is still done when the verify command passed after the change", () => {
-    const passed = matchPlan(items, base.changes, { command: "npm test", exitCode: 0, timedOut: false, outputTail: "" });
+    const passed = matchPlan(items, base.changes, {
+      command: "npm test",
+      exitCode: 0,
+      timedOut: false,
+      outputTail: "",
+    });
     const r = applyModelGrades(passed, grades({ status: "done" }, { status: "done" }));
     expect(r?.items.map((i) => i.status)).toEqual(["done", "done"]);
     expect(r?.status).toBe("pass");
@@ -61,9 +80,9 @@ describe("applyModelGrades", () => {
       notRun: "the person declined to run it",
     });
     const quoted = { status: "done", quotes: [{ file: "src/a.ts", line: "flag" }] };
-    expect(applyModelGrades(declined, grades(quoted, { status: "done", quotes: [{ file: "x.sh", line: "x" }] }))?.status).toBe(
-      "pass",
-    );
+    expect(
+      applyModelGrades(declined, grades(quoted, { status: "done", quotes: [{ file: "x.sh", line: "x" }] }))?.status,
+    ).toBe("pass");
   });
 
   it.each([

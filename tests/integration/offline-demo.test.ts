@@ -49,7 +49,9 @@ describe("the offline demo model shows the real loop", () => {
     );
     // This workspace has no verify command: what changed is not passed off as checked.
     expect(verification.report.status).toBe("unverified");
-    expect(new Set(verification.report.items.map((i: { status: string }) => i.status))).toEqual(new Set(["unverified"]));
+    expect(new Set(verification.report.items.map((i: { status: string }) => i.status))).toEqual(
+      new Set(["unverified"]),
+    );
     expect(fs.readFileSync(path.join(api.workspace, "PLANGATE-NOTES.md"), "utf8")).toContain(
       "Mention the default value false.",
     );

@@ -40,7 +40,10 @@ async function carryOut(content: string, allowVerify: boolean): Promise<{ id: st
   await api.call("POST", `/api/sessions/${id}/messages`, { text: "count the open todos" });
   expect((await settle(api, id)).status).toBe("awaiting_review");
   const review = (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
-  const decided = await api.call("POST", `/api/reviews/${review}/decision`, { decision: "approve", mode: "acceptEdits" });
+  const decided = await api.call("POST", `/api/reviews/${review}/decision`, {
+    decision: "approve",
+    mode: "acceptEdits",
+  });
   expect(decided.status).toBe(200);
   if (allowVerify) {
     // The verify command still waits for a person: exactly this command, once.
