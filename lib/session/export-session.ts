@@ -165,7 +165,8 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
         out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
       if (v.report.unplanned.length) out.push(`- unplanned: ${v.report.unplanned.join(", ")}`);
       const t = v.report.test;
-      if (t) out.push(`- verify \`${t.command}\`: ${t.notRun !== undefined ? "not run" : t.passed ? "passed" : "failed"}`);
+      if (t)
+        out.push(`- verify \`${t.command}\`: ${t.notRun !== undefined ? "not run" : t.passed ? "passed" : "failed"}`);
       out.push("");
     }
   }
