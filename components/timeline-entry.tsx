@@ -51,6 +51,13 @@ function SelectButton({
   );
 }
 
+// Green only for a pass: work that changed but nothing checked is not shown as done.
+const VERIFIED_BORDER: Record<"pass" | "fail" | "unverified", string> = {
+  pass: "border-emerald-300 dark:border-emerald-800",
+  fail: "border-rose-300 dark:border-rose-800",
+  unverified: "border-amber-300 dark:border-amber-800",
+};
+
 /** One timeline line; a tool call folds its result (and an edit's diff) behind a disclosure. */
 export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
   const tone = TONE[item.kind] ?? "border-zinc-200 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
@@ -150,7 +157,7 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
         data-kind="verification"
         data-status={item.status}
         data-seq={item.seq}
-        className={`${base} ${item.status === "pass" ? "border-emerald-300 dark:border-emerald-800" : "border-rose-300 dark:border-rose-800"}`}
+        className={`${base} ${VERIFIED_BORDER[item.status]}`}
       >
         {select}
         {rendered ?? <p className="text-xs">{item.text}</p>}

@@ -148,7 +148,8 @@ export const eventSchemas = {
   "verification.completed": z.object({
     verificationId: id,
     planVersion: z.number().int(),
-    status: z.enum(["pass", "fail"]),
+    // unverified: nothing failed, but a changed item was not checked (no verify command ran, no model quoted it).
+    status: z.enum(["pass", "fail", "unverified"]),
     method: z.enum(["deterministic", "model"]),
     summary: z.string(),
   }),

@@ -24,8 +24,13 @@ export type {
 
 const iso = (d: Date) => d.toISOString();
 
+const VERDICT: Record<string, PlanVersionView["verification"]> = {
+  pass: "verified",
+  fail: "failed",
+  unverified: "changed, not checked",
+};
 const verdict = (status: string, verified: string | null): PlanVersionView["verification"] =>
-  status !== "approved" ? null : verified === "pass" ? "verified" : verified === "fail" ? "failed" : "not verified";
+  status !== "approved" ? null : ((verified === null ? undefined : VERDICT[verified]) ?? "not verified");
 
 /**
  * What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked

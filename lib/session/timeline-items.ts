@@ -29,7 +29,7 @@ export type TimelineItem =
   /** tokens: the turn's, summed over its model requests, in words. */
   | { kind: "turn"; seq: number; text: string; tokens?: string }
   | { kind: "decision" | "permission" | "notice" | "retry" | "todo"; seq: number; text: string }
-  | { kind: "verification"; seq: number; text: string; status: "pass" | "fail"; verificationId: string };
+  | { kind: "verification"; seq: number; text: string; status: "pass" | "fail" | "unverified"; verificationId: string };
 
 const MAX_OUTPUT = 20_000;
 

@@ -23,7 +23,7 @@ export type PlanVersionRow = {
   editedByUser: boolean;
   createdAt: Date;
   content: string;
-  /** The status of the version's latest verification (pass, fail), null when none ran. */
+  /** The status of the version's latest verification (pass, fail, unverified), null when none ran. */
   verified: string | null;
 };
 
