@@ -1,12 +1,15 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const [{ getDb }, { startScheduler }, { getEnv }, { startWebhookDeliveries }] = await Promise.all([
+  const [{ getDb }, { startScheduler }, { getEnv }, { startWebhookDeliveries }, { stopOnSignal }] = await Promise.all([
     import("./lib/db/client"),
     import("./lib/agent/scheduler"),
     import("./lib/env"),
     import("./lib/webhooks/runner"),
+    import("./lib/session/stop-on-signal"),
   ]);
   getEnv();
+  // SIGTERM stops the server in time though browser tabs hold live streams open.
+  stopOnSignal();
   startScheduler(getDb());
   // Always started, even with no hook configured: a workspace may name one, and the outbox must drain.
   startWebhookDeliveries(getDb());

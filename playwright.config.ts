@@ -47,8 +47,9 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         HOST: "127.0.0.1",
+        // Its own data folder, and so its own database (data/e2e/plangate.db: no DATABASE_URL, as in a plain install).
         PLANGATE_DATA_DIR: "./data/e2e",
-        DATABASE_URL: "file:./data/e2e/plangate.db",
+        DATABASE_URL: "",
         PLANGATE_ALLOW_SCRIPTED: "1",
         PLANGATE_TOKEN: E2E_OPERATOR_TOKEN,
         // The specs run with the react-server condition (they seed databases through lib/db, whose "server-only"

@@ -1,9 +1,25 @@
 "use client";
 
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 
-/** The menu's least width (min-w-56), in CSS pixels. */
-const MENU_WIDTH = 224;
+/** Room kept between an open menu and the window's edges, in CSS pixels. */
+const EDGE = 8;
+
+/** Where an open menu sits: above or below its button, shifted left to stay inside the window, and its height cap. */
+type Place = { up: boolean; dx: number; maxHeight: number };
+
+/** Opens downward when the menu fits there, else to the side with more room; never past the window's edges. */
+export function placeMenu(
+  button: { left: number; top: number; bottom: number },
+  menu: { width: number; height: number },
+  view: { width: number; height: number },
+): Place {
+  const below = view.height - button.bottom - EDGE;
+  const above = button.top - EDGE;
+  const up = menu.height > below && above > below;
+  const dx = Math.max(EDGE - button.left, Math.min(0, view.width - EDGE - (button.left + menu.width)));
+  return { up, dx, maxHeight: Math.max(up ? above : below, 0) };
+}
 
 export type MenuItem = {
   label: ReactNode;
@@ -16,8 +32,9 @@ export type MenuItem = {
 };
 
 /**
- * A button that opens a short menu above or below it (the card's action row sits at the bottom of the screen on
- * a phone, so it opens upward there). Esc or a click elsewhere closes it; arrow keys move between its items.
+ * A button that opens a short menu where it fits: below it, or above it near the bottom edge (the card's action
+ * row sits at the bottom of the screen), measured when it opens. Esc or a click elsewhere closes it; arrow keys
+ * move between its items.
  */
 export function ActionMenu({
   label,
@@ -39,13 +56,25 @@ export function ActionMenu({
 }) {
   const [open, setOpenState] = useState(false);
   const root = useRef<HTMLDivElement>(null);
-  // The menu lines up with the button's left edge, or its right one when it would run off the screen.
-  const [alignRight, setAlignRight] = useState(false);
-  const setOpen = useCallback((next: boolean) => {
-    const r = root.current?.getBoundingClientRect();
-    if (next && r) setAlignRight(r.left + MENU_WIDTH > window.innerWidth);
-    setOpenState(next);
-  }, []);
+  const list = useRef<HTMLDivElement>(null);
+  const [place, setPlace] = useState<Place | null>(null);
+  const setOpen = useCallback((next: boolean) => setOpenState(next), []);
+  // Measured before the browser paints, so an open menu is never drawn off the screen first.
+  useLayoutEffect(() => {
+    const button = root.current?.getBoundingClientRect();
+    const menu = list.current;
+    if (!open || !button || !menu) {
+      setPlace(null);
+      return;
+    }
+    setPlace(
+      placeMenu(
+        button,
+        { width: menu.offsetWidth, height: menu.scrollHeight + 2 },
+        { width: window.innerWidth, height: window.innerHeight },
+      ),
+    );
+  }, [open]);
   // The item a key asked for: focused when the menu opens (or at once, when it is open already).
   const wanted = useRef<string | null>(null);
   useEffect(() => {
@@ -61,7 +90,8 @@ export function ActionMenu({
     };
     document.addEventListener("pointerdown", away);
     const item = wanted.current ? `[data-testid="${wanted.current}"]` : '[role="menuitem"]:not(:disabled)';
-    root.current?.querySelector<HTMLButtonElement>(item)?.focus();
+    // Not scrolled to: the menu is placed where it fits, and focusing must not move the page under it.
+    root.current?.querySelector<HTMLButtonElement>(item)?.focus({ preventScroll: true });
     wanted.current = null;
     return () => document.removeEventListener("pointerdown", away);
   }, [open, setOpen]);
@@ -94,8 +124,16 @@ export function ActionMenu({
       </button>
       {open ? (
         <div
+          ref={list}
           role="menu"
-          className={`absolute bottom-full ${alignRight ? "right-0" : "left-0"} z-20 mb-1 flex min-w-56 flex-col rounded border border-zinc-300 bg-white p-1 shadow-lg sm:top-full sm:bottom-auto sm:mt-1 sm:mb-0 dark:border-zinc-700 dark:bg-zinc-900`}
+          data-testid={`${testId}-menu`}
+          data-placement={place ? (place.up ? "up" : "down") : undefined}
+          style={
+            place
+              ? { left: place.dx, maxHeight: place.maxHeight, ...(place.up ? { bottom: "100%" } : { top: "100%" }) }
+              : { left: 0, top: "100%" }
+          }
+          className={`absolute z-20 flex min-w-56 flex-col overflow-y-auto rounded border border-zinc-300 bg-white p-1 shadow-lg ${place?.up ? "mb-1" : "mt-1"} dark:border-zinc-700 dark:bg-zinc-900`}
         >
           {items.map((item) => (
             <button

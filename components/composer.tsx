@@ -6,6 +6,7 @@ import { nextModeInCycle, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 import { Elapsed } from "./elapsed";
 import { postJson } from "./post-json";
+import { KEYS } from "@/lib/core/shortcuts";
 
 const COMMANDS = [
   { insert: "/plan", hint: "Plan first: the agent may only read until you approve a plan" },
@@ -17,7 +18,7 @@ const COMMANDS = [
 
 /** Commands whose text starts with what was typed (only while the text is a single word-ish command). */
 export function commandMatches(text: string) {
-  if (!text.startsWith("/") || text.includes("\n")) return [];
+  if (!text.startsWith(KEYS.commands) || text.includes("\n")) return [];
   return COMMANDS.filter((c) => c.insert.startsWith(text) && c.insert !== text);
 }
 
@@ -131,7 +132,11 @@ export function Composer({
         aria-activedescendant={matches.length > 0 ? `command-${active}` : undefined}
         className="w-full rounded border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         placeholder={
-          running ? "The agent is working: a message now is read at its next step" : "Ask, or /plan to plan first"
+          running
+            ? "The agent is working: a message now is read at its next step"
+            : mode === "plan"
+              ? "In plan mode: say what to plan (the agent only reads until you approve); /plan off leaves it"
+              : "Ask, or /plan to plan first"
         }
       />
       {matches.length > 0 ? (

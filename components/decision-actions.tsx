@@ -1,6 +1,8 @@
 "use client";
 
 import { ActionMenu, type MenuItem } from "./action-menu";
+import { Icon } from "./icons";
+import { KEYS } from "@/lib/core/shortcuts";
 
 import type { Continuation } from "@/lib/review/pick-approval-mode";
 
@@ -52,7 +54,13 @@ export function DecisionActions(props: {
   const approveOff = props.busy || props.blocked !== null;
   const sendingBack = props.sendBackVersion !== null && props.suggestions > 0 && props.applySuggestions;
   const shortcut = (c: Continuation) =>
-    props.lead ? undefined : c === "acceptEdits" ? "1" : c === "default" ? "2" : undefined;
+    props.lead
+      ? undefined
+      : c === "acceptEdits"
+        ? KEYS.approveAcceptEdits
+        : c === "default"
+          ? KEYS.approveReviewEdits
+          : undefined;
   const modes: MenuItem[] = props.choices.map((c) => ({
     label: `Approve${withNote}, ${words[c]}${c === props.fallback ? " (as before plan mode)" : ""}`,
     testId: TEST_IDS[c],
@@ -135,7 +143,7 @@ export function DecisionActions(props: {
             </button>
             {modes.length > 0 ? (
               <ActionMenu
-                label={<span aria-hidden="true">▾</span>}
+                label={<Icon name="down" />}
                 testId="approve-options"
                 ariaLabel="Other ways to approve"
                 items={modes}
@@ -150,11 +158,13 @@ export function DecisionActions(props: {
             data-testid="keep-planning"
             disabled={props.busy}
             onClick={props.onRequestChanges}
-            aria-keyshortcuts={props.lead ? undefined : "3"}
+            aria-keyshortcuts={props.lead ? undefined : KEYS.requestChanges}
             className={`${BUTTON} border`}
           >
             {props.lead ? null : (
-              <kbd className="mr-1 hidden rounded border border-current px-1 text-xs sm:inline">3</kbd>
+              <kbd className="mr-1 hidden rounded border border-current px-1 text-xs sm:inline">
+                {KEYS.requestChanges}
+              </kbd>
             )}
             Request changes
           </button>

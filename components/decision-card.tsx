@@ -10,11 +10,11 @@ import { type Continuation, DecisionActions } from "./decision-actions";
 import { approvalChoices } from "@/lib/review/pick-approval-mode";
 import { reviewSummary } from "./review-words";
 import { draftKey, openKey, sentKey } from "./decided-elsewhere";
-import { NotifyOptIn } from "./notify-opt-in";
 import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review-blocks";
 import type { ThreadAct } from "./plan-thread";
 import { PlanVersionDiff } from "./plan-version-diff";
 import { useOneShot } from "./use-one-shot";
+import { KEYS } from "@/lib/core/shortcuts";
 
 type Props = {
   reviewId: string;
@@ -187,7 +187,8 @@ export function DecisionCard({
         return;
       }
       if (lead || e.ctrlKey || e.metaKey || e.altKey || isTextField(target)) return;
-      const picked = e.key === "1" ? "acceptEdits" : e.key === "2" ? "default" : null;
+      const picked =
+        e.key === KEYS.approveAcceptEdits ? "acceptEdits" : e.key === KEYS.approveReviewEdits ? "default" : null;
       if (picked) {
         // One stroke never approves into more than the mode before plan mode: a wider choice opens the menu on it,
         // and Enter (a second stroke, on an item that says what it does) approves.
@@ -197,7 +198,7 @@ export function DecisionCard({
             at: Date.now(),
           });
         else void approve(picked);
-      } else if (e.key === "3") {
+      } else if (e.key === KEYS.requestChanges) {
         e.preventDefault();
         setNoteOpen(true);
       }
@@ -238,7 +239,6 @@ export function DecisionCard({
           {receives.words}
         </p>
       ) : null}
-      {lead ? null : <NotifyOptIn />}
       {edited === null ? (
         <PlanReviewBlocks
           markdown={markdown}

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRef, type KeyboardEvent } from "react";
+import { KEYS } from "@/lib/core/shortcuts";
 
 export type DeskRow = {
   id: string;
@@ -25,11 +26,11 @@ const KIND_WORDS = { plan: "Plan", question: "Question", permission: "Permission
 export function DeskList({ rows }: { rows: DeskRow[] }) {
   const list = useRef<HTMLOListElement>(null);
   function move(e: KeyboardEvent<HTMLOListElement>) {
-    if (e.key !== "j" && e.key !== "k") return;
+    if (e.key !== KEYS.deskNext && e.key !== KEYS.deskPrevious) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const links = [...(list.current?.querySelectorAll<HTMLAnchorElement>("a[data-desk-link]") ?? [])];
     const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-    const next = links[Math.min(Math.max(at + (e.key === "j" ? 1 : -1), 0), links.length - 1)];
+    const next = links[Math.min(Math.max(at + (e.key === KEYS.deskNext ? 1 : -1), 0), links.length - 1)];
     if (next) {
       e.preventDefault();
       next.focus();

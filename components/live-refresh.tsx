@@ -83,9 +83,10 @@ export function LiveRefresh({
         >
           <span className="sr-only">The agent is writing: </span>
           {draft}
-          <span aria-hidden="true" className="animate-pulse">
-            ▍
-          </span>
+          <span
+            aria-hidden="true"
+            className="ml-0.5 inline-block h-[1em] w-[0.4em] animate-pulse bg-current align-[-0.125em]"
+          />
         </div>
       ) : null}
     </>

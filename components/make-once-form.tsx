@@ -16,6 +16,7 @@ export function MakeOnceForm<T>({
   body,
   submit,
   shown,
+  onMade,
   children,
 }: {
   testId: string;
@@ -23,6 +24,8 @@ export function MakeOnceForm<T>({
   body: () => unknown;
   submit: { label: string; testId: string };
   shown: (made: T) => ReactNode;
+  /** After the server made it (a list beside the form refreshes). */
+  onMade?: () => void;
   children: ReactNode;
 }) {
   const [made, setMade] = useState<T | null>(null);
@@ -35,8 +38,9 @@ export function MakeOnceForm<T>({
         e.preventDefault();
         setError(null);
         const result = await postJson<T>(url, body());
-        if (result.ok) setMade(result.data);
-        else setError(result.message);
+        if (!result.ok) return setError(result.message);
+        setMade(result.data);
+        onMade?.();
       }}
     >
       {children}

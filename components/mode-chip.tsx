@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import type { PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
+import { Icon } from "./icons";
 
 /** choosable: the modes the server allows now that this person may choose (lib/core/mode-rights); no others are offered. */
 type Props = {
@@ -98,7 +99,7 @@ export function ModeChip({ sessionId, mode, pending, choosable }: Props) {
           className="min-h-11 cursor-pointer list-none rounded-full border px-2 py-2 sm:min-h-0 sm:py-0.5"
           aria-label="Choose a mode"
         >
-          ▾
+          <Icon name="down" />
         </summary>
         <ul className="absolute z-10 mt-1 w-72 rounded border bg-white p-1 shadow dark:bg-zinc-900">
           {choosable.map((m) => (
@@ -113,7 +114,11 @@ export function ModeChip({ sessionId, mode, pending, choosable }: Props) {
                 className="w-full rounded px-2 py-2 text-left hover:bg-zinc-100 dark:hover:bg-zinc-800"
               >
                 <span className="font-medium">{LABEL[m]}</span>
-                {WARN[m] ? <span className="block text-rose-700 dark:text-rose-300">⚠ {WARN[m]}</span> : null}
+                {WARN[m] ? (
+                  <span className="block text-rose-700 dark:text-rose-300">
+                    <Icon name="warn" /> {WARN[m]}
+                  </span>
+                ) : null}
               </button>
             </li>
           ))}

@@ -7,6 +7,12 @@ import { postJson } from "./post-json";
 
 type Props = { workspaces: string[]; agents: string[]; models: string[]; defaultModel: string };
 
+/** What each agent is, beside its name: who does the work, and what it may ever do (plan mode is separate). */
+const AGENT_WORDS: Record<string, string> = {
+  build: "does the work: reads, edits, runs commands",
+  plan: "never edits: reads and writes only a plan file",
+};
+
 /** Title, workspace (from the allowed roots), agent and model; starts in plan mode unless unticked. */
 export function NewSessionForm({ workspaces, agents, models, defaultModel }: Props) {
   const router = useRouter();
@@ -66,10 +72,18 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
           </select>
         </label>
         <label className="text-sm">
-          Agent
-          <select name="agent" data-testid="new-agent" className={field} defaultValue="build">
+          Agent (who does the work)
+          <select
+            name="agent"
+            data-testid="new-agent"
+            className={field}
+            defaultValue="build"
+            aria-describedby="agent-vs-plan-mode"
+          >
             {agents.map((a) => (
-              <option key={a}>{a}</option>
+              <option key={a} value={a}>
+                {AGENT_WORDS[a] ? `${a}: ${AGENT_WORDS[a]}` : a}
+              </option>
             ))}
           </select>
         </label>
@@ -92,8 +106,14 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-4">
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="plan" data-testid="new-plan" defaultChecked /> Start in plan mode (read-only
-          until you approve a plan)
+          <input
+            type="checkbox"
+            name="plan"
+            data-testid="new-plan"
+            defaultChecked
+            aria-describedby="agent-vs-plan-mode"
+          />{" "}
+          Start in plan mode: plan first, work after you approve
         </label>
         <button
           type="submit"
@@ -104,6 +124,15 @@ export function NewSessionForm({ workspaces, agents, models, defaultModel }: Pro
           {busy ? "Starting…" : "Start session"}
         </button>
       </div>
+      <p
+        id="agent-vs-plan-mode"
+        data-testid="agent-vs-plan-mode"
+        className="mt-2 text-xs text-zinc-600 dark:text-zinc-400"
+      >
+        The agent is who works and what it may ever do. Plan mode is a phase Plangate enforces for any agent: it may
+        only read (and write its plan) until you approve a plan, then it carries it out; /plan in the message box enters
+        it later.
+      </p>
       {workspaces.length === 0 ? (
         <p className="mt-2 text-sm">No workspace folders under the allowed roots (PLANGATE_WORKSPACE_ROOTS).</p>
       ) : null}

@@ -1,9 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { CodeWords } from "./code-words";
 import { DiffView } from "./diff-view";
 import { useOneShot } from "./use-one-shot";
+import { KEYS } from "@/lib/core/shortcuts";
 
 export type PermissionAskView = {
   id: string;
@@ -97,9 +99,9 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
         target instanceof HTMLSelectElement
       )
         return;
-      if (e.key === "o") once();
-      else if (e.key === "a" && !control) always();
-      else if (e.key === "r") reject();
+      if (e.key === KEYS.allowOnce) once();
+      else if (e.key === KEYS.allowAlways && !control) always();
+      else if (e.key === KEYS.reject) reject();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -268,7 +270,7 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
                           checked={picked[i] === o.rule}
                           onChange={() => setPicked((p) => p.map((r, j) => (j === i ? o.rule : r)))}
                         />
-                        {o.words}
+                        <CodeWords text={o.words} />
                       </label>
                     ))}
                   </div>
@@ -277,7 +279,14 @@ export function PermissionCard({ ask }: { ask: PermissionAskView }) {
             </fieldset>
           ) : null}
           <p data-testid="always-saves" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-            Allow always saves: {choices.map((_, i) => `${verb} ${words(i)}`).join("; ")}, for {SCOPES[scope]}.
+            Allow always saves:{" "}
+            {choices.map((_, i) => (
+              <Fragment key={i}>
+                {i > 0 ? "; " : ""}
+                {verb} <CodeWords text={words(i)} />
+              </Fragment>
+            ))}
+            , for {SCOPES[scope]}.
           </p>
         </>
       )}

@@ -11,7 +11,7 @@ export function PersonActions({ id, email, active }: { id: string; email: string
     <span className="flex items-center gap-2">
       <button
         type="button"
-        className="text-sm underline"
+        className="inline-flex min-h-6 items-center px-1 text-sm underline"
         data-testid={`deactivate-${email}`}
         onClick={async () => {
           if (!window.confirm(`Deactivate ${email}? Their sessions and tokens stop at once.`)) return;

@@ -2,7 +2,7 @@
 
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { PlanThread } from "@/lib/review/anchor-threads";
-import { lineWords, PlanThreadView, SuggestionView, type ThreadAct } from "./plan-thread";
+import { blockWords, PlanThreadView, SuggestionView, type ThreadAct } from "./plan-thread";
 
 /** A comment of this review: lines of the version shown, words, and optionally the text they should read instead. */
 export type NewComment = { lineStart: number; lineEnd: number; body: string; suggestion?: string };
@@ -41,6 +41,9 @@ export function PlanReviewBlocks({
   const [range, setRange] = useState<Range | null>(null);
   // What is typed in the comment box survives the range changing (the box moves under the new range's end).
   const [draft, setDraft] = useState<Draft>({ body: "", suggestion: null });
+  // The comment just added takes the focus (inside the card), so the card's keys work at once, without a Tab back.
+  const [added, setAdded] = useState<number | null>(null);
+  const textOf = (r: { lineStart: number; lineEnd: number }) => lines.slice(r.lineStart - 1, r.lineEnd).join("\n");
   const boxOpen = range !== null;
   useEffect(() => onBoxOpen(boxOpen), [boxOpen, onBoxOpen]);
   const pick = (b: BlockView, extend: boolean) =>
@@ -72,7 +75,7 @@ export function PlanReviewBlocks({
               type="button"
               data-testid="comment-block"
               aria-pressed={selected}
-              aria-label={`Comment on ${lineWords(b)}`}
+              aria-label={`Comment on ${blockWords(textOf(b))}`}
               onClick={(e) => pick(b, e.shiftKey)}
               className="mt-1 h-7 w-7 shrink-0 rounded border border-zinc-300 text-sm text-zinc-700 opacity-70 hover:opacity-100 focus:opacity-100 group-hover:opacity-100 dark:border-zinc-700 dark:text-zinc-300"
             >
@@ -85,8 +88,12 @@ export function PlanReviewBlocks({
                   <PendingComment
                     key={`${c.lineStart}-${i}`}
                     c={c}
-                    quote={lines.slice(c.lineStart - 1, c.lineEnd).join("\n")}
-                    onRemove={() => onComments(comments.filter((_, j) => j !== i))}
+                    quote={textOf(c)}
+                    focus={i === added}
+                    onRemove={() => {
+                      setAdded(null);
+                      onComments(comments.filter((_, j) => j !== i));
+                    }}
                   />
                 ) : null,
               )}
@@ -99,6 +106,7 @@ export function PlanReviewBlocks({
                   draft={draft}
                   onDraft={setDraft}
                   onAdd={(c) => {
+                    setAdded(comments.length);
                     onComments([...comments, c]);
                     setDraft({ body: "", suggestion: null });
                     setRange(null);
@@ -123,20 +131,36 @@ export function PlanReviewBlocks({
   );
 }
 
-function PendingComment({ c, quote, onRemove }: { c: NewComment; quote: string; onRemove: () => void }) {
+function PendingComment({
+  c,
+  quote,
+  focus,
+  onRemove,
+}: {
+  c: NewComment;
+  quote: string;
+  focus: boolean;
+  onRemove: () => void;
+}) {
+  const self = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus) self.current?.focus();
+  }, [focus]);
   return (
     <div
+      ref={self}
+      tabIndex={-1}
       data-testid="pending-comment"
-      className="my-1 flex items-start gap-2 rounded border border-sky-300 bg-white p-2 font-sans text-sm dark:border-sky-700 dark:bg-zinc-900"
+      className="my-1 flex items-start gap-2 rounded border border-sky-300 bg-white p-2 font-sans text-sm outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-sky-700 dark:bg-zinc-900"
     >
       <div className="min-w-0 flex-1">
-        <p className="text-xs text-zinc-600 dark:text-zinc-400">Your comment on {lineWords(c)} (not sent yet)</p>
+        <p className="text-xs text-zinc-600 dark:text-zinc-400">Your comment on {blockWords(quote)} (not sent yet)</p>
         {c.body ? <p className="whitespace-pre-wrap break-words">{c.body}</p> : null}
         {c.suggestion !== undefined ? <SuggestionView quote={quote} suggestion={c.suggestion} /> : null}
       </div>
       <button
         type="button"
-        aria-label={`Remove your comment on ${lineWords(c)}`}
+        aria-label={`Remove your comment on ${blockWords(quote)}`}
         onClick={onRemove}
         className="min-h-11 min-w-11 rounded border text-xs"
       >
@@ -179,6 +203,8 @@ function CommentBox({
   const keys = (e: React.KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
       e.preventDefault();
+      // The focus moves to the comment added, inside the card: the card's own Ctrl+Enter (approve) must not see this.
+      e.stopPropagation();
       add();
     } else if (e.key === "Escape") {
       e.stopPropagation();
@@ -191,7 +217,7 @@ function CommentBox({
       data-testid="comment-box"
     >
       <label htmlFor="line-comment" className="text-sm font-medium">
-        Comment on {lineWords(where)}{" "}
+        Comment on {blockWords(quote)}{" "}
         <span className="font-normal text-zinc-600 dark:text-zinc-400">(Ctrl/Cmd+Enter adds it)</span>
       </label>
       <textarea

@@ -5,8 +5,25 @@ import type { PlanThread as Thread, ThreadComment } from "@/lib/review/anchor-th
 /** What this review does to a thread: a reply, resolving it, or both (sent with the decision). */
 export type ThreadAct = { reply?: string; resolve?: true };
 
-export const lineWords = (c: { lineStart: number; lineEnd: number }) =>
-  c.lineStart === c.lineEnd ? `line ${c.lineStart}` : `lines ${c.lineStart}–${c.lineEnd}`;
+/**
+ * A part of the plan named as the reader sees it: its first words without Markdown's marks ("“Add a test for
+ * paging…”"), never its source line numbers, which the rendered plan does not show.
+ */
+export function blockWords(quote: string, max = 48): string {
+  const text = quote
+    .split("\n")
+    .map((l) =>
+      l
+        .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|\|)/, "")
+        .replace(/[`*_~]|\|/g, " ")
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"),
+    )
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!text) return "this part of the plan";
+  return `“${text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text}”`;
+}
 
 const CHIP = {
   open: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
@@ -71,7 +88,7 @@ export function PlanThreadView({
     <>
       <span className={`mr-2 rounded px-1 text-xs ${CHIP[status]}`}>{act.resolve ? "resolving" : status}</span>
       <span className="text-xs text-zinc-600 dark:text-zinc-400">
-        started on version {thread.version}, {lineWords(thread)}
+        started on version {thread.version}, on {blockWords(thread.quote)}
         {thread.status === "resolved" && thread.resolvedBy ? ` · resolved by ${thread.resolvedBy}` : ""}
       </span>
     </>

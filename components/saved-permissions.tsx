@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { GrantView } from "@/lib/core/grant-view";
+import { CodeWords } from "./code-words";
 import { sendJson } from "./post-json";
 
 /** The "always" rules that apply to this session (its own and its workspace's), each revocable. */
@@ -33,7 +34,9 @@ export function SavedPermissions({
       <ul className="mt-1 flex flex-col gap-1">
         {grants.map((g) => (
           <li key={g.id} data-testid="saved-permission" className="flex flex-wrap items-center gap-2">
-            <span>{g.words}</span>
+            <span>
+              <CodeWords text={g.words} />
+            </span>
             <span className="text-zinc-600 dark:text-zinc-400">
               · {g.scope === "workspace" ? "every session in this workspace" : "this session"}
               {g.actor === "outside" ? " · outside agents only" : ""}

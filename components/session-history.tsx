@@ -115,10 +115,7 @@ export function SessionHistory({ history }: { history: History }) {
                   <ul aria-label={`Comments on version ${p.version}`} className="mt-1 flex flex-col gap-1 text-xs">
                     {p.comments.map((c, i) => (
                       <li key={i} data-testid="history-comment">
-                        <span className="font-mono">
-                          {c.lineStart === c.lineEnd ? `line ${c.lineStart}` : `lines ${c.lineStart}–${c.lineEnd}`}
-                        </span>{" "}
-                        “{c.quote}”: {c.body}
+                        On “{c.quote}”: {c.body}
                       </li>
                     ))}
                   </ul>

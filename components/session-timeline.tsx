@@ -1,11 +1,12 @@
 "use client";
 
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { SessionEvent } from "@/lib/core/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
 import type { ReplayView } from "@/lib/core/replay-view";
 import { TimelineEntry } from "./timeline-entry";
 import { ReplayPanel } from "./replay-panel";
+import { GO_TO_EVENT } from "./session-tools";
 
 async function fetchEvents(sessionId: string, query: string): Promise<SessionEvent[]> {
   const res = await fetch(`/api/sessions/${sessionId}/events?${query}`);
@@ -30,8 +31,6 @@ export function SessionTimeline({
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [replay, setReplay] = useState<ReplayView | null>(null);
-  const [jump, setJump] = useState("");
-  const [jumpError, setJumpError] = useState<string | null>(null);
 
   const all = useMemo(() => {
     const bySeq = new Map<number, SessionEvent>();
@@ -97,42 +96,16 @@ export function SessionTimeline({
       target?.scrollIntoView({ block: "center" });
     });
   };
+  // "Go to event #" sits in the session's tools menu; it asks here, where the pages and the replay are.
+  const goToLatest = useRef(goTo);
+  goToLatest.current = goTo;
+  useEffect(() => {
+    const onGo = (e: Event) => void goToLatest.current((e as CustomEvent<number>).detail);
+    window.addEventListener(GO_TO_EVENT, onGo);
+    return () => window.removeEventListener(GO_TO_EVENT, onGo);
+  }, []);
   return (
     <div className="flex flex-col gap-2">
-      <form
-        className="flex items-center gap-2 self-end text-xs"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const seq = Number(jump.trim());
-          const last = events.at(-1)?.seq ?? 0;
-          if (!/^\d+$/.test(jump.trim()) || seq < 1 || seq > last) {
-            setJumpError(`Give an event number from 1 to ${last}.`);
-            return;
-          }
-          setJumpError(null);
-          void goTo(seq);
-        }}
-      >
-        <label htmlFor="jump-to">Go to event #</label>
-        <input
-          id="jump-to"
-          data-testid="jump-to"
-          inputMode="numeric"
-          value={jump}
-          aria-invalid={jumpError !== null}
-          aria-describedby={jumpError ? "jump-error" : undefined}
-          onChange={(e) => setJump(e.target.value)}
-          className="w-20 rounded border border-zinc-300 px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
-        />
-        {jumpError ? (
-          <span id="jump-error" data-testid="jump-error" role="alert" className="text-rose-700 dark:text-rose-300">
-            {jumpError}
-          </span>
-        ) : null}
-        <button type="submit" className="rounded border px-2 py-0.5">
-          Go
-        </button>
-      </form>
       {replay ? <ReplayPanel sessionId={sessionId} state={replay} onClose={() => setReplay(null)} /> : null}
       {first > 1 ? (
         <button

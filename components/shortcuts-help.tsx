@@ -1,33 +1,18 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-
-const SHORTCUTS: [string, string][] = [
-  ["?", "Show this list"],
-  ["1", "Plan review: approve, auto-accept edits"],
-  ["2", "Plan review: approve, review each edit"],
-  ["3", "Plan review: keep planning (open the feedback box)"],
-  [
-    "Ctrl/Cmd+Enter",
-    "In the feedback box: send the feedback. In the plan editor or on the card: approve (default choice)",
-  ],
-  ["Esc", "Close what is open (feedback box, editor, menu, this list). Never decides"],
-  ["o / a / r", "Permission card: allow once / allow always / reject"],
-  ["Enter", "Message box: send (Shift+Enter: new line)"],
-  ["Shift+Tab", "Message box: next mode (Ask before edits → Auto-accept edits → Plan)"],
-  ["/", "Message box: commands (/plan, /plan off, /compact, /verify)"],
-];
+import { KEYS, SHORTCUTS } from "@/lib/core/shortcuts";
 
 const typing = (el: Element | null) =>
   el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
 
-/** `?` (outside a text field) opens the list of every keyboard shortcut, on every page. */
+/** `?` (outside a text field) opens the list of every keyboard shortcut, on every page, in the window's middle. */
 export function ShortcutsHelp() {
   const [open, setOpen] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "?" && !typing(document.activeElement)) {
+      if (e.key === KEYS.help && !typing(document.activeElement)) {
         e.preventDefault();
         setOpen(true);
       }
@@ -40,21 +25,23 @@ export function ShortcutsHelp() {
     else dialog.current?.close();
   }, [open]);
   return (
+    // The reset stylesheet zeroes every margin: m-auto gives the modal dialog back its centring.
     <dialog
       ref={dialog}
       data-testid="shortcuts-help"
       aria-labelledby="shortcuts-title"
       onClose={() => setOpen(false)}
-      className="max-w-lg rounded-lg p-4 backdrop:bg-black/40 dark:bg-zinc-900 dark:text-zinc-100"
+      className="m-auto max-h-[90vh] w-[min(32rem,calc(100vw-2rem))] overflow-y-auto rounded-lg p-4 backdrop:bg-black/40 dark:bg-zinc-900 dark:text-zinc-100"
     >
       <h2 id="shortcuts-title" className="font-semibold">
         Keyboard shortcuts
       </h2>
+      <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">Keys act where the focus is.</p>
       <table className="mt-2 text-sm">
         <tbody>
-          {SHORTCUTS.map(([keys, what]) => (
-            <tr key={keys}>
-              <th scope="row" className="pr-3 text-left align-top font-mono font-normal">
+          {SHORTCUTS.map(({ keys, what }) => (
+            <tr key={keys} data-testid="shortcut-row">
+              <th scope="row" className="pr-3 text-left align-top font-mono font-normal whitespace-nowrap">
                 {keys}
               </th>
               <td className="pb-1">{what}</td>

@@ -2,6 +2,7 @@ import type { TimelineItem } from "@/lib/session/timeline-items";
 import { DiffView } from "./diff-view";
 import type { ReactNode } from "react";
 import { Elapsed, formatMs } from "./elapsed";
+import { Icon } from "./icons";
 import { LazyMarkdown } from "./lazy-markdown";
 
 const TONE: Record<string, string> = {
@@ -14,11 +15,17 @@ const TONE: Record<string, string> = {
     "border-amber-200 bg-amber-50/50 text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100",
 };
 
-const STATUS: Record<string, string> = { running: "…", waiting: "⏸", ok: "✓", returned: "↩", error: "✕" };
+const STATUS_WORDS: Record<string, string> = {
+  running: "running",
+  waiting: "waiting",
+  ok: "done",
+  returned: "sent back",
+  error: "failed",
+};
 
 type Props = { item: TimelineItem; selected?: boolean; onSelect?: (seq: number) => void; rendered?: ReactNode };
 
-/** "State here": replays the session up to this event. */
+/** "Replay from here": shows the session's state right after this event (and a fork from it). */
 function SelectButton({
   seq,
   selected,
@@ -35,15 +42,21 @@ function SelectButton({
       data-testid="select-event"
       aria-pressed={selected}
       onClick={() => onSelect(seq)}
-      className="float-right ml-2 rounded px-1 font-mono text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
-      title="Show the state after this event"
+      className="float-right ml-2 inline-flex min-h-6 min-w-6 items-center gap-1 rounded px-1 text-[0.7rem] text-zinc-600 hover:bg-zinc-200 dark:text-zinc-400 dark:hover:bg-zinc-800"
+      title={`Show the state after event ${seq}, and fork from it`}
     >
-      {/* Plain words on the page: the event's number is for screen readers and the Go to box, not every row. */}
-      <span aria-hidden="true">↺</span>
-      <span className="sr-only">Show the state after event {seq}</span>
+      <Icon name="replay" />
+      Replay from here
     </button>
   );
 }
+
+// Green only for a pass: work that changed but nothing checked is not shown as done.
+const VERIFIED_BORDER: Record<"pass" | "fail" | "unverified", string> = {
+  pass: "border-emerald-300 dark:border-emerald-800",
+  fail: "border-rose-300 dark:border-rose-800",
+  unverified: "border-amber-300 dark:border-amber-800",
+};
 
 /** One timeline line; a tool call folds its result (and an edit's diff) behind a disclosure. */
 export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
@@ -90,7 +103,7 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
         <details>
           <summary className="flex cursor-pointer items-baseline gap-2 font-mono text-xs">
             <span
-              aria-label={item.status}
+              data-testid="tool-status"
               className={
                 item.status === "error"
                   ? "text-rose-700 dark:text-rose-300"
@@ -99,7 +112,7 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
                     : ""
               }
             >
-              {STATUS[item.status]}
+              <Icon name={item.status} label={STATUS_WORDS[item.status] ?? item.status} />
             </span>
             <span className="font-semibold">{item.tool}</span>
             <span className="min-w-0 flex-1 truncate">{item.summary}</span>
@@ -144,7 +157,7 @@ export function TimelineEntry({ item, selected, onSelect, rendered }: Props) {
         data-kind="verification"
         data-status={item.status}
         data-seq={item.seq}
-        className={`${base} ${item.status === "pass" ? "border-emerald-300 dark:border-emerald-800" : "border-rose-300 dark:border-rose-800"}`}
+        className={`${base} ${VERIFIED_BORDER[item.status]}`}
       >
         {select}
         {rendered ?? <p className="text-xs">{item.text}</p>}

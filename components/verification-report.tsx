@@ -3,13 +3,18 @@ import { SendBackButton } from "./send-back-button";
 
 const BADGE: Record<string, string> = {
   done: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
+  unverified: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
+  failing: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100",
   deviated: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
   missing: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100",
   unchecked: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
 };
 
+// "done" only with a check behind it; a change alone says so.
 const WORD: Record<string, string> = {
-  done: "done",
+  done: "done, checked",
+  unverified: "unverified: changed, not checked",
+  failing: "changed, tests fail",
   deviated: "deviated",
   missing: "not done",
   unchecked: "not checkable",
@@ -39,28 +44,45 @@ export function followUp(v: VerificationView): string {
     lines.push(`- ${i.status}: ${i.text} (${i.reason})`);
   if (r.unplanned.length) lines.push(`- unplanned changes to review: ${r.unplanned.join(", ")}`);
   if (r.test && !r.test.passed && r.test.notRun === undefined)
-    lines.push(`- the test command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
+    lines.push(`- the verify command \`${r.test.command}\` failed:`, "```", r.test.outputTail.slice(-1500), "```");
   return lines.join("\n");
+}
+
+const HEADLINE: Record<string, { word: string; tone: string }> = {
+  pass: { word: "passed", tone: "text-emerald-800 dark:text-emerald-300" },
+  fail: { word: "failed", tone: "text-rose-800 dark:text-rose-300" },
+  unverified: { word: "unverified: changed, not checked", tone: "text-amber-900 dark:text-amber-200" },
+};
+
+/** How the verdicts were reached, in words. */
+function how(r: VerificationView["report"]): string {
+  if (r.method !== "deterministic") return "graded by a verifier model";
+  const ran = r.test !== null && r.test.notRun === undefined;
+  return ran
+    ? "the files that changed, checked by the verify command"
+    : "the files that changed; no verify command ran";
 }
 
 /** A verification report: per plan item its verdict and evidence, unplanned changes, the test run. */
 export function VerificationReport({ verification }: { verification: VerificationView }) {
   const r = verification.report;
+  const headline = HEADLINE[r.status] ?? HEADLINE.fail!;
   return (
     <div data-testid="verification-report" data-status={r.status} className="mt-1 flex flex-col gap-2">
       <p className="text-sm font-medium">
         Verification of plan version {verification.planVersion}:{" "}
-        <span
-          className={
-            r.status === "pass" ? "text-emerald-800 dark:text-emerald-300" : "text-rose-800 dark:text-rose-300"
-          }
-        >
-          {r.status === "pass" ? "passed" : "failed"}
+        <span data-testid="verification-status" className={headline.tone}>
+          {headline.word}
         </span>{" "}
-        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">
-          ({r.method === "deterministic" ? "checked against the files that changed" : "graded by a verifier model"})
-        </span>
+        <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({how(r)})</span>
       </p>
+      {r.status === "unverified" ? (
+        <p data-testid="verification-not-checked" role="note" className="text-xs text-amber-900 dark:text-amber-200">
+          {r.test === null
+            ? "Nothing checked that the changes work: this workspace has no verify command. Set one (verify.command in .plangate/config.json), trust the config, and allow it when asked."
+            : "Nothing checked that the changes work: the verify command did not run (see below)."}
+        </p>
+      ) : null}
       <ul className="flex flex-col gap-1 text-xs">
         {r.items
           .filter((i) => i.status !== "unchecked")
@@ -104,7 +126,7 @@ export function VerificationReport({ verification }: { verification: Verificatio
       {r.test ? (
         <details className="text-xs" open={!r.test.passed && r.test.notRun === undefined}>
           <summary data-testid="verification-test">
-            Test command <code>{r.test.command}</code>:{" "}
+            Verify command <code>{r.test.command}</code>:{" "}
             {r.test.notRun !== undefined
               ? `not run (${r.test.notRun})`
               : r.test.passed

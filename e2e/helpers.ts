@@ -109,3 +109,11 @@ export async function signedIn(browser: Browser, base: string, email: string) {
   await expect(page.getByTestId("nav-home")).toBeVisible();
   return { context, page };
 }
+
+/** Opens the session page's tools menu (export, webhooks, history, Go to event #, delete…) unless it is open. */
+export async function openTools(page: Page): Promise<Locator> {
+  const panel = page.getByTestId("session-tools-panel");
+  if (!(await panel.isVisible())) await page.getByTestId("session-tools-toggle").click();
+  await expect(panel).toBeVisible();
+  return panel;
+}

@@ -28,7 +28,7 @@ test("permission card: allow once asks again, allow always saves the shown patte
   await expect(card.getByTestId("permission-command")).toHaveText("$ touch one.txt");
   await expect(card.getByTestId("permission-pattern")).toHaveText(["touch one.txt"]);
   // The exact rule "Allow always" would save, in plain words, and the narrower choice beside it.
-  await expect(card.getByTestId("always-saves")).toContainText("Run `touch` with any arguments, for this session");
+  await expect(card.getByTestId("always-saves")).toContainText("Run touch with any arguments, for this session");
   await expect(card.getByTestId("always-option")).toHaveCount(2);
   await expect(card.getByTestId("permission-reach")).toContainText("may change only the workspace, without network");
   await page.screenshot({ path: "e2e/screenshots/permission-card-desktop.png", fullPage: true });
@@ -80,7 +80,7 @@ test("permission card: allow once asks again, allow always saves the shown patte
   await page.reload();
   const saved = page.getByTestId("saved-permissions");
   await saved.locator("summary").click();
-  await expect(saved.getByTestId("saved-permission")).toHaveText([/Run `touch` with any arguments.*this session/]);
+  await expect(saved.getByTestId("saved-permission")).toHaveText([/Run touch with any arguments.*this session/]);
   await saved.getByTestId("revoke-permission").click();
   await expect(page.getByTestId("saved-permissions")).toHaveCount(0);
   expect(((await (await request.get(`/api/grants?sessionId=${id}`)).json()) as { grants: unknown[] }).grants).toEqual(
@@ -106,8 +106,8 @@ test("permission card: a narrower rule can be picked before saving, and a contro
   await waitForStatus(request, id, "awaiting_permission");
   await page.goto(`/sessions/${id}`);
   const card = page.getByTestId("permission-card");
-  await card.getByLabel("exactly `mkdir -p docs`").check();
-  await expect(card.getByTestId("always-saves")).toContainText("Run exactly `mkdir -p docs`, for this session");
+  await card.getByLabel("exactly mkdir -p docs").check();
+  await expect(card.getByTestId("always-saves")).toContainText("Run exactly mkdir -p docs, for this session");
   await card.getByTestId("allow-always").click();
   // Exactly that text was saved: the next mkdir asks again.
   await expect(card.getByTestId("permission-command")).toHaveText("$ mkdir more", { timeout: 15_000 });

@@ -11,6 +11,7 @@ import {
   approveVia,
   moreAction,
   commentOn,
+  openTools,
 } from "./helpers";
 
 const WRITE = call("write", { path: "DESK.md", content: "desk\n" });
@@ -320,6 +321,7 @@ for (const width of [1280, 390]) {
       await say(request, id, "hello");
       await waitForStatus(request, id, "idle");
       await page.goto(`/sessions/${id}`);
+      await openTools(page);
       for (const bad of ["abc", "0", "9999"]) {
         await page.getByTestId("jump-to").fill(bad);
         await page.getByTestId("jump-to").press("Enter");
@@ -348,7 +350,9 @@ for (const width of [1280, 390]) {
     await commentOn(c, 4, 4, "No new infrastructure: keep it in memory.");
     await commentOn(c, 3, 5, "Say how the cache is invalidated.");
     await expect(c.getByTestId("pending-comment")).toHaveCount(2);
-    await expect(c.getByTestId("pending-comment").nth(1)).toContainText("lines 3–5");
+    await expect(c.getByTestId("pending-comment").nth(1)).toContainText(
+      "on “Add a cache Use Redis for it Write tests”",
+    );
     await page.screenshot({ path: `e2e/screenshots/decision-card-comments-${width}.png`, fullPage: true });
     await c.getByTestId("keep-planning").click();
     await c.getByTestId("plan-feedback").fill("Simpler, please.");
@@ -367,6 +371,7 @@ for (const width of [1280, 390]) {
     expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
       [],
     );
+    await openTools(page);
     await page.getByTestId("session-history").locator("summary").first().click();
     await expect(page.getByTestId("history-comment")).toHaveCount(2);
   });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { call, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
+import { call, exitPlan, say, scripted, waitForStatus, approveVia, openTools } from "./helpers";
 
 test("browsing: search over titles, messages and plans, and filters by status and mode, in the URL", async ({
   page,
@@ -96,6 +96,7 @@ test("selecting an event shows the state then; plan history beside its versions;
     .locator('[data-testid="timeline-item"][data-kind="plan"]')
     .filter({ hasText: "Plan version 2 submitted" });
   const askedSeq = Number(await asked.getAttribute("data-seq"));
+  await openTools(page);
   await page.getByTestId("jump-to").fill(String(askedSeq));
   await page.getByTestId("jump-to").press("Enter");
   await expect(panel).toHaveAttribute("data-seq", String(askedSeq));
@@ -107,6 +108,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(panel.getByTestId("replay-mode")).toContainText("Auto-accept edits");
   await expect(panel.getByTestId("replay-plan-mode")).toHaveText("off");
 
+  await openTools(page);
   const history = page.getByTestId("session-history");
   await history.locator("summary").first().click();
   await expect(history.getByTestId("plan-version-row")).toHaveCount(2);
@@ -120,6 +122,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   ]);
 
   // Fork from the point where plan version 2 was waiting: the fork inherits plan mode.
+  await openTools(page);
   await page.getByTestId("jump-to").fill(String(askedSeq));
   await page.getByTestId("jump-to").press("Enter");
   await expect(panel).toHaveAttribute("data-seq", String(askedSeq));
@@ -127,6 +130,7 @@ test("selecting an event shows the state then; plan history beside its versions;
   await expect(page).not.toHaveURL(new RegExp(id));
   await expect(page.getByRole("heading", { name: "Replay me (fork)" })).toBeVisible();
   await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "plan");
+  await openTools(page);
   await page.getByTestId("session-history").locator("summary").first().click();
   await expect(page.getByTestId("related-session")).toContainText("forked from: Replay me");
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { appendEvents } from "../lib/session/append-events";
-import { scripted, waitForStatus } from "./helpers";
+import { scripted, waitForStatus, openTools } from "./helpers";
 
 const db = createDb("file:./data/e2e/plangate.db");
 test.afterAll(async () => {
@@ -65,6 +65,7 @@ test("a failed model request shows a live retry countdown; tokens, a stopped mes
   await expect(ended).toHaveText(/Turn ended: error · 1,234 in \/ 56 out tokens \(900 cached\)/);
   await expect(ended.getByTestId("turn-usage")).toHaveText("1,234 in / 56 out tokens (900 cached)");
   await expect(page.getByTestId("session-usage")).toHaveText("Tokens: 1,234 in / 56 out (900 cached)");
+  await openTools(page);
   await page.getByTestId("session-history").locator("summary").first().click();
   await expect(page.getByTestId("history-usage")).toHaveText("Tokens: 1,234 in / 56 out (900 cached)");
   await expect(page.getByTestId("stopped-on-error")).toBeVisible();

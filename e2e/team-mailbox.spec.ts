@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { call, eventsOf, exitPlan, scripted, stateOf, commentOn } from "./helpers";
+import { call, eventsOf, exitPlan, scripted, stateOf, commentOn, openTools } from "./helpers";
 
 test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({
   page,
@@ -11,6 +11,7 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
     title: "Team lead",
   });
   await page.goto(`/sessions/${lead}`);
+  await openTools(page);
   await page.getByTestId("start-team").click();
   await expect(page).toHaveURL(/\/team\/team_/);
   const teamId = page.url().split("/team/")[1]!;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { exitPlan, say, waitForStatus } from "./helpers";
+import { exitPlan, say, waitForStatus, openTools } from "./helpers";
 
 // The delivery log in the browser: a workspace's own webhook to a host the server does not allow is logged as
 // refused (never called), reachable from the session page.
@@ -29,6 +29,7 @@ test("a plan review's webhook delivery shows in the log, refused for a host the 
   await waitForStatus(request, id, "awaiting_review");
 
   await page.goto(`/sessions/${id}`);
+  await openTools(page);
   await page.getByTestId("webhooks-link").click();
   await expect(page).toHaveURL(new RegExp(`/webhooks\\?sessionId=${id}`));
   const delivery = page.locator('[data-testid="webhook-delivery"][data-event="review.asked"]');

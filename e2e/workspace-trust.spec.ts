@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { call, say, stateOf, waitForStatus } from "./helpers";
+import { call, say, stateOf, waitForStatus, openTools } from "./helpers";
 
 // A workspace config that would let a command run without asking: nothing of it applies until a person trusts
 // this exact content on the session page; the workspace page lists the trust and takes it back.
@@ -40,6 +40,7 @@ test("the trust card: what the config would widen, Trust this config, then the r
   expect(fs.existsSync(path.join(workspace, "trusted.txt"))).toBe(true);
   await expect(page.getByTestId("permission-card")).toHaveCount(0);
 
+  await openTools(page);
   await page.getByTestId("workspace-settings-link").click();
   const trusted = page.getByTestId("config-trust");
   await expect(trusted).toContainText("is trusted");

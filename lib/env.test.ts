@@ -21,7 +21,8 @@ describe("parseEnv", () => {
   it("defaults to SQLite under ./data, loopback and port 3000", () => {
     const env = parseEnv({}, "/srv/app");
     expect(env).toMatchObject({
-      DATABASE_URL: "file:./data/plangate.db",
+      DATABASE_URL: "file:/srv/app/data/plangate.db",
+      databaseUrlSet: false,
       HOST: "127.0.0.1",
       PORT: 3000,
       dataDir: "/srv/app/data",
@@ -29,7 +30,20 @@ describe("parseEnv", () => {
     expect(env.workspaceRoots).toEqual(["/srv/app/data/workspaces"]);
   });
 
+  it("keeps the database in PLANGATE_DATA_DIR unless DATABASE_URL is set", () => {
+    expect(parseEnv({ PLANGATE_DATA_DIR: "/var/lib/plangate" }, "/srv/app").DATABASE_URL).toBe(
+      "file:/var/lib/plangate/plangate.db",
+    );
+    expect(parseEnv({ PLANGATE_DATA_DIR: "state" }, "/srv/app").DATABASE_URL).toBe("file:/srv/app/state/plangate.db");
+    expect(parseEnv({ PLANGATE_DATA_DIR: "state", DATABASE_URL: "" }, "/srv/app").DATABASE_URL).toBe(
+      "file:/srv/app/state/plangate.db",
+    );
+    const set = parseEnv({ PLANGATE_DATA_DIR: "/var/lib/plangate", DATABASE_URL: "file:./x.db" }, "/srv/app");
+    expect(set).toMatchObject({ DATABASE_URL: "file:./x.db", databaseUrlSet: true });
+  });
+
   it.each([
+    [{ DATABASE_URL: "mysql://h/db" }, /DATABASE_URL must be file/],
     [{ HOST: "0.0.0.0" }, /Refusing to listen on 0\.0\.0\.0 without PLANGATE_TOKEN/],
     [{ HOST: "10.0.0.5", PLANGATE_TOKEN: "short" }, /at least 16 characters/],
     [{ PORT: "99999" }, /PORT/],

@@ -60,12 +60,13 @@ const attempts = (max: number, fallback: number) =>
 
 export const envSchema = z
   .object({
+    // Unset: the SQLite file plangate.db in PLANGATE_DATA_DIR (see parseEnv).
     DATABASE_URL: z
       .string()
-      .min(1)
-      .default("file:./data/plangate.db")
+      .optional()
+      .transform((v) => v?.trim() || undefined)
       .refine(
-        (v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
+        (v) => v === undefined || v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v),
         "DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)",
       ),
     HOST: z.string().min(1).default("127.0.0.1"),
@@ -234,7 +235,11 @@ export const envSchema = z
     }
   });
 
-export type Env = z.infer<typeof envSchema> & {
+export type Env = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & {
+  /** The database: DATABASE_URL when set, else the SQLite file plangate.db in the data folder. */
+  DATABASE_URL: string;
+  /** Whether DATABASE_URL was set (false: the database follows PLANGATE_DATA_DIR). */
+  databaseUrlSet: boolean;
   dataDir: string;
   workspaceRoots: string[];
   sandboxRead: string[];
@@ -269,7 +274,20 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
   const webhooks = listOf(env.PLANGATE_WEBHOOKS ?? "");
   const webhookHosts = listOf(env.PLANGATE_WEBHOOK_HOSTS ?? "").map((h) => h.toLowerCase());
   const allowedHosts = listOf(env.PLANGATE_ALLOWED_HOSTS ?? "").map((h) => h.toLowerCase());
-  return { ...env, dataDir, workspaceRoots, sandboxRead, sandboxEnv, webhooks, webhookHosts, allowedHosts };
+  const databaseUrlSet = env.DATABASE_URL !== undefined;
+  const DATABASE_URL = env.DATABASE_URL ?? `file:${path.join(dataDir, "plangate.db")}`;
+  return {
+    ...env,
+    DATABASE_URL,
+    databaseUrlSet,
+    dataDir,
+    workspaceRoots,
+    sandboxRead,
+    sandboxEnv,
+    webhooks,
+    webhookHosts,
+    allowedHosts,
+  };
 }
 
 type EnvShape = (typeof envSchema)["shape"];

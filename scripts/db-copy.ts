@@ -1,6 +1,7 @@
 // `npm run db:copy -- --to postgresql://… [--from file:…]`: copy a SQLite database into an empty PostgreSQL one,
 // verify it (row counts and contents per table, every session's log folded on both sides) and print a summary.
 // Exits 0 only when the copy was verified and committed.
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { copyDatabase, CopyRefused, redactUrl } from "../lib/db/copy-database";
@@ -36,7 +37,11 @@ if (raw.values.help) {
 }
 const parsed = argsSchema.safeParse({
   ...raw.values,
-  from: raw.values.from || process.env.DATABASE_URL || "file:./data/plangate.db",
+  // As the server finds it: DATABASE_URL, else plangate.db in PLANGATE_DATA_DIR (./data by default).
+  from:
+    raw.values.from ||
+    process.env.DATABASE_URL ||
+    `file:${path.resolve(process.env.PLANGATE_DATA_DIR || "./data", "plangate.db")}`,
 });
 if (!parsed.success) fail(`${parsed.error.issues.map((i) => i.message).join("; ")}\n${USAGE}`);
 const { from, to, batch } = parsed.data;

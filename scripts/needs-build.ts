@@ -6,6 +6,7 @@ const SOURCES = [
   "components",
   "lib",
   "proxy.ts",
+  "instrumentation.ts",
   "next.config.ts",
   "package.json",
   "postcss.config.mjs",

@@ -7,6 +7,7 @@ import { EnvError, isLoopbackHost, parseEnv } from "../lib/env";
 import { migrateDatabase } from "../lib/db/migrate";
 import { makePrivateDir, tightenDataFolder } from "../lib/db/private-files";
 import { isSqliteUrl, sqlitePathFromUrl } from "../lib/db/sqlite-path";
+import { databaseWhere, strandedDatabase } from "../lib/db/database-location";
 import { ensureSampleWorkspace } from "../lib/workspace/ensure-sample-workspace";
 import { createDb } from "../lib/db/client";
 import { detectSandbox } from "../lib/sandbox/detect-sandbox";
@@ -48,10 +49,18 @@ try {
       `plangate: the data folder was readable by other accounts; now for its owner only: ${tightened.slice(0, 12).join(", ")}${tightened.length > 12 ? ` and ${tightened.length - 12} more` : ""}`,
     );
 }
+const stranded = strandedDatabase(env, root);
 for (const dir of env.workspaceRoots) fs.mkdirSync(dir, { recursive: true });
 if (env.workspaceRoots[0]) ensureSampleWorkspace(env.workspaceRoots[0]);
 await migrateDatabase(env.DATABASE_URL, { quiet: true });
-console.log(`plangate: database ready (${env.DATABASE_URL})`);
+const where = databaseWhere(env.DATABASE_URL, root);
+console.log(
+  `plangate: database ready: ${where} (${env.databaseUrlSet ? "DATABASE_URL" : "plangate.db in PLANGATE_DATA_DIR"})`,
+);
+if (stranded)
+  console.warn(
+    `plangate: WARNING: an older database is at ${stranded}, but PLANGATE_DATA_DIR now holds the database, so this start uses a new, empty one at ${where}. To keep the old data, stop the server and move it (with its -wal and -shm files): mv ${stranded}* ${path.dirname(where)}/`,
+  );
 
 const origin = `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
 // Said at start, not only on the page: without bubblewrap, an approved command runs as this user, with the network.
@@ -106,5 +115,12 @@ const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.P
 if (!dev) args.push("--keepAliveTimeout", KEEP_ALIVE_MS);
 const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
 console.log(`plangate: serving on ${origin}`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+// The server ends its live streams and exits within a few seconds of the signal (lib/session/stop-on-signal.ts);
+// should it still be there after this, it is killed: a service manager's stop must never hang.
+const KILL_AFTER_MS = 4_500;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), KILL_AFTER_MS).unref();
+  });
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -9,6 +9,7 @@ import { AutoRefresh } from "@/components/auto-refresh";
 import { DeskList, type DeskRow } from "@/components/desk-list";
 import { OpenDeskItem } from "./open-desk-item";
 import { deskQuery } from "./schema";
+import { NotifyOptIn } from "@/components/notify-opt-in";
 
 export const dynamic = "force-dynamic";
 
@@ -67,12 +68,15 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
   return (
     <section aria-labelledby="desk-title" className="flex flex-col gap-4">
       <AutoRefresh everyMs={2000} />
-      <h1 id="desk-title" className="text-xl font-semibold">
-        Desk{" "}
-        <span data-testid="desk-count" className="text-base font-normal">
-          ({all.filter((i) => i.mine).length} for you, {all.length} waiting)
-        </span>
-      </h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 id="desk-title" className="text-xl font-semibold">
+          Desk{" "}
+          <span data-testid="desk-count" className="text-base font-normal">
+            ({all.filter((i) => i.mine).length} for you, {all.length} waiting)
+          </span>
+        </h1>
+        <NotifyOptIn />
+      </div>
       <form method="get" action="/desk" className="flex flex-wrap items-end gap-2 text-sm" data-testid="desk-filters">
         <label className="flex flex-col gap-1">
           Agent

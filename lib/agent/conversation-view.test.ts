@@ -42,6 +42,7 @@ function randomLog(seed: number, length: number): SessionEvent[] {
   let turn: string | null = null;
   let n = 0;
   let mode: (typeof MODES)[number] = "default";
+  let lastStep = 0;
   while (out.length < length) {
     const k = r();
     if (!turn) {
@@ -79,10 +80,14 @@ function randomLog(seed: number, length: number): SessionEvent[] {
       turn = null;
       open = [];
     } else {
+      // The request was built from some point since the last step (messages after it were written meanwhile);
+      // some steps come from logs older than basis.
+      const basis = r() < 0.8 ? lastStep + Math.floor(r() * (out.length - lastStep + 1)) : undefined;
       out.push({
         type: "message.assistant",
-        payload: { text: r() < 0.7 ? `step ${n}` : "", mode: r() < 0.9 ? mode : undefined },
+        payload: { text: r() < 0.7 ? `step ${n}` : "", mode: r() < 0.9 ? mode : undefined, basis },
       });
+      lastStep = out.length;
       open = [];
       const calls = Math.floor(r() * 4);
       for (let i = 0; i < calls; i++) {
@@ -107,6 +112,8 @@ function reference(events: readonly SessionEvent[], planReference: string | null
   let assistant: unknown[] | null = null;
   let results: unknown[] = [];
   let deferred: string[] = [];
+  // user messages closed since the last step, by seq: a step built before them sends them after its results
+  let lately: { seq: number; m: M; text: string }[] = [];
   let modelCalls = 0;
   const flush = () => {
     if (results.length > 0) messages.push({ role: "tool", content: results });
@@ -121,12 +128,18 @@ function reference(events: readonly SessionEvent[], planReference: string | null
     if (e.type === "message.user") {
       close();
       if (open.size > 0) deferred.push(e.payload.text);
-      else flush(), messages.push(user(e.payload.text));
+      else {
+        flush();
+        const m = user(e.payload.text);
+        messages.push(m);
+        lately.push({ seq: e.seq, m, text: e.payload.text });
+      }
     } else if (e.type === "compaction") {
       close();
       messages.length = 0;
       results = [];
       deferred = [];
+      lately = [];
       open = new Map();
       messages.push(
         user(`Summary of the conversation so far (older messages were compacted):\n\n${e.payload.summary}`),
@@ -135,6 +148,13 @@ function reference(events: readonly SessionEvent[], planReference: string | null
     } else if (e.type === "message.assistant") {
       close();
       flush();
+      const basis = e.payload.basis;
+      const late = basis === undefined ? [] : lately.filter((u) => u.seq > basis);
+      const kept = messages.filter((m) => !late.some((u) => u.m === m));
+      messages.length = 0;
+      messages.push(...kept);
+      deferred.push(...late.map((u) => u.text));
+      lately = [];
       modelCalls++;
       open = new Map();
       assistant = e.payload.text ? [{ type: "text", text: e.payload.text }] : [];
@@ -302,6 +322,28 @@ describe("conversation view", () => {
         { type: "tool.result", payload: { callId: "c1", tool: "read", ok: true, output: "x" } },
       ],
       "assistant,tool,user",
+    ],
+    [
+      "a message written while the step's request was in flight goes after that step's results",
+      [
+        { type: "message.user", payload: { text: "go" } },
+        { type: "message.user", payload: { text: "/plan meanwhile" } },
+        { type: "message.assistant", payload: { text: "", mode: "default", basis: 1 } },
+        { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
+        { type: "tool.result", payload: { callId: "c1", tool: "read", ok: true, output: "x" } },
+      ],
+      "user,assistant,tool,user",
+    ],
+    [
+      "a log from before basis was recorded keeps its order",
+      [
+        { type: "message.user", payload: { text: "go" } },
+        { type: "message.user", payload: { text: "meanwhile" } },
+        { type: "message.assistant", payload: { text: "", mode: "default" } },
+        { type: "tool.called", payload: { callId: "c1", tool: "read", input: {} } },
+        { type: "tool.result", payload: { callId: "c1", tool: "read", ok: true, output: "x" } },
+      ],
+      "user,user,assistant,tool",
     ],
     [
       "a compaction replaces what came before with its summary and the plan",

@@ -38,6 +38,11 @@ export type ConversationView = {
   results: ToolPart[];
   /** User messages written while calls were open: delivered after their results. */
   deferred: string[];
+  /**
+   * User messages closed since the last model step, with their seq and place in `closed`: a step whose request
+   * was built before one of them (its `basis`) moves it to `deferred`, after that step's results.
+   */
+  lately: { seq: number; at: number; text: string }[];
   /** Mode each open step's call was issued in (plan after an enter_plan_mode in the same step). */
   issued: Map<string, PermissionMode>;
   issuingMode: PermissionMode | null;
@@ -63,6 +68,7 @@ export function emptyView(): ConversationView {
     assistant: null,
     results: [],
     deferred: [],
+    lately: [],
     issued: new Map(),
     issuingMode: null,
     asked: new Set(),
@@ -105,6 +111,18 @@ function flushResults(v: ConversationView): void {
   }
 }
 
+/**
+ * A message written while this step's request was in flight (after its basis) was not in it: it goes after the
+ * step's results, where the model first reads it. Logs from before `basis` was recorded keep their order.
+ */
+function deferLate(v: ConversationView, basis: number | undefined): void {
+  const late = basis === undefined ? [] : v.lately.filter((u) => u.seq > basis);
+  v.lately = [];
+  if (late.length === 0) return;
+  for (const u of [...late].reverse()) v.closed.splice(u.at, 1);
+  v.deferred.push(...late.map((u) => u.text));
+}
+
 /** A new model step: what was open belongs to the last one and is never pending again. */
 function newStep(v: ConversationView): void {
   v.open = new Map();
@@ -120,6 +138,7 @@ function conversation(v: ConversationView, e: SessionEvent): void {
       if (v.open.size > 0) v.deferred.push(e.payload.text);
       else {
         flushResults(v);
+        v.lately.push({ seq: e.seq, at: v.closed.length, text: e.payload.text });
         v.closed.push(user(e.payload.text));
       }
       break;
@@ -131,11 +150,13 @@ function conversation(v: ConversationView, e: SessionEvent): void {
       v.assistant = null;
       v.results = [];
       v.deferred = [];
+      v.lately = [];
       newStep(v);
       break;
     case "message.assistant":
       closeAssistant(v);
       flushResults(v);
+      deferLate(v, e.payload.basis);
       newStep(v);
       v.assistant = e.payload.text ? [{ type: "text", text: e.payload.text }] : [];
       break;

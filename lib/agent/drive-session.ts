@@ -21,6 +21,7 @@ import { abortLocal, abortSignalFor, clearAbort, runningTurn } from "./turn-sign
 import { isAbort } from "./is-abort";
 import { watchLog } from "../session/log-watch";
 import { transitionEvents } from "../plan/mode-choice";
+import { approvalQueued } from "../review/approval-mode-events";
 import { heldForStep, policyOnce } from "./held-now";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
 import { planReference } from "../plan/plan-reference";
@@ -90,7 +91,8 @@ async function runSteps(
           ...base,
           held,
           mode,
-          issuedInPlan: issuedMode === "plan" && state.mode !== "plan",
+          // Plan mode left, or its leaving queued by the approval for this step's end: the refusal says why.
+          issuedInPlan: issuedMode === "plan" && (state.mode !== "plan" || approvalQueued(state)),
           ctx: {
             sessionId,
             workspace: session.workspace,
@@ -157,6 +159,7 @@ async function runSteps(
       state,
       turnId,
       messages,
+      basis: view.lastSeq,
       modelCalls,
       contextChars: view.contextChars,
       sandbox,

@@ -27,6 +27,8 @@ export type StepInput = {
   state: SessionState;
   turnId: string;
   messages: LanguageModelV3Message[];
+  /** The last seq of the log the messages were built from (recorded on the step, see message.assistant). */
+  basis: number;
   modelCalls: number;
   contextChars: number;
   sandbox: SandboxInfo;
@@ -144,6 +146,7 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
         step: s.modelCalls,
         model: session.model,
         mode: state.mode,
+        basis: s.basis,
         ...(usage ? { usage } : {}),
       },
     },
@@ -170,7 +173,7 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
 async function logPartial(db: Db, sessionId: string, text: string, s: StepInput): Promise<void> {
   const partial: NewEvent = {
     type: "message.assistant",
-    payload: { text, step: s.modelCalls, model: s.session.model, mode: s.state.mode, partial: true },
+    payload: { text, step: s.modelCalls, model: s.session.model, mode: s.state.mode, partial: true, basis: s.basis },
   };
   // Only after an abort (the turn is closed); a lease lost to another instance leaves the turn to it.
   await appendEvents(db, sessionId, [partial], { guard: (x) => x.openTurnId === null }).catch((error: unknown) => {

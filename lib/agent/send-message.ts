@@ -14,7 +14,11 @@ import { gradeWithVerifierModel } from "./verifier-model";
 
 export type SentMessage = {
   turn: { id: string; queued: boolean } | null;
-  command?: { name: string; args: string; outcome: ModeOutcome | "pass" | "fail" | "awaiting_permission" };
+  command?: {
+    name: string;
+    args: string;
+    outcome: ModeOutcome | "pass" | "fail" | "unverified" | "awaiting_permission";
+  };
 };
 
 /** `/plan`, `/plan off`, `/plan <message>`: null when the text is an ordinary message. */
@@ -45,7 +49,7 @@ export async function sendMessage(db: Db, sessionId: string, text: string, sende
     const { state } = await getSession(db, sessionId);
     if (state.openTurnId) throw new AppError("turn_in_progress", "A turn is running: verify when it has finished.");
     const result = await verifySession(db, sessionId, gradeWithVerifierModel);
-    const outcome = "awaitingPermission" in result ? "awaiting_permission" : result.status === "pass" ? "pass" : "fail";
+    const outcome = "awaitingPermission" in result ? "awaiting_permission" : result.report.status;
     return { turn: null, command: { name: "verify", args: "", outcome } };
   }
   const command = parsePlanCommand(text);

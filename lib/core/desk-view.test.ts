@@ -32,6 +32,10 @@ describe("desk view", () => {
     ["Intro line\n## Later heading", "Later heading"],
     ["\n\nJust text", "Just text"],
     ["", "Untitled plan"],
+    ["# Plan: Add a login page", "Add a login page"],
+    ["# plan - paging", "paging"],
+    ["# Planning the login page", "Planning the login page"],
+    ["# Plan:", "Untitled plan"],
     [`# ${"x".repeat(200)}`, `${"x".repeat(119)}…`],
   ])("planTitle(%j) → %j", (md, title) => expect(planTitle(md)).toBe(title));
 

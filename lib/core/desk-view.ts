@@ -45,7 +45,11 @@ export function agentLabel(agent: string, external: boolean): string {
 export function planTitle(markdown: string): string {
   const lines = markdown.split("\n").map((l) => l.trim());
   const heading = lines.find((l) => /^#{1,6}\s+\S/.test(l));
-  const text = (heading ?? lines.find((l) => l.length > 0) ?? "").replace(/^#{1,6}\s+/, "").trim();
+  // The desk says "Plan: …" itself: a heading that starts with "Plan:" would read "Plan: Plan: …" there.
+  const text = (heading ?? lines.find((l) => l.length > 0) ?? "")
+    .replace(/^#{1,6}\s+/, "")
+    .replace(/^plan\s*[:\-–—]\s*/i, "")
+    .trim();
   if (text.length === 0) return "Untitled plan";
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

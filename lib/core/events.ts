@@ -41,6 +41,8 @@ export const eventSchemas = {
   }),
   // mode = the permission mode this model request described (so a later user switch can be announced once).
   // partial: the text streamed before the request was stopped (an abort); the step took no tool calls.
+  // basis: the last seq the request was built from; a user message logged after it was not in the request, so
+  // the conversation places it after this step's results (absent in older logs: they keep their order).
   "message.assistant": z.object({
     text: z.string(),
     step: z.number().int().optional(),
@@ -48,6 +50,7 @@ export const eventSchemas = {
     mode: permissionModeSchema.optional(),
     usage: usageSchema.optional(),
     partial: z.boolean().optional(),
+    basis: z.number().int().min(0).optional(),
   }),
   // A model request failed in a way worth another try (rate limit, overload, a cut connection): the next
   // attempt starts at retryAt. Nothing of the failed attempt was logged.
@@ -159,7 +162,8 @@ export const eventSchemas = {
   "verification.completed": z.object({
     verificationId: id,
     planVersion: z.number().int(),
-    status: z.enum(["pass", "fail"]),
+    // unverified: nothing failed, but a changed item was not checked (no verify command ran, no model quoted it).
+    status: z.enum(["pass", "fail", "unverified"]),
     method: z.enum(["deterministic", "model"]),
     summary: z.string(),
   }),

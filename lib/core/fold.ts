@@ -76,7 +76,7 @@ export type SessionState = {
   /** Issue 41: whom each held pattern belongs to (only they answer an ask under it); absent before it was recorded. */
   heldFor?: { pattern: string; reviewers: string[] }[];
   /** How the last check of the work against its approved plan ended, until the next plan is submitted. */
-  verification?: "pass" | "fail";
+  verification?: "pass" | "fail" | "unverified";
   pendingPermissions: string[];
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
   pendingChecks: string[];

@@ -14,7 +14,7 @@ export type PlanVersionView = {
   content: string;
   changes: SideRow[] | null;
   /** For an approved version: verified (pass), failed, or not verified yet. */
-  verification: "verified" | "failed" | "not verified" | null;
+  verification: "verified" | "failed" | "changed, not checked" | "not verified" | null;
   /** The reviewer's comments on lines of this version. */
   comments: { lineStart: number; lineEnd: number; quote: string; body: string; author: string }[];
 };

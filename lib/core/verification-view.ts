@@ -8,16 +8,24 @@ export type TestRun = {
   outputTail: string;
   notRun?: string;
 };
-/** unchecked: the step describes no change a diff could show (run, verify, review…): not checkable, not failing. */
+/**
+ * done: it changed and something checked its behaviour (the verify command passed after the change, or a verifier
+ * model quoted the changed lines it judged); unverified: it changed, nothing checked it; failing: it changed and the
+ * verify command failed after it; deviated / missing: only some / none of its change was made; unchecked: the step
+ * describes no change a diff could show (run, verify, review…): not checkable, not failing.
+ */
+export type ItemStatus = "done" | "unverified" | "failing" | "deviated" | "missing" | "unchecked";
 export type ItemVerdict = {
   id: number;
   text: string;
-  status: "done" | "deviated" | "missing" | "unchecked";
+  status: ItemStatus;
   evidence: string[];
   reason: string;
 };
+/** pass: nothing failed and every changed item was checked; unverified: nothing failed, but not everything was checked. */
+export type ReportStatus = "pass" | "fail" | "unverified";
 export type VerificationReport = {
-  status: "pass" | "fail";
+  status: ReportStatus;
   method: "deterministic" | "model";
   items: ItemVerdict[];
   unplanned: string[];

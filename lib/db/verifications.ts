@@ -21,7 +21,7 @@ export async function countVerifications(conn: Conn, planId: string, planVersion
   return Number(row.n);
 }
 
-/** The status of a plan version's latest check ("pass" or "fail"), or null before its first. */
+/** The status of a plan version's latest check ("pass", "fail" or "unverified"), or null before its first. */
 export async function lastVerificationStatus(conn: Conn, planId: string, planVersion: number): Promise<string | null> {
   const row = await kysely(conn)
     .selectFrom("Verification")

@@ -129,7 +129,8 @@ export function shapeContent(shape: DemoShape, before: string | null, title: str
   const sep = prior && !prior.endsWith("\n") ? "\n" : "";
   switch (shape.kind) {
     case "function":
-      return `${prior}${sep}${prior ? "\n" : ""}/** ${title} (added by the offline demo model). */\nexport function ${shape.name}(): void {}\n`;
+      // A stub, as the demo writes it: a verify command with tests tells it from the real thing.
+      return `${prior}${sep}${prior ? "\n" : ""}/** ${title} (added by the offline demo model). */\nexport function ${shape.name}()${/\.tsx?$/.test(shape.file) ? ": void" : ""} {}\n`;
     case "change": {
       const changed = shape.renameTo
         ? prior.replace(new RegExp(`\\b${esc(shape.name)}\\b`, "g"), () => shape.renameTo ?? shape.name)

@@ -100,7 +100,9 @@ function fileToRead(task: string, done: Done[]): string {
   const words = taskWords(task);
   const named = (f: string) => (words.some((w) => (f.split("/").at(-1) ?? "").toLowerCase().startsWith(w)) ? 0 : 1);
   const code = (f: string) => (/\.(ts|tsx|js|mjs|py|go|rs)$/.test(f) ? 0 : 1);
-  const ranked = [...hits].sort((a, b) => named(a) - named(b) || code(a) - code(b));
+  // The code a request is about before its tests ("a test for the todo store" reads src/todo.js, not its test).
+  const test = (f: string) => (/(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[a-z]+$/i.test(f) ? 1 : 0);
+  const ranked = [...hits].sort((a, b) => named(a) - named(b) || test(a) - test(b) || code(a) - code(b));
   return definer ?? ranked[0] ?? "README.md";
 }
 

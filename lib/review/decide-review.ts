@@ -2,7 +2,8 @@
 import type { NewEvent } from "../core/events";
 import { credentialOf, signedBy } from "../core/people";
 import { type Approver, type HeldRule, heldRules } from "../core/review-policy";
-import { exitPlan, gate, type PermissionMode } from "../permission";
+import { gate, type PermissionMode } from "../permission";
+import { approvalModeEvents } from "./approval-mode-events";
 import { quoteLines, suggested } from "./anchor-threads";
 import { type Standing, standingOf } from "./check-decider";
 import type { PlanDecision } from "./parse-decision";
@@ -240,7 +241,7 @@ function close(c: Ctx, held: HeldRule[], approver: Approver | null): Outcome {
     receives: version.receives,
     requested: body.mode,
   });
-  const modes = modeEvents(facts, target.mode, target.fallback);
+  const modes = modeEvents(facts, target.mode, target.fallback, version.outside);
   const notes = [body.feedback, p.reviewText].filter(Boolean).join("\n\n") || undefined;
   const text = approvalMessage(p.finalPlan, version.filePath, p.edited, modes.mode, decidedByOf(d), notes);
   const effects: Effect[] =
@@ -251,24 +252,16 @@ function close(c: Ctx, held: HeldRule[], approver: Approver | null): Outcome {
 }
 
 /**
- * The mode events of an approval: leaving plan mode for `target` (or default, when the gate closed meanwhile). One
- * small function, so that when the change waits for the step boundary it is decided here alone.
+ * The mode events of an approval: leaving plan mode for `target` (or default, when the gate closed meanwhile),
+ * queued for the step boundary while our agent's turn is open (approval-mode-events.ts), at once otherwise.
  */
 export function modeEvents(
   facts: Pick<ReviewFacts, "state" | "gates">,
   target: PermissionMode,
   fallback = false,
+  outside = false,
 ): { events: NewEvent[]; mode: PermissionMode } {
-  const s = facts.state;
-  const t = exitPlan({ mode: s.mode, prePlanMode: s.prePlanMode }, facts.gates, target, "review");
-  if (!t.changed) return { events: [], mode: t.next.mode };
-  const cause = t.cause === "fallback" || fallback ? "fallback" : "review";
-  return {
-    mode: t.next.mode,
-    events: [
-      { type: "mode.changed", payload: { from: s.mode, to: t.next.mode, prePlanMode: t.next.prePlanMode, cause } },
-    ],
-  };
+  return approvalModeEvents(facts.state, facts.gates, target, outside, fallback);
 }
 
 /** The closing events and rows every decision shares: review.answered, the tool's result, the turn; the close row. */

@@ -164,7 +164,9 @@ export async function exportMarkdown(db: Db, sessionId: string, tz = "UTC"): Pro
       for (const i of v.report.items)
         out.push(`- ${i.status}: ${i.text}${i.evidence.length ? ` (${i.evidence.join(", ")})` : ` (${i.reason})`}`);
       if (v.report.unplanned.length) out.push(`- unplanned: ${v.report.unplanned.join(", ")}`);
-      if (v.report.test) out.push(`- test \`${v.report.test.command}\`: ${v.report.test.passed ? "passed" : "failed"}`);
+      const t = v.report.test;
+      if (t)
+        out.push(`- verify \`${t.command}\`: ${t.notRun !== undefined ? "not run" : t.passed ? "passed" : "failed"}`);
       out.push("");
     }
   }

@@ -3,9 +3,12 @@ import {
   countHistory,
   listModeChanges,
   listPermissionDecisions,
+  listCopiedReviewEvents,
   listPlanComments,
   listPlanVersions,
   listRelatedSessions,
+  listVersionsOfReviews,
+  type PlanVersionRow,
 } from "../db/session-reads/session-history";
 import type { PlanVersionView, SessionHistory } from "../core/history-view";
 import { usageFromStateJson } from "../core/projection";
@@ -21,8 +24,13 @@ export type {
 
 const iso = (d: Date) => d.toISOString();
 
+const VERDICT: Record<string, PlanVersionView["verification"]> = {
+  pass: "verified",
+  fail: "failed",
+  unverified: "changed, not checked",
+};
 const verdict = (status: string, verified: string | null): PlanVersionView["verification"] =>
-  status !== "approved" ? null : verified === "pass" ? "verified" : verified === "fail" ? "failed" : "not verified";
+  status !== "approved" ? null : ((verified === null ? undefined : VERDICT[verified]) ?? "not verified");
 
 /**
  * What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked
@@ -35,14 +43,16 @@ export async function sessionHistory(
   opts: { recent?: number } = {},
 ): Promise<SessionHistory> {
   const latest = opts.recent === undefined ? {} : { latest: Math.max(0, Math.floor(opts.recent)) };
-  const [versions, modes, asks, related, comments, counts] = await Promise.all([
+  const [own, copied, modes, asks, related, comments, counts] = await Promise.all([
     listPlanVersions(db, sessionId),
+    copiedPlanVersions(db, sessionId),
     listModeChanges(db, sessionId, latest),
     listPermissionDecisions(db, sessionId, latest),
     listRelatedSessions(db, sessionId),
     listPlanComments(db, sessionId),
     countHistory(db, sessionId),
   ]);
+  const versions = [...copied, ...own];
   const plans = versions.map((v, i): PlanVersionView => {
     const prev = versions[i - 1];
     return {
@@ -80,4 +90,35 @@ export async function sessionHistory(
     totals: { modes: counts.modes, permissions: counts.permissions },
     usage: usageFromStateJson(counts.state),
   };
+}
+
+const CANCELLED_IN_FORK = "Pending when the session was forked: its review stays with the original session.";
+
+/**
+ * A fork's log carries its source's plan versions up to the fork point, but their rows stay the source's: the
+ * versions its copied log asked a review of, as they stood at the fork point (a review answered later, in the
+ * source, was cancelled in the fork; a verification run later is not the fork's).
+ */
+async function copiedPlanVersions(db: Db, sessionId: string): Promise<PlanVersionRow[]> {
+  const events = await listCopiedReviewEvents(db, sessionId);
+  if (events.length === 0) return [];
+  const asked: string[] = [];
+  const answered = new Set<string>();
+  const verified = new Map<number, string>();
+  for (const e of events) {
+    const payload = JSON.parse(e.payload) as { reviewId?: string; planVersion?: number; status?: string };
+    if (e.type === "review.asked" && payload.reviewId) asked.push(payload.reviewId);
+    if (e.type === "review.answered" && payload.reviewId) answered.add(payload.reviewId);
+    if (e.type === "verification.completed" && payload.planVersion !== undefined && payload.status)
+      verified.set(payload.planVersion, payload.status);
+  }
+  const seen = new Set<string>();
+  return (await listVersionsOfReviews(db, asked)).flatMap(({ reviewId, ...row }) => {
+    const key = `${row.planId}:${row.version}`;
+    if (seen.has(key)) return [];
+    seen.add(key);
+    if (answered.has(reviewId)) return [{ ...row, verified: verified.get(row.version) ?? null }];
+    const undecided = { decision: null, decidedBy: null, deciderName: null, decidedAt: null, verified: null };
+    return [{ ...row, ...undecided, status: "cancelled", feedback: CANCELLED_IN_FORK }];
+  });
 }

@@ -25,6 +25,16 @@ function onHeartbeat(beat: () => void): () => void {
   };
 }
 
+// Every live stream's close, on globalThis: Next may load this module more than once (route and instrumentation
+// bundles), and a stopping server must reach them all.
+const registry = globalThis as unknown as { plangateOpenStreams?: Set<() => void> };
+const openStreams = (registry.plangateOpenStreams ??= new Set());
+
+/** Ends every live stream (the server is stopping): their connections finish, so the server can close. */
+export function closeOpenStreams(): void {
+  for (const close of [...openStreams]) close();
+}
+
 // Under the connection's transaction lock: the app shares one connection, and a read interleaved with another
 // caller's open transaction would see (and send) events that may still roll back.
 function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
@@ -94,6 +104,7 @@ export function streamSessionEvents(
       const close = () => {
         if (closed) return;
         closed = true;
+        openStreams.delete(close);
         unsubscribe();
         unwatch();
         unsubscribeDrafts();
@@ -106,6 +117,7 @@ export function streamSessionEvents(
         }
       };
       stop = close;
+      openStreams.add(close);
       if (signal.aborted) close();
       else signal.addEventListener("abort", close);
     },

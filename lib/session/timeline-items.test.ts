@@ -163,6 +163,20 @@ describe("timelineItems", () => {
       { type: "command.run", payload: { name: "plan", args: "off", outcome: "committed" } },
       { kind: "notice", text: "/plan off (committed)" },
     ],
+    [
+      "a notice without the log's ids",
+      {
+        type: "notice",
+        payload: {
+          level: "info",
+          text: "Plan version 2 submitted to the team lead for approval (request rev_0m3k8q2a1x9y8z7w6v5u); waiting for the answer.",
+        },
+      },
+      {
+        kind: "notice",
+        text: "Plan version 2 submitted to the team lead for approval; waiting for the answer.",
+      },
+    ],
     ["turn done hidden", { type: "turn.ended", payload: { turnId: "t", reason: "done" } }, null],
     [
       "turn aborted",

@@ -29,7 +29,7 @@ export type TimelineItem =
   /** tokens: the turn's, summed over its model requests, in words. */
   | { kind: "turn"; seq: number; text: string; tokens?: string }
   | { kind: "decision" | "permission" | "notice" | "retry" | "todo"; seq: number; text: string }
-  | { kind: "verification"; seq: number; text: string; status: "pass" | "fail"; verificationId: string };
+  | { kind: "verification"; seq: number; text: string; status: "pass" | "fail" | "unverified"; verificationId: string };
 
 const MAX_OUTPUT = 20_000;
 
@@ -121,6 +121,10 @@ export function teamMailSummary(text: string): string {
   }
   return lines.length > 0 ? lines.join("\n") : "Team mail";
 }
+
+/** A notice as people read it: the ids it names for the log ("(request rev_…)") are not words for them. */
+export const withoutIds = (text: string): string =>
+  text.replace(/\s*\((?:request|review|requestId) [a-z]{2,5}_[0-9a-z]+\)/g, "");
 
 /** Pure: folds a page of the log into timeline items (a result joins its call when both are on the page). */
 export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
@@ -281,7 +285,7 @@ export function timelineItems(events: readonly SessionEvent[]): TimelineItem[] {
         items.push({
           kind: "notice",
           seq: e.seq,
-          text: e.payload.imported ? claimLine(e.payload.text) : e.payload.text,
+          text: e.payload.imported ? claimLine(e.payload.text) : withoutIds(e.payload.text),
         });
         break;
       case "compaction":

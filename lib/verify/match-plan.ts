@@ -1,5 +1,6 @@
 import type { PlanItem } from "./plan-items";
 import type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
+import { checkedByTests, reportStatus, summarise, testResult } from "./checked-verdicts";
 
 export type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
 
@@ -38,16 +39,12 @@ function keywords(text: string): string[] {
 const matches = (changed: string, named: string) =>
   changed === named || changed.startsWith(`${named.replace(/\/$/, "")}/`) || changed.endsWith(`/${named}`);
 
-function testSummary(t: TestRun & { passed: boolean }): string {
-  if (t.notRun !== undefined) return `test command not run (${t.notRun})`;
-  return t.passed ? "test command passed" : `test command failed (${t.timedOut ? "timed out" : `exit ${t.exitCode}`})`;
-}
-
 /**
- * Pure, the deterministic matcher. An item that names files is done when every named file changed, deviated
- * when only some did, missing when none did. An item that names no file is done when a changed file's path
- * or added lines carry most of its words (a test item: when a test file changed). Changes no item names are
- * unplanned (listed, not failing). The verdict fails on any missing or deviated item or a failing test run.
+ * Pure, the deterministic matcher. An item that names files changed when every named file changed, deviated
+ * when only some did, missing when none did. An item that names no file changed when a changed file's path
+ * or added lines carry most of its words (a test item: when a test file changed). A change is not a check: a
+ * changed item is done only when the verify command passed after it (lib/verify/checked-verdicts). Changes no
+ * item names are unplanned (listed, not failing).
  */
 export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | null): VerificationReport {
   const relevant = changes.filter((c) => !c.path.startsWith(".plangate/"));
@@ -61,7 +58,7 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
         h.changed.map((c) => `${c.path} (${c.status}${c.via.includes("tool") ? "" : ", outside the tools"})`),
       );
       if (done.length === hit.length)
-        return { id: item.id, text: item.text, status: "done", evidence, reason: "every file it names changed" };
+        return { id: item.id, text: item.text, status: "unverified", evidence, reason: "every file it names changed" };
       const missing = hit.filter((h) => h.changed.length === 0).map((h) => h.f);
       if (done.length > 0)
         return {
@@ -86,7 +83,7 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
         return {
           id: item.id,
           text: item.text,
-          status: "done",
+          status: "unverified",
           evidence: tests.map((c) => c.path),
           reason: "a test file changed",
         };
@@ -118,7 +115,7 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
       return {
         id: item.id,
         text: item.text,
-        status: "done",
+        status: "unverified",
         evidence: scored.map((s) => `${s.c.path} (${s.hits}/${words.length} words of the step)`),
         reason: "its words appear in a change",
       };
@@ -134,27 +131,16 @@ export function matchPlan(items: PlanItem[], changes: Change[], test: TestRun | 
     return { id: item.id, text: item.text, status: "missing", evidence: [], reason: "no change carries its words" };
   });
   const unplanned = relevant.filter((c) => !covered.has(c.path)).map((c) => c.path);
-  const testResult = test
-    ? { ...test, passed: test.notRun === undefined && test.exitCode === 0 && !test.timedOut }
-    : null;
-  const failing = verdicts.filter((v) => v.status === "missing" || v.status === "deviated");
-  const unchecked = verdicts.filter((v) => v.status === "unchecked");
-  const testFails = testResult !== null && testResult.notRun === undefined && !testResult.passed;
-  const status = failing.length === 0 && !testFails ? "pass" : "fail";
-  const parts = [
-    `${verdicts.length - failing.length - unchecked.length}/${verdicts.length - unchecked.length} checkable plan items done`,
-    ...failing.map((v) => `${v.status === "missing" ? "not done" : "deviated"}: ${v.text}`),
-    ...(unchecked.length ? [`${unchecked.length} not checkable`] : []),
-    ...(unplanned.length ? [`unplanned: ${unplanned.join(", ")}`] : []),
-    ...(testResult ? [testSummary(testResult)] : []),
-  ];
+  const run = testResult(test);
+  const checked = checkedByTests(verdicts, run);
+  const status = reportStatus(checked, run);
   return {
     status,
     method: "deterministic",
-    items: verdicts,
+    items: checked,
     unplanned,
     changes,
-    test: testResult,
-    summary: `${status === "pass" ? "Pass" : "Fail"}: ${parts.join("; ")}`,
+    test: run,
+    summary: summarise({ status, items: checked, unplanned, test: run }),
   };
 }

@@ -237,7 +237,9 @@ async function gradeWithModel(
 
 /**
  * After a turn ends: the work after an approval is verified on its own the first time it is done, and again
- * after every turn that follows a failed check (the agent was sent back to finish, or worked on): a pass stands.
+ * after every turn that follows a failed check (the agent was sent back to finish, or worked on). A pass stands, and
+ * so does "unverified" (nothing failed, nothing checked it): another turn would not check it either, and a declined
+ * verify command is not asked again after every turn; /verify runs the check again on demand.
  */
 export async function verifyIfDue(
   db: Db,
@@ -246,7 +248,8 @@ export async function verifyIfDue(
 ): Promise<VerificationView | VerificationWaiting | null> {
   const plan = await latestApproval(db, sessionId);
   if (!plan) return null;
-  if ((await lastVerificationStatus(db, plan.planId, plan.version)) === "pass") return null;
+  const last = await lastVerificationStatus(db, plan.planId, plan.version);
+  if (last === "pass" || last === "unverified") return null;
   return verifySession(db, sessionId, grade);
 }
 

@@ -1,6 +1,7 @@
 // A fake OpenAI-compatible chat completions API for driving real agent CLIs offline. Each main request (one
 // that offers tools) takes the next scripted turn; side requests (title generation, summaries: no tools) get a
-// short text without consuming the script. Every request is recorded.
+// short text without consuming the script. Every request is recorded. With strictOrder it refuses, as OpenAI's API
+// does (400), a request whose assistant tool calls are not followed at once by their results.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { waitUntil, watchConnections, type ConnectionWatch } from "./fake-connections";
@@ -34,8 +35,11 @@ export type OpenAIFault =
   | { kind: "reset" }
   | { kind: "cut"; toolCalls: ToolCall[]; text?: string; atJsonChar: number; clean?: boolean }
   | { kind: "hold"; text: string };
-/** A turn, a function choosing it from the request (e.g. to read the plan file's path from the prompt), or a fault. */
-export type ScriptStep = Turn | ((req: ChatRequest) => Turn) | { fault: OpenAIFault };
+/**
+ * A turn, a function choosing it from the request (e.g. to read the plan file's path from the prompt; a promise
+ * holds the response until it settles, so a test can act while the request is in flight), or a fault.
+ */
+export type ScriptStep = Turn | ((req: ChatRequest) => Turn | Promise<Turn>) | { fault: OpenAIFault };
 /** headers and raw: the request as sent (to check nothing leaks into it). fault: the fault served instead of a turn. */
 export type Recorded = {
   at: number;
@@ -46,6 +50,8 @@ export type Recorded = {
   headers: http.IncomingHttpHeaders;
   raw: string;
   fault?: OpenAIFault["kind"];
+  /** strictOrder: why the request was refused (it took no step of the script). */
+  refused?: string;
 };
 
 export type FakeOpenAI = {
@@ -81,7 +87,7 @@ const isSide = (req: ChatRequest) => !req.tools || req.tools.length === 0;
 
 export async function startFakeOpenAI(
   script: ScriptStep[] = [],
-  opts: { fallbackText?: string } = {},
+  opts: { fallbackText?: string; strictOrder?: boolean } = {},
 ): Promise<FakeOpenAI> {
   const queue = [...script];
   script.forEach(validateStep);
@@ -114,10 +120,11 @@ export async function startFakeOpenAI(
         return;
       }
       const side = isSide(body);
-      let turn: Turn | undefined;
+      const refused = !side && opts.strictOrder ? misorder(body.messages) : undefined;
+      let turn: Turn | Promise<Turn> | undefined;
       let fault: OpenAIFault | undefined;
       if (side) turn = { text: "Plan review" };
-      else {
+      else if (refused === undefined) {
         const step = queue.shift();
         if (step !== undefined && "fault" in step) fault = step.fault;
         else
@@ -128,21 +135,37 @@ export async function startFakeOpenAI(
                 ? step(body)
                 : step;
       }
-      const index =
-        requests.push({
-          at: Date.now(),
-          path: url,
-          body,
-          side,
-          turn,
-          headers: req.headers,
-          raw,
-          ...(fault ? { fault: fault.kind } : {}),
-        }) - 1;
+      const rec: Recorded = {
+        at: Date.now(),
+        path: url,
+        body,
+        side,
+        headers: req.headers,
+        raw,
+        ...(turn instanceof Promise || turn === undefined ? {} : { turn }),
+        ...(fault ? { fault: fault.kind } : {}),
+        ...(refused === undefined ? {} : { refused }),
+      };
+      const index = requests.push(rec) - 1;
       connections.watch(res, index);
       for (const w of [...waiters]) w();
-      if (fault) sendFault(res, body, fault, `chatcmpl-${++seq}`, connections);
-      else respond(res, body, turn ?? {}, `chatcmpl-${++seq}`);
+      const id = `chatcmpl-${++seq}`;
+      if (refused !== undefined)
+        sendOpenAIError(
+          res,
+          {
+            status: 400,
+            body: { error: { message: refused, type: "invalid_request_error", param: "messages", code: null } },
+          },
+          "fake-openai",
+        );
+      else if (fault) sendFault(res, body, fault, id, connections);
+      else if (turn instanceof Promise)
+        void turn.then((t) => {
+          rec.turn = t;
+          respond(res, body, t, id);
+        });
+      else respond(res, body, turn ?? {}, id);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -315,6 +338,24 @@ function splitInto(text: string, n: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/**
+ * What OpenAI's chat completions API says of a request whose assistant tool calls are not followed at once by a
+ * tool message for each (a user message between a call and its result), or undefined when the order is right.
+ */
+export function misorder(messages: ChatMessage[]): string | undefined {
+  let awaiting: string[] = [];
+  for (const m of messages) {
+    if (m.role === "tool") {
+      awaiting = awaiting.filter((id) => id !== m.tool_call_id);
+      continue;
+    }
+    if (awaiting.length > 0) break;
+    if (m.role === "assistant") awaiting = (m.tool_calls ?? []).map((c) => c.id);
+  }
+  if (awaiting.length === 0) return undefined;
+  return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${awaiting.join(", ")}`;
 }
 
 /** OpenCode tells the plan agent where to write its plan; a scripted model reads the path from the prompt. */

@@ -43,6 +43,7 @@ import * as tokens from "../../app/api/tokens/route";
 import * as tokenRoute from "../../app/api/tokens/[id]/route";
 import * as deliveries from "../../app/api/webhooks/deliveries/route";
 import * as invites from "../../app/api/invites/route";
+import * as inviteRoute from "../../app/api/invites/[id]/route";
 import * as people from "../../app/api/people/route";
 import * as personRole from "../../app/api/people/[id]/role/route";
 import * as deactivate from "../../app/api/people/[id]/deactivate/route";
@@ -94,6 +95,7 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["token", /^\/api\/tokens\/([^/]+)$/, tokenRoute],
   ["deliveries", /^\/api\/webhooks\/deliveries$/, deliveries],
   ["invites", /^\/api\/invites$/, invites],
+  ["invite", /^\/api\/invites\/([^/]+)$/, inviteRoute],
   ["people", /^\/api\/people$/, people],
   ["person role", /^\/api\/people\/([^/]+)\/role$/, personRole],
   ["deactivate", /^\/api\/people\/([^/]+)\/deactivate$/, deactivate],

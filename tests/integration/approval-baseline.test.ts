@@ -151,8 +151,8 @@ describe("the approval baseline: taken after the decision commits, before the ag
     expect(baseline).toMatch(/^[0-9a-f]{40}$/);
     expect(filesIn(baseline!)).toContain("README.md");
     expect(filesIn(baseline!)).not.toContain("hello.txt");
-    expect(report.items[0]).toMatchObject({ status: "done", evidence: ["hello.txt (added, outside the tools)"] });
-    expect(report.status).toBe("pass");
+    expect(report.items[0]).toMatchObject({ status: "unverified", evidence: ["hello.txt (added, outside the tools)"] });
+    expect(report.status).toBe("unverified");
     expect(report.gitUnchecked).toBeUndefined();
   });
 
@@ -168,7 +168,7 @@ describe("the approval baseline: taken after the decision commits, before the ag
     const report = await verification(id);
     const baseline = await baselineOf(id);
     expect(filesIn(baseline!)).not.toContain("hello.txt");
-    expect(report.items[0]).toMatchObject({ status: "done", evidence: ["hello.txt (added, outside the tools)"] });
+    expect(report.items[0]).toMatchObject({ status: "unverified", evidence: ["hello.txt (added, outside the tools)"] });
 
     // The old holder wakes up late: its snapshot (which would hold the agent's write) is not recorded.
     dead.release();

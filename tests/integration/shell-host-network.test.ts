@@ -318,7 +318,7 @@ describe.skipIf(!sandbox.available)(
         20_000,
       );
       expect(v.report.test.notRun).toBe("the person declined to run it");
-      expect(v.report.summary).toContain("test command not run");
+      expect(v.report.summary).toContain("verify command not run");
       expect(fs.existsSync(path.join(api.workspace, "VERIFY-RAN"))).toBe(false);
     });
   },

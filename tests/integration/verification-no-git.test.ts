@@ -70,13 +70,14 @@ describe("verification outside git", () => {
     );
     const [v] = await approveAndWaitFor(id, 1);
     expect(v?.report.items.map((i) => [i.status, i.evidence])).toEqual([
-      ["done", ["src/todo.ts (modified)"]],
-      ["done", ["README.md (modified, outside the tools)"]],
-      ["done", ["old.txt (deleted, outside the tools)"]],
+      ["unverified", ["src/todo.ts (modified)"]],
+      ["unverified", ["README.md (modified, outside the tools)"]],
+      ["unverified", ["old.txt (deleted, outside the tools)"]],
     ]);
     expect(v?.report.unplanned).toEqual([]);
     expect(v?.report.gitUnchecked).toBeUndefined();
-    expect(v?.status).toBe("pass");
+    // Every change is seen; with no verify command nothing checked them, so not a pass.
+    expect(v?.status).toBe("unverified");
     const [row] = await (await sql(api.t.db)).query<{ baselineTree: string; baselineManifest: string }>(
       'SELECT v."baselineTree", v."baselineManifest" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."status" = ?',
       [id, "approved"],
@@ -87,7 +88,7 @@ describe("verification outside git", () => {
     expect(row?.baselineManifest).not.toContain("to be removed");
   });
 
-  it("a failed check runs again when the agent, sent back, finishes the plan; the second one passes", async () => {
+  it("a failed check runs again when the agent, sent back, finishes the plan; the second finds every item changed", async () => {
     api = await plainWorkspace();
     const id = await startScripted(
       api,
@@ -113,6 +114,6 @@ describe("verification outside git", () => {
       },
       30_000,
     );
-    expect(all.map((v) => v.status)).toEqual(["fail", "pass"]);
+    expect(all.map((v) => v.status)).toEqual(["fail", "unverified"]);
   });
 });

@@ -103,12 +103,15 @@ async function planAndRun(
 const statuses = (r: Report) => r.items.map((i) => i.status);
 
 describe("verification: the work checked against the approved plan (scripted sessions, git workspace)", () => {
-  it("every item done → pass, and it runs once on its own when the execution turn ends", async () => {
-    api = await gitWorkspace();
-    const { id, report } = await planAndRun([
-      call("write", { path: "src/todo.ts", content: "export const todos: { done: boolean }[] = [];\n" }),
-      call("edit", { path: "README.md", oldString: "# Todo\n", newString: "# Todo\n\nEach todo has a done flag.\n" }),
-    ]);
+  it("every item changed and the verify command passed → pass, and it runs once on its own when the execution turn ends", async () => {
+    api = await gitWorkspace("echo 'all tests pass'");
+    const { id, report } = await planAndRun(
+      [
+        call("write", { path: "src/todo.ts", content: "export const todos: { done: boolean }[] = [];\n" }),
+        call("edit", { path: "README.md", oldString: "# Todo\n", newString: "# Todo\n\nEach todo has a done flag.\n" }),
+      ],
+      "always",
+    );
     expect(report.status).toBe("pass");
     expect(statuses(report)).toEqual(["done", "done"]);
     expect(report.unplanned).toEqual([]);
@@ -127,7 +130,7 @@ describe("verification: the work checked against the approved plan (scripted ses
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
     ]);
     expect(report.status).toBe("fail");
-    expect(statuses(report)).toEqual(["done", "missing"]);
+    expect(statuses(report)).toEqual(["unverified", "missing"]);
     expect(report.summary).toContain("not done: Document it in README.md");
     const md = (await api.call("GET", `/api/sessions/${id}/export?format=md`)).body as string;
     expect(md).toContain("## Verification");
@@ -135,14 +138,14 @@ describe("verification: the work checked against the approved plan (scripted ses
     expect((await api.call("GET", `/api/sessions/${id}/export?format=json`)).body.verifications[0].status).toBe("fail");
   });
 
-  it("an unplanned file changed → listed (the plan is still met)", async () => {
+  it("an unplanned file changed → listed (nothing fails; with no verify command it is unverified)", async () => {
     api = await gitWorkspace();
     const { report } = await planAndRun([
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("write", { path: "README.md", content: "# Todo\n\ndone flag\n" }),
       call("write", { path: "scripts/deploy.sh", content: "echo deploy\n" }),
     ]);
-    expect(report.status).toBe("pass");
+    expect(report.status).toBe("unverified");
     expect(report.unplanned).toEqual(["scripts/deploy.sh"]);
   });
 
@@ -152,9 +155,9 @@ describe("verification: the work checked against the approved plan (scripted ses
       call("write", { path: "src/todo.ts", content: "export const todos = [{ done: false }];\n" }),
       call("bash", { command: "printf 'Todos have a done flag.\\n' >> README.md" }),
     ]);
-    expect(statuses(report)).toEqual(["done", "done"]);
+    expect(statuses(report)).toEqual(["unverified", "unverified"]);
     expect(report.items[1]?.evidence).toEqual(["README.md (modified, outside the tools)"]);
-    expect(report.status).toBe("pass");
+    expect(report.status).toBe("unverified");
   });
 
   it("the snapshot runs no git filter, textconv or external diff the repository's (or the user's) config names", async () => {
@@ -195,11 +198,11 @@ describe("verification: the work checked against the approved plan (scripted ses
       ],
       "once",
     );
-    expect(statuses(report)).toEqual(["done", "done"]);
+    expect(statuses(report)).toEqual(["failing", "failing"]);
     expect(report.status).toBe("fail");
     expect(report.test?.passed).toBe(false);
     expect(report.test?.outputTail).toContain("assertion failed: expected done to be true");
-    expect(report.summary).toContain("test command failed (exit 1)");
+    expect(report.summary).toContain("verify command failed (exit 1)");
   });
 
   it("without an approved plan there is nothing to verify (409), and /verify says so too", async () => {

@@ -29,9 +29,9 @@ import { Composer } from "@/components/composer";
 import { LiveRefresh } from "@/components/live-refresh";
 import { ModeChip } from "@/components/mode-chip";
 import { SandboxBanner } from "@/components/sandbox-banner";
-import { StartTeamButton } from "@/components/start-team-button";
 import { SessionHistory } from "@/components/session-history";
-import { SessionActions } from "@/components/session-actions";
+import { SessionTools } from "@/components/session-tools";
+import { NotifyOptIn } from "@/components/notify-opt-in";
 import { sessionHistory } from "@/lib/session/session-history";
 import { listVerifications, type VerificationView } from "@/lib/verify/verify-session";
 import { VerificationReport } from "@/components/verification-report";
@@ -161,6 +161,19 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
           {outside ? null : (
             <ModeChip sessionId={id} mode={state.mode} pending={state.queuedMode} choosable={choosable} />
           )}
+          <span className="ml-auto flex flex-wrap items-center gap-2">
+            <NotifyOptIn />
+            <SessionTools
+              sessionId={id}
+              title={session.title}
+              workspace={session.workspace}
+              planPath={state.planPath ?? null}
+              lastSeq={state.lastSeq}
+              leadTeam={!outside && !state.team && !session.parentId}
+            >
+              <SessionHistory history={history} />
+            </SessionTools>
+          </span>
         </div>
         {outside ? (
           <p data-testid="outside-agent" className="text-xs">
@@ -173,39 +186,21 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
             ) : null}
           </p>
         ) : null}
-        {outside && !state.team ? null : state.team ? (
+        {state.team ? (
           <p data-testid="team-link" className="text-xs">
             Team {state.team.role === "lead" ? "lead" : `member ${state.team.name}`} ·{" "}
             <Link href={`/team/${state.team.id}`} className="underline">
               {state.team.role === "lead" ? "open the mailbox" : "team mailbox"}
             </Link>
           </p>
-        ) : session.parentId ? null : (
-          <StartTeamButton sessionId={id} />
-        )}
+        ) : null}
         <p className="truncate text-xs text-zinc-600 dark:text-zinc-400" title={session.workspace}>
-          {session.agent} · {session.model} · {session.workspace}
-          {state.planPath ? ` · plan: ${state.planPath}` : ""}
+          {session.agent} agent · {session.model} · {session.workspace}
         </p>
         <UsageLine usage={state.usage} testId="session-usage" />
-        <p className="text-xs">
-          <Link href={`/webhooks?sessionId=${id}`} className="underline" data-testid="webhooks-link">
-            Webhook deliveries
-          </Link>
-          {" · "}
-          <Link
-            href={`/workspace?path=${encodeURIComponent(session.workspace)}`}
-            className="underline"
-            data-testid="workspace-settings-link"
-          >
-            Workspace settings
-          </Link>
-        </p>
-        <SessionActions sessionId={id} title={session.title} />
       </header>
       {/* Outside agents are never answered by a workspace's config, trusted or not: the card is about Plangate's own agent. */}
       {trust?.waiting ? <ConfigTrustCard view={trust} /> : null}
-      <SessionHistory history={history} />
       <SavedPermissions grants={grants} />
       <SessionTimeline
         sessionId={id}

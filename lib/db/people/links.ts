@@ -64,3 +64,52 @@ export async function spendLink(conn: Conn, id: string, now = new Date()): Promi
 export async function dropSetupLinks(conn: Conn): Promise<void> {
   await kysely(conn).deleteFrom("OneTimeLink").where("purpose", "=", "setup").where("usedAt", "is", null).execute();
 }
+
+/** An invite still waiting for its person: who it is for, the role it gives, until when, and who made it. */
+export type PendingInvite = {
+  id: string;
+  email: string | null;
+  role: Role | null;
+  root: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+  createdByName: string | null;
+};
+
+/** Unused, unexpired invites, newest first (their secrets are not kept: only their hash). */
+export async function listPendingInvites(conn: Conn, now = new Date()): Promise<PendingInvite[]> {
+  const rows = await kysely(conn)
+    .selectFrom("OneTimeLink as l")
+    .leftJoin("User as u", "u.id", "l.createdBy")
+    .select(["l.id", "l.email", "l.role", "l.root", "l.expiresAt", "l.createdAt", "u.name as createdByName"])
+    .where("l.purpose", "=", "invite")
+    .where("l.usedAt", "is", null)
+    .where("l.expiresAt", ">", now)
+    .orderBy("l.createdAt", "desc")
+    .execute();
+  return rows.map((r) => ({ ...r, role: r.role as Role | null }));
+}
+
+/** An unused invite by id (expired ones too: revoking one tidies the list), or null. */
+export async function findUnusedInvite(conn: Conn, id: string): Promise<PendingInvite | null> {
+  const row = await kysely(conn)
+    .selectFrom("OneTimeLink as l")
+    .leftJoin("User as u", "u.id", "l.createdBy")
+    .select(["l.id", "l.email", "l.role", "l.root", "l.expiresAt", "l.createdAt", "u.name as createdByName"])
+    .where("l.id", "=", id)
+    .where("l.purpose", "=", "invite")
+    .where("l.usedAt", "is", null)
+    .executeTakeFirst();
+  return row ? { ...row, role: row.role as Role | null } : null;
+}
+
+/** Deletes an unused invite, so its link refuses; false when it was used (or revoked) first. */
+export async function deleteUnusedInvite(conn: Conn, id: string): Promise<boolean> {
+  const result = await kysely(conn)
+    .deleteFrom("OneTimeLink")
+    .where("id", "=", id)
+    .where("purpose", "=", "invite")
+    .where("usedAt", "is", null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

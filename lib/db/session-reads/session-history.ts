@@ -23,7 +23,7 @@ export type PlanVersionRow = {
   editedByUser: boolean;
   createdAt: Date;
   content: string;
-  /** The status of the version's latest verification (pass, fail), null when none ran. */
+  /** The status of the version's latest verification (pass, fail, unverified), null when none ran. */
   verified: string | null;
 };
 
@@ -229,3 +229,51 @@ function countsOf(k: Executor, sessionId: string) {
   ]);
 }
 const countRows = shapedQuery<{ modes: number | null; permissions: number | null; state: string | null }>();
+
+/** The review events a fork copied from its source's log (up to its fork point): none for a session not forked. */
+export async function listCopiedReviewEvents(
+  conn: Conn,
+  sessionId: string,
+): Promise<{ type: string; payload: string }[]> {
+  return kysely(conn)
+    .selectFrom("SessionEvent as e")
+    .innerJoin("Session as s", "s.id", "e.sessionId")
+    .select(["e.type", "e.payload"])
+    .where("e.sessionId", "=", sessionId)
+    .where("s.forkSeq", "is not", null)
+    .whereRef("e.seq", "<=", "s.forkSeq")
+    .where("e.type", "in", ["review.asked", "review.answered", "verification.completed"])
+    .orderBy("e.seq")
+    .execute();
+}
+
+/** The plan versions these reviews were about, with the review's id (for a fork's copied history). */
+export async function listVersionsOfReviews(
+  conn: Conn,
+  reviewIds: readonly string[],
+): Promise<(PlanVersionRow & { reviewId: string })[]> {
+  if (reviewIds.length === 0) return [];
+  const k = kysely(conn);
+  const rows = await k
+    .selectFrom("Review as r")
+    .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
+    .select([
+      "r.id as reviewId",
+      "r.deciderName",
+      "v.planId",
+      "v.version",
+      "v.status",
+      "v.decision",
+      "v.feedback",
+      "v.decidedBy",
+      "v.decidedAt",
+      "v.editedByUser",
+      "v.createdAt",
+      "v.content",
+    ])
+    .where("r.id", "in", [...reviewIds])
+    .orderBy("v.createdAt")
+    .orderBy("v.version")
+    .execute();
+  return rows.map((r) => ({ ...r, editedByUser: Boolean(r.editedByUser), verified: null }));
+}

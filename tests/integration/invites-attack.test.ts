@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { completeLink } from "../../lib/auth/complete-link";
+import { findPerson } from "../../lib/db/people/people";
+import { testApi, type Api } from "../helpers/api";
+import { signedInCookie, TEST_PASSWORD } from "../helpers/people";
+
+// Issue 42: pending invites are listed (who, role, expiry; never the link, whose secret is not kept) and an owner
+// revokes one, after which its link refuses. The attacks: someone who does not own an invite's root lists or
+// revokes it; a revoked link is used anyway.
+let api: Api;
+beforeEach(() => {
+  api = testApi();
+});
+afterEach(async () => {
+  await api?.close();
+});
+
+const secretOf = (url: string) => url.split("/link/")[1] ?? "";
+const join = (url: string, email: string) =>
+  completeLink(
+    api.t.db,
+    secretOf(url),
+    { name: "Newt", email, password: TEST_PASSWORD },
+    new Headers({ host: "localhost:3000" }),
+  );
+
+describe("pending invites", () => {
+  it("are listed to owners of their root only, revocable by them, and a revoked link refuses", async () => {
+    const ownerA = await signedInCookie(api.t.db, "oa@example.com", [{ root: "/srv/a", role: "owner" }]);
+    const ownerB = await signedInCookie(api.t.db, "ob@example.com", [{ root: "/srv/b", role: "owner" }]);
+    const reviewer = await signedInCookie(api.t.db, "ra@example.com", [{ root: "/srv/a", role: "reviewer" }]);
+    const made = await api.call("POST", "/api/invites", { role: "reviewer", root: "/srv/a", email: "n@x.dev" }, ownerA);
+    expect(made.status).toBe(201);
+    const used = await api.call("POST", "/api/invites", { role: "viewer", root: "/srv/a" }, ownerA);
+    expect((await join(used.body.url as string, "used@x.dev")).status).toBe(200);
+
+    const listA = await api.call("GET", "/api/invites", undefined, ownerA);
+    expect(listA.status).toBe(200);
+    expect(listA.body.invites).toMatchObject([
+      { email: "n@x.dev", role: "reviewer", root: "/srv/a", createdByName: "oa", expiresAt: made.body.expiresAt },
+    ]);
+    // The list never carries the link (nor its secret).
+    expect(JSON.stringify(listA.body)).not.toContain(secretOf(made.body.url as string));
+    const id = listA.body.invites[0].id as string;
+    expect((await api.call("GET", "/api/invites", undefined, ownerB)).body.invites).toEqual([]);
+    expect((await api.call("GET", "/api/invites", undefined, reviewer)).status).toBe(403);
+
+    // Another team's owner and a reviewer cannot revoke it; the link still works for its person after their tries.
+    expect((await api.call("DELETE", `/api/invites/${id}`, undefined, ownerB)).status).toBe(404);
+    expect((await api.call("DELETE", `/api/invites/${id}`, undefined, reviewer)).status).toBe(403);
+    expect((await api.call("DELETE", "/api/invites/no such id", undefined, ownerA)).status).toBe(400);
+    expect(await api.t.db.auditEntry.count({ where: { kind: "person.invite.revoked" } })).toBe(0);
+
+    const revoked = await api.call("DELETE", `/api/invites/${id}`, undefined, ownerA);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect((await api.call("GET", "/api/invites", undefined, ownerA)).body.invites).toEqual([]);
+    await expect(join(made.body.url as string, "n@x.dev")).rejects.toMatchObject({ code: "not_found" });
+    expect(await findPerson(api.t.db, { email: "n@x.dev" })).toBeNull();
+    expect((await api.call("DELETE", `/api/invites/${id}`, undefined, ownerA)).status).toBe(404);
+    const audit = await api.t.db.auditEntry.findMany({ where: { kind: "person.invite.revoked" } });
+    expect(audit.map((a) => [a.name, a.subject])).toEqual([["oa", "n@x.dev"]]);
+  });
+});
