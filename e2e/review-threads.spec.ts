@@ -177,7 +177,7 @@ test("a file the plan names opens from the card, read-only in a new tab; a name 
   request,
 }) => {
   const sample = path.resolve("data/e2e/workspaces/sample");
-  const id = await scripted(request, [exitPlan("# Plan\n\n1. Add `done` to `src/todo.ts`\n"), { text: "ok" }], {
+  const id = await scripted(request, [exitPlan("# Plan\n\n1. Add `done` to `src/todo.js`\n"), { text: "ok" }], {
     mode: "default",
   });
   await say(request, id, "/plan add done");
