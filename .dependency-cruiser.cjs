@@ -52,7 +52,7 @@ module.exports = {
       comment: "a plan review's rows are written and read through lib/review (questions: lib/tools/question.ts)",
       from: {
         pathNot:
-          "^lib/(review|db)/|^lib/tools/question\\.ts$|^lib/agent/answer-review\\.ts$|^lib/auth/authorise\\.ts$|^lib/external/|^lib/tools/exit-plan-mode\\.ts$|^lib/plan/policy-held\\.ts$|\\.test\\.tsx?$",
+          "^lib/(review|db)/|^lib/tools/question\\.ts$|^lib/agent/answer-review\\.ts$|^lib/auth/authorise\\.ts$|^lib/plan/policy-held\\.ts$|\\.test\\.tsx?$",
       },
       to: { path: "^lib/db/plans/(approvals|comments|close-review|policies)\\.ts$" },
     },

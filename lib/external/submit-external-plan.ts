@@ -1,5 +1,4 @@
 import type { Db } from "../db/client";
-import { closeReview } from "../db/plans/close-review";
 import { findFirstPlan } from "../db/plans/plans";
 import { findSessionModel } from "../db/plans/reviews";
 import { findSessionOwner } from "../db/sessions";
@@ -9,19 +8,18 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
 import { writePlanRows } from "../plan/ensure-plan";
-import {
-  insertPlanSubmission,
-  LEAD_REVIEW_INTENT,
-  PLAN_REVIEW_INTENT,
-  PlanVersionTaken,
-} from "../plan/submit-plan-version";
-import { insertMail } from "../team/mailbox";
 import path from "node:path";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
 import { isWriteConflict, WriteConflict } from "../db/retry";
-import { dismissStaleApprovals } from "../review/dismiss-stale-approvals";
+import {
+  closeSuperseded,
+  PlanVersionTaken,
+  submissionEvents,
+  submitPlan,
+  supersedeEvents,
+} from "../review/submit-plan";
 import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../session/external-agents";
 
 export type ExternalPlan = {
@@ -40,6 +38,11 @@ export type ExternalPlan = {
 
 const projectOf = (workspace: string, machine?: string) =>
   `${path.basename(workspace) || workspace}${machine ? ` on ${machine}` : ""}`;
+
+const planCreated = (planId: string, file: string): NewEvent => ({
+  type: "plan.created",
+  payload: { planId, slug: slugOf(file), path: file },
+});
 
 const slugOf = (file: string) =>
   (file.split("/").pop() ?? "plan")
@@ -100,71 +103,22 @@ export async function submitExternalPlan(
     const planId = plan?.id ?? newId("pln");
     const version = (plan?.currentVersion ?? 0) + 1;
     try {
+      const submission = { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId };
       await appendEvents(
         db,
         sessionId,
-        (s) => {
-          const out: NewEvent[] = [];
-          if (s.pendingReview)
-            out.push({ type: "review.answered", payload: { reviewId: s.pendingReview.id, decision: "superseded" } });
-          if (!plan)
-            out.push({ type: "plan.created", payload: { planId, slug: slugOf(p.planFilePath), path: p.planFilePath } });
-          if (!s.openTurnId) out.push({ type: "turn.started", payload: { turnId: newId("trn") } });
-          out.push({ type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } });
-          out.push({
-            type: "review.asked",
-            payload: { reviewId, kind: "plan-review", toolCallId: callId, planVersion: version },
-          });
-          if (s.team?.requirePlanApproval)
-            out.push({
-              type: "notice",
-              payload: { level: "info", text: `Plan version ${version} sent to the team lead's mailbox for approval.` },
-            });
-          return out;
-        },
+        (s) => [
+          ...supersedeEvents(s),
+          ...(plan ? [] : [planCreated(planId, p.planFilePath)]),
+          ...(s.openTurnId ? [] : [{ type: "turn.started" as const, payload: { turnId: newId("trn") } }]),
+          { type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } },
+          ...submissionEvents({ ...submission, team: s.team }, "outside"),
+        ],
         {
           also: async (tx, result) => {
-            const superseded = result.events.find((e) => e.type === "review.answered");
-            // The replaced version closes with its review, before the new one becomes the plan's current version.
-            if (superseded?.type === "review.answered") {
-              await closeReview(tx, superseded.payload.reviewId, {
-                status: "abandoned",
-                decision: "superseded",
-                decidedBy: p.agent,
-                decidedAt: new Date(),
-              });
-              // A new version dismisses the approvals the replaced one gathered (as GitHub's stale approvals).
-              await dismissStaleApprovals(tx, sessionId, superseded.payload.reviewId, version);
-            }
+            await closeSuperseded(tx, sessionId, result.events, version, p.agent);
             await writePlanRows(tx, sessionId, result.events);
-            const team = result.state.team;
-            const toLead = team?.role === "teammate" && team.requirePlanApproval;
-            await insertPlanSubmission(tx, {
-              sessionId,
-              planId,
-              version,
-              markdown: p.plan,
-              file: p.planFilePath,
-              reviewId,
-              callId,
-              intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT,
-            });
-            if (toLead && team) {
-              await insertMail(tx, {
-                teamId: team.id,
-                from: sessionId,
-                to: team.leadSessionId,
-                type: "plan_approval_request",
-                requestId: reviewId,
-                payload: {
-                  from: team.name,
-                  requestId: reviewId,
-                  planFilePath: p.planFilePath,
-                  planContent: p.plan,
-                  version,
-                },
-              });
-            }
+            await submitPlan(tx, { ...submission, team: result.state.team });
           },
         },
       );

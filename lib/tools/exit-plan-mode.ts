@@ -6,13 +6,7 @@ import { appendEvents } from "../session/append-events";
 import { PlanFileError, readPlanFile, writePlanFile } from "../plan/plan-file";
 import { planProblem } from "../plan/plan-markdown";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
-import { insertMail } from "../team/mailbox";
-import {
-  insertPlanSubmission,
-  LEAD_REVIEW_INTENT,
-  PLAN_REVIEW_INTENT,
-  PlanVersionTaken,
-} from "../plan/submit-plan-version";
+import { leadTeamOf, PlanVersionTaken, submissionEvents, submitPlan } from "../review/submit-plan";
 import { leadModelMayAnswer, wakeSession } from "../team/wake-session";
 
 const input = z.object({ plan: z.string().max(200_000).optional() }).strict();
@@ -54,67 +48,32 @@ export const exitPlanModeTool: ToolDef<z.infer<typeof input>> = {
     const problem = planProblem(markdown);
     if (problem) throw new ToolError(problem);
 
-    const team = rt.team ?? null;
-    const toLead = team?.role === "teammate" && team.requirePlanApproval;
-    const reviewId = newId("rev");
     const plan = await findPlanByFile(rt.db, ctx.sessionId, file);
     if (!plan) throw new ToolError("This session has no plan record.");
-    const planId = plan.id;
-    const version = plan.currentVersion + 1;
-    await appendEvents(
-      rt.db,
-      ctx.sessionId,
-      [
-        {
-          type: "review.asked",
-          payload: { reviewId, kind: "plan-review", toolCallId: ctx.callId, planVersion: version },
-        },
-        ...(toLead
-          ? [
-              {
-                type: "notice" as const,
-                payload: {
-                  level: "info" as const,
-                  text: `Plan version ${version} submitted to the team lead for approval (request ${reviewId}); waiting for the answer.`,
-                },
-              },
-            ]
-          : []),
-      ],
-      {
-        also: async (tx) => {
-          try {
-            await insertPlanSubmission(tx, {
-              sessionId: ctx.sessionId,
-              planId,
-              version,
-              markdown,
-              file,
-              reviewId,
-              callId: ctx.callId,
-              intent: toLead ? LEAD_REVIEW_INTENT : PLAN_REVIEW_INTENT,
-            });
-          } catch (error) {
-            throw error instanceof PlanVersionTaken ? new ToolError(error.message) : error;
-          }
-          // A teammate that needs approval asks its lead, in the same transaction as the review it waits on.
-          if (toLead && team) {
-            await insertMail(tx, {
-              teamId: team.id,
-              from: ctx.sessionId,
-              to: team.leadSessionId,
-              type: "plan_approval_request",
-              requestId: reviewId,
-              payload: { from: team.name, requestId: reviewId, planFilePath: file, planContent: markdown, version },
-            });
-          }
-        },
+    const submission = {
+      sessionId: ctx.sessionId,
+      planId: plan.id,
+      version: plan.currentVersion + 1,
+      markdown,
+      file,
+      reviewId: newId("rev"),
+      callId: ctx.callId,
+      team: rt.team ?? null,
+    };
+    await appendEvents(rt.db, ctx.sessionId, submissionEvents(submission, "ours"), {
+      also: async (tx) => {
+        try {
+          await submitPlan(tx, submission);
+        } catch (error) {
+          throw error instanceof PlanVersionTaken ? new ToolError(error.message) : error;
+        }
       },
-    );
+    });
+    const lead = leadTeamOf(submission.team);
     // The lead's model gets a turn to answer only when it could: not in plan mode (it may not approve changes
     // from there, and would only plan about the mail), and not in a team that requires a person.
-    if (toLead && (await leadModelMayAnswer(rt.db, team.id, team.leadSessionId)))
-      await wakeSession(rt.db, team.leadSessionId, rt.drive);
+    if (lead && (await leadModelMayAnswer(rt.db, lead.id, lead.leadSessionId)))
+      await wakeSession(rt.db, lead.leadSessionId, rt.drive);
     throw new ToolSuspended();
   },
 };

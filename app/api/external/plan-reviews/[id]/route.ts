@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { awaitExternalReview } from "@/lib/external/read-external-review";
+import { awaitExternalReview } from "@/lib/review/await-outcome";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { json, route } from "@/lib/http/route";
 import { awaitExternalReviewQuery } from "../schema";

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { markAnsweredElsewhere } from "@/lib/external/answered-elsewhere";
+import { markAnsweredElsewhere } from "@/lib/review/mark-answered-elsewhere";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { json, parseBody, route } from "@/lib/http/route";
 import { answeredElsewhereBody } from "../../schema";

@@ -1,7 +1,9 @@
+// An outside agent's hook waiting on its plan review: the outcome as it stands, and the long poll until it is decided.
+import "server-only";
 import type { Db } from "../db/client";
 import { findCallResultPayload, findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";
-import { listReviews } from "../review/read-review";
+import { listReviews } from "./read-review";
 import { subscribeEvents } from "../session/bus";
 import { getSession } from "../session/get-session";
 import { watchLog } from "../session/log-watch";

@@ -1,8 +1,10 @@
+// The terminal answered an outside agent's plan first: the review closes as answered elsewhere, with what it chose.
+import "server-only";
 import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
 import { findSessionModel, listReviewRows } from "../db/plans/reviews";
 import { AppError } from "../errors";
-import { listReviews, type ReviewView } from "../review/read-review";
+import { listReviews, type ReviewView } from "./read-review";
 import { appendEvents } from "../session/append-events";
 import type { NewEvent } from "../core/events";
 import { isExternalModel } from "../session/external-agents";
