@@ -92,7 +92,19 @@ async function fixture() {
       backedUp: false,
     },
   });
+  const invite = await api.t.db.oneTimeLink.create({
+    data: {
+      id: "lnk_attack",
+      hash: "attack-invite-hash",
+      purpose: "invite",
+      email: "newcomer@example.com",
+      role: "reviewer",
+      root: api.workspace,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
+  });
   return {
+    inviteId: invite.id,
     sessionId,
     reviewId,
     externalReviewId: external.body.reviewId as string,
@@ -118,6 +130,7 @@ function attacks(x: Ids, ws: string): Record<string, Call[]> {
     ],
     "app/api/external/plan-reviews/[id]/route.ts": [["GET", `/api/external/plan-reviews/${x.externalReviewId}?wait=0`]],
     "app/api/grants/[id]/route.ts": [["DELETE", `/api/grants/${x.grantId}`]],
+    "app/api/invites/[id]/route.ts": [["DELETE", `/api/invites/${x.inviteId}`]],
     "app/api/passkeys/[id]/route.ts": [["DELETE", `/api/passkeys/${x.passkeyId}`]],
     "app/api/people/[id]/deactivate/route.ts": [["POST", `/api/people/${x.personId}/deactivate`, {}]],
     "app/api/people/[id]/role/route.ts": [["POST", `/api/people/${x.personId}/role`, { root: ws, role: "owner" }]],
@@ -187,6 +200,7 @@ async function snapshot() {
     memberships: await db.membership.findMany({ orderBy: [{ userId: "asc" }, { root: "asc" }] }),
     tokens: await db.apiToken.findMany(order),
     passkeys: await db.passkey.findMany(order),
+    links: await db.oneTimeLink.findMany(order),
     audit: await db.auditEntry.count(),
   });
 }
