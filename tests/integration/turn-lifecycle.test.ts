@@ -47,7 +47,7 @@ describe("turn lifecycle", () => {
     api = testApi();
     const id = await startScripted(api, [call("bash", { command: "sleep 20" }), { text: "never" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called"));
+    await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.started"));
     const t0 = Date.now();
     const res = await api.call("POST", `/api/sessions/${id}/abort`);
     expect(res.body).toEqual({ aborted: true });
