@@ -15,10 +15,9 @@ export const dynamic = "force-dynamic";
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-// The page and its title read the same desk once per request (the caller, identified once, and the filter).
-const callerOfRequest = cache(pageActor);
+// The page and its title read the same desk once per request (pageActor identifies once per request too).
 const readDesk = cache(async (filter: string) =>
-  listDeskItems(getDb(), await callerOfRequest(), JSON.parse(filter) as DeskFilter),
+  listDeskItems(getDb(), await pageActor(), JSON.parse(filter) as DeskFilter),
 );
 
 function filterOf(raw: Record<string, string | string[] | undefined>): { filter: DeskFilter; item?: string } {
@@ -37,7 +36,7 @@ export async function generateMetadata({ searchParams }: { searchParams: Search 
 
 /** The desk: every waiting plan, question and permission ask, oldest first, beside the open one's card. */
 export default async function DeskPage({ searchParams }: { searchParams: Search }) {
-  const actor = await callerOfRequest();
+  const actor = await pageActor();
   const raw = await searchParams;
   const { filter, item: asked } = filterOf(raw);
   const { items, all } = await readDesk(JSON.stringify(filter));
