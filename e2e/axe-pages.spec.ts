@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { createPerson } from "../lib/db/people/people";
 import { TEST_PASSWORD } from "../tests/helpers/people";
-import { call, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { call, exitPlan, say, scripted, signedIn, waitForStatus } from "./helpers";
 
 // Issue 42, point 11: axe's WCAG 2.2 AA and best-practice rules find nothing on the pages a team uses, on a
 // laptop and on a phone. Every violation counts (not only serious ones).
@@ -42,18 +42,6 @@ async function check(page: Page, url: string, ready: (page: Page) => Promise<voi
     for (const v of await violations(page)) found.push(`${url} at ${size.width}x${size.height}: ${v}`);
   }
   return found;
-}
-
-async function signedIn(browser: Browser, base: string, email: string) {
-  const context = await browser.newContext({ baseURL: base, extraHTTPHeaders: {} });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByTestId("credentials-email").fill(email);
-  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
-  await page.getByTestId("credentials-submit").click();
-  await expect(page.getByTestId("nav-home")).toBeVisible();
-  return { context, page };
 }
 
 test.beforeAll(async () => {

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Browser, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { createPerson } from "../lib/db/people/people";
 import { TEST_PASSWORD } from "../tests/helpers/people";
+import { signedIn } from "./helpers";
 
 // Issue 42, point 9: signed-out pages show no navigation; a role sees only the links it can use; an owner's
 // invites are listed, copyable when made, and revocable (the link then refuses).
@@ -26,18 +27,6 @@ test.afterAll(async () => {
   await db.user.deleteMany({ where: { email: REVIEWER } });
   await db.oneTimeLink.deleteMany({ where: { email: INVITED } });
 });
-
-async function signedIn(browser: Browser, base: string, email: string) {
-  const context = await browser.newContext({ baseURL: base, extraHTTPHeaders: {} });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  await page.getByTestId("credentials-email").fill(email);
-  await page.getByTestId("credentials-password").fill(TEST_PASSWORD);
-  await page.getByTestId("credentials-submit").click();
-  await expect(page.getByTestId("nav-home")).toBeVisible();
-  return { context, page };
-}
 
 test("signed out: the sign-in and link pages show no navigation and no Sign out", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL: baseURL ?? "", extraHTTPHeaders: {} });
