@@ -18,6 +18,10 @@ const LABEL: Record<TeammateStatus, { text: string; className: string }> = {
   },
   interrupted: { text: "Interrupted", className: "bg-rose-100 text-rose-900 dark:bg-rose-900/40 dark:text-rose-100" },
   done: { text: "Done", className: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200" },
+  unverified: {
+    text: "Finished, not checked",
+    className: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
+  },
   verification_failed: {
     text: "Finished, verification failed",
     className: "bg-rose-100 text-rose-900 dark:bg-rose-950 dark:text-rose-200",

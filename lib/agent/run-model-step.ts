@@ -164,9 +164,10 @@ export async function runModelStep(db: Db, s: StepInput): Promise<SessionEvent[]
       },
     });
   }
-  if (result.toolCalls.length === 0)
-    step.push(turnEnded(turnId, "done", usage ? addUsage(state.turnUsage, usage) : state.turnUsage));
-  return (await appendEvents(db, sessionId, step, guard)).events;
+  // A text-only step ends the turn, unless a message arrived while the model answered: the next step answers it.
+  const ends = (x: SessionState) => result.toolCalls.length === 0 && (x.lastUserSeq ?? 0) <= s.basis;
+  const last = (x: SessionState) => turnEnded(turnId, "done", usage ? addUsage(x.turnUsage, usage) : x.turnUsage);
+  return (await appendEvents(db, sessionId, (x) => (ends(x) ? [...step, last(x)] : step), guard)).events;
 }
 
 /** The text that streamed before the person stopped the turn, logged once the turn has ended, marked partial. */

@@ -28,8 +28,9 @@ export async function pendingInvitesFor(db: Db, actor: Actor) {
 /** Revokes an unused invite over a root the actor owns: its link then refuses, like a used one. */
 export async function revokeInvite(db: Db, actor: Actor, id: string) {
   const invite = await findUnusedInvite(db, id);
-  // Someone who does not own its root learns nothing of it (not even that it exists).
-  if (!invite || !signerOf(actor) || (invite.root !== null && !mayManage(actor, invite.root)))
+  // Someone who does not own its root learns nothing of it (not even that it exists); an old invite with no root
+  // is for the whole server, an owner of /'s.
+  if (!invite || !signerOf(actor) || !mayManage(actor, invite.root ?? "/"))
     throw new AppError("not_found", "No pending invite has that id.");
   const signer = signerFor(actor, "manage", invite.root ?? "/");
   await withTransaction(db, async (trx) => {

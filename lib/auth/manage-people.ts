@@ -23,6 +23,9 @@ const rootPath = z
   .min(1)
   .max(4096)
   .regex(/^\//, "an absolute path, such as / or /srv/work")
+  // A role's root is compared as text with the workspaces under it: only one spelling of a folder may name it.
+  .refine((r) => !r.split("/").some((part) => part === "." || part === ".."), "a path without . or .. in it")
+  .refine((r) => !r.includes("//"), "a path without an empty part (//)")
   .transform((r) => (r.length > 1 ? r.replace(/\/+$/, "") : r));
 
 export const inviteBody = z

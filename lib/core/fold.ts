@@ -77,6 +77,8 @@ export type SessionState = {
   heldFor?: { pattern: string; reviewers: string[] }[];
   /** How the last check of the work against its approved plan ended, until the next plan is submitted. */
   verification?: "pass" | "fail" | "unverified";
+  /** The seq of the last message a person (or a team's mail) sent: one that arrived during a model request is answered. */
+  lastUserSeq?: number;
   pendingPermissions: string[];
   /** Asks outside any turn (may the workspace's verify command run?): waiting on a person, holding up nothing. */
   pendingChecks: string[];
@@ -163,6 +165,7 @@ function reduce(s: SessionState, event: NewEvent & { seq?: number }): void {
       return;
     case "message.user":
       if (s.firstPrompt === null) s.firstPrompt = event.payload.text.slice(0, 500);
+      s.lastUserSeq = s.lastSeq;
       return;
     case "plan.created":
       s.planId = event.payload.planId;

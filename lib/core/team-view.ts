@@ -6,6 +6,8 @@ export type TeammateStatus =
   | "executing"
   | "interrupted"
   | "done"
+  /** Finished, but nothing checked its work against the approved plan (changed, not checked): not to be read as done. */
+  | "unverified"
   /** Finished, but the check of its work against the approved plan failed: not to be read as done. */
   | "verification_failed";
 

@@ -3,12 +3,11 @@ import "server-only";
 import type { Actor, Signer } from "../core/people";
 import { mayChooseMode } from "../core/mode-rights";
 import type { Db } from "../db/client";
-import { markMailAnswered } from "../db/teams/mailbox";
 import { AppError } from "../errors";
 import type { PermissionMode } from "../permission";
 import { starterActor } from "../auth/starter-actor";
 import { getTeam } from "../team/get-team";
-import { insertMail, listMail, type MailView } from "../team/mailbox";
+import { listMail, type MailView } from "../team/mailbox";
 import { commitDecision } from "./commit-decision";
 import { fromMailReply, type PlanReply } from "./parse-decision";
 import { listReviews } from "./read-review";
@@ -68,23 +67,15 @@ export async function answerPlanRequest(
           personRequired: team.personApproval,
           starterMay: (await mayChoose(team.leadSessionId)) && (await mayChoose(review.sessionId)),
         };
-  const feedback = reply.feedback?.trim() || undefined;
-  const { status } = await commitDecision(db, review, fromMailReply(reply), decider, {
+  const mail = {
+    mailId: request.id,
+    teamId: input.teamId,
+    lead: input.responder,
+    teammate: request.from,
+    requestId: request.requestId,
+  };
+  const { status } = await commitDecision(db, review, { ...fromMailReply(reply), mail }, decider, {
     drive: input.drive,
-    onClosed: async (run) => {
-      if (!(await markMailAnswered(run, request.id, new Date())))
-        throw new AppError("already_decided", "That plan approval request was already answered.");
-      // The teammate reads the answer as its exit tool's result; the stored response keeps the mailbox complete.
-      await insertMail(run, {
-        teamId: input.teamId,
-        from: input.responder,
-        to: request.from,
-        type: "plan_approval_response",
-        requestId: request.requestId,
-        payload: { approve: reply.approve, ...(feedback ? { feedback } : {}) },
-        status: "read",
-      });
-    },
   });
   const [after] = await listMail(db, { id: request.id });
   return { request: after ?? request, recorded: status === "recorded" };

@@ -1,26 +1,20 @@
 // The thin writer: loads the facts, runs decide(), commits its events and rows in one transaction, then runs its effects.
 import "server-only";
-import type { Db, Executor } from "../db/client";
-import { addApproval } from "../db/plans/approvals";
-import { closeReview } from "../db/plans/close-review";
-import { insertPlanComments, resolvePlanThreads } from "../db/plans/comments";
-import { appendAudit } from "../db/people/audit";
-import { indexDocs } from "../db/session-log/search-index";
+import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { writePlanFile } from "../plan/plan-file";
 import { appendEvents } from "../session/append-events";
 import { readGates } from "../session/mode-gates";
-import { BASELINE_NONE, type HeldBaseline, holdForBaseline, takeOwedBaseline } from "../verify/take-baseline";
+import { type HeldBaseline, takeOwedBaseline } from "../verify/take-baseline";
+import { applyRows } from "./apply-rows";
 import { type DecisionInput, decide } from "./decide-review";
 import { loadFacts } from "./load-review";
 import { listReviews } from "./read-review";
-import type { Decider, Effect, Outcome, ReviewView, Row } from "./review-types";
+import type { Decider, Effect, Outcome, ReviewView } from "./review-types";
 
 export type CommitOptions = {
   /** Runs the session's turn: the caller's (a route's kick, a tool's runtime); lib/review never calls the driver. */
   drive: (sessionId: string) => Promise<void>;
-  /** More rows that go with a decision that closes the review (a team lead's mailbox answer). */
-  onClosed?: (run: Executor) => Promise<void>;
 };
 
 /**
@@ -58,12 +52,9 @@ export async function commitDecision(
       also: async (run) => {
         held = undefined; // a transaction retried after a conflict claims the lease afresh
         if (!outcome) return;
-        for (const row of outcome.rows) {
-          const token = await applyRow(run, review, row);
-          if (token && row.kind === "hold-baseline")
-            held = { token, versionId: row.versionId, workspace: row.workspace };
-        }
-        if (outcome.status === "closed") await opts.onClosed?.(run);
+        const token = await applyRows(run, { reviewId: review.id, sessionId: review.sessionId }, outcome.rows);
+        const hold = outcome.rows.find((r) => r.kind === "hold-baseline");
+        if (token && hold) held = { token, versionId: hold.versionId, workspace: hold.workspace };
       },
     },
   );
@@ -71,51 +62,6 @@ export async function commitDecision(
   runEffects(db, review.sessionId, outcome.effects, held, opts.drive);
   const [after] = await listReviews(db, { id: review.id });
   return { review: after ?? review, status: outcome.status };
-}
-
-/** One row onto its lib/db home; the baseline's lease token when the row claims it. */
-async function applyRow(run: Executor, review: ReviewView, row: Row): Promise<string | null> {
-  const at = new Date();
-  switch (row.kind) {
-    case "close": {
-      const { outside, ...version } = row.version;
-      const closed = await closeReview(run, review.id, {
-        status: row.status,
-        decision: row.decision,
-        decidedBy: row.decidedBy,
-        decidedAt: at,
-        feedback: row.feedback,
-        ...(row.signer ? { signer: row.signer } : {}),
-        version: { ...version, baselineTree: outside ? BASELINE_NONE : null },
-      });
-      if (!closed) throw new AppError("already_decided", "That review was already decided.");
-      return null;
-    }
-    case "approval":
-      await addApproval(run, review.id, row.approver, row.credential, at);
-      return null;
-    case "comments":
-      await insertPlanComments(run, row.planId, row.version, row.comments, row.author, at);
-      return null;
-    case "resolve":
-      await resolvePlanThreads(run, row.planId, row.ids, row.author, at);
-      return null;
-    case "index-plan":
-      await indexDocs(run, review.sessionId, [{ kind: "plan", body: row.body }]);
-      return null;
-    case "audit":
-      await appendAudit(run, {
-        signer: row.signer,
-        kind: row.what,
-        sessionId: review.sessionId,
-        workspace: row.workspace,
-        subject: review.id,
-        detail: row.detail,
-      });
-      return null;
-    case "hold-baseline":
-      return holdForBaseline(run, review.sessionId);
-  }
 }
 
 /** After the commit: the plan file, then the approval's baseline (the lease it holds keeps every drive out), then the turn. */

@@ -8,7 +8,18 @@ import { quoteLines, suggested } from "./anchor-threads";
 import { type Standing, standingOf } from "./check-decider";
 import type { PlanDecision } from "./parse-decision";
 import { approvalTarget } from "./pick-approval-mode";
-import type { Decider, Effect, NewPlanComment, Outcome, RefusalCode, ReviewFacts, Row } from "./review-types";
+import { answeredElsewhere } from "./close-elsewhere";
+import type {
+  Decider,
+  Effect,
+  MailAnswer,
+  NewPlanComment,
+  Outcome,
+  RefusalCode,
+  ReviewFacts,
+  Row,
+  TerminalAnswer,
+} from "./review-types";
 import { verdictOf } from "./weigh-policy";
 import {
   ABANDON_MESSAGE,
@@ -21,16 +32,19 @@ import {
 } from "./write-agent-message";
 
 /**
- * A decision as decide() takes it: the body; an owner's override reason (the caller checked manage); or a setting
- * aside as the session leaves plan mode (the caller checked the right to leave it).
+ * A decision as decide() takes it: the body; an owner's override reason (the caller checked manage); a setting
+ * aside as the session leaves plan mode (the caller checked the right to leave it); the mailbox request it answers.
  */
-export type DecisionInput = PlanDecision & { override?: string; aside?: true };
+export type DecisionInput = PlanDecision & { override?: string; aside?: true; mail?: MailAnswer };
+
+/** Who decides, when it is someone the gate and the policy weigh (not an outside agent's own terminal). */
+type Judged = Exclude<Decider, TerminalAnswer>;
 
 type Refused = Extract<Outcome, { refused: unknown }>;
 const refuse = (code: RefusalCode, message: string): Refused => ({ refused: { code, message } });
 
 /** What every closing works from: the facts, the decision, who decides, and the review it carries. */
-type Ctx = { facts: ReviewFacts; body: DecisionInput; d: Decider; p: Prepared };
+type Ctx = { facts: ReviewFacts; body: DecisionInput; d: Judged; p: Prepared };
 
 /** The review a decision carries, checked against the version: quoted comments, answered threads, the edit. */
 type Prepared = {
@@ -51,6 +65,7 @@ type Prepared = {
 export function decide(facts: ReviewFacts, body: DecisionInput, decider: Decider): Outcome {
   if (facts.review.status !== "pending")
     return refuse("already_decided", `That review was already decided: ${facts.review.status}.`);
+  if (decider.by === "terminal") return answeredElsewhere(facts, decider.answer);
   const standing = checkWho(facts, body, decider);
   if (standing !== null && "refused" in standing) return standing;
   const prepared = prepareReview(facts, body, decider);
@@ -67,7 +82,7 @@ export function decide(facts: ReviewFacts, body: DecisionInput, decider: Decider
 const TEAMMATE = "This is a teammate's plan: only its team lead answers it, from the team mailbox.";
 
 /** The gate, then the person's standing (the same function the desk and the card use). Null: a model, allowed. */
-function checkWho(facts: ReviewFacts, body: DecisionInput, d: Decider): Standing | null | Refused {
+function checkWho(facts: ReviewFacts, body: DecisionInput, d: Judged): Standing | null | Refused {
   const allowed = gate({
     about: "plan",
     actor: d.by === "person" ? "person" : "model",
@@ -89,12 +104,24 @@ function checkWho(facts: ReviewFacts, body: DecisionInput, d: Decider): Standing
       return refuse("person_required", "This workspace's review policy needs people to approve its plans.");
     return null;
   }
+  const standingFacts = {
+    workspace: facts.version.workspace,
+    lead: facts.review.lead,
+    leadPeople: facts.leadPeople,
+    needs: facts.needs,
+  };
+  // A teammate's plan is its lead's to set aside too (leaving plan mode does): the lead's people, or an owner.
+  if (
+    body.aside &&
+    facts.review.lead &&
+    !standingOf(standingFacts, { actor: d.actor, me: facts.me }, "mailbox").sendBack
+  )
+    return refuse(
+      "forbidden",
+      "This is a teammate's plan: leaving plan mode would set it aside, which only its team lead's people (or an owner) may do.",
+    );
   if (body.override !== undefined || body.aside) return null;
-  const standing = standingOf(
-    { workspace: facts.version.workspace, lead: facts.review.lead, leadPeople: facts.leadPeople, needs: facts.needs },
-    { actor: d.actor, me: facts.me },
-    d.via,
-  );
+  const standing = standingOf(standingFacts, { actor: d.actor, me: facts.me }, d.via);
   if (body.decision === "approve" && !standing.counts) return refuse(standing.code ?? "forbidden", standing.reason);
   if (body.decision !== "approve" && !standing.sendBack)
     return refuse("forbidden", standing.via === "record-only" || facts.review.lead ? TEAMMATE : standing.reason);
@@ -103,7 +130,7 @@ function checkWho(facts: ReviewFacts, body: DecisionInput, d: Decider): Standing
 
 const normalize = (s: string) => s.replace(/\r\n/g, "\n").trim();
 
-function prepareReview(facts: ReviewFacts, body: DecisionInput, d: Decider): Prepared | Refused {
+function prepareReview(facts: ReviewFacts, body: DecisionInput, d: Judged): Prepared | Refused {
   const { content } = facts.version;
   const comments: NewPlanComment[] = [];
   for (const [i, c] of (body.comments ?? []).entries()) {
@@ -143,16 +170,16 @@ function prepareReview(facts: ReviewFacts, body: DecisionInput, d: Decider): Pre
   return { comments, replies, resolved, reviewText, edited, finalPlan };
 }
 
-const decidedByOf = (d: Decider) => (d.by === "lead-model" ? "lead-model" : d.via === "mailbox" ? "lead" : "user");
-const signerOfDecider = (d: Decider) => (d.by === "person" ? d.signer : undefined);
+const decidedByOf = (d: Judged) => (d.by === "lead-model" ? "lead-model" : d.via === "mailbox" ? "lead" : "user");
+const signerOfDecider = (d: Judged) => (d.by === "person" ? d.signer : undefined);
 /** Who wrote a comment or resolved a thread: the signed-in person, as decisions are signed. */
-const authorOf = (d: Decider) => {
+const authorOf = (d: Judged) => {
   const s = signerOfDecider(d);
   return s ? signedBy(s) : decidedByOf(d);
 };
 
 /** The review's own parts as rows: comments and replies, and the threads it resolved. */
-function reviewRows(facts: ReviewFacts, d: Decider, p: Prepared): Row[] {
+function reviewRows(facts: ReviewFacts, d: Judged, p: Prepared): Row[] {
   const { planId, version } = facts.version;
   const author = authorOf(d);
   return [
@@ -167,7 +194,7 @@ function reviewRows(facts: ReviewFacts, d: Decider, p: Prepared): Row[] {
 function weighApproval(
   facts: ReviewFacts,
   body: DecisionInput,
-  d: Decider,
+  d: Judged,
   p: Prepared,
   standing: Standing | null,
 ): Outcome {
@@ -208,7 +235,7 @@ function weighApproval(
 }
 
 /** An edit under a policy: the review closes as sent back, and the agent gets the changed plan to submit again. */
-function sendBack(facts: ReviewFacts, body: DecisionInput, d: Decider, p: Prepared): Outcome {
+function sendBack(facts: ReviewFacts, body: DecisionInput, d: Judged, p: Prepared): Outcome {
   const { version } = facts;
   const written = !version.outside;
   const notes = [body.feedback, p.reviewText].filter(Boolean).join("\n\n");
@@ -338,7 +365,14 @@ function closing(
     ...(approve && !version.outside
       ? [{ kind: "hold-baseline" as const, versionId: version.id, workspace: version.workspace }]
       : []),
+    ...(body.mail ? [mailRow(body.mail, approve, body.feedback)] : []),
   ];
   const effects: Effect[] = [...(how.effects ?? []), ...(abandon ? [] : [{ kind: "baseline-then-drive" as const }])];
   return { status: "closed", events, rows, effects, held };
+}
+
+/** A lead's answer from the mailbox closes its request there, with the response the teammate's mailbox keeps. */
+function mailRow(mail: MailAnswer, approve: boolean, feedback: string | undefined): Row {
+  const words = feedback?.trim();
+  return { kind: "answer-mail", mail, approve, ...(words ? { feedback: words } : {}) };
 }

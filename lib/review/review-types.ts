@@ -48,7 +48,14 @@ export type PlanDetails = {
  */
 export type Decider =
   | { by: "person"; via: "desk" | "mailbox"; actor: Actor; signer?: Signer }
-  | { by: "lead-model"; mode: PermissionMode; readOnly: boolean; personRequired: boolean; starterMay: boolean };
+  | { by: "lead-model"; mode: PermissionMode; readOnly: boolean; personRequired: boolean; starterMay: boolean }
+  | TerminalAnswer;
+
+/** An outside agent's own dialog answered its plan before the desk did (its hook says what it chose, when it knows). */
+export type TerminalAnswer = { by: "terminal"; answer: "approved" | "rejected" | "unknown" };
+
+/** The team mailbox request a lead's answer closes: marked answered, with the response stored beside it. */
+export type MailAnswer = { mailId: string; teamId: string; lead: string; teammate: string; requestId: string | null };
 
 /** An approval that stands on the review, with when it was given. */
 export type StandingApproval = Approver & { at: string };
@@ -101,14 +108,16 @@ export type ReviewFacts = {
 export type Row =
   | {
       kind: "close";
-      status: "approved" | "rejected" | "abandoned";
+      status: "approved" | "rejected" | "abandoned" | "answered_elsewhere";
       decision: string;
       decidedBy: string;
       feedback: string | null;
       signer?: Signer;
-      /** outside: an outside agent's folder is its own: no baseline is taken of it (recorded as none). */
-      version: { content: string; editedByUser: boolean; outside: boolean };
+      /** What a person's decision sets on the version (outside: an outside agent's folder is its own, no baseline). */
+      version?: { content: string; editedByUser: boolean; outside: boolean };
     }
+  | { kind: "answer-mail"; mail: MailAnswer; approve: boolean; feedback?: string }
+  | { kind: "dismiss-approvals"; newVersion: number }
   | { kind: "approval"; approver: Approver; credential: string }
   | { kind: "comments"; planId: string; version: number; comments: NewPlanComment[]; author: string }
   | { kind: "resolve"; planId: string; ids: string[]; author: string }

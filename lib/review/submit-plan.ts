@@ -3,11 +3,11 @@ import "server-only";
 import type { NewEvent } from "../core/events";
 import type { SessionState, TeamMembership } from "../core/fold";
 import type { Executor } from "../db/client";
-import { closeReview } from "../db/plans/close-review";
 import { insertPlanSubmissionRows, type PlanSubmissionRows } from "../db/plans/plans";
 import { indexDocs } from "../db/session-log/search-index";
 import { insertMail } from "../team/mailbox";
-import { dismissStaleApprovals } from "./dismiss-stale-approvals";
+import { applyRows } from "./apply-rows";
+import { supersededRows } from "./close-elsewhere";
 
 export const PLAN_REVIEW_INTENT = { kind: "plan-review", approve: "Approve" } as const;
 /** A teammate's plan: decided by its team lead through the mailbox, never by the browser review route. */
@@ -94,11 +94,6 @@ export async function closeSuperseded(
 ): Promise<void> {
   const superseded = events.find((e) => e.type === "review.answered");
   if (superseded?.type !== "review.answered") return;
-  await closeReview(run, superseded.payload.reviewId, {
-    status: "abandoned",
-    decision: "superseded",
-    decidedBy,
-    decidedAt: new Date(),
-  });
-  await dismissStaleApprovals(run, sessionId, superseded.payload.reviewId, newVersion);
+  const target = { reviewId: superseded.payload.reviewId, sessionId };
+  await applyRows(run, target, supersededRows(newVersion, decidedBy));
 }

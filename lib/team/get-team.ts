@@ -16,7 +16,8 @@ export function teammateStatus(
   if (s.status === "interrupted") return "interrupted";
   if (s.mode === "plan") return "planning";
   if (s.status === "running") return "executing";
-  return s.verification === "fail" ? "verification_failed" : "done";
+  if (s.verification === "fail") return "verification_failed";
+  return s.verification === "unverified" ? "unverified" : "done";
 }
 
 export async function getTeam(db: Conn, teamId: string): Promise<TeamView> {

@@ -14,5 +14,7 @@ describe("teammateStatus: what the lead's mailbox says a teammate is doing", () 
     ["finished and verified", { verification: "pass" }, "done"],
     ["finished, never verified", {}, "done"],
     ["finished, but its verification failed", { verification: "fail" }, "verification_failed"],
+    // Issue 42: "changed, not checked" is not done.
+    ["finished, its work changed but was not checked", { verification: "unverified" }, "unverified"],
   ])("%s → %s", (_name, state, status) => expect(teammateStatus({ ...base, ...state })).toBe(status));
 });

@@ -60,4 +60,28 @@ describe("pending invites", () => {
     const audit = await api.t.db.auditEntry.findMany({ where: { kind: "person.invite.revoked" } });
     expect(audit.map((a) => [a.name, a.subject])).toEqual([["oa", "n@x.dev"]]);
   });
+
+  it("an invite with no root (an old row: the whole server's) is no other owner's to revoke, and says nothing of itself", async () => {
+    const ownerA = await signedInCookie(api.t.db, "oa@example.com", [{ root: "/srv/a", role: "owner" }]);
+    const admin = await signedInCookie(api.t.db, "ad@example.com", [{ root: "/", role: "owner" }]);
+    const made = await api.call("POST", "/api/invites", { role: "reviewer", root: "/", email: "w@x.dev" }, admin);
+    expect(made.status).toBe(201);
+    const [row] = await api.t.db.oneTimeLink.findMany({ where: { purpose: "invite", email: "w@x.dev" } });
+    await api.t.db.oneTimeLink.update({ where: { id: row!.id }, data: { root: null } });
+    // The attack: an owner of /srv/a revokes it. Refused as if it did not exist (404, not 403), and it stays.
+    const tried = await api.call("DELETE", `/api/invites/${row!.id}`, undefined, ownerA);
+    expect(tried.status).toBe(404);
+    expect(await api.t.db.oneTimeLink.count({ where: { id: row!.id } })).toBe(1);
+    expect((await api.call("DELETE", `/api/invites/${row!.id}`, undefined, admin)).status).toBe(200);
+  });
+
+  it("a root spelled with . or .. (or //) is refused by name, and no invite is made", async () => {
+    const owner = await signedInCookie(api.t.db, "oa@example.com", [{ root: "/srv/a", role: "owner" }]);
+    for (const root of ["/srv/a/../b", "/srv/a/./x", "/srv/a//x"]) {
+      const res = await api.call("POST", "/api/invites", { role: "owner", root }, owner);
+      expect(res.status, root).toBe(400);
+      expect(JSON.stringify(res.body)).toMatch(/without (\. or \.\.|an empty part)/);
+    }
+    expect(await api.t.db.oneTimeLink.count({ where: { purpose: "invite" } })).toBe(0);
+  });
 });

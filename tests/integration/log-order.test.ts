@@ -204,4 +204,42 @@ describe("a message sent while a model request is in flight", () => {
     expect(ofType(events, "mode.changed").map((c) => [c.to, c.cause])).toEqual([["plan", "command"]]);
     expect(ofType(events, "message.assistant").at(-1)).toMatchObject({ text: "Planned.", mode: "plan" });
   });
+
+  it("a message sent during the turn's last, text-only request is answered by a next request, not left waiting", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const id = await start(
+      [
+        async () => {
+          await held;
+          return { text: "Here is the summary." };
+        },
+        { text: "Yes: the done flag too." },
+      ],
+      "default",
+    );
+    await say(id, "summarise the readme");
+    await fake!.waitFor(() => true);
+    // The request is in flight and will answer with text only (which would end the turn): the person writes meanwhile.
+    const sent = await say(id, "and the done flag?");
+    expect(sent.turn?.queued).toBe(true);
+    release();
+
+    const { status, events } = await settle(api!, id, 30_000);
+    expect(status).toBe("idle");
+    const requests = fake!.main();
+    // Before the fix the turn ended with the text-only step: one request, and the question sat unanswered.
+    expect(requests.map((r) => r.refused ?? "accepted")).toEqual(["accepted", "accepted"]);
+    expect(shape(requests[1]!.body.messages)).toEqual([
+      "user summarise the readme",
+      "assistant Here is the summary.",
+      "user and the done flag?",
+    ]);
+    expect(ofType(events, "turn.ended")).toHaveLength(1);
+    const question = seqOf(events, (e) => e.type === "message.user" && e.payload.text === "and the done flag?");
+    const answer = seqOf(events, (e) => e.type === "message.assistant" && e.payload.text === "Yes: the done flag too.");
+    expect(answer).toBeGreaterThan(question);
+  });
 });

@@ -89,3 +89,24 @@ describe("who adds a teammate, and what the lead's model may approve it into", (
     expect(fs.readFileSync(path.join(api.workspace, "tess.txt"), "utf8")).toBe("x\n");
   });
 });
+
+describe("setting a teammate's plan aside is the lead's decision too", () => {
+  it("a reviewer who is not one of the lead's people leaves the teammate's plan mode: refused, the plan still waits for the lead", async () => {
+    const { rob, ray, teamId } = await robsTeam("x");
+    const res = await api.call("POST", `/api/teams/${teamId}/teammates`, mate("vic", "vic.txt"), rob);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.sessionId as string;
+    await waitFor("the plan request", async () => (await api.t.db.mailboxMessage.count()) > 0, 20_000);
+    // The attack: Ray may decide plans in the workspace, but not this team's; leaving plan mode would set it aside.
+    const left = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "default" }, ray);
+    expect(left.status, JSON.stringify(left.body)).toBe(403);
+    expect(JSON.stringify(left.body)).toContain("team lead");
+    const state = (await api.call("GET", `/api/sessions/${id}`)).body.state;
+    expect(state).toMatchObject({ mode: "plan", pendingReview: { kind: "plan-review" } });
+    expect((await api.t.db.review.findFirst({ where: { sessionId: id } }))?.status).toBe("pending");
+    // Rob, the lead's person, may.
+    const robLeft = await api.call("POST", `/api/sessions/${id}/mode`, { mode: "default" }, rob);
+    expect(robLeft.status, JSON.stringify(robLeft.body)).toBe(200);
+    expect((await api.t.db.review.findFirst({ where: { sessionId: id } }))?.status).toBe("abandoned");
+  });
+});
