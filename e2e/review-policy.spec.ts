@@ -1,27 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createDb } from "../lib/db/client";
-import { addPersonByScript } from "../tests/helpers/people";
 import { exitPlan, say, waitForStatus, approveVia, signedIn } from "./helpers";
+import { reviewersOf } from "./shared-server";
 
 // Issue 27 in the browser: the operator sets a workspace's review policy to two approvals on its workspace page;
 // two reviewers, each in their own browser, approve the plan in turn. The first approval leaves it waiting (the
 // card says what is still needed), the second releases the agent; the timeline names both.
-const SERVER_ENV = { DATABASE_URL: "file:./data/e2e/plangate.db", PLANGATE_DATA_DIR: "./data/e2e" };
-const db = createDb(SERVER_ENV.DATABASE_URL);
 const PEOPLE = ["rhea@example.com", "sol@example.com"];
-const WORKSPACE = path.resolve("data/e2e/workspaces/policy-e2e");
-
-test.beforeAll(() => {
-  fs.mkdirSync(WORKSPACE, { recursive: true });
-  for (const email of PEOPLE) addPersonByScript(SERVER_ENV, email, "reviewer");
-});
-test.afterAll(async () => {
-  // Other specs share this server: leave no policy and no accounts behind (people.spec needs an empty install).
-  await db.reviewPolicy.deleteMany({});
-  await db.user.deleteMany({ where: { email: { in: PEOPLE } } });
-});
+const { workspace: WORKSPACE } = reviewersOf("policy-e2e", PEOPLE);
 
 test("two approvals from two people in two browsers: the first waits, the second releases", async ({
   browser,

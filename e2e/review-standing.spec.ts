@@ -1,30 +1,16 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createDb } from "../lib/db/client";
-import { addPersonByScript } from "../tests/helpers/people";
 import { blockAt, exitPlan, say, signedIn, waitForStatus } from "./helpers";
+import { reviewersOf } from "./shared-server";
 
 // Issue 42, points 1, 2 and 4 as two reviewers meet them, each in their own browser, under a two-approval policy:
 // a resolved thread goes with an approval that does not meet the policy yet (stored, not lost); the approver is told
 // that her approval counts and what it waits for, with no Approve; the other reviewer's suggestion is offered as a
 // send-back as the next version, never ticked by default.
-const SERVER_ENV = { DATABASE_URL: "file:./data/e2e/plangate.db", PLANGATE_DATA_DIR: "./data/e2e" };
-const db = createDb(SERVER_ENV.DATABASE_URL);
 const PEOPLE = ["uma@example.com", "vic@example.com"];
-const WORKSPACE = path.resolve("data/e2e/workspaces/standing-e2e");
+const { workspace: WORKSPACE } = reviewersOf("standing-e2e", PEOPLE);
 const V1 = "# Plan\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";
 const V2 = "# Plan\n\n1. Add a cache\n2. Use a map for it\n3. Write tests\n";
 const V3 = "# Plan\n\n1. Add a cache\n2. Use a map for it\n3. Write cache tests\n";
-
-test.beforeAll(() => {
-  fs.mkdirSync(WORKSPACE, { recursive: true });
-  for (const email of PEOPLE) addPersonByScript(SERVER_ENV, email, "reviewer");
-});
-test.afterAll(async () => {
-  await db.reviewPolicy.deleteMany({});
-  await db.user.deleteMany({ where: { email: { in: PEOPLE } } });
-});
 
 test("a resolved thread goes with an approval the policy still waits on; the approver sees why Approve is gone; a suggestion is a send-back", async ({
   browser,

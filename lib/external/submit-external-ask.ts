@@ -8,8 +8,7 @@ import { reachesOutside } from "../sandbox/read-only-commands";
 import { appendEvents } from "../session/append-events";
 import { grantRules } from "../session/grant-store";
 import { listRequests, planRequests } from "../session/permission-store";
-import { subscribeEvents } from "../session/bus";
-import { watchLog } from "../session/log-watch";
+import { logMoved } from "../session/log-watch";
 import type { PermissionAsk } from "../tools/types";
 import { configRules } from "../workspace/config-trust";
 import { isControlPath } from "../workspace/control-paths";
@@ -178,16 +177,7 @@ export async function awaitExternalAsk(
     const left = deadline - Date.now();
     if (req.status !== "pending" || left <= 0 || signal?.aborted)
       return { requestId, status: req.status, message: req.message ?? null };
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        unsubscribe();
-        unwatch();
-        resolve();
-      };
-      const timer = setTimeout(done, Math.min(left, 2_000));
-      const unsubscribe = subscribeEvents(req.sessionId, done);
-      const unwatch = watchLog(db, req.sessionId, done);
-    });
+    // A missed wake-up costs at most 2 s.
+    await logMoved(db, req.sessionId, Math.min(left, 2_000));
   }
 }

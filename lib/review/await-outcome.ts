@@ -4,9 +4,8 @@ import type { Db } from "../db/client";
 import { findCallResultPayload, findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";
 import { listReviews } from "./read-review";
-import { subscribeEvents } from "../session/bus";
 import { getSession } from "../session/get-session";
-import { watchLog } from "../session/log-watch";
+import { logMoved } from "../session/log-watch";
 import { isExternalModel } from "../session/external-agents";
 
 /** What an outside agent's hook needs to answer its agent, once a person decided (or the terminal did). */
@@ -50,21 +49,6 @@ export async function readExternalReview(db: Db, reviewId: string): Promise<Exte
     mode: state.mode,
     message,
   };
-}
-
-/** Resolves when the session's log moves (this process's bus or another instance's commit), or after ms. */
-function logMoved(db: Db, sessionId: string, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      unwatch();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const unsubscribe = subscribeEvents(sessionId, done);
-    const unwatch = watchLog(db, sessionId, done);
-  });
 }
 
 /** Long poll: the review's outcome once it is no longer pending, or as it stands after waitMs. */

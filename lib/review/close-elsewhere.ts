@@ -1,5 +1,6 @@
 // Pure: closings no reviewer decides — an outside agent's own terminal answered first, or a newer version replaced it.
 import type { NewEvent } from "../core/events";
+import { refuse } from "./close-decision";
 import type { Outcome, ReviewFacts, Row, TerminalAnswer } from "./review-types";
 
 const TEXT: Record<TerminalAnswer["answer"], string> = {
@@ -18,12 +19,7 @@ export function answeredElsewhere(
   answer: TerminalAnswer["answer"],
 ): Outcome {
   if (!facts.version.outside)
-    return {
-      refused: {
-        code: "forbidden",
-        message: "That review belongs to a Plangate agent's session, not an outside agent's.",
-      },
-    };
+    return refuse("forbidden", "That review belongs to a Plangate agent's session, not an outside agent's.");
   const text = TEXT[answer];
   const callId = facts.version.toolCallId;
   const events: NewEvent[] = [

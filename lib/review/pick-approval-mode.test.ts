@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModeGates, PermissionMode } from "../permission";
-import { modeEvents } from "./decide-review";
+import { modeEvents } from "./close-decision";
 import { type ApproverKind, approvalChoices, approvalMode } from "./pick-approval-mode";
 
 // Issue 42: one mode after approval. The card's default Approve and the server's approval without a mode give the

@@ -6,6 +6,7 @@ import type { Actor, Signer } from "../core/people";
 import type { Approver, HeldRule, OwnersLine, ReviewPolicy } from "../core/review-policy";
 import type { ModeGates, PermissionMode } from "../permission";
 import type { PlanThread, StoredComment } from "./anchor-threads";
+import type { PlanDecision } from "./parse-decision";
 
 export type ReviewView = {
   id: string;
@@ -146,3 +147,12 @@ export type Outcome =
   | { refused: { code: RefusalCode; message: string } };
 
 export type RefusalCode = "forbidden" | "person_required" | "already_decided" | "bad_request" | "conflict";
+
+/**
+ * A decision as decide() takes it: the body; an owner's override reason (the caller checked manage); a setting
+ * aside as the session leaves plan mode (the caller checked the right to leave it); the mailbox request it answers.
+ */
+export type DecisionInput = PlanDecision & { override?: string; aside?: true; mail?: MailAnswer };
+
+/** Who decides, when it is someone the gate and the policy weigh (not an outside agent's own terminal). */
+export type Judged = Exclude<Decider, TerminalAnswer>;

@@ -1,6 +1,7 @@
 import { providerOf, type Db } from "../db/client";
 import { listen } from "../db/pg-listen";
 import { listLastSeqs, readDataVersion } from "../db/session-reads/log-watch";
+import { subscribeEvents } from "./bus";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
 export type LogFollower = (lastSeq: number) => void;
@@ -94,4 +95,22 @@ async function readAll(db: Db, watch: Watch): Promise<void> {
     for (const r of await listLastSeqs(db, ids.slice(i, i + CHUNK)))
       for (const follow of watch.followers.get(r.id) ?? []) follow(r.lastSeq);
   }
+}
+
+/**
+ * Resolves when the session's log moves (this process's bus or another instance's commit), or after ms: a long
+ * poll's wait between two reads, where a missed wake-up costs at most ms.
+ */
+export function logMoved(db: Db, sessionId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      unwatch();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = subscribeEvents(sessionId, done);
+    const unwatch = watchLog(db, sessionId, done);
+  });
 }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { awaitReview, settle, testApi, type Api } from "../helpers/api";
 import { ofType, waitFor } from "../helpers/plan-kit";
 import { RIG_KEYS } from "../helpers/provider-rigs";
-import { messageText, startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "../agents/fake-openai";
+import { messageText, startFakeOpenAI, type FakeOpenAI, type ScriptStep, type Turn } from "../agents/fake-openai";
 import { readEvents } from "../../lib/session/read-events";
 import type { SessionEvent } from "../../lib/core/events";
 
@@ -161,22 +161,23 @@ describe("a mode change caused by an approval takes effect at the step boundary"
   });
 });
 
+/** A model step whose answer is held until released: its request stays in flight meanwhile. */
+function heldStep(answer: Turn) {
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  const step: ScriptStep = async () => {
+    await held;
+    return answer;
+  };
+  return { step, release };
+}
+
 describe("a message sent while a model request is in flight", () => {
   it("/plan <message> goes after that step's tool results in the next request, which the provider accepts", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    const id = await start(
-      [
-        async () => {
-          await held;
-          return { toolCalls: [{ id: "call_read", name: "read", args: { path: "README.md" } }] };
-        },
-        { text: "Planned." },
-      ],
-      "default",
-    );
+    const first = heldStep({ toolCalls: [{ id: "call_read", name: "read", args: { path: "README.md" } }] });
+    const id = await start([first.step, { text: "Planned." }], "default");
     await say(id, "look at the readme");
     await fake!.waitFor(() => true);
     // The step's request is in flight (its response held): the person's /plan <message> is logged meanwhile.
@@ -187,7 +188,7 @@ describe("a message sent while a model request is in flight", () => {
         (e) => e.type === "message.user" && e.payload.text === "then plan a done flag",
       ),
     ).toBe(true);
-    release();
+    first.release();
 
     const { status, events } = await settle(api!, id, 30_000);
     expect(status).toBe("idle");
@@ -206,26 +207,14 @@ describe("a message sent while a model request is in flight", () => {
   });
 
   it("a message sent during the turn's last, text-only request is answered by a next request, not left waiting", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    const id = await start(
-      [
-        async () => {
-          await held;
-          return { text: "Here is the summary." };
-        },
-        { text: "Yes: the done flag too." },
-      ],
-      "default",
-    );
+    const first = heldStep({ text: "Here is the summary." });
+    const id = await start([first.step, { text: "Yes: the done flag too." }], "default");
     await say(id, "summarise the readme");
     await fake!.waitFor(() => true);
     // The request is in flight and will answer with text only (which would end the turn): the person writes meanwhile.
     const sent = await say(id, "and the done flag?");
     expect(sent.turn?.queued).toBe(true);
-    release();
+    first.release();
 
     const { status, events } = await settle(api!, id, 30_000);
     expect(status).toBe("idle");

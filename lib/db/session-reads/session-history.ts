@@ -34,21 +34,26 @@ export async function listPlanVersions(conn: Conn, sessionId: string): Promise<P
 }
 const versionRows = shapedQuery<PlanVersionRow>();
 
+/** A plan version's columns as History shows it, alike for a session's versions and for reviews' versions. */
+const VERSION_COLUMNS = [
+  "v.planId",
+  "v.version",
+  "v.status",
+  "v.decision",
+  "v.feedback",
+  "v.decidedBy",
+  "v.decidedAt",
+  "v.editedByUser",
+  "v.createdAt",
+  "v.content",
+] as const;
+
 function planVersions(k: Executor, sessionId: string) {
   return k
     .selectFrom("PlanVersion as v")
     .innerJoin("Plan as p", "p.id", "v.planId")
     .select((eb) => [
-      "v.planId",
-      "v.version",
-      "v.status",
-      "v.decision",
-      "v.feedback",
-      "v.decidedBy",
-      "v.decidedAt",
-      "v.editedByUser",
-      "v.createdAt",
-      "v.content",
+      ...VERSION_COLUMNS,
       eb
         .selectFrom("Verification as x")
         .select("x.status")
@@ -257,20 +262,7 @@ export async function listVersionsOfReviews(
   const rows = await k
     .selectFrom("Review as r")
     .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
-    .select([
-      "r.id as reviewId",
-      "r.deciderName",
-      "v.planId",
-      "v.version",
-      "v.status",
-      "v.decision",
-      "v.feedback",
-      "v.decidedBy",
-      "v.decidedAt",
-      "v.editedByUser",
-      "v.createdAt",
-      "v.content",
-    ])
+    .select(["r.id as reviewId", "r.deciderName", ...VERSION_COLUMNS])
     .where("r.id", "in", [...reviewIds])
     .orderBy("v.createdAt")
     .orderBy("v.version")
