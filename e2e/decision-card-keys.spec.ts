@@ -10,6 +10,7 @@ import {
   approveVia,
   moreAction,
   blockAt,
+  openDecisionCard,
 } from "./helpers";
 
 // Issue 28: the card decides only what a person meant. Each case presses or clicks what used to decide by accident
@@ -26,17 +27,9 @@ async function waitingPlan(request: APIRequestContext) {
 const answers = async (request: APIRequestContext, id: string) =>
   (await eventsOf(request, id)).filter((e) => e.type === "review.answered").map((e) => e.payload.decision);
 
-async function openCard(page: Page, id: string) {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  const card = page.getByTestId("decision-card");
-  await expect(card).toBeFocused();
-  return card;
-}
-
 test("keys pressed with the focus on the page body decide nothing", async ({ page, request }) => {
   const id = await waitingPlan(request);
-  const card = await openCard(page, id);
+  const card = await openDecisionCard(page, id);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await expect(page.locator("body")).toBeFocused();
   for (const key of ["1", "2", "3", "Control+Enter", "Meta+Enter"]) await page.keyboard.press(key);
@@ -53,7 +46,7 @@ test("feedback typed and then Approve reaches the agent as notes; the card says 
   request,
 }) => {
   const id = await waitingPlan(request);
-  const card = await openCard(page, id);
+  const card = await openDecisionCard(page, id);
   await card.getByTestId("keep-planning").click();
   await card.getByTestId("plan-feedback").fill("Keep the file under 10 lines.");
   await expect(card.getByTestId("approve")).toContainText("with your note");
@@ -70,7 +63,7 @@ test("Set aside waits five seconds with Undo: undone, the review still waits and
 }) => {
   await page.clock.install();
   const id = await waitingPlan(request);
-  const card = await openCard(page, id);
+  const card = await openDecisionCard(page, id);
   await moreAction(card, "chat-about-it");
   await expect(card.getByTestId("set-aside-pending")).toBeVisible();
   await card.getByTestId("undo-set-aside").click();
@@ -82,7 +75,7 @@ test("Set aside waits five seconds with Undo: undone, the review still waits and
 
   // Not undone, it is sent when the time is up.
   const other = await waitingPlan(request);
-  const second = await openCard(page, other);
+  const second = await openDecisionCard(page, other);
   await moreAction(second, "chat-about-it");
   await page.clock.runFor(6000);
   await waitForStatus(request, other, "idle");
@@ -106,7 +99,7 @@ for (const width of [1280, 390]) {
     const id = await scripted(request, [exitPlan(plan), { text: "ok" }], { mode: "default" });
     await say(request, id, "/plan a long one");
     await waitForStatus(request, id, "awaiting_review");
-    const card = await openCard(page, id);
+    const card = await openDecisionCard(page, id);
     await (await blockAt(card, 20)).getByTestId("comment-block").click();
     await (await blockAt(card, 24)).getByTestId("comment-block").click({ modifiers: ["Shift"] });
     const comment = card.getByTestId("line-comment");

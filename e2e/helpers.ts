@@ -117,3 +117,12 @@ export async function openTools(page: Page): Promise<Locator> {
   await expect(panel).toBeVisible();
   return panel;
 }
+
+/** A session's page with its decision card, which takes the focus when the page opens. */
+export async function openDecisionCard(page: Page, id: string): Promise<Locator> {
+  await page.goto(`/sessions/${id}`);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  const card = page.getByTestId("decision-card");
+  await expect(card).toBeFocused();
+  return card;
+}

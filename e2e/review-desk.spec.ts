@@ -254,7 +254,7 @@ for (const width of [1280, 390]) {
     test("the mode names are words everywhere: no raw values reach the page", async ({ page, request }) => {
       const id = await reviewFrom(request, "acceptEdits");
       await page.goto(`/sessions/${id}`);
-      const text = await page.locator("main").innerText();
+      const text = await page.locator("main").textContent();
       for (const raw of ["awaiting_review", "acceptEdits", "default →", "rev_", "prePlanMode"])
         expect(text).not.toContain(raw);
       await expect(page.getByTestId("timeline")).toContainText("Auto-accept edits → Plan");

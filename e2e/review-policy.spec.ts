@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { exitPlan, say, waitForStatus, approveVia, signedIn } from "./helpers";
-import { reviewersOf } from "./shared-server";
+import { reviewersOf, twoApprovals } from "./shared-server";
 
 // Issue 27 in the browser: the operator sets a workspace's review policy to two approvals on its workspace page;
 // two reviewers, each in their own browser, approve the plan in turn. The first approval leaves it waiting (the
@@ -79,10 +79,7 @@ test("a teammate's plan under the policy: two reviewers approve on its session p
   request,
   baseURL,
 }) => {
-  const set = await request.put("/api/policies", {
-    data: { workspace: WORKSPACE, approvals: 2, allowSelfApproval: true, paths: [] },
-  });
-  expect(set.status(), await set.text()).toBe(200);
+  await twoApprovals(request, WORKSPACE);
   const created = await request.post("/api/sessions", {
     data: { model: "scripted", mode: "default", workspace: WORKSPACE, title: "Policy lead", script: [{ text: "ok" }] },
   });

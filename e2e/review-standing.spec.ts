@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { blockAt, exitPlan, say, signedIn, waitForStatus } from "./helpers";
-import { reviewersOf } from "./shared-server";
+import { reviewersOf, twoApprovals } from "./shared-server";
 
 // Issue 42, points 1, 2 and 4 as two reviewers meet them, each in their own browser, under a two-approval policy:
 // a resolved thread goes with an approval that does not meet the policy yet (stored, not lost); the approver is told
@@ -17,10 +17,7 @@ test("a resolved thread goes with an approval the policy still waits on; the app
   request,
   baseURL,
 }) => {
-  const set = await request.put("/api/policies", {
-    data: { workspace: WORKSPACE, approvals: 2, allowSelfApproval: true, paths: [] },
-  });
-  expect(set.status(), await set.text()).toBe(200);
+  await twoApprovals(request, WORKSPACE);
   const created = await request.post("/api/sessions", {
     data: {
       model: "scripted",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { addPersonByScript } from "../tests/helpers/people";
 
@@ -23,4 +23,12 @@ export function reviewersOf(workspaceName: string, people: readonly string[]): {
     await serverDb.user.deleteMany({ where: { email: { in: [...people] } } });
   });
   return { workspace };
+}
+
+/** The operator sets the workspace's review policy to two approvals by anyone who may decide (self-approval on). */
+export async function twoApprovals(request: APIRequestContext, workspace: string): Promise<void> {
+  const set = await request.put("/api/policies", {
+    data: { workspace, approvals: 2, allowSelfApproval: true, paths: [] },
+  });
+  expect(set.status(), await set.text()).toBe(200);
 }

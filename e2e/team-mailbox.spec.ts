@@ -50,7 +50,7 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   );
   await page.screenshot({ path: "e2e/screenshots/team-mailbox.png", fullPage: true });
   // Words only: no protocol names, request ids or raw states on the mailbox page.
-  const text = await page.locator("main").innerText();
+  const text = await page.locator("main").textContent();
   for (const raw of ["plan_approval_request", "requestId", "rev_", "awaiting_approval", "acceptEdits", "unread"])
     expect(text).not.toContain(raw);
   const { violations } = await new AxeBuilder({ page }).analyze();

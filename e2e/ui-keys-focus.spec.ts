@@ -1,5 +1,5 @@
-import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
-import { blockAt, eventsOf, exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { expect, type APIRequestContext, test } from "@playwright/test";
+import { blockAt, eventsOf, exitPlan, openDecisionCard, say, scripted, waitForStatus } from "./helpers";
 
 // Issue 42, point 6: keys act where the focus is, and the focus stays useful.
 async function waitingPlan(request: APIRequestContext) {
@@ -11,20 +11,12 @@ async function waitingPlan(request: APIRequestContext) {
   return id;
 }
 
-async function openCard(page: Page, id: string) {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
-  const card = page.getByTestId("decision-card");
-  await expect(card).toBeFocused();
-  return card;
-}
-
 test("after Ctrl+Enter adds a comment the focus is on its new thread in the card, and the card's keys act at once", async ({
   page,
   request,
 }) => {
   const id = await waitingPlan(request);
-  const card = await openCard(page, id);
+  const card = await openDecisionCard(page, id);
   await (await blockAt(card, 5)).getByTestId("comment-block").click();
   const box = card.getByTestId("line-comment");
   await expect(box).toBeFocused();
