@@ -57,4 +57,23 @@ describe("takeManifest (a real folder)", () => {
     expect(capped).toMatchObject({ truncated: true });
     expect(Object.values(capped.files).map((e) => e[2])).toEqual([null]);
   });
+
+  // Issue 43: every session's plan file stays under .plangate/plans; walking them made an approval's cost grow with
+  // the workspace's history. Plangate's own folders are not in the manifest; a nested ".plangate" of a project is.
+  it("skips the workspace's .plangate and a data folder inside it, whatever they hold", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
+    for (const f of [
+      ".plangate/plans/one.md",
+      ".plangate/config.json",
+      "data/plangate.db",
+      "docs/.plangate/x.md",
+      "a.ts",
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), "x");
+    }
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(dir, `.plangate/plans/p${i}.md`), `# plan ${i}`);
+    const got = await takeManifest(dir, undefined, [path.join(dir, "data")]);
+    expect(Object.keys(got.files).sort()).toEqual(["a.ts", "docs/.plangate/x.md"]);
+  });
 });

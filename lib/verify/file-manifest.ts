@@ -7,7 +7,9 @@ import type { Change } from "./match-plan";
  * A workspace without git still gets a baseline at approval, so that verification sees what a shell command
  * changed: a manifest of every file's path, size and modification time, plus a content hash for small files
  * (so a touched but unchanged file is not a change, and a small edit that kept size and time is). It holds no
- * file contents. Dependency and VCS folders are skipped, links are recorded as links and never followed, and
+ * file contents. Dependency and VCS folders are skipped, and Plangate's own (the workspace's `.plangate`, where every
+ * session's plan file stays, and a data folder inside it): what an approval costs then follows the change, not the
+ * workspace's history. Links are recorded as links and never followed, and
  * only regular files are read (opened without blocking, so a FIFO swapped in cannot stall the walk).
  */
 
@@ -46,8 +48,15 @@ async function entryOf(file: string, hashBelow: number): Promise<ManifestEntry |
 /** How many files of a folder are read at once: the walk is I/O-bound, and the agent waits for it. */
 const BATCH = 64;
 
-/** The workspace's manifest: at most `maxFiles` entries (then `truncated`), paths relative with "/". */
-export async function takeManifest(workspace: string, limits = MANIFEST_LIMITS): Promise<Manifest> {
+/**
+ * The workspace's manifest: at most `maxFiles` entries (then `truncated`), paths relative with "/". `own`: absolute
+ * folders of Plangate's inside it (its data folder) that are skipped with `.plangate`.
+ */
+export async function takeManifest(
+  workspace: string,
+  limits = MANIFEST_LIMITS,
+  own: readonly string[] = [],
+): Promise<Manifest> {
   const files: Record<string, ManifestEntry> = {};
   let count = 0;
   let truncated = false;
@@ -73,7 +82,9 @@ export async function takeManifest(workspace: string, limits = MANIFEST_LIMITS):
     }
     for (const e of entries) {
       if (truncated) return;
-      if (e.isDirectory() && !SKIP.has(e.name)) await walk(path.join(dir, e.name), name(e));
+      const sub = path.join(dir, e.name);
+      if (e.isDirectory() && !SKIP.has(e.name) && !(rel === "" && e.name === ".plangate") && !own.includes(sub))
+        await walk(sub, name(e));
     }
   };
   await walk(workspace, "");

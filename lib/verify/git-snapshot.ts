@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { getEnv } from "../env";
 import { runCommand } from "../sandbox/run-command";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import type { Change } from "./match-plan";
@@ -52,9 +53,26 @@ export async function snapshotTree(workspace: string): Promise<string | null> {
   // Background work (hashing every file of a large repository): at low priority, it does not hold up the
   // interactive work beside it, such as the decision it follows reaching the browser.
   const low = 'N=""; command -v nice >/dev/null 2>&1 && N="nice -n 10"';
-  const r = await git(workspace, `${low}; $N ${GIT} add -A . >/dev/null && $N ${GIT} write-tree`);
+  // Plangate's own folder is left out: every session's plan file stays there, and they are no one's work.
+  const own = ["':(top,exclude).plangate'", ...ownInside(workspace).map((p) => `':(top,exclude,literal)${p}'`)];
+  const r = await git(workspace, `${low}; $N ${GIT} add -A -- . ${own.join(" ")} >/dev/null && $N ${GIT} write-tree`);
   const tree = r.output.trim().split("\n").at(-1) ?? "";
   return r.ok && isTreeId(tree) ? tree : null;
+}
+
+/**
+ * Plangate's folders inside a workspace (its data folder, when a workspace holds it), relative with "/": no
+ * snapshot reads them. Only names of plain characters are passed to git (a quote would end its pathspec).
+ */
+export function ownInside(workspace: string): string[] {
+  const rel = path.relative(workspace, getEnv().dataDir);
+  if (!rel || rel.startsWith("..") || path.isAbsolute(rel) || !/^[\w./ -]+$/.test(rel)) return [];
+  return [rel.split(path.sep).join("/")];
+}
+
+/** The same folders, absolute (for the manifest of a workspace without git). */
+export function ownFolders(workspace: string): string[] {
+  return ownInside(workspace).map((rel) => path.join(workspace, rel));
 }
 
 /** A git object id (SHA-1 or SHA-256), as opposed to a marker stored where a tree would be. */

@@ -4,8 +4,8 @@ import type { Executor } from "../db/client";
 import { newId } from "../id";
 import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
 import { appendEvents } from "../session/append-events";
-import { takeManifest } from "./file-manifest";
-import { isGitWorkspace, snapshotTree } from "./git-snapshot";
+import { MANIFEST_LIMITS, takeManifest } from "./file-manifest";
+import { isGitWorkspace, ownFolders, snapshotTree } from "./git-snapshot";
 
 /*
  * Verification diffs the workspace against the tree it was in when the plan was approved. Snapshotting a large
@@ -63,7 +63,7 @@ async function toolCalledSince(db: Db, sessionId: string, reviewId: string | nul
 /** The workspace as it stands: a git tree in a repository, otherwise a manifest of its files. */
 async function snapshot(workspace: string): Promise<{ tree: string; manifest?: string } | null> {
   if (!isGitWorkspace(workspace)) {
-    const manifest = await takeManifest(workspace);
+    const manifest = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace));
     return { tree: BASELINE_MANIFEST, manifest: JSON.stringify(manifest) };
   }
   const tree = await snapshotTree(workspace);

@@ -14,7 +14,7 @@ import { readEvents } from "../session/read-events";
 import type { PermissionRequestView } from "../session/permission-store";
 import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { workspaceConfigFor } from "../workspace/effective-config";
-import { diffTrees, isGitWorkspace, isTreeId, snapshotTree } from "./git-snapshot";
+import { diffTrees, isGitWorkspace, isTreeId, ownFolders, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
 import type { VerificationView } from "../core/verification-view";
 import { planItems, type PlanItem } from "./plan-items";
@@ -190,7 +190,7 @@ async function sinceApproval(db: Db, workspace: string, plan: LatestApproval): P
 async function manifestSinceApproval(db: Db, workspace: string, versionId: string): Promise<GitView> {
   const before = parseManifest(await findBaselineManifest(db, versionId));
   if (!before) return { changes: null, unchecked: "the workspace's snapshot from the approval could not be read" };
-  const now = await takeManifest(workspace);
+  const now = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace));
   const changes = diffManifests(before, now);
   if (before.truncated || now.truncated)
     return {
