@@ -11,7 +11,7 @@ import { waitingOnOthers } from "@/lib/review/list-waiting";
 import { SessionList } from "@/components/session-list";
 import { NewSessionForm } from "@/components/new-session-form";
 import { SandboxBanner } from "@/components/sandbox-banner";
-import { AutoRefresh } from "@/components/auto-refresh";
+import { RefreshOnChange } from "@/components/refresh-on-change";
 import { SessionFilters, type Filters } from "@/components/session-filters";
 
 export const dynamic = "force-dynamic";
@@ -66,7 +66,7 @@ export default async function HomePage({
   const others = allWaiting.filter((s) => theirs.has(s.id));
   return (
     <section aria-labelledby="sessions-heading">
-      {filtered || picked.cursor ? null : <AutoRefresh />}
+      {filtered || picked.cursor ? null : <RefreshOnChange />}
       <SandboxBanner />
       <h1 id="sessions-heading" className="mb-4 text-xl font-semibold">
         Sessions

@@ -1,24 +1,17 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { onChanges } from "./changes-source";
 import { notifyIfHidden } from "./notify";
 
 /**
- * The mailbox page's notifications: it checks the pending plan requests every few seconds, also while the tab
- * is hidden, and a new one notifies (once the person allowed notifications).
+ * The mailbox page's notifications: when a session changes (the tab's change stream, also while it is hidden) it
+ * checks the pending plan requests, and a new one notifies (once the person allowed notifications).
  */
-export function MailboxWatch({
-  teamId,
-  pending,
-  everyMs = 3000,
-}: {
-  teamId: string;
-  pending: number;
-  everyMs?: number;
-}) {
+export function MailboxWatch({ teamId, pending }: { teamId: string; pending: number }) {
   const known = useRef(pending);
   useEffect(() => {
-    const timer = setInterval(() => {
+    return onChanges(() => {
       void fetch(`/api/teams/${teamId}/mailbox?status=pending&type=plan_approval_request`)
         .then((r) => (r.ok ? (r.json() as Promise<{ messages: unknown[] }>) : null))
         .then((body) => {
@@ -28,8 +21,7 @@ export function MailboxWatch({
           known.current = body.messages.length;
         })
         .catch(() => undefined);
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [teamId, everyMs]);
+    });
+  }, [teamId]);
   return null;
 }

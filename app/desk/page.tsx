@@ -5,7 +5,7 @@ import { type DeskFilter, openItem, waitedFor } from "@/lib/core/desk-view";
 import { getDb } from "@/lib/db/client";
 import { listDeskItems } from "@/lib/desk/list-desk-items";
 import { pageActor } from "@/lib/http/page-actor";
-import { AutoRefresh } from "@/components/auto-refresh";
+import { RefreshOnChange } from "@/components/refresh-on-change";
 import { DeskList, type DeskRow } from "@/components/desk-list";
 import { OpenDeskItem } from "./open-desk-item";
 import { deskQuery } from "./schema";
@@ -66,7 +66,7 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
   const box = "rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700";
   return (
     <section aria-labelledby="desk-title" className="flex flex-col gap-4">
-      <AutoRefresh everyMs={2000} />
+      <RefreshOnChange />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 id="desk-title" className="text-xl font-semibold">
           Desk{" "}

@@ -6,8 +6,19 @@ import type { SessionEvent } from "../core/events";
 const emitter = new EventEmitter();
 emitter.setMaxListeners(0);
 
+/** The channel every session's events are published on too (pages that list sessions: the desk, home, a team). */
+const ANY = "*";
+
 export function publishEvents(sessionId: string, events: SessionEvent[]): void {
-  if (events.length > 0) emitter.emit(sessionId, events);
+  if (events.length === 0) return;
+  emitter.emit(sessionId, events);
+  emitter.emit(ANY, sessionId);
+}
+
+/** Told the id of every session whose log this process committed to. */
+export function subscribeAnySession(listener: (sessionId: string) => void): () => void {
+  emitter.on(ANY, listener);
+  return () => emitter.off(ANY, listener);
 }
 
 export function subscribeEvents(sessionId: string, listener: (events: SessionEvent[]) => void): () => void {

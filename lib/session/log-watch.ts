@@ -19,6 +19,10 @@ export const LOG_CHANNEL = "plangate_log";
 
 type Watch = {
   followers: Map<string, Set<LogFollower>>;
+  /** Told of any session's commit (its id; null: SQLite says only that something changed). */
+  anyone: Set<(sessionId: string | null) => void>;
+  /** SQLite: the data_version those following anyone compare with (taken when the first of them came). */
+  anySeen: number | null;
   timer: NodeJS.Timeout | null;
   seen: number | null;
   unlisten: (() => void) | null;
@@ -28,30 +32,54 @@ const watches = new Map<Db, Watch>();
 
 /** Follows a session's log for commits made outside this process's bus; returns the unsubscribe. */
 export function watchLog(db: Db, sessionId: string, follower: LogFollower): () => void {
+  const watch = watchOf(db);
+  const set = watch.followers.get(sessionId) ?? new Set();
+  set.add(follower);
+  watch.followers.set(sessionId, set);
+  return () => {
+    set.delete(follower);
+    if (set.size === 0 && watch.followers.get(sessionId) === set) watch.followers.delete(sessionId);
+    release(db, watch);
+  };
+}
+
+/** Follows every session's log for commits made outside this process's bus; returns the unsubscribe. */
+export function watchAnyLog(db: Db, follower: (sessionId: string | null) => void): () => void {
+  const watch = watchOf(db);
+  watch.anyone.add(follower);
+  if (providerOf(db) !== "postgres" && watch.anySeen === null)
+    void readDataVersion(db)
+      .then((v) => {
+        watch.anySeen ??= v;
+      })
+      .catch(() => undefined);
+  return () => {
+    watch.anyone.delete(follower);
+    release(db, watch);
+  };
+}
+
+function watchOf(db: Db): Watch {
   let watch = watches.get(db);
   if (!watch) {
     // A fresh watch has no baseline, so its first tick checks every follower: a commit that landed between a
     // stream's first read and the baseline would otherwise go unnoticed.
-    watch = { followers: new Map(), timer: null, seen: null, unlisten: null };
+    watch = { followers: new Map(), anyone: new Set(), anySeen: null, timer: null, seen: null, unlisten: null };
     watches.set(db, watch);
     if (providerOf(db) === "postgres") follow(db, watch);
     else schedule(db, watch);
   }
-  const set = watch.followers.get(sessionId) ?? new Set();
-  set.add(follower);
-  watch.followers.set(sessionId, set);
-  const w = watch;
-  return () => {
-    set.delete(follower);
-    if (set.size === 0 && w.followers.get(sessionId) === set) w.followers.delete(sessionId);
-    if (w.followers.size === 0 && watches.get(db) === w) {
-      watches.delete(db);
-      if (w.timer) clearTimeout(w.timer);
-      w.timer = null;
-      w.unlisten?.();
-      w.unlisten = null;
-    }
-  };
+  return watch;
+}
+
+/** The last follower gone: the watch stops (no tick, no LISTEN connection). */
+function release(db: Db, w: Watch): void {
+  if (w.followers.size > 0 || w.anyone.size > 0 || watches.get(db) !== w) return;
+  watches.delete(db);
+  if (w.timer) clearTimeout(w.timer);
+  w.timer = null;
+  w.unlisten?.();
+  w.unlisten = null;
 }
 
 function schedule(db: Db, watch: Watch): void {
@@ -66,10 +94,15 @@ function schedule(db: Db, watch: Watch): void {
 
 function follow(db: Db, watch: Watch): void {
   const onNotice = (payload: string | null) => {
-    if (payload === null) return void readAll(db, watch).catch(() => undefined);
+    if (payload === null) {
+      for (const f of watch.anyone) f(null);
+      return void readAll(db, watch).catch(() => undefined);
+    }
     const cut = payload.lastIndexOf(":");
     const seq = Number(payload.slice(cut + 1));
-    for (const f of watch.followers.get(payload.slice(0, cut)) ?? []) f(seq);
+    const sessionId = payload.slice(0, cut);
+    for (const f of watch.followers.get(sessionId) ?? []) f(seq);
+    for (const f of watch.anyone) f(sessionId);
   };
   void listen(db, LOG_CHANNEL, onNotice)
     .then(async (unlisten) => {
@@ -84,6 +117,8 @@ function follow(db: Db, watch: Watch): void {
 async function tick(db: Db, watch: Watch): Promise<void> {
   // Read the change marker before the lastSeqs: a commit in between is then seen again on the next tick.
   const version = await readDataVersion(db);
+  if (watch.anySeen !== null && version !== watch.anySeen) for (const f of watch.anyone) f(null);
+  watch.anySeen = version;
   if (version === watch.seen) return;
   watch.seen = version;
   await readAll(db, watch);

@@ -11,7 +11,7 @@ const PAGE = 500;
 const heartbeats = new Set<() => void>();
 let heartbeatTimer: NodeJS.Timeout | null = null;
 
-function onHeartbeat(beat: () => void): () => void {
+export function onHeartbeat(beat: () => void): () => void {
   heartbeats.add(beat);
   heartbeatTimer ??= setInterval(() => {
     for (const b of heartbeats) b();
@@ -28,7 +28,7 @@ function onHeartbeat(beat: () => void): () => void {
 // Every live stream's close, on globalThis: Next may load this module more than once (route and instrumentation
 // bundles), and a stopping server must reach them all.
 const registry = globalThis as unknown as { plangateOpenStreams?: Set<() => void> };
-const openStreams = (registry.plangateOpenStreams ??= new Set());
+export const openStreams = (registry.plangateOpenStreams ??= new Set());
 
 /** Ends every live stream (the server is stopping): their connections finish, so the server can close. */
 export function closeOpenStreams(): void {

@@ -16,7 +16,7 @@ import { PlanMarkdown } from "@/components/plan-markdown";
 import { MailList } from "@/components/mail-list";
 import { TeamMembers } from "@/components/team-members";
 import { SendMailForm, SpawnTeammateForm } from "@/components/team-forms";
-import { AutoRefresh } from "@/components/auto-refresh";
+import { RefreshOnChange } from "@/components/refresh-on-change";
 import { MailboxWatch } from "@/components/mailbox-watch";
 
 export const dynamic = "force-dynamic";
@@ -57,7 +57,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   );
   return (
     <section aria-labelledby="team-title" className="flex flex-col gap-5">
-      <AutoRefresh everyMs={2000} />
+      <RefreshOnChange />
       <MailboxWatch teamId={id} pending={mine.filter((p) => p.mail.type === "plan_approval_request").length} />
       <header>
         <h1 id="team-title" className="text-xl font-semibold">

@@ -1,0 +1,33 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect } from "react";
+import { onChanges } from "./changes-source";
+
+/**
+ * Re-renders a list page when a session it may show changes (the server pushes which, over one stream per tab):
+ * nothing is fetched or rendered while nothing happens. A change while the tab is hidden re-renders it once it is
+ * shown again.
+ */
+export function RefreshOnChange() {
+  const router = useRouter();
+  useEffect(() => {
+    let stale = false;
+    const onVisible = () => {
+      if (document.visibilityState === "visible" && stale) {
+        stale = false;
+        router.refresh();
+      }
+    };
+    const stop = onChanges(() => {
+      if (document.visibilityState === "visible") router.refresh();
+      else stale = true;
+    });
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      stop();
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [router]);
+  return null;
+}

@@ -1,0 +1,77 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
+import { appendEvents } from "./append-events";
+import { createSession } from "./create-session";
+import { streamChanges } from "./stream-changes";
+
+// Issue 43: list pages (desk, home, a team) re-render when a session they may show changes, pushed over one stream
+// per tab, instead of re-rendering every 2 s. The attack beside it: a person must not learn of changes in a
+// workspace they may not read (not even that something happened there).
+const run = promisify(execFile);
+let t: TestDb;
+const controllers: AbortController[] = [];
+beforeEach(() => {
+  t = freshDb();
+});
+afterEach(async () => {
+  for (const c of controllers.splice(0)) c.abort();
+  await t.close();
+});
+
+const session = async (workspace: string) =>
+  (await createSession(t.db, { title: "t", workspace, agent: "build", model: "offline", mode: "default" })).id;
+
+/** An open stream for someone who may read only /srv/a: resolves each "changed" message as it arrives. */
+function open() {
+  const controller = new AbortController();
+  controllers.push(controller);
+  const reader = streamChanges(t.db, (ws) => ws === "/srv/a", controller.signal).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const next = async (): Promise<{ sessions: string[]; unknown: boolean }> => {
+    for (;;) {
+      const m = /event: changed\ndata: (.*)\n\n/.exec(text);
+      if (m) {
+        text = text.slice((m.index ?? 0) + m[0].length);
+        return JSON.parse(m[1] as string) as { sessions: string[]; unknown: boolean };
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended");
+      text += decoder.decode(value);
+    }
+  };
+  return { next };
+}
+
+const note = (text: string) => [{ type: "notice" as const, payload: { level: "info" as const, text } }];
+
+describe("the changes stream", () => {
+  it("names the visible sessions that changed, and never one in a workspace the person may not read", async () => {
+    const a = await session("/srv/a");
+    const b = await session("/srv/b");
+    const s = open();
+    // The attack: a change in /srv/b first. Were it reported, it would be in the first message.
+    await appendEvents(t.db, b, note("hidden"));
+    await appendEvents(t.db, a, note("shown"));
+    expect(await s.next()).toEqual({ sessions: [a], unknown: false });
+    await appendEvents(t.db, b, note("hidden again"));
+    await appendEvents(t.db, a, note("shown again"));
+    expect((await s.next()).sessions).toEqual([a]);
+  });
+
+  it("hears what another server process committed", async () => {
+    const a = await session("/srv/a");
+    const s = open();
+    const worker = path.resolve(import.meta.dirname, "../../tests/helpers/append-worker.ts");
+    const other = run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, a, "3", "w"], {
+      timeout: 60_000,
+    });
+    const got = await s.next();
+    await other;
+    // PostgreSQL's notice names the session; SQLite's data_version says only that something changed.
+    expect(got).toEqual(onPostgres ? { sessions: [a], unknown: false } : { sessions: [], unknown: true });
+  });
+});

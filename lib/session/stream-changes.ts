@@ -1,0 +1,99 @@
+// One stream per open list page (the desk, home, a team's mailbox): which visible sessions changed, pushed as it
+// happens, so a page re-renders only when something it may show changed and costs nothing while nothing does.
+import type { Db } from "../db/client";
+import { findSessionOwner } from "../db/sessions";
+import { subscribeAnySession } from "./bus";
+import { watchAnyLog } from "./log-watch";
+import { onHeartbeat, openStreams } from "./stream-events";
+
+/** At most one message per window: a busy agent (many events a second) costs a page one re-render a second. */
+export const CHANGES_WINDOW_MS = 1_000;
+
+// A session's workspace never changes: remembered (bounded) so a busy session costs one read, not one per event.
+const workspaces = new Map<string, string>();
+async function workspaceOf(db: Db, sessionId: string): Promise<string | null> {
+  const known = workspaces.get(sessionId);
+  if (known !== undefined) return known;
+  const owner = await findSessionOwner(db, sessionId);
+  if (!owner) return null;
+  if (workspaces.size >= 10_000) workspaces.delete(workspaces.keys().next().value as string);
+  workspaces.set(sessionId, owner.workspace);
+  return owner.workspace;
+}
+
+/**
+ * SSE: `event: changed` with the ids of the sessions that changed (only those in workspaces `visible` allows; a
+ * commit another SQLite process made is reported with no ids, as all that is known is that something changed).
+ * Nothing is sent while nothing changes but a heartbeat a quarter of a minute.
+ */
+export function streamChanges(
+  db: Db,
+  visible: (workspace: string) => boolean,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let stop = () => undefined as void;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      let pending: Set<string> | null = null;
+      let unknown = false;
+      let timer: NodeJS.Timeout | null = null;
+      let lastSent = 0;
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(encoder.encode(text));
+      };
+      const flush = () => {
+        timer = null;
+        if (!pending) return;
+        const sessions = [...pending];
+        pending = null;
+        lastSent = Date.now();
+        send(`event: changed\ndata: ${JSON.stringify({ sessions, unknown })}\n\n`);
+        unknown = false;
+      };
+      const mark = (sessionId: string | null) => {
+        pending ??= new Set();
+        if (sessionId === null) unknown = true;
+        else pending.add(sessionId);
+        // Leading edge when the page has been quiet, then at most once a window.
+        timer ??= setTimeout(flush, Math.max(0, lastSent + CHANGES_WINDOW_MS - Date.now()));
+      };
+      const changed = (sessionId: string | null) => {
+        if (closed) return;
+        if (sessionId === null) return mark(null);
+        void workspaceOf(db, sessionId)
+          .then((workspace) => {
+            if (workspace !== null && visible(workspace)) mark(sessionId);
+          })
+          .catch(() => undefined);
+      };
+      send(`retry: 1000\n: connected\n\n`);
+      const unsubscribe = subscribeAnySession(changed);
+      const unwatch = watchAnyLog(db, changed);
+      const stopHeartbeat = onHeartbeat(() => send(`: heartbeat ${Date.now()}\n\n`));
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        openStreams.delete(close);
+        if (timer) clearTimeout(timer);
+        unsubscribe();
+        unwatch();
+        stopHeartbeat();
+        signal.removeEventListener("abort", close);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      stop = close;
+      openStreams.add(close);
+      if (signal.aborted) close();
+      else signal.addEventListener("abort", close);
+    },
+    cancel() {
+      stop();
+    },
+  });
+}
