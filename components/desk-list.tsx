@@ -1,8 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { waitedFor } from "@/lib/core/desk-view";
 import { KEYS } from "@/lib/core/shortcuts";
+
+/** The time, once a minute after the first minute (null before: the server's words stand, as rendered). */
+function useMinuteClock(): number | null {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 export type DeskRow = {
   id: string;
@@ -13,6 +24,8 @@ export type DeskRow = {
   project: string;
   needs: string;
   waited: string;
+  /** When it started waiting: the wait's words are kept current in the browser, with no request. */
+  since: string;
   mine: boolean;
   open: boolean;
 };
@@ -25,6 +38,7 @@ const KIND_WORDS = { plan: "Plan", question: "Question", permission: "Permission
  */
 export function DeskList({ rows }: { rows: DeskRow[] }) {
   const list = useRef<HTMLOListElement>(null);
+  const now = useMinuteClock();
   function move(e: KeyboardEvent<HTMLOListElement>) {
     if (e.key !== KEYS.deskNext && e.key !== KEYS.deskPrevious) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -58,7 +72,7 @@ export function DeskList({ rows }: { rows: DeskRow[] }) {
               {KIND_WORDS[r.kind]}: {r.title}
             </span>
             <span className="text-xs text-zinc-600 dark:text-zinc-400">
-              {r.agent} · {r.project} · waiting {r.waited}
+              {r.agent} · {r.project} · waiting {now === null ? r.waited : waitedFor(r.since, now)}
             </span>
             <span className="text-xs" data-testid="desk-needs">
               {r.needs}

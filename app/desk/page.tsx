@@ -58,6 +58,7 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
     // is still open ("Approved by Bo (10:02) · Needs 1 more: a reviewer").
     needs: i.mine ? (i.policy ? `Needs you · ${i.needs}` : "Needs you") : sentence(i.needs),
     waited: waitedFor(i.since, now),
+    since: i.since,
     mine: i.mine,
     open: i.id === open?.id,
   }));
