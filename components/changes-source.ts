@@ -1,7 +1,7 @@
 "use client";
 
 /** Which sessions changed, as the server's one stream per tab says (GET /api/changes). */
-export type Changes = { sessions: string[]; unknown: boolean };
+export type Changes = { sessions: string[] };
 
 type Listener = (changes: Changes | "reconnected") => void;
 
@@ -13,7 +13,7 @@ function open(): EventSource {
   const s = new EventSource("/api/changes");
   let dropped = false;
   s.addEventListener("changed", (message) => {
-    let changes: Changes = { sessions: [], unknown: true };
+    let changes: Changes = { sessions: [] };
     try {
       changes = JSON.parse((message as MessageEvent<string>).data) as Changes;
     } catch {

@@ -17,21 +17,37 @@ import { signerFor } from "./authorise";
 
 const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const rootPath = z
-  .string()
-  .trim()
-  .min(1)
-  .max(4096)
-  .regex(/^\//, "an absolute path, such as / or /srv/work")
-  // A role's root is compared as text with the workspaces under it: only one spelling of a folder may name it.
-  .refine((r) => !r.split("/").some((part) => part === "." || part === ".."), "a path without . or .. in it")
-  .refine((r) => !r.includes("//"), "a path without an empty part (//)")
-  .transform((r) => (r.length > 1 ? r.replace(/\/+$/, "") : r));
+const anyRoot = z.string().trim().min(1).max(4096).regex(/^\//, "an absolute path, such as / or /srv/work");
+const trimmed = (r: string) => (r.length > 1 ? r.replace(/\/+$/, "") : r);
+/** What is wrong with a root given now: a role's root is compared as text with the workspaces under it. */
+const spelling = (r: string) =>
+  r.split("/").some((part) => part === "." || part === "..")
+    ? "a path without . or .. in it"
+    : r.includes("//")
+      ? "a path without an empty part (//)"
+      : null;
+const rootPath = anyRoot.superRefine((r, ctx) => {
+  const problem = spelling(r);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 export const inviteBody = z
-  .object({ email: z.string().trim().toLowerCase().email().max(320).optional(), role: z.enum(ROLES), root: rootPath })
+  .object({
+    email: z.string().trim().toLowerCase().email().max(320).optional(),
+    role: z.enum(ROLES),
+    root: rootPath.transform(trimmed),
+  })
   .strict();
-export const roleBody = z.object({ root: rootPath, role: z.enum(ROLES).nullable() }).strict();
+// Removing a role (role: null) takes the root as it was stored, however it was spelled then; giving one takes only a
+// root spelled one way.
+export const roleBody = z
+  .object({ root: anyRoot, role: z.enum(ROLES).nullable() })
+  .strict()
+  .superRefine((b, ctx) => {
+    const problem = b.role === null ? null : spelling(b.root);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["root"] });
+  })
+  .transform((b) => ({ ...b, root: trimmed(b.root) }));
 
 /** People whose roles the actor may see: all for an owner of /, else those with a role under a root they own. */
 export async function peopleFor(db: Db, actor: Actor) {

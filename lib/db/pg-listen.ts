@@ -21,14 +21,16 @@ const connections = new Map<string, Connection>();
 async function connect(url: string, conn: Connection): Promise<void> {
   for (let attempt = 0; !conn.closed; attempt++) {
     const client = new pg.Client({ connectionString: url });
+    // Before anything else: an error with no listener (the server ends the connection while LISTEN is being set
+    // up) would be thrown out of the process. Until it is in use (conn.client), reconnect leaves it be.
+    client.on("error", () => reconnect(url, conn, client));
+    client.on("end", () => reconnect(url, conn, client));
     try {
       await client.connect();
       for (const name of conn.channels.keys()) await client.query(`LISTEN "${name}"`);
       client.on("notification", (n) => {
         for (const l of conn.channels.get(n.channel)?.listeners ?? []) l(n.payload ?? "");
       });
-      client.on("error", () => reconnect(url, conn, client));
-      client.on("end", () => reconnect(url, conn, client));
       conn.client = client;
       // Anything committed while no connection listened is unknown: every listener re-checks.
       if (conn.connectedBefore) for (const ch of conn.channels.values()) for (const l of ch.listeners) l(null);

@@ -1,4 +1,5 @@
-import type { Actor } from "../core/people";
+import type { TeamMembership } from "../core/fold";
+import { type Actor, mayAnswerMailbox } from "../core/people";
 import { mayChooseMode, modeRefusal } from "../core/mode-rights";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
@@ -9,6 +10,7 @@ import { getSession } from "../session/get-session";
 import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "./ensure-plan";
+import { loadLeadPeople } from "../review/load-review";
 import { setReviewAside } from "../review/set-review-aside";
 
 /**
@@ -31,6 +33,11 @@ export async function setSessionMode(
   const mayChoose = (mode: Parameters<typeof mayChooseMode>[1]) => mayChooseMode(chooser, mode, session.workspace);
   const first = chooseMode(before, choice, gates, cause, mayChoose);
   if (!first.ok) throw refusal(first, session.workspace);
+  // A teammate that must have its plan approved stays in plan mode until its lead approves: only the lead's people
+  // (or an owner) may take it out by hand, with or without a plan waiting.
+  const leadMay = await mayReleaseTeammate(db, before.team, chooser);
+  const held = (s: typeof before, target: string) => s.mode === "plan" && target !== "plan" && !leadMay;
+  if (held(before, first.target)) throw new AppError("forbidden", TEAMMATE_HELD);
   if (before.mode === "plan" && first.target !== "plan" && before.pendingReview)
     await setReviewAside(db, before.pendingReview.id, chooser, session.workspace);
   let outcome: ModeOutcome = "noop";
@@ -42,6 +49,10 @@ export async function setSessionMode(
       const r = chooseMode(s, choice, gates, cause, mayChoose);
       if (!r.ok) {
         refused = refusal(r, session.workspace);
+        return [];
+      }
+      if (held(s, r.target)) {
+        refused = new AppError("forbidden", TEAMMATE_HELD);
         return [];
       }
       outcome = r.outcome;
@@ -62,4 +73,14 @@ function refusal(
   return r.code === "forbidden"
     ? new AppError("forbidden", modeRefusal(r.mode, workspace))
     : new AppError("mode_not_allowed", r.error);
+}
+
+const TEAMMATE_HELD =
+  "This teammate works in plan mode until its team lead approves its plan: only the lead's people (or an owner) may take it out of plan mode.";
+
+/** Whether `chooser` may take this session out of plan mode by hand: always, unless it is a teammate held for its lead. */
+async function mayReleaseTeammate(db: Db, team: TeamMembership | null, chooser: Actor): Promise<boolean> {
+  if (team?.role !== "teammate" || !team.requirePlanApproval) return true;
+  const lead = await loadLeadPeople(db, team.id);
+  return lead !== null && mayAnswerMailbox(chooser, lead);
 }

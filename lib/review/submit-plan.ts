@@ -6,6 +6,7 @@ import type { Executor } from "../db/client";
 import { insertPlanSubmissionRows, type PlanSubmissionRows } from "../db/plans/plans";
 import { indexDocs } from "../db/session-log/search-index";
 import { insertMail } from "../team/mailbox";
+import { AppError } from "../errors";
 import { applyRows } from "./apply-rows";
 import { supersededRows } from "./close-elsewhere";
 
@@ -95,5 +96,8 @@ export async function closeSuperseded(
   const superseded = events.find((e) => e.type === "review.answered");
   if (superseded?.type !== "review.answered") return;
   const target = { reviewId: superseded.payload.reviewId, sessionId };
-  await applyRows(run, target, supersededRows(newVersion, decidedBy));
+  // A review already closed meanwhile needs no closing: the new version goes in all the same.
+  await applyRows(run, target, supersededRows(newVersion, decidedBy)).catch((error: unknown) => {
+    if (!(error instanceof AppError && error.code === "already_decided")) throw error;
+  });
 }

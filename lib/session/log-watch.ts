@@ -1,6 +1,6 @@
 import { providerOf, type Db } from "../db/client";
 import { listen } from "../db/pg-listen";
-import { listLastSeqs, readDataVersion } from "../db/session-reads/log-watch";
+import { listLastSeqs, listSessionsActiveSince, readDataVersion } from "../db/session-reads/log-watch";
 import { subscribeEvents } from "./bus";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
@@ -19,8 +19,8 @@ export const LOG_CHANNEL = "plangate_log";
 
 type Watch = {
   followers: Map<string, Set<LogFollower>>;
-  /** Told of any session's commit (its id; null: SQLite says only that something changed). */
-  anyone: Set<(sessionId: string | null) => void>;
+  /** Told of any session's commit, by its id. */
+  anyone: Set<(sessionId: string) => void>;
   /** SQLite: the data_version those following anyone compare with (taken when the first of them came). */
   anySeen: number | null;
   timer: NodeJS.Timeout | null;
@@ -44,7 +44,7 @@ export function watchLog(db: Db, sessionId: string, follower: LogFollower): () =
 }
 
 /** Follows every session's log for commits made outside this process's bus; returns the unsubscribe. */
-export function watchAnyLog(db: Db, follower: (sessionId: string | null) => void): () => void {
+export function watchAnyLog(db: Db, follower: (sessionId: string) => void): () => void {
   const watch = watchOf(db);
   watch.anyone.add(follower);
   if (providerOf(db) !== "postgres" && watch.anySeen === null)
@@ -95,7 +95,8 @@ function schedule(db: Db, watch: Watch): void {
 function follow(db: Db, watch: Watch): void {
   const onNotice = (payload: string | null) => {
     if (payload === null) {
-      for (const f of watch.anyone) f(null);
+      // LISTEN was re-established: what was committed meanwhile is read back, for stream and list alike.
+      void tellAnyone(db, watch, new Date(Date.now() - RECENT_MS)).catch(() => undefined);
       return void readAll(db, watch).catch(() => undefined);
     }
     const cut = payload.lastIndexOf(":");
@@ -117,11 +118,21 @@ function follow(db: Db, watch: Watch): void {
 async function tick(db: Db, watch: Watch): Promise<void> {
   // Read the change marker before the lastSeqs: a commit in between is then seen again on the next tick.
   const version = await readDataVersion(db);
-  if (watch.anySeen !== null && version !== watch.anySeen) for (const f of watch.anyone) f(null);
+  if (watch.anySeen !== null && version !== watch.anySeen)
+    await tellAnyone(db, watch, new Date(Date.now() - TICK_MS - RECENT_MS));
   watch.anySeen = version;
   if (version === watch.seen) return;
   watch.seen = version;
   await readAll(db, watch);
+}
+
+// How far back "what changed" reaches beyond the tick: room for the other process's clock and its commit's duration.
+const RECENT_MS = 2_000;
+
+/** SQLite says only that another connection committed: which sessions it wrote to is read back, by their activity. */
+async function tellAnyone(db: Db, watch: Watch, since: Date): Promise<void> {
+  if (watch.anyone.size === 0) return;
+  for (const id of await listSessionsActiveSince(db, since)) for (const f of watch.anyone) f(id);
 }
 
 async function readAll(db: Db, watch: Watch): Promise<void> {

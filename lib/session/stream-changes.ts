@@ -22,8 +22,13 @@ async function workspaceOf(db: Db, sessionId: string): Promise<string | null> {
 }
 
 /**
- * SSE: `event: changed` with the ids of the sessions that changed (only those in workspaces `visible` allows; a
- * commit another SQLite process made is reported with no ids, as all that is known is that something changed).
+ * A stream ends after this long; the browser opens it again at once, as the person it is now (a role taken away or
+ * a sign-out since then is then in force) and the page re-renders once.
+ */
+export const CHANGES_LIFETIME_MS = 10 * 60_000;
+
+/**
+ * SSE: `event: changed` with the ids of the sessions that changed, only those in workspaces `visible` allows.
  * Nothing is sent while nothing changes but a heartbeat a quarter of a minute.
  */
 export function streamChanges(
@@ -37,7 +42,6 @@ export function streamChanges(
     start(controller) {
       let closed = false;
       let pending: Set<string> | null = null;
-      let unknown = false;
       let timer: NodeJS.Timeout | null = null;
       let lastSent = 0;
       const send = (text: string) => {
@@ -49,19 +53,17 @@ export function streamChanges(
         const sessions = [...pending];
         pending = null;
         lastSent = Date.now();
-        send(`event: changed\ndata: ${JSON.stringify({ sessions, unknown })}\n\n`);
-        unknown = false;
+        send(`event: changed\ndata: ${JSON.stringify({ sessions })}\n\n`);
       };
-      const mark = (sessionId: string | null) => {
+      const mark = (sessionId: string) => {
+        if (closed) return;
         pending ??= new Set();
-        if (sessionId === null) unknown = true;
-        else pending.add(sessionId);
+        pending.add(sessionId);
         // Leading edge when the page has been quiet, then at most once a window.
         timer ??= setTimeout(flush, Math.max(0, lastSent + CHANGES_WINDOW_MS - Date.now()));
       };
-      const changed = (sessionId: string | null) => {
+      const changed = (sessionId: string) => {
         if (closed) return;
-        if (sessionId === null) return mark(null);
         void workspaceOf(db, sessionId)
           .then((workspace) => {
             if (workspace !== null && visible(workspace)) mark(sessionId);
@@ -72,10 +74,12 @@ export function streamChanges(
       const unsubscribe = subscribeAnySession(changed);
       const unwatch = watchAnyLog(db, changed);
       const stopHeartbeat = onHeartbeat(() => send(`: heartbeat ${Date.now()}\n\n`));
+      const end = setTimeout(() => close(), CHANGES_LIFETIME_MS);
       const close = () => {
         if (closed) return;
         closed = true;
         openStreams.delete(close);
+        clearTimeout(end);
         if (timer) clearTimeout(timer);
         unsubscribe();
         unwatch();

@@ -59,8 +59,8 @@ describe("takeManifest (a real folder)", () => {
   });
 
   // Issue 43: every session's plan file stays under .plangate/plans; walking them made an approval's cost grow with
-  // the workspace's history. Plangate's own folders are not in the manifest; a nested ".plangate" of a project is.
-  it("skips the workspace's .plangate and a data folder inside it, whatever they hold", async () => {
+  // the workspace's history. That folder and a data folder inside the workspace are not in the manifest.
+  it("skips the workspace's .plangate/plans and a data folder inside it, whatever they hold", async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
     for (const f of [
       ".plangate/plans/one.md",
@@ -74,6 +74,7 @@ describe("takeManifest (a real folder)", () => {
     }
     for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(dir, `.plangate/plans/p${i}.md`), `# plan ${i}`);
     const got = await takeManifest(dir, undefined, [path.join(dir, "data")]);
-    expect(Object.keys(got.files).sort()).toEqual(["a.ts", "docs/.plangate/x.md"]);
+    // .plangate's config is work like any other: a change to it is seen.
+    expect(Object.keys(got.files).sort()).toEqual([".plangate/config.json", "a.ts", "docs/.plangate/x.md"]);
   });
 });

@@ -7,9 +7,9 @@ import type { Change } from "./match-plan";
  * A workspace without git still gets a baseline at approval, so that verification sees what a shell command
  * changed: a manifest of every file's path, size and modification time, plus a content hash for small files
  * (so a touched but unchanged file is not a change, and a small edit that kept size and time is). It holds no
- * file contents. Dependency and VCS folders are skipped, and Plangate's own (the workspace's `.plangate`, where every
- * session's plan file stays, and a data folder inside it): what an approval costs then follows the change, not the
- * workspace's history. Links are recorded as links and never followed, and
+ * file contents. Dependency and VCS folders are skipped, and Plangate's own (`.plangate/plans`, where every
+ * session's plan file stays, and a data folder inside the workspace): what an approval costs then follows the
+ * change, not the workspace's history. The rest of `.plangate` (its config, its reviewers) is work like any other. Links are recorded as links and never followed, and
  * only regular files are read (opened without blocking, so a FIFO swapped in cannot stall the walk).
  */
 
@@ -83,7 +83,7 @@ export async function takeManifest(
     for (const e of entries) {
       if (truncated) return;
       const sub = path.join(dir, e.name);
-      if (e.isDirectory() && !SKIP.has(e.name) && !(rel === "" && e.name === ".plangate") && !own.includes(sub))
+      if (e.isDirectory() && !SKIP.has(e.name) && !(rel === ".plangate" && e.name === "plans") && !own.includes(sub))
         await walk(sub, name(e));
     }
   };

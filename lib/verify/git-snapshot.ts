@@ -53,8 +53,8 @@ export async function snapshotTree(workspace: string): Promise<string | null> {
   // Background work (hashing every file of a large repository): at low priority, it does not hold up the
   // interactive work beside it, such as the decision it follows reaching the browser.
   const low = 'N=""; command -v nice >/dev/null 2>&1 && N="nice -n 10"';
-  // Plangate's own folder is left out: every session's plan file stays there, and they are no one's work.
-  const own = ["':(top,exclude).plangate'", ...ownInside(workspace).map((p) => `':(top,exclude,literal)${p}'`)];
+  // Plangate's plans folder is left out: every session's plan file stays there, and they are no one's work.
+  const own = ["':(top,exclude).plangate/plans'", ...ownInside(workspace).map((p) => `':(top,exclude,literal)${p}'`)];
   const r = await git(workspace, `${low}; $N ${GIT} add -A -- . ${own.join(" ")} >/dev/null && $N ${GIT} write-tree`);
   const tree = r.output.trim().split("\n").at(-1) ?? "";
   return r.ok && isTreeId(tree) ? tree : null;

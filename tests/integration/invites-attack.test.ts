@@ -84,4 +84,20 @@ describe("pending invites", () => {
     }
     expect(await api.t.db.oneTimeLink.count({ where: { purpose: "invite" } })).toBe(0);
   });
+
+  it("a role stored under such a root before can still be taken away, but not given again", async () => {
+    const admin = await signedInCookie(api.t.db, "ad@example.com", [{ root: "/", role: "owner" }]);
+    const old = await signedInCookie(api.t.db, "old@example.com", [{ root: "/srv/a/../b", role: "reviewer" }]);
+    const give = await api.call(
+      "POST",
+      `/api/people/${old.userId}/role`,
+      { root: "/srv/a/../c", role: "owner" },
+      admin,
+    );
+    expect(give.status).toBe(400);
+    expect(JSON.stringify(give.body)).toContain("without . or ..");
+    const take = await api.call("POST", `/api/people/${old.userId}/role`, { root: "/srv/a/../b", role: null }, admin);
+    expect(take.status, JSON.stringify(take.body)).toBe(200);
+    expect(await api.t.db.membership.count({ where: { userId: old.userId } })).toBe(0);
+  });
 });

@@ -8,8 +8,7 @@ import { snapshotTree } from "../../lib/verify/git-snapshot";
 
 // Issue 43: an approval's snapshot of a git workspace hashed every session's plan file under .plangate/plans (and
 // a data folder kept inside the workspace) on every approval, so its cost grew with the workspace's history. They
-// are Plangate's own: the tree leaves them out, and still holds the work, a nested ".plangate" of the project's
-// included.
+// are Plangate's own: the tree leaves them out, and still holds the work, .plangate's config included.
 let ws = "";
 const dataDir = process.env.PLANGATE_DATA_DIR;
 afterEach(() => {
@@ -20,7 +19,7 @@ afterEach(() => {
 });
 
 describe("a git workspace's snapshot", () => {
-  it("leaves out .plangate and a data folder inside the workspace", async () => {
+  it("leaves out .plangate/plans and a data folder inside the workspace", async () => {
     ws = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-snap-"));
     execFileSync("git", ["init", "-q", ws]);
     const files = [
@@ -42,6 +41,7 @@ describe("a git workspace's snapshot", () => {
     const listed = execFileSync("git", ["-C", ws, "ls-tree", "-r", "--name-only", tree as string], {
       encoding: "utf8",
     });
-    expect(listed.trim().split("\n").sort()).toEqual(["a.ts", "docs/.plangate/x.md"]);
+    // .plangate's config stays in: a change to it is work verification must see.
+    expect(listed.trim().split("\n").sort()).toEqual([".plangate/config.json", "a.ts", "docs/.plangate/x.md"]);
   });
 });

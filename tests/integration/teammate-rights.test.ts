@@ -109,4 +109,22 @@ describe("setting a teammate's plan aside is the lead's decision too", () => {
     expect(robLeft.status, JSON.stringify(robLeft.body)).toBe(200);
     expect((await api.t.db.review.findFirst({ where: { sessionId: id } }))?.status).toBe("abandoned");
   });
+
+  it("before its plan is submitted too: a reviewer who is not the lead's takes the teammate out of plan mode — refused", async () => {
+    const { rob, ray, teamId } = await robsTeam("x");
+    const quiet = { ...mate("wes", "wes.txt"), script: [{ text: "still reading" }] };
+    const res = await api.call("POST", `/api/teams/${teamId}/teammates`, quiet, rob);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.sessionId as string;
+    await settle(api, id);
+    for (const how of [
+      () => api.call("POST", `/api/sessions/${id}/mode`, { mode: "acceptEdits" }, ray),
+      () => api.call("POST", `/api/sessions/${id}/messages`, { text: "/plan off" }, ray),
+    ]) {
+      const tried = await how();
+      expect(tried.status, JSON.stringify(tried.body)).toBe(403);
+      expect(JSON.stringify(tried.body)).toContain("team lead");
+    }
+    expect((await api.call("GET", `/api/sessions/${id}`)).body.state).toMatchObject({ mode: "plan", queuedMode: null });
+  });
 });

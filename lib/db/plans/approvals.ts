@@ -60,3 +60,31 @@ export async function dismissApprovals(conn: Conn, reviewId: string, at = new Da
       .execute();
   return standing;
 }
+
+/** The standing (not dismissed) approvals of these reviews, by review, each in the order given. */
+export async function listApprovalsOf(
+  conn: Conn,
+  reviewIds: readonly string[],
+): Promise<Map<string, Omit<ApprovalView, "credential" | "dismissedAt">[]>> {
+  const out = new Map<string, Omit<ApprovalView, "credential" | "dismissedAt">[]>();
+  for (let i = 0; i < reviewIds.length; i += 500) {
+    const rows = await kysely(conn)
+      .selectFrom("ReviewApproval")
+      .select(["reviewId", "userId", "name", "email", "createdAt"])
+      .where("reviewId", "in", reviewIds.slice(i, i + 500))
+      .where("dismissedAt", "is", null)
+      .orderBy("createdAt")
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.reviewId) ?? [];
+      list.push({
+        ...(r.userId === OPERATOR
+          ? { by: "operator" as const }
+          : { by: "person" as const, userId: r.userId, name: r.name, email: r.email ?? "" }),
+        at: r.createdAt,
+      });
+      out.set(r.reviewId, list);
+    }
+  }
+  return out;
+}

@@ -127,6 +127,44 @@ function reviewedVersion(k: Executor, reviewId: string) {
     .where("r.id", "=", reviewId);
 }
 
+/** A reviewed version with its review's id, and its session's starter and team (a list's one read for many reviews). */
+export type ReviewedVersionOf = ReviewedVersion & { reviewId: string; startedBy: string | null; teamId: string | null };
+
+/** The reviewed versions of these reviews, in no order: one query a few hundred reviews, never one per review. */
+export async function listReviewedVersions(conn: Conn, reviewIds: readonly string[]): Promise<ReviewedVersionOf[]> {
+  const k = kysely(conn);
+  const out: ReviewedVersionOf[] = [];
+  for (let i = 0; i < reviewIds.length; i += 500) {
+    const rows = await k
+      .selectFrom("Review as r")
+      .innerJoin("PlanVersion as v", (j) =>
+        j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"),
+      )
+      .innerJoin("Session as s", "s.id", "r.sessionId")
+      .select([
+        "v.id",
+        "v.planId",
+        "v.version",
+        "v.content",
+        "v.filePath",
+        "v.status",
+        "v.editedByUser",
+        "r.toolCallId",
+        "r.sessionId",
+        "s.workspace",
+        "s.model",
+        "s.agent",
+        "r.id as reviewId",
+        "s.startedBy",
+        "s.teamId",
+      ])
+      .where("r.id", "in", reviewIds.slice(i, i + 500))
+      .execute();
+    out.push(...rows.map((r) => ({ ...r, editedByUser: Boolean(r.editedByUser) })));
+  }
+  return out;
+}
+
 /** The payload (JSON) of the newest result logged for a tool call: what the decision told the agent. */
 export async function findCallResultPayload(
   conn: Conn,

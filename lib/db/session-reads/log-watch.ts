@@ -19,3 +19,15 @@ export async function listLastSeqs(
   if (sessionIds.length === 0) return [];
   return kysely(conn).selectFrom("Session").select(["id", "lastSeq"]).where("id", "in", sessionIds).execute();
 }
+
+/** The sessions whose log moved at or after `since` (newest first, at most `limit`): who another process wrote to. */
+export async function listSessionsActiveSince(conn: Conn, since: Date, limit = 1000): Promise<string[]> {
+  const rows = await kysely(conn)
+    .selectFrom("Session")
+    .select("id")
+    .where("lastActivityAt", ">=", since)
+    .orderBy("lastActivityAt", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
