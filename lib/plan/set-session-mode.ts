@@ -1,5 +1,5 @@
 import type { TeamMembership } from "../core/fold";
-import { type Actor, mayAnswerMailbox } from "../core/people";
+import { type Actor, may, mayAnswerMailbox } from "../core/people";
 import { mayChooseMode, modeRefusal } from "../core/mode-rights";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
@@ -35,7 +35,7 @@ export async function setSessionMode(
   if (!first.ok) throw refusal(first, session.workspace);
   // A teammate that must have its plan approved stays in plan mode until its lead approves: only the lead's people
   // (or an owner) may take it out by hand, with or without a plan waiting.
-  const leadMay = await mayReleaseTeammate(db, before.team, chooser);
+  const leadMay = await mayReleaseTeammate(db, before.team, chooser, session.workspace);
   const held = (s: typeof before, target: string) => s.mode === "plan" && target !== "plan" && !leadMay;
   if (held(before, first.target)) throw new AppError("forbidden", TEAMMATE_HELD);
   if (before.mode === "plan" && first.target !== "plan" && before.pendingReview)
@@ -79,8 +79,14 @@ const TEAMMATE_HELD =
   "This teammate works in plan mode until its team lead approves its plan: only the lead's people (or an owner) may take it out of plan mode.";
 
 /** Whether `chooser` may take this session out of plan mode by hand: always, unless it is a teammate held for its lead. */
-async function mayReleaseTeammate(db: Db, team: TeamMembership | null, chooser: Actor): Promise<boolean> {
+async function mayReleaseTeammate(
+  db: Db,
+  team: TeamMembership | null,
+  chooser: Actor,
+  workspace: string,
+): Promise<boolean> {
   if (team?.role !== "teammate" || !team.requirePlanApproval) return true;
   const lead = await loadLeadPeople(db, team.id);
-  return lead !== null && mayAnswerMailbox(chooser, lead);
+  // Its lead session gone: the workspace's owners still may.
+  return lead === null ? may(chooser, "manage", workspace) : mayAnswerMailbox(chooser, lead);
 }
