@@ -11,10 +11,10 @@ import {
 import type { Db } from "../db/client";
 import { findPerson } from "../db/people/people";
 import { type HeldRule, releasesHeld } from "../core/review-policy";
-import { findReviewedVersion, listReviewRows } from "../db/plans/reviews";
+import { listReviewRows } from "../db/plans/reviews";
 import { listSessionRowsById } from "../db/sessions";
 import { isLeadReview } from "../review/load-review";
-import { positionsFor } from "../review/list-waiting";
+import { readPositions } from "../review/list-waiting";
 import { isExternalModel } from "../session/external-agents";
 import { listRequests } from "../session/permission-store";
 import { getTeam, type TeamView } from "../team/get-team";
@@ -41,7 +41,7 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
     (await listSessionRowsById(db, [...new Set([...reviews, ...asks].map((r) => r.sessionId))])).map((s) => [s.id, s]),
   );
   // Whose decision counts is the server's own answer (standingOf), so "Needs you" never promises a refused click.
-  const positions = await positionsFor(
+  const { positions, versions } = await readPositions(
     db,
     actor,
     reviews.map((r) => ({ ...r, intent: JSON.parse(r.intent) as unknown })),
@@ -84,7 +84,7 @@ export async function listDeskItems(db: Db, actor: Actor, filter: DeskFilter = {
       });
       continue;
     }
-    const version = await findReviewedVersion(db, r.id);
+    const version = versions.get(r.id);
     const position = positions.get(r.id);
     const policy = position && !position.status.plain ? position.status.line : null;
     all.push({

@@ -1,34 +1,93 @@
 // Which waiting plan reviews a reader's decision would move: "Needs you", "for you" and notifications go by this.
 import "server-only";
 import type { Actor } from "../core/people";
+import { parseOwners } from "../core/review-policy";
 import type { Db } from "../db/client";
-import { listReviews, type ReviewPosition, reviewPosition } from "./read-review";
+import { listApprovalsOf } from "../db/plans/approvals";
+import { policyFor } from "../db/plans/policies";
+import { listReviewedVersions, type ReviewedVersionOf } from "../db/plans/reviews";
+import { standingOf } from "./check-decider";
+import { approverOf, isLeadReview, loadLeadPeople, planFiles } from "./load-review";
+import { listReviews, type ReviewPosition } from "./read-review";
+import type { PolicyFacts } from "./review-types";
+import { plainPolicy, statusOf } from "./weigh-policy";
+
+type Waiting = { id: string; sessionId: string; kind: string; intent: unknown; status: string };
 
 /**
  * Each pending plan review's position for `actor` (the same standingOf the server accepts a decision by), keyed by
- * review id. Questions and reviews with no plan version are left out: a review that needs a person is never hidden.
+ * review id, with its reviewed version. Questions and reviews with no plan version are left out: a review that needs
+ * a person is never hidden. A few queries for the whole list (versions, approvals, each workspace's policy, each
+ * team's lead people), never a round of queries per review.
  */
+export async function readPositions(
+  db: Db,
+  actor: Actor,
+  reviews: readonly Waiting[],
+): Promise<{ positions: Map<string, ReviewPosition>; versions: Map<string, ReviewedVersionOf> }> {
+  const plans = reviews.filter((r) => r.kind === "plan-review" && r.status === "pending");
+  const ids = plans.map((r) => r.id);
+  const [versionRows, approvals, me] = await Promise.all([
+    listReviewedVersions(db, ids),
+    listApprovalsOf(db, ids),
+    approverOf(db, actor),
+  ]);
+  const versions = new Map(versionRows.map((v) => [v.reviewId, v]));
+  const policies = once((workspace: string) => policyFor(db, workspace));
+  const leads = once((teamId: string) => loadLeadPeople(db, teamId));
+  const positions = new Map<string, ReviewPosition>();
+  for (const r of plans) {
+    const version = versions.get(r.id);
+    if (!version) continue;
+    const policy = await policies(version.workspace);
+    const owners = parseOwners(policy.owners ?? "");
+    const plain = plainPolicy({ policy, owners });
+    const needs: PolicyFacts = {
+      policy,
+      owners,
+      plain,
+      files: plain ? [] : planFiles(version.content),
+      starter: plain ? null : version.startedBy,
+      approvals: (approvals.get(r.id) ?? []).map((a) => ({ ...a, at: a.at.toISOString() })),
+    };
+    const lead = isLeadReview(r);
+    const leadPeople = lead && version.teamId ? await leads(version.teamId) : null;
+    const standing = standingOf({ workspace: version.workspace, lead, leadPeople, needs }, { actor, me });
+    positions.set(r.id, { status: statusOf(needs), standing });
+  }
+  return { positions, versions };
+}
+
+/** Each pending plan review's position for `actor`, keyed by review id (see readPositions). */
 export async function positionsFor(
   db: Db,
   actor: Actor,
-  reviews: readonly { id: string; sessionId: string; kind: string; intent: unknown; status: string }[],
+  reviews: readonly Waiting[],
 ): Promise<Map<string, ReviewPosition>> {
-  const out = new Map<string, ReviewPosition>();
-  for (const r of reviews) {
-    if (r.kind !== "plan-review" || r.status !== "pending") continue;
-    const position = await reviewPosition(db, r, actor);
-    if (position) out.set(r.id, position);
-  }
-  return out;
+  return (await readPositions(db, actor, reviews)).positions;
 }
 
 /** Of these sessions, the ones waiting on a plan review `actor`'s decision would not move (it waits for others). */
 export async function waitingOnOthers(db: Db, actor: Actor, sessionIds: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (const sessionId of sessionIds) {
-    const pending = await listReviews(db, { sessionId, status: "pending" });
-    const positions = await positionsFor(db, actor, pending);
-    for (const p of positions.values()) if (p.standing && !p.standing.counts) out.add(sessionId);
-  }
+  if (sessionIds.length === 0) return out;
+  const pending = (
+    await Promise.all(sessionIds.map((sessionId) => listReviews(db, { sessionId, status: "pending" })))
+  ).flat();
+  const { positions } = await readPositions(db, actor, pending);
+  for (const r of pending) if (positions.get(r.id)?.standing?.counts === false) out.add(r.sessionId);
   return out;
+}
+
+/** A read memoised by key for one listing (a workspace's policy, a team's lead people). */
+function once<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const seen = new Map<string, Promise<T>>();
+  return (key) => {
+    let p = seen.get(key);
+    if (!p) {
+      p = read(key);
+      seen.set(key, p);
+    }
+    return p;
+  };
 }

@@ -65,8 +65,8 @@ export async function dismissApprovals(conn: Conn, reviewId: string, at = new Da
 export async function listApprovalsOf(
   conn: Conn,
   reviewIds: readonly string[],
-): Promise<Map<string, Omit<ApprovalView, "credential" | "dismissedAt">[]>> {
-  const out = new Map<string, Omit<ApprovalView, "credential" | "dismissedAt">[]>();
+): Promise<Map<string, (Approver & { at: Date })[]>> {
+  const out = new Map<string, (Approver & { at: Date })[]>();
   for (let i = 0; i < reviewIds.length; i += 500) {
     const rows = await kysely(conn)
       .selectFrom("ReviewApproval")
