@@ -56,6 +56,8 @@ export function DeskList({ rows }: { rows: DeskRow[] }) {
         <li key={r.id}>
           <Link
             href={r.href}
+            // Each desk link is the whole desk again: prefetching every visible one read the listing once per row.
+            prefetch={false}
             data-desk-link
             data-testid="desk-item"
             data-kind={r.kind}

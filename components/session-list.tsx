@@ -29,7 +29,12 @@ export function SessionList({ sessions }: { sessions: SessionListItem[] }) {
           data-session-id={s.id}
           className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3"
         >
-          <Link href={`/sessions/${s.id}`} className="min-w-0 flex-1 truncate font-medium hover:underline">
+          <Link
+            href={`/sessions/${s.id}`}
+            // A session page is a few reads of its own: fetched when opened, not for every visible row.
+            prefetch={false}
+            className="min-w-0 flex-1 truncate font-medium hover:underline"
+          >
             {s.title}
           </Link>
           <StatusBadge status={s.status} />
