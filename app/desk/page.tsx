@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { Metadata } from "next";
 import { cache } from "react";
-import { type DeskFilter, openItem, waitedFor } from "@/lib/core/desk-view";
+import Link from "next/link";
+import { DESK_PAGE, type DeskFilter, deskPage, openItem, waitedFor } from "@/lib/core/desk-view";
 import { getDb } from "@/lib/db/client";
 import { listDeskItems } from "@/lib/desk/list-desk-items";
 import { pageActor } from "@/lib/http/page-actor";
@@ -20,11 +21,15 @@ const readDesk = cache(async (filter: string) =>
   listDeskItems(getDb(), await pageActor(), JSON.parse(filter) as DeskFilter),
 );
 
-function filterOf(raw: Record<string, string | string[] | undefined>): { filter: DeskFilter; item?: string } {
+function filterOf(raw: Record<string, string | string[] | undefined>): {
+  filter: DeskFilter;
+  item?: string;
+  after?: string;
+} {
   const parsed = deskQuery.safeParse(raw);
   if (!parsed.success) return { filter: {} };
-  const { agent, workspace, mine, item } = parsed.data;
-  return { filter: { agent, workspace, ...(mine === "1" ? { mine: true } : {}) }, item };
+  const { agent, workspace, mine, item, after } = parsed.data;
+  return { filter: { agent, workspace, ...(mine === "1" ? { mine: true } : {}) }, item, after };
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
@@ -38,18 +43,18 @@ export async function generateMetadata({ searchParams }: { searchParams: Search 
 export default async function DeskPage({ searchParams }: { searchParams: Search }) {
   const actor = await pageActor();
   const raw = await searchParams;
-  const { filter, item: asked } = filterOf(raw);
+  const { filter, item: asked, after } = filterOf(raw);
   const { items, all } = await readDesk(JSON.stringify(filter));
-  const open = openItem(items, asked);
+  // One page of rows; the item asked for opens even when it is on another page.
+  const { page, next } = deskPage(items, after);
+  const open = openItem(items, asked, page);
   const now = Date.now();
-  const keep = new URLSearchParams(
-    Object.entries({ agent: filter.agent, workspace: filter.workspace, mine: filter.mine ? "1" : undefined }).flatMap(
-      ([k, v]) => (v ? [[k, v]] : []),
-    ),
-  );
-  const rows: DeskRow[] = items.map((i) => ({
+  const filters = { agent: filter.agent, workspace: filter.workspace, mine: filter.mine ? "1" : undefined };
+  const query = (extra: Record<string, string | undefined>) =>
+    new URLSearchParams(Object.entries({ ...filters, ...extra }).flatMap(([k, v]) => (v ? [[k, v]] : []))).toString();
+  const rows: DeskRow[] = page.map((i) => ({
     id: i.id,
-    href: `/desk?${new URLSearchParams([...keep, ["item", i.id]]).toString()}`,
+    href: `/desk?${query({ after, item: i.id })}`,
     kind: i.kind,
     title: i.title,
     agent: i.agent,
@@ -126,7 +131,30 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
         </p>
       ) : (
         <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">
-          <DeskList rows={rows} />
+          <div className="flex flex-col gap-2">
+            <DeskList rows={rows} />
+            {after || next ? (
+              <nav aria-label="Desk pages" className="flex justify-between text-sm">
+                {after ? (
+                  <Link href={`/desk?${query({})}`} prefetch={false} className="underline" data-testid="desk-first">
+                    First {DESK_PAGE}
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                {next ? (
+                  <Link
+                    href={`/desk?${query({ after: next })}`}
+                    prefetch={false}
+                    className="underline"
+                    data-testid="desk-next"
+                  >
+                    Next {DESK_PAGE}
+                  </Link>
+                ) : null}
+              </nav>
+            ) : null}
+          </div>
           {open ? <OpenDeskItem key={open.id} db={getDb()} item={open} actor={actor} /> : null}
         </div>
       )}

@@ -18,4 +18,9 @@ export const deskQuery = z.object({
     .max(100)
     .optional()
     .transform((v) => v || undefined),
+  after: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => v || undefined),
 });

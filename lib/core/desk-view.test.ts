@@ -3,7 +3,9 @@ import {
   agentLabel,
   askTitle,
   type DeskItem,
+  deskCursor,
   deskOrder,
+  deskPage,
   filterDesk,
   openItem,
   planTitle,
@@ -92,4 +94,24 @@ describe("desk view", () => {
     [73 * 3_600_000, "3 days"],
     [-5000, "just now"],
   ])("waited %i ms → %s", (ms, words) => expect(waitedFor(new Date(0).toISOString(), ms)).toBe(words));
+});
+
+describe("deskPage (issue 43: every list is a page)", () => {
+  const items = deskOrder(
+    Array.from({ length: 7 }, (_, n) => item(`r${n}`, `2026-12-06T10:0${Math.floor(n / 2)}:00.000Z`)),
+  );
+  const ids = (xs: readonly DeskItem[]) => xs.map((x) => x.id);
+  it.each<[string, string | undefined, number, string[], boolean]>([
+    ["the first page", undefined, 3, ["r0", "r1", "r2"], true],
+    ["after r2", deskCursor(items[2] as DeskItem), 3, ["r3", "r4", "r5"], true],
+    ["the last page", deskCursor(items[5] as DeskItem), 3, ["r6"], false],
+    ["exactly a page left", deskCursor(items[3] as DeskItem), 3, ["r4", "r5", "r6"], false],
+    // A cursor is a place in the order, not a row: an item decided meanwhile still marks where its page ended.
+    ["after r3's place", "2026-12-06T10:01:00.000Z|r3", 2, ["r4", "r5"], true],
+  ])("%s", (_name, after, limit, want, more) => {
+    const { page, next } = deskPage(items, after, limit);
+    expect(ids(page)).toEqual(want);
+    expect(next !== null).toBe(more);
+    if (next) expect(next).toBe(deskCursor(page.at(-1) as DeskItem));
+  });
 });

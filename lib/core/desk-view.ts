@@ -76,6 +76,27 @@ export function filterDesk(items: readonly DeskItem[], filter: DeskFilter): Desk
   );
 }
 
+/** How many items a desk page shows (and the API gives by default). */
+export const DESK_PAGE = 50;
+
+/** Where a page ends: the last item's wait start and id (the desk's order), as the next page's `after`. */
+export const deskCursor = (i: Pick<DeskItem, "since" | "id">) => `${i.since}|${i.id}`;
+
+/**
+ * Pure: one page of the desk, in its order, after a cursor (the last item of the page before; an item decided
+ * meanwhile still marks its place). `next`: the cursor of the page after, null on the last.
+ */
+export function deskPage(
+  items: readonly DeskItem[],
+  after: string | undefined,
+  limit = DESK_PAGE,
+): { page: DeskItem[]; next: string | null } {
+  const rest = after === undefined ? items : items.filter((i) => deskCursor(i) > after);
+  const page = rest.slice(0, limit);
+  const last = page.at(-1);
+  return { page, next: rest.length > limit && last ? deskCursor(last) : null };
+}
+
 /** How long something has waited, in words ("just now", "4 min", "2 h 5 min", "3 days"). */
 export function waitedFor(sinceIso: string, now: number): string {
   const minutes = Math.floor(Math.max(0, now - Date.parse(sinceIso)) / 60_000);
@@ -87,7 +108,11 @@ export function waitedFor(sinceIso: string, now: number): string {
   return days === 1 ? "1 day" : `${days} days`;
 }
 
-/** The item to open: the one asked for if it still waits, else the first (after a decision, the next one). */
-export function openItem(items: readonly DeskItem[], asked: string | undefined): DeskItem | undefined {
-  return items.find((i) => i.id === asked) ?? items[0];
+/** The item to open: the one asked for if it still waits (on any page), else the page's first (after a decision, the next one). */
+export function openItem(
+  items: readonly DeskItem[],
+  asked: string | undefined,
+  page: readonly DeskItem[] = items,
+): DeskItem | undefined {
+  return items.find((i) => i.id === asked) ?? page[0];
 }

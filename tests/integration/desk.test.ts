@@ -21,7 +21,7 @@ const { person, setPolicy } = policyKit(() => api);
 const desk = async (query = "", as?: { cookie: string }) => {
   const res = await api.call("GET", `/api/desk${query}`, undefined, as);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { items: DeskItem[]; waiting: number; forYou: number };
+  return res.body as { items: DeskItem[]; next: string | null; waiting: number; forYou: number };
 };
 
 /** A Plangate plan, a teammate's plan, Claude Code's plan and a permission ask, made in this order. */
@@ -65,10 +65,24 @@ describe("the desk", () => {
     expect((await desk("?agent=Claude%20Code")).items.map((i) => i.id)).toEqual([made.outside.reviewId]);
   });
 
+  it("comes a page at a time (issue 43): the pages together are the whole desk, in its order, with the counts of all", async () => {
+    await fourSources();
+    const whole = await desk();
+    const first = await desk("?limit=3");
+    expect([first.items.length, first.waiting, first.forYou]).toEqual([3, 4, 4]);
+    expect(first.next).not.toBeNull();
+    const second = await desk(`?limit=3&after=${encodeURIComponent(first.next as string)}`);
+    expect(second.next).toBeNull();
+    expect([...first.items, ...second.items].map((i) => i.id)).toEqual(whole.items.map((i) => i.id));
+    const bad = await api.call("GET", "/api/desk?limit=0");
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/limit/);
+  });
+
   it("shows a person nothing from a workspace they have no role in (and a bad filter is a 400 that names it)", async () => {
     await fourSources();
     const stranger = await signedInCookie(api.t.db, "stranger@example.com", [{ root: "/elsewhere", role: "owner" }]);
-    expect(await desk("", stranger)).toEqual({ items: [], waiting: 0, forYou: 0 });
+    expect(await desk("", stranger)).toEqual({ items: [], next: null, waiting: 0, forYou: 0 });
     const viewer = await signedInCookie(api.t.db, "vic@example.com", [{ root: api.workspace, role: "viewer" }]);
     const seen = await desk("", viewer);
     // A viewer sees what waits but is needed for none of it.

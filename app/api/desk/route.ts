@@ -1,3 +1,4 @@
+import { deskPage } from "@/lib/core/desk-view";
 import { getDb } from "@/lib/db/client";
 import { listDeskItems } from "@/lib/desk/list-desk-items";
 import { json, parseQuery, route } from "@/lib/http/route";
@@ -5,9 +6,13 @@ import { deskApiQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-/** The desk as data: what waits in the caller's workspaces, oldest first (the page, a CLI, an MCP client). */
+/**
+ * The desk as data: what waits in the caller's workspaces, oldest first (the page, a CLI, an MCP client), a page at
+ * a time (`next` is the following page's `after`), with the counts of all of it.
+ */
 export const GET = route("read", async (req, _ctx, actor) => {
-  const { agent, workspace, mine } = parseQuery(req, deskApiQuery);
+  const { agent, workspace, mine, after, limit } = parseQuery(req, deskApiQuery);
   const { items, all } = await listDeskItems(getDb(), actor, { agent, workspace, mine: mine === "1" || undefined });
-  return json({ items, waiting: all.length, forYou: all.filter((i) => i.mine).length });
+  const { page, next } = deskPage(items, after, limit);
+  return json({ items: page, next, waiting: all.length, forYou: all.filter((i) => i.mine).length });
 });
