@@ -36,6 +36,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   cli: async () => (await import("./cli-bench")).benchCli(),
   // Issue 41: a read and a write tool call, through the confined file worker.
   tools: async () => (await import("./tools-bench")).benchTools(),
+  // Issue 43: an open desk tab's cost, and the desk at 1,000 waiting against 10.
+  desk: async () => (await import("./desk-bench")).benchDesk(),
 };
 
 const results: Record<string, unknown> = {};

@@ -1,0 +1,137 @@
+/**
+ * What a team's open desk costs (issue 43), through two production servers (scripts/start.ts, as `npm start` runs
+ * them) side by side: one with 10 plans waiting, one with 1,000 (outside agents' plans, submitted through the API).
+ *
+ * - `idle`: the server's CPU (its whole process group, from /proc) while Chromium holds a desk tab, a home tab and
+ *   a session tab open on it and nothing happens: the median of three 10 s windows, beside the same server with no
+ *   tab open (the floor). Target: under 1% of a core with the tabs, at 10 and at 1,000 waiting.
+ * - `desk`: `GET /desk` and `GET /api/desk` at 1,000 waiting against 10 waiting, interleaved request by request;
+ *   the median over rounds of the per-round ratio of medians. Target: within 2x.
+ */
+import fs from "node:fs";
+import { chromium } from "@playwright/test";
+import { operatorHeaders } from "./lib/credential";
+import { type AppServer, buildIfStale, request, sleep, startAppServer } from "./lib/servers";
+import { median, round } from "./lib/stats";
+import { tempDb } from "./lib/temp-db";
+
+const ROUNDS = Number(process.env.BENCH_DESK_ROUNDS ?? 5);
+const SAMPLES = Number(process.env.BENCH_DESK_SAMPLES ?? 20);
+const WINDOW_MS = Number(process.env.BENCH_DESK_WINDOW_MS ?? 10_000);
+const SIZES = [10, Number(process.env.BENCH_DESK_WAITING ?? 1000)] as const;
+const TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds used so far by every process in the server's group (the start script and the server it runs). */
+function groupCpuSeconds(pgid: number): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12).
+      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / TICKS;
+}
+
+/** The share of one core the server used over each of three windows (median). */
+async function idleShare(server: AppServer): Promise<number> {
+  const shares: number[] = [];
+  for (let w = 0; w < 3; w++) {
+    const before = groupCpuSeconds(server.proc.pid as number);
+    const start = performance.now();
+    await sleep(WINDOW_MS);
+    shares.push((groupCpuSeconds(server.proc.pid as number) - before) / ((performance.now() - start) / 1000));
+  }
+  return median(shares);
+}
+
+async function seed(server: AppServer, n: number): Promise<string> {
+  let sessionId = "";
+  for (let i = 0; i < n; i++) {
+    const res = await request(server.port, "POST", "/api/external/plan-reviews", {
+      agent: "claude-code",
+      externalSessionId: `desk-bench-${i}`,
+      cwd: `/bench/project-${i % 7}`,
+      plan: `# Plan ${i}: add the thing\n\n1. Change \`src/thing-${i}.ts\`\n2. Test it\n`,
+    });
+    if (res.status !== 201) throw new Error(`seeding answered ${res.status}: ${JSON.stringify(res.body)}`);
+    sessionId = res.body.sessionId as string;
+  }
+  return sessionId;
+}
+
+async function timed(port: number, path: string): Promise<number> {
+  const start = performance.now();
+  const res = await request(port, "GET", path);
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+  return performance.now() - start;
+}
+
+export async function benchDesk() {
+  buildIfStale();
+  const dbs = SIZES.map((n) => tempDb(`desk-${n}`));
+  const servers: AppServer[] = [];
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    for (const t of dbs) servers.push(await startAppServer({ DATABASE_URL: t.url, PLANGATE_ALLOW_SCRIPTED: "1" }));
+    const sessions = await Promise.all(servers.map((s, i) => seed(s, SIZES[i] as number)));
+
+    const idle = [];
+    for (const [i, server] of servers.entries()) {
+      const floor = await idleShare(server);
+      const context = await browser.newContext({ extraHTTPHeaders: operatorHeaders() });
+      for (const path of ["/desk", "/", `/sessions/${sessions[i]}`]) {
+        const page = await context.newPage();
+        await page.goto(`http://127.0.0.1:${server.port}${path}`);
+        await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      }
+      // Let the pages settle (hydration, the streams' first messages) before the windows.
+      await sleep(2_000);
+      const withTabs = await idleShare(server);
+      await context.close();
+      idle.push({ waiting: SIZES[i], floorCore: round(floor, 4), tabsCore: round(withTabs, 4), targetCore: 0.01 });
+    }
+
+    const ratios: Record<"page" | "api", number[]> = { page: [], api: [] };
+    const ms: Record<string, number[]> = {};
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [kind, path] of [
+        ["page", "/desk"],
+        ["api", "/api/desk"],
+      ] as const) {
+        const small: number[] = [];
+        const big: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          small.push(await timed((servers[0] as AppServer).port, path));
+          big.push(await timed((servers[1] as AppServer).port, path));
+        }
+        ratios[kind].push(median(big) / median(small));
+        (ms[`${kind}Small`] ??= []).push(median(small));
+        (ms[`${kind}Big`] ??= []).push(median(big));
+      }
+    }
+    return {
+      name: "desk-at-scale",
+      waiting: SIZES,
+      idle,
+      desk: {
+        pageMsP50: { small: round(median(ms.pageSmall ?? []), 2), big: round(median(ms.pageBig ?? []), 2) },
+        apiMsP50: { small: round(median(ms.apiSmall ?? []), 2), big: round(median(ms.apiBig ?? []), 2) },
+        pageRatio: round(median(ratios.page), 2),
+        apiRatio: round(median(ratios.api), 2),
+        targetRatio: 2,
+      },
+    };
+  } finally {
+    await browser.close();
+    for (const s of servers) await s.stop();
+    for (const t of dbs) await t.dispose();
+  }
+}
