@@ -78,14 +78,14 @@ export function SessionHistory({ history }: { history: History }) {
       className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
     >
       <summary className="cursor-pointer font-semibold">
-        History: {plans.length} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks,{" "}
+        History: {totals.plans} plan versions, {totals.modes} mode changes, {totals.permissions} permission asks,{" "}
         {related.length} linked sessions
       </summary>
       <UsageLine usage={usage} testId="history-usage" className="mt-2" />
-      {totals.modes > modes.length || totals.permissions > permissions.length ? (
+      {totals.modes > modes.length || totals.permissions > permissions.length || totals.plans > plans.length ? (
         <p data-testid="history-latest-only" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          Showing the latest {modes.length} mode changes and {permissions.length} permission asks; the export and GET
-          /api/sessions/…/history have them all.
+          Showing the latest {plans.length} plan versions, {modes.length} mode changes and {permissions.length}{" "}
+          permission asks; the export and GET /api/sessions/…/history have them all.
         </p>
       ) : null}
       {plans.length > 0 ? (

@@ -40,7 +40,7 @@ export type SessionHistory = {
   permissions: PermissionDecisionView[];
   related: RelatedSession[];
   /** How many there are in all: with `recent`, only the latest of them are listed. */
-  totals: { modes: number; permissions: number };
+  totals: { modes: number; permissions: number; plans: number };
   /** The session's tokens in all; null when its model reported none (offline, scripted). */
   usage: Usage | null;
 };

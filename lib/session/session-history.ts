@@ -34,13 +34,14 @@ const verdict = (status: string, verified: string | null): PlanVersionView["veri
 
 /**
  * What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked
- * sessions. `recent` lists only the latest mode switches and permission replies (the session page), so a
- * long session's page reads as much as a short one's; the totals are always given.
+ * sessions. `recent` lists only the latest mode switches and permission replies and `plans` only the latest plan
+ * versions (each with its side-by-side changes): the session page, so a long session's page does as much as a
+ * short one's. The totals are always given.
  */
 export async function sessionHistory(
   db: Db,
   sessionId: string,
-  opts: { recent?: number } = {},
+  opts: { recent?: number; plans?: number } = {},
 ): Promise<SessionHistory> {
   const latest = opts.recent === undefined ? {} : { latest: Math.max(0, Math.floor(opts.recent)) };
   const [own, copied, modes, asks, related, comments, counts] = await Promise.all([
@@ -53,8 +54,10 @@ export async function sessionHistory(
     countHistory(db, sessionId),
   ]);
   const versions = [...copied, ...own];
-  const plans = versions.map((v, i): PlanVersionView => {
-    const prev = versions[i - 1];
+  // The latest versions only, when asked: each is diffed against the one before it (which is read, never shown).
+  const first = opts.plans === undefined ? 0 : Math.max(0, versions.length - Math.max(0, Math.floor(opts.plans)));
+  const plans = versions.slice(first).map((v, j): PlanVersionView => {
+    const prev = versions[first + j - 1];
     return {
       planId: v.planId,
       version: v.version,
@@ -87,7 +90,7 @@ export async function sessionHistory(
       at: iso(a.repliedAt ?? a.createdAt),
     })),
     related,
-    totals: { modes: counts.modes, permissions: counts.permissions },
+    totals: { modes: counts.modes, permissions: counts.permissions, plans: versions.length },
     usage: usageFromStateJson(counts.state),
   };
 }

@@ -164,6 +164,11 @@ describe("session history", () => {
     expect(latest.modes.map((m) => `${m.from}>${m.to}`)).toEqual(["plan>acceptEdits"]);
     expect(latest.totals).toEqual(history.totals);
     expect(latest.permissions).toEqual(history.permissions.slice(-1));
+    // Issue 43: plan versions too (the heaviest rows): the latest only, each still diffed against the one before.
+    const onePlan = await sessionHistory(api.t.db, id, { plans: 1 });
+    expect(onePlan.plans.map((p) => p.version)).toEqual([2]);
+    expect(onePlan.plans[0]?.changes).toEqual(history.plans[1].changes);
+    expect(onePlan.totals.plans).toBe(2);
   });
 
   it("tokens: a scripted session reports none; reported tokens are summed into History and both exports", async () => {
