@@ -89,8 +89,12 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
       timeout: 15_000,
     })
     .toEqual(["idle", "idle"]);
-  // Their work matches their plans, so the mailbox says done (a failed check would say so instead).
-  await expect(page.locator('[data-testid="teammate"][data-status="done"]')).toHaveCount(2, { timeout: 10_000 });
+  // Their files changed as planned, but their workspace has no verify command, so nothing checked the work: the
+  // mailbox says so (issue 42), never "Done".
+  const finished = page.locator('[data-testid="teammate"][data-status="unverified"]');
+  await expect(finished).toHaveCount(2, { timeout: 10_000 });
+  await expect(finished.first()).toContainText("Finished, not checked");
+  await expect(page.locator('[data-testid="teammate"][data-status="done"]')).toHaveCount(0);
   const aliceResults = (await eventsOf(request, alice))
     .filter((e) => e.type === "tool.result")
     .map((e) => [e.payload.tool, e.payload.ok]);
