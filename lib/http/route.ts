@@ -12,6 +12,18 @@ export function json(body: unknown, status = 200): NextResponse {
   return NextResponse.json(body, { status });
 }
 
+/** A live SSE body as the response: never cached or transformed, and not buffered by a proxy in front. */
+export function eventStream(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
 /** Turns thrown errors into the registry's JSON shape: bad input is a 4xx naming the problem, never a 500. */
 export function errorResponse(error: unknown): NextResponse {
   if (error instanceof AppError) {

@@ -1,4 +1,4 @@
-import { closeOpenStreams } from "./stream-events";
+import { closeOpenStreams } from "./live-stream";
 
 // After SIGTERM (a service manager's stop) or SIGINT the server exits within this, whatever is still open. Next's
 // own handler closes the listening socket and waits for every connection to end; a browser tab's live stream

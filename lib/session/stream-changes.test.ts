@@ -67,11 +67,13 @@ describe("the changes stream", () => {
     const b = await session("/srv/b");
     const s = open();
     const worker = path.resolve(import.meta.dirname, "../../tests/helpers/append-worker.ts");
-    const args = (id: string) => ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "3", "w"];
-    // The attack: another process writes to /srv/b first; SQLite tells only that something changed, so which
-    // sessions is read back and filtered like the rest.
-    await run(process.execPath, args(b), { timeout: 60_000 });
-    const other = run(process.execPath, args(a), { timeout: 60_000 });
+    // The attack: another process writes to /srv/b first, then to /srv/a; SQLite tells only that something
+    // changed, so which sessions is read back and filtered like the rest.
+    const other = run(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", worker, t.url, `${b},${a}`, "3", "w"],
+      { timeout: 60_000 },
+    );
     const got = await s.next();
     await other;
     expect(got).toEqual({ sessions: [a] });

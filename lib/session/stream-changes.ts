@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { findSessionOwner } from "../db/sessions";
 import { subscribeAnySession } from "./bus";
 import { watchAnyLog } from "./log-watch";
-import { onHeartbeat, openStreams } from "./stream-events";
+import { liveStream } from "./live-stream";
 
 /** At most one message per window: a busy agent (many events a second) costs a page one re-render a second. */
 export const CHANGES_WINDOW_MS = 1_000;
@@ -36,68 +36,41 @@ export function streamChanges(
   visible: (workspace: string) => boolean,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let stop = () => undefined as void;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
-      let pending: Set<string> | null = null;
-      let timer: NodeJS.Timeout | null = null;
-      let lastSent = 0;
-      const send = (text: string) => {
-        if (!closed) controller.enqueue(encoder.encode(text));
-      };
-      const flush = () => {
-        timer = null;
-        if (!pending) return;
-        const sessions = [...pending];
-        pending = null;
-        lastSent = Date.now();
-        send(`event: changed\ndata: ${JSON.stringify({ sessions })}\n\n`);
-      };
-      const mark = (sessionId: string) => {
-        if (closed) return;
-        pending ??= new Set();
-        pending.add(sessionId);
-        // Leading edge when the page has been quiet, then at most once a window.
-        timer ??= setTimeout(flush, Math.max(0, lastSent + CHANGES_WINDOW_MS - Date.now()));
-      };
-      const changed = (sessionId: string) => {
-        if (closed) return;
-        void workspaceOf(db, sessionId)
-          .then((workspace) => {
-            if (workspace !== null && visible(workspace)) mark(sessionId);
-          })
-          .catch(() => undefined);
-      };
-      send(`retry: 1000\n: connected\n\n`);
-      const unsubscribe = subscribeAnySession(changed);
-      const unwatch = watchAnyLog(db, changed);
-      const stopHeartbeat = onHeartbeat(() => send(`: heartbeat ${Date.now()}\n\n`));
-      const end = setTimeout(() => close(), CHANGES_LIFETIME_MS);
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        openStreams.delete(close);
-        clearTimeout(end);
-        if (timer) clearTimeout(timer);
-        unsubscribe();
-        unwatch();
-        stopHeartbeat();
-        signal.removeEventListener("abort", close);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      stop = close;
-      openStreams.add(close);
-      if (signal.aborted) close();
-      else signal.addEventListener("abort", close);
-    },
-    cancel() {
-      stop();
-    },
+  return liveStream(signal, ({ send, closed, close }) => {
+    let pending: Set<string> | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let lastSent = 0;
+    const flush = () => {
+      timer = null;
+      if (!pending) return;
+      const sessions = [...pending];
+      pending = null;
+      lastSent = Date.now();
+      send(`event: changed\ndata: ${JSON.stringify({ sessions })}\n\n`);
+    };
+    const mark = (sessionId: string) => {
+      if (closed()) return;
+      pending ??= new Set();
+      pending.add(sessionId);
+      // Leading edge when the page has been quiet, then at most once a window.
+      timer ??= setTimeout(flush, Math.max(0, lastSent + CHANGES_WINDOW_MS - Date.now()));
+    };
+    const changed = (sessionId: string) => {
+      if (closed()) return;
+      void workspaceOf(db, sessionId)
+        .then((workspace) => {
+          if (workspace !== null && visible(workspace)) mark(sessionId);
+        })
+        .catch(() => undefined);
+    };
+    const unsubscribe = subscribeAnySession(changed);
+    const unwatch = watchAnyLog(db, changed);
+    const end = setTimeout(close, CHANGES_LIFETIME_MS);
+    return () => {
+      clearTimeout(end);
+      if (timer) clearTimeout(timer);
+      unsubscribe();
+      unwatch();
+    };
   });
 }

@@ -97,6 +97,22 @@ export type ReviewedVersion = {
 
 const reviewedVersions = shapedQuery<ReviewedVersion>();
 
+/** A reviewed version's columns: the version, its review's call and session, and the session's workspace and agent. */
+const REVIEWED_COLUMNS = [
+  "v.id",
+  "v.planId",
+  "v.version",
+  "v.content",
+  "v.filePath",
+  "v.status",
+  "v.editedByUser",
+  "r.toolCallId",
+  "r.sessionId",
+  "s.workspace",
+  "s.model",
+  "s.agent",
+] as const;
+
 export async function findReviewedVersion(conn: Conn, reviewId: string): Promise<ReviewedVersion | undefined> {
   const k = kysely(conn);
   const [row] = await reviewedVersions(k, "reviewed", { reviewId }, (bind) =>
@@ -110,20 +126,7 @@ function reviewedVersion(k: Executor, reviewId: string) {
     .selectFrom("Review as r")
     .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
     .innerJoin("Session as s", "s.id", "r.sessionId")
-    .select([
-      "v.id",
-      "v.planId",
-      "v.version",
-      "v.content",
-      "v.filePath",
-      "v.status",
-      "v.editedByUser",
-      "r.toolCallId",
-      "r.sessionId",
-      "s.workspace",
-      "s.model",
-      "s.agent",
-    ])
+    .select(REVIEWED_COLUMNS)
     .where("r.id", "=", reviewId);
 }
 
@@ -141,23 +144,7 @@ export async function listReviewedVersions(conn: Conn, reviewIds: readonly strin
         j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"),
       )
       .innerJoin("Session as s", "s.id", "r.sessionId")
-      .select([
-        "v.id",
-        "v.planId",
-        "v.version",
-        "v.content",
-        "v.filePath",
-        "v.status",
-        "v.editedByUser",
-        "r.toolCallId",
-        "r.sessionId",
-        "s.workspace",
-        "s.model",
-        "s.agent",
-        "r.id as reviewId",
-        "s.startedBy",
-        "s.teamId",
-      ])
+      .select([...REVIEWED_COLUMNS, "r.id as reviewId", "s.startedBy", "s.teamId"])
       .where("r.id", "in", reviewIds.slice(i, i + 500))
       .execute();
     out.push(...rows.map((r) => ({ ...r, editedByUser: Boolean(r.editedByUser) })));

@@ -1,6 +1,6 @@
 import { authoriseSession } from "@/lib/auth/authorise";
 import { getDb } from "@/lib/db/client";
-import { route } from "@/lib/http/route";
+import { eventStream, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
 import { streamSessionEvents } from "@/lib/session/stream-events";
@@ -13,13 +13,5 @@ export const GET = route("read", async (req, ctx: IdParams, actor) => {
   await getSession(getDb(), id);
   const header = req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after") ?? "0";
   const after = Number.parseInt(header, 10);
-  const body = streamSessionEvents(getDb(), id, Number.isFinite(after) && after >= 0 ? after : 0, req.signal);
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStream(streamSessionEvents(getDb(), id, Number.isFinite(after) && after >= 0 ? after : 0, req.signal));
 });
