@@ -35,6 +35,7 @@ export default async function HomePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  const since = Date.now();
   const actor = await pageActor();
   // Only the sessions, teams and waiting work of the workspaces this person has a role in.
   const roots = readableRoots(actor);
@@ -66,7 +67,7 @@ export default async function HomePage({
   const others = allWaiting.filter((s) => theirs.has(s.id));
   return (
     <section aria-labelledby="sessions-heading">
-      {filtered || picked.cursor ? null : <RefreshOnChange />}
+      {filtered || picked.cursor ? null : <RefreshOnChange since={since} />}
       <SandboxBanner />
       <h1 id="sessions-heading" className="mb-4 text-xl font-semibold">
         Sessions

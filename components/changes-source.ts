@@ -9,8 +9,8 @@ type Listener = (changes: Changes | "reconnected") => void;
 const listeners = new Set<Listener>();
 let source: EventSource | null = null;
 
-function open(): EventSource {
-  const s = new EventSource("/api/changes");
+function open(since: number | undefined): EventSource {
+  const s = new EventSource(since === undefined ? "/api/changes" : `/api/changes?since=${since}`);
   let dropped = false;
   s.addEventListener("changed", (message) => {
     let changes: Changes = { sessions: [] };
@@ -32,10 +32,13 @@ function open(): EventSource {
   return s;
 }
 
-/** Listens to the tab's change stream; returns the unsubscribe. */
-export function onChanges(listener: Listener): () => void {
+/**
+ * Listens to the tab's change stream; returns the unsubscribe. `since`: when the page read what it shows (the
+ * server's clock), so that what changed before the stream opened is told too.
+ */
+export function onChanges(listener: Listener, since?: number): () => void {
   listeners.add(listener);
-  source ??= open();
+  source ??= open(since);
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0) {

@@ -1,16 +1,18 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { onChanges } from "./changes-source";
 
 /**
  * Re-renders a list page when a session it may show changes (the server pushes which, over one stream per tab):
  * nothing is fetched or rendered while nothing happens. A change while the tab is hidden re-renders it once it is
- * shown again.
+ * shown again. `since`: when the server read what the page shows (a change before its stream opened is told too).
  */
-export function RefreshOnChange() {
+export function RefreshOnChange({ since }: { since: number }) {
   const router = useRouter();
+  // The first render's: the tab's stream stays open across re-renders, so it has missed nothing since.
+  const first = useRef(since);
   useEffect(() => {
     let stale = false;
     const onVisible = () => {
@@ -22,7 +24,7 @@ export function RefreshOnChange() {
     const stop = onChanges(() => {
       if (document.visibilityState === "visible") router.refresh();
       else stale = true;
-    });
+    }, first.current);
     document.addEventListener("visibilitychange", onVisible);
     return () => {
       stop();

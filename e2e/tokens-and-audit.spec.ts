@@ -26,6 +26,8 @@ test("invite from People → the invitee joins; a token made, used, revoked; eve
   await page.getByTestId("credentials-password").fill(PASSWORD);
   await page.getByTestId("credentials-submit").click();
   await expect(page).toHaveURL(`${local}/people`);
+  // Typed before React hydrates the form, the email would be lost to its state: wait until the page answers.
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
 
   await page.getByTestId("invite-email").fill("rosa@example.com");
   await page.getByTestId("invite-role").selectOption("reviewer");

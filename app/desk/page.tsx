@@ -41,6 +41,7 @@ export async function generateMetadata({ searchParams }: { searchParams: Search 
 
 /** The desk: every waiting plan, question and permission ask, oldest first, beside the open one's card. */
 export default async function DeskPage({ searchParams }: { searchParams: Search }) {
+  const since = Date.now();
   const actor = await pageActor();
   const raw = await searchParams;
   const { filter, item: asked, after } = filterOf(raw);
@@ -72,7 +73,7 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
   const box = "rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700";
   return (
     <section aria-labelledby="desk-title" className="flex flex-col gap-4">
-      <RefreshOnChange />
+      <RefreshOnChange since={since} />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 id="desk-title" className="text-xl font-semibold">
           Desk{" "}

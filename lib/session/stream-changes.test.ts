@@ -25,10 +25,10 @@ const session = async (workspace: string) =>
   (await createSession(t.db, { title: "t", workspace, agent: "build", model: "offline", mode: "default" })).id;
 
 /** An open stream for someone who may read only /srv/a: resolves each "changed" message as it arrives. */
-function open() {
+function open(since?: number) {
   const controller = new AbortController();
   controllers.push(controller);
-  const reader = streamChanges(t.db, (ws) => ws === "/srv/a", controller.signal).getReader();
+  const reader = streamChanges(t.db, (ws) => ws === "/srv/a", controller.signal, since).getReader();
   const decoder = new TextDecoder();
   let text = "";
   const next = async (): Promise<{ sessions: string[] }> => {
@@ -60,6 +60,17 @@ describe("the changes stream", () => {
     await appendEvents(t.db, b, note("hidden again"));
     await appendEvents(t.db, a, note("shown again"));
     expect((await s.next()).sessions).toEqual([a]);
+  });
+
+  it("tells at once what changed between the page's read and its stream's opening (never an unreadable one)", async () => {
+    const a = await session("/srv/a");
+    const b = await session("/srv/b");
+    const read = Date.now();
+    // The page was rendered at `read`; these commits land before its stream opens.
+    await appendEvents(t.db, b, note("hidden"));
+    await appendEvents(t.db, a, note("missed before"));
+    const s = open(read);
+    expect(await s.next()).toEqual({ sessions: [a] });
   });
 
   it("hears what another server process committed, and names only the sessions the person may read", async () => {

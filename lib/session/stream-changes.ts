@@ -1,6 +1,7 @@
 // One stream per open list page (the desk, home, a team's mailbox): which visible sessions changed, pushed as it
 // happens, so a page re-renders only when something it may show changed and costs nothing while nothing does.
 import type { Db } from "../db/client";
+import { listSessionsActiveSince } from "../db/session-reads/log-watch";
 import { findSessionOwner } from "../db/sessions";
 import { subscribeAnySession } from "./bus";
 import { watchAnyLog } from "./log-watch";
@@ -29,12 +30,15 @@ export const CHANGES_LIFETIME_MS = 10 * 60_000;
 
 /**
  * SSE: `event: changed` with the ids of the sessions that changed, only those in workspaces `visible` allows.
- * Nothing is sent while nothing changes but a heartbeat a quarter of a minute.
+ * `since` (ms): when the page this stream keeps live read what it shows; what changed from then until the stream
+ * opened is told at once, so nothing committed in between is missed. Nothing is sent while nothing changes but a
+ * heartbeat a quarter of a minute.
  */
 export function streamChanges(
   db: Db,
   visible: (workspace: string) => boolean,
   signal: AbortSignal,
+  since?: number,
 ): ReadableStream<Uint8Array> {
   return liveStream(signal, ({ send, closed, close }) => {
     let pending: Set<string> | null = null;
@@ -65,6 +69,11 @@ export function streamChanges(
     };
     const unsubscribe = subscribeAnySession(changed);
     const unwatch = watchAnyLog(db, changed);
+    // After subscribing: a commit from here on is heard, one before is read back (a second's margin for clocks).
+    if (since !== undefined)
+      void listSessionsActiveSince(db, new Date(since - 1_000))
+        .then((ids) => ids.forEach(changed))
+        .catch(() => undefined);
     const end = setTimeout(close, CHANGES_LIFETIME_MS);
     return () => {
       clearTimeout(end);

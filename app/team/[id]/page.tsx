@@ -23,6 +23,7 @@ export const dynamic = "force-dynamic";
 
 /** The lead's mailbox: teammates' plans waiting for approval first, then the team and its messages. */
 export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
+  const since = Date.now();
   const actor = await pageActor();
   const { id } = await params;
   const db = getDb();
@@ -57,7 +58,7 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   );
   return (
     <section aria-labelledby="team-title" className="flex flex-col gap-5">
-      <RefreshOnChange />
+      <RefreshOnChange since={since} />
       <MailboxWatch teamId={id} pending={mine.filter((p) => p.mail.type === "plan_approval_request").length} />
       <header>
         <h1 id="team-title" className="text-xl font-semibold">
