@@ -70,8 +70,10 @@ export function streamChanges(
     const unsubscribe = subscribeAnySession(changed);
     const unwatch = watchAnyLog(db, changed);
     // After subscribing: a commit from here on is heard, one before is read back (a second's margin for clocks).
+    // Only the last minute: a stream reopened later (its lifetime ended, the network dropped) has its page
+    // re-rendered by the browser on reconnect anyway, and need not look up every session of a long while.
     if (since !== undefined)
-      void listSessionsActiveSince(db, new Date(since - 1_000))
+      void listSessionsActiveSince(db, new Date(Math.max(since, Date.now() - 60_000) - 1_000), 200)
         .then((ids) => ids.forEach(changed))
         .catch(() => undefined);
     const end = setTimeout(close, CHANGES_LIFETIME_MS);
