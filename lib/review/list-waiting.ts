@@ -5,10 +5,10 @@ import { parseOwners } from "../core/review-policy";
 import type { Db } from "../db/client";
 import { listApprovalsOf } from "../db/plans/approvals";
 import { policyFor } from "../db/plans/policies";
-import { listReviewedVersions, type ReviewedVersionOf } from "../db/plans/reviews";
+import { listPendingReviewsOf, listReviewedVersions, type ReviewedVersionOf } from "../db/plans/reviews";
 import { standingOf } from "./check-decider";
 import { approverOf, isLeadReview, loadLeadPeople, planFiles } from "./load-review";
-import { listReviews, type ReviewPosition } from "./read-review";
+import { type ReviewPosition, reviewView } from "./read-review";
 import type { PolicyFacts } from "./review-types";
 import { plainPolicy, statusOf } from "./weigh-policy";
 
@@ -71,9 +71,7 @@ export async function positionsFor(
 export async function waitingOnOthers(db: Db, actor: Actor, sessionIds: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
   if (sessionIds.length === 0) return out;
-  const pending = (
-    await Promise.all(sessionIds.map((sessionId) => listReviews(db, { sessionId, status: "pending" })))
-  ).flat();
+  const pending = (await listPendingReviewsOf(db, sessionIds)).map(reviewView);
   const { positions } = await readPositions(db, actor, pending);
   for (const r of pending) if (positions.get(r.id)?.standing?.counts === false) out.add(r.sessionId);
   return out;

@@ -45,6 +45,19 @@ export async function listReviewRows(conn: Conn, where: ReviewFilter): Promise<R
   });
 }
 
+/** The pending reviews of these sessions, in one query (a list page's sessions, never one query per session). */
+export async function listPendingReviewsOf(conn: Conn, sessionIds: readonly string[]): Promise<ReviewRow[]> {
+  if (sessionIds.length === 0) return [];
+  return kysely(conn)
+    .selectFrom("Review")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("sessionId", "in", sessionIds)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+}
+
 /** The review a tool call opened, if it did (a rerun of the call finds it instead of asking again). */
 export async function findReviewOfCall(
   conn: Conn,
