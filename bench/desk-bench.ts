@@ -1,5 +1,5 @@
 /**
- * What a team's open desk costs (issue 43), through two production servers (scripts/start.ts, as `npm start` runs
+ * What a team's open desk costs (issue 43), through two production servers (scripts/serve.mjs, as `npm start` runs
  * them) side by side: one with 10 plans waiting, one with 1,000 (outside agents' plans, submitted through the API).
  *
  * - `idle`: the server's CPU (its whole process group, from /proc) while Chromium holds a desk tab, a home tab and

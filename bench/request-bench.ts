@@ -2,7 +2,7 @@
  * What knowing the caller costs (issue 26). Two parts:
  * - `identify`: identify() in process, as every route calls it, for a signed-in person's session cookie, an
  *   `agent` token, the operator's token and no credential, interleaved call by call. Target: p99 under 1 ms.
- * - `server`: the production server (`next start` through scripts/start.ts), one keep-alive client, requests
+ * - `server`: the production server (`next start` through scripts/serve.mjs), one keep-alive client, requests
  *   interleaved round by round: a static file (served before the proxy runs: the floor), a page with no
  *   credential (the proxy sends it to sign-in: what the proxy alone costs; the API is not behind it), GET /api/me
  *   with no credential (the route's own guard refuses it), GET /api/me as the operator (guard and route, nothing

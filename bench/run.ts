@@ -38,6 +38,10 @@ const suites: Record<string, () => Promise<unknown>> = {
   tools: async () => (await import("./tools-bench")).benchTools(),
   // Issue 43: an open desk tab's cost, and the desk at 1,000 waiting against 10.
   desk: async () => (await import("./desk-bench")).benchDesk(),
+  // Issue 43: approvals and outside submissions from 8 clients, beside a bare node:http server.
+  throughput: async () => (await import("./throughput-bench")).benchThroughput(),
+  // Issue 43: what npm start holds while it serves, beside an empty next start; 1,000 idle streams.
+  memory: async () => (await import("./memory-bench")).benchMemory(),
 };
 
 const results: Record<string, unknown> = {};

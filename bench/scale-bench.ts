@@ -1,5 +1,5 @@
 /**
- * Many instances on one PostgreSQL (issue 16), measured through real servers (scripts/start.ts, as `npm start`
+ * Many instances on one PostgreSQL (issue 16), measured through real servers (scripts/serve.mjs, as `npm start`
  * runs them) and clients in this process on a keep-alive agent. Three set-ups run side by side in one run:
  * SQLite with one instance, PostgreSQL with one instance, PostgreSQL with three instances (each PostgreSQL
  * set-up has a database of its own on the same server; idle instances of the other set-ups stay up).
@@ -31,11 +31,11 @@ const PLAN = "# Plan: greeting\n\n1. Write the greeting in src/hello.ts\n";
 const SCRIPT = [{ toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] }];
 
 type Name = "sqlite1" | "pg1" | "pg3";
-type Setup = { name: Name; ports: number[] };
-type Pending = { sessionId: string; reviewId: string };
+export type Setup = { name: Name; ports: number[] };
+export type Pending = { sessionId: string; reviewId: string };
 
 /** Runs `workers` loops over indexes 0..n-1 (each index once), as concurrent clients do. */
-async function pool(workers: number, n: number, fn: (i: number) => Promise<void>): Promise<void> {
+export async function pool(workers: number, n: number, fn: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(workers, n) }, async () => {
@@ -44,13 +44,13 @@ async function pool(workers: number, n: number, fn: (i: number) => Promise<void>
   );
 }
 
-function expect(what: string, answer: { status: number; body: unknown }, status: number): any {
+export function expect(what: string, answer: { status: number; body: unknown }, status: number): any {
   if (answer.status !== status)
     throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
   return answer.body;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null>, ms = 120_000): Promise<T> {
+export async function until<T>(what: string, fn: () => Promise<T | null>, ms = 120_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -61,7 +61,7 @@ async function until<T>(what: string, fn: () => Promise<T | null>, ms = 120_000)
 }
 
 /** n sessions (created across the set-up's instances) each waiting on a pending plan review. */
-async function pendingReviews(setup: Setup, workspace: string, n: number): Promise<Pending[]> {
+export async function pendingReviews(setup: Setup, workspace: string, n: number): Promise<Pending[]> {
   const ids: string[] = [];
   await pool(CLIENTS, n, async (i) => {
     const port = setup.ports[i % setup.ports.length] as number;
@@ -91,7 +91,7 @@ async function pendingReviews(setup: Setup, workspace: string, n: number): Promi
 }
 
 /** Until no session of the set-up's database is running (every approval's resumed turn has ended). */
-async function settled(setup: Setup): Promise<void> {
+export async function settled(setup: Setup): Promise<void> {
   const port = setup.ports[0] as number;
   await until("the sessions to settle", async () => {
     const { sessions } = expect(

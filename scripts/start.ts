@@ -1,4 +1,5 @@
-// `npm start`: validate the environment, create and migrate the database, build when sources changed, serve.
+// `npm run dev` (`--dev`), and `npm start`'s first step (`--prepare`, run by scripts/serve.mjs): validate the
+// environment, create and migrate the database, build when sources changed; then serve (dev), or exit.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -27,7 +28,9 @@ function fail(message: string): never {
 
 let dev: boolean;
 try {
-  dev = parseArgs({ options: { dev: { type: "boolean" } }, strict: true }).values.dev === true;
+  const { values } = parseArgs({ options: { dev: { type: "boolean" }, prepare: { type: "boolean" } }, strict: true });
+  if (values.dev === values.prepare) throw new Error("one of --dev or --prepare");
+  dev = values.dev === true;
 } catch (error) {
   fail(`${error instanceof Error ? error.message : String(error)}\nusage: npm start, or npm run dev (next dev)`);
 }
@@ -108,13 +111,23 @@ if (!dev && needsBuild(root)) {
   });
 }
 
-// Node closes an idle keep-alive socket after 5 s; a client (a browser, a proxy, a test's request context) that
-// reuses one at that instant gets ECONNRESET. Outliving the clients' idle sockets makes them the side that closes.
-const KEEP_ALIVE_MS = "65000";
-const args = [nextBin, dev ? "dev" : "start", "-H", env.HOST, "-p", String(env.PORT)];
-if (!dev) args.push("--keepAliveTimeout", KEEP_ALIVE_MS);
-const server = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env: childEnv });
 console.log(`plangate: serving on ${origin}`);
+// `npm start` serves from scripts/serve.mjs's own process, so nothing of this one (tsx, esbuild) stays alive beside it;
+// it listens where this checked environment says (told on file descriptor 3, which serve.mjs opened for it).
+if (!dev) {
+  try {
+    fs.writeSync(3, JSON.stringify({ host: env.HOST, port: env.PORT }));
+  } catch {
+    // Run by hand, without serve.mjs: nothing listens for the answer.
+  }
+  process.exit(0);
+}
+
+const server = spawn(process.execPath, [nextBin, "dev", "-H", env.HOST, "-p", String(env.PORT)], {
+  cwd: root,
+  stdio: "inherit",
+  env: childEnv,
+});
 // The server ends its live streams and exits within a few seconds of the signal (lib/session/stop-on-signal.ts);
 // should it still be there after this, it is killed: a service manager's stop must never hang.
 const KILL_AFTER_MS = 4_500;

@@ -1,5 +1,5 @@
 /**
- * Real servers for benches (the app as `npm start` runs it: scripts/start.ts in its own process group) and the
+ * Real servers for benches (the app as `npm start` runs it: scripts/serve.mjs in its own process group) and the
  * HTTP clients that drive them from the bench process: JSON requests on a keep-alive agent, SSE subscribers.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -30,10 +30,10 @@ export function buildIfStale(): boolean {
   return true;
 }
 
-/** Starts scripts/start.ts (migrate, build when stale, next start) and waits for /api/health; the operator token is OPERATOR_TOKEN. */
+/** Starts scripts/serve.mjs (migrate, build when stale, next start) and waits for /api/health; the operator token is OPERATOR_TOKEN. */
 export async function startAppServer(env: Record<string, string>): Promise<AppServer> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+  const proc = spawn(process.execPath, ["scripts/serve.mjs"], {
     cwd: root,
     env: {
       ...launchEnv,

@@ -21,7 +21,7 @@ export type Server = {
 
 /** Starts the app the way `npm start` does (migrate, build when stale, next start) in its own process group. */
 export async function startServer(env: Record<string, string>, port: number): Promise<Server> {
-  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+  const proc = spawn(process.execPath, ["scripts/serve.mjs"], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     detached: true,

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -37,6 +38,17 @@ describe.skipIf(process.env.PLANGATE_TEST_DB === "postgres")("a server started o
     expect(fs.existsSync(db)).toBe(true);
     expect(server.log()).toContain(`database ready: ${db}`);
     expect(server.log()).toMatch(new RegExp(`http://localhost:${port}/link/[A-Za-z0-9_-]+`));
+  });
+
+  // Issue 43: npm start's wrappers (tsx and its esbuild service beside next start) held 225–285 MB while serving.
+  it("serves as one process: nothing of the prepare step (tsx, esbuild) is left once it answers", () => {
+    const group = execFileSync("ps", ["-o", "pid=,args=", "-g", String(server.proc.pid)], { encoding: "utf8" })
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(group, group.join("\n")).toHaveLength(1);
+    expect(group[0]).toMatch(new RegExp(`^${server.proc.pid} `));
+    expect(group.join("\n")).not.toMatch(/tsx|esbuild|start\.ts/);
   });
 
   it("stops within 5 s of SIGTERM with live streams open", async () => {

@@ -14,7 +14,7 @@ describe("npm start guard rails", () => {
     [{ PORT: "70000" }, "PORT"],
   ])("refuses to start with %j and says why", (env, message) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-start-"));
-    const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+    const result = spawnSync(process.execPath, ["scripts/serve.mjs"], {
       cwd: root,
       env: { ...process.env, PLANGATE_DATA_DIR: dataDir, DATABASE_URL: `file:${dataDir}/x.db`, ...env },
       encoding: "utf8",
