@@ -71,7 +71,9 @@ function HistoryList({
 
 /** Why things happened: plan versions and who decided them, mode switches and their causes, permission replies, linked sessions, tokens used. */
 export function SessionHistory({ history }: { history: History }) {
-  const { plans, modes, permissions, related, totals, usage } = history;
+  const { modes, permissions, related, totals, usage } = history;
+  // History reads plan versions newest first (a page); the panel tells them in the order they happened.
+  const plans = [...history.plans].reverse();
   return (
     <details
       data-testid="session-history"

@@ -19,8 +19,9 @@ export default async function AuditPage({
   const picked = Object.fromEntries(
     FILTERS.flatMap((k) => (typeof raw[k] === "string" && raw[k] !== "" ? [[k, raw[k]]] : [])),
   );
-  const parsed = auditQuery.safeParse(picked);
-  const entries = parsed.success ? await readAudit(getDb(), actor, parsed.data) : [];
+  const after = typeof raw.after === "string" && raw.after !== "" ? raw.after : undefined;
+  const parsed = auditQuery.safeParse(after ? { ...picked, after } : picked);
+  const { entries, next } = parsed.success ? await readAudit(getDb(), actor, parsed.data) : { entries: [], next: null };
   const exportUrl = (format: string) => `/api/audit?${new URLSearchParams({ ...picked, format, limit: "1000" })}`;
   const box = "rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700";
   return (
@@ -70,6 +71,15 @@ export default async function AuditPage({
           ))}
         </tbody>
       </table>
+      {next ? (
+        <a
+          href={`/audit?${new URLSearchParams({ ...picked, after: next })}`}
+          className="text-sm underline"
+          data-testid="audit-older"
+        >
+          Older acts
+        </a>
+      ) : null}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { PolicyApprovalCard } from "@/components/policy-approval-card";
 import { getSession } from "@/lib/session/get-session";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";
-import { readInbox } from "@/lib/team/read-inbox";
+import { listMail } from "@/lib/team/mailbox";
 import Link from "next/link";
 import { PlanDecision } from "@/components/plan-decision";
 import { PermissionCard } from "@/components/permission-card";
@@ -69,7 +69,9 @@ async function Card({ db, item, actor }: { db: Db; item: DeskItem; actor: Actor 
   if (item.team && position?.standing?.via === "record-only")
     return <PolicyApprovalCard key={`${item.id}-${position.status.line}`} reviewId={item.id} position={position} />;
   const mail = item.team
-    ? (await readInbox(db, item.team.id, { status: "pending" })).find((m) => m.requestId === item.id)
+    ? (await listMail(db, { teamId: item.team.id, requestId: item.id, type: "plan_approval_request" })).find(
+        (m) => m.status !== "answered",
+      )
     : undefined;
   return (
     <PlanDecision

@@ -35,11 +35,14 @@ export type RelatedSession = {
   relation: "parent" | "subagent" | "forked from" | "fork" | "lead" | "teammate";
 };
 export type SessionHistory = {
+  /** A page of plan versions, newest first. */
   plans: PlanVersionView[];
+  /** The cursor of the page of older plan versions (`plansAfter`), null when this page holds the oldest. */
+  plansNext: string | null;
   modes: ModeChangeView[];
   permissions: PermissionDecisionView[];
   related: RelatedSession[];
-  /** How many there are in all: with `recent`, only the latest of them are listed. */
+  /** How many there are in all: with `recent` (and for plan versions, always) only the latest of them are listed. */
   totals: { modes: number; permissions: number; plans: number };
   /** The session's tokens in all; null when its model reported none (offline, scripted). */
   usage: Usage | null;

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { listPlanComments, listPlanVersions, type PlanCommentRow } from "../db/session-reads/session-history";
+import { listPlanComments, listPlanVersions, type PlanCommentRow } from "../db/session-reads/plan-versions";
 import { selectVerifications } from "../db/verifications";
 import type { SessionEvent, Usage } from "../core/events";
 import type { VerificationReport, VerificationView } from "../core/verification-view";

@@ -1,14 +1,19 @@
+import { z } from "zod";
+import { keysetPage } from "../core/cursor";
+import { AppError } from "../errors";
 import type { Db } from "../db/client";
+import {
+  listPlanComments,
+  listPlanVersionPage,
+  listVersionsOfReviews,
+  type PlanVersionRow,
+} from "../db/session-reads/plan-versions";
 import {
   countHistory,
   listModeChanges,
   listPermissionDecisions,
   listCopiedReviewEvents,
-  listPlanComments,
-  listPlanVersions,
   listRelatedSessions,
-  listVersionsOfReviews,
-  type PlanVersionRow,
 } from "../db/session-reads/session-history";
 import type { PlanVersionView, SessionHistory } from "../core/history-view";
 import { usageFromStateJson } from "../core/projection";
@@ -32,32 +37,85 @@ const VERDICT: Record<string, PlanVersionView["verification"]> = {
 const verdict = (status: string, verified: string | null): PlanVersionView["verification"] =>
   status !== "approved" ? null : ((verified === null ? undefined : VERDICT[verified]) ?? "not verified");
 
+/** How many plan versions a History page holds unless asked for another number (at most 200). */
+export const HISTORY_PLANS = 20;
+
+/**
+ * Where a page of plan versions ended: among the session's own versions (its plan's creation in ms, the plan's id,
+ * the version), or among the versions a fork copied from its source, which come after (older than) all its own.
+ */
+export const planVersionCursor = z.discriminatedUnion("k", [
+  z
+    .object({
+      k: z.literal("own"),
+      at: z.number().int().nonnegative(),
+      planId: z.string().min(1).max(100),
+      version: z.number().int().nonnegative(),
+    })
+    .strict(),
+  z
+    .object({ k: z.literal("fork"), planId: z.string().min(1).max(100), version: z.number().int().nonnegative() })
+    .strict(),
+]);
+export type PlanVersionPosition = z.infer<typeof planVersionCursor>;
+
+export type HistoryOptions = {
+  /** Only the latest this many mode switches and permission replies (the session page); all when not given. */
+  recent?: number;
+  /** How many plan versions, newest first (HISTORY_PLANS when not given). */
+  plansLimit?: number;
+  /** The plan versions after this position (the `plansNext` of the page before). */
+  plansAfter?: PlanVersionPosition;
+};
+
+/** A listed version: its row, and its plan's creation (ms) when it is the session's own (null: a fork's copy). */
+type Listed = { row: PlanVersionRow; planAt: number | null };
+
 /**
  * What happened and why it was allowed: plan versions and verdicts, mode switches, permission replies, linked
- * sessions. `recent` lists only the latest mode switches and permission replies and `plans` only the latest plan
- * versions (each with its side-by-side changes): the session page, so a long session's page does as much as a
- * short one's. The totals are always given.
+ * sessions. Plan versions are the heaviest rows (their text and a side-by-side diff each): a page of them, newest
+ * first, `plansNext` leading to the older ones. `recent` lists only the latest mode switches and permission replies:
+ * the session page, so a long session's page does as much as a short one's. The totals are always given.
  */
-export async function sessionHistory(
-  db: Db,
-  sessionId: string,
-  opts: { recent?: number; plans?: number } = {},
-): Promise<SessionHistory> {
+export async function sessionHistory(db: Db, sessionId: string, opts: HistoryOptions = {}): Promise<SessionHistory> {
   const latest = opts.recent === undefined ? {} : { latest: Math.max(0, Math.floor(opts.recent)) };
-  const [own, copied, modes, asks, related, comments, counts] = await Promise.all([
-    listPlanVersions(db, sessionId),
+  const limit = Math.max(1, Math.floor(opts.plansLimit ?? HISTORY_PLANS));
+  const after = opts.plansAfter;
+  const ownAfter =
+    after?.k === "own" ? { planAt: new Date(after.at), planId: after.planId, version: after.version } : undefined;
+  const [own, copied, modes, asks, related, counts] = await Promise.all([
+    after?.k === "fork" ? [] : listPlanVersionPage(db, sessionId, ownAfter, limit),
     copiedPlanVersions(db, sessionId),
     listModeChanges(db, sessionId, latest),
     listPermissionDecisions(db, sessionId, latest),
     listRelatedSessions(db, sessionId),
-    listPlanComments(db, sessionId),
     countHistory(db, sessionId),
   ]);
-  const versions = [...copied, ...own];
-  // The latest versions only, when asked: each is diffed against the one before it (which is read, never shown).
-  const first = opts.plans === undefined ? 0 : Math.max(0, versions.length - Math.max(0, Math.floor(opts.plans)));
-  const plans = versions.slice(first).map((v, j): PlanVersionView => {
-    const prev = versions[first + j - 1];
+  // Newest first: the session's own versions, then (once those run out) the ones a fork copied, which are older.
+  const older = copied.toReversed();
+  const from =
+    after?.k === "fork" ? older.findIndex((v) => v.planId === after.planId && v.version === after.version) + 1 : 0;
+  if (from === 0 && after?.k === "fork") throw new AppError("bad_request", "plansAfter: not a cursor this list gave");
+  const ordered: Listed[] = [
+    ...own.map((row) => ({ row, planAt: row.planCreatedAt.getTime() })),
+    ...(own.length > limit ? [] : older.slice(from).map((row) => ({ row, planAt: null }))),
+  ];
+  const { page, next } = keysetPage(
+    ordered,
+    limit,
+    ({ row, planAt }): PlanVersionPosition =>
+      planAt === null
+        ? { k: "fork", planId: row.planId, version: row.version }
+        : { k: "own", at: planAt, planId: row.planId, version: row.version },
+  );
+  const comments = await listPlanComments(
+    db,
+    sessionId,
+    page.filter((p) => p.planAt !== null).map((p) => ({ planId: p.row.planId, version: p.row.version })),
+  );
+  // Each version is diffed against the one before it, which is the next row read (read, never shown, on a last row).
+  const plans = page.map(({ row: v }, j): PlanVersionView => {
+    const prev = ordered[j + 1]?.row;
     return {
       planId: v.planId,
       version: v.version,
@@ -78,6 +136,7 @@ export async function sessionHistory(
   });
   return {
     plans,
+    plansNext: next,
     modes: modes.map((m) => ({ seq: m.seq, from: m.fromMode, to: m.toMode, cause: m.cause, at: iso(m.createdAt) })),
     permissions: asks.map((a) => ({
       id: a.id,
@@ -90,7 +149,7 @@ export async function sessionHistory(
       at: iso(a.repliedAt ?? a.createdAt),
     })),
     related,
-    totals: { modes: counts.modes, permissions: counts.permissions, plans: versions.length },
+    totals: { modes: counts.modes, permissions: counts.permissions, plans: counts.plans + copied.length },
     usage: usageFromStateJson(counts.state),
   };
 }

@@ -1,5 +1,12 @@
 import type { Conn } from "../db/client";
-import { insertMailboxMessage, listMailboxMessages, type MailRow } from "../db/teams/mailbox";
+import {
+  type InboxCursor,
+  type InboxFilter,
+  insertMailboxMessage,
+  listInboxPage,
+  listMailboxMessages,
+  type MailRow,
+} from "../db/teams/mailbox";
 import { newId } from "../id";
 import type { MailStatus, MailType, MailView } from "../core/team-view";
 
@@ -33,6 +40,18 @@ export async function listMail(conn: Conn, where: MailQuery): Promise<MailView[]
   const { to, ...rest } = where;
   const rows = await listMailboxMessages(conn, { ...rest, ...(to !== undefined ? { toSession: to } : {}) });
   return rows.map(view);
+}
+
+export type { InboxCursor } from "../db/teams/mailbox";
+
+/** A page of an inbox, pending plan requests first (see listInboxPage): `limit + 1` at most, each with its rank. */
+export async function listInbox(
+  conn: Conn,
+  where: InboxFilter,
+  after: InboxCursor | undefined,
+  limit: number,
+): Promise<{ mail: MailView; rank: 0 | 1 }[]> {
+  return (await listInboxPage(conn, where, after, limit)).map((r) => ({ mail: view(r), rank: r.rank }));
 }
 
 export type NewMail = {

@@ -117,7 +117,7 @@ export type Api = {
     url: string,
     body?: unknown,
     as?: { bearer: string } | { cookie: string } | null,
-  ) => Promise<{ status: number; body: any }>;
+  ) => Promise<{ status: number; body: any; headers: Headers }>;
   close: () => Promise<void>;
 };
 
@@ -167,7 +167,7 @@ export function testApi(opts: { files?: Record<string, string>; env?: Record<str
       const res = await handler(req, { params: Promise.resolve({ id: match.m?.[1] ?? "", messageId: match.m?.[2] }) });
       const text = await res.text();
       const isJson = (res.headers.get("content-type") ?? "").includes("json");
-      return { status: res.status, body: text ? (isJson ? JSON.parse(text) : text) : null };
+      return { status: res.status, body: text ? (isJson ? JSON.parse(text) : text) : null, headers: res.headers };
     },
     async close() {
       await new Promise((r) => setTimeout(r, 50));

@@ -9,12 +9,11 @@ afterEach(async () => {
 });
 
 type PlanRow = { version: number; status: string; decision: string | null; content: string };
+// Oldest first (History lists newest first), as the log tells them.
 const plansOf = async (id: string) =>
-  ((await api.call("GET", `/api/sessions/${id}/history`)).body.history.plans as PlanRow[]).map((p) => [
-    p.version,
-    p.status,
-    p.decision,
-  ]);
+  ((await api.call("GET", `/api/sessions/${id}/history`)).body.history.plans as PlanRow[])
+    .toReversed()
+    .map((p) => [p.version, p.status, p.decision]);
 const pending = async (id: string) =>
   (await api.call("GET", `/api/reviews?status=pending&sessionId=${id}`)).body.reviews[0].id as string;
 
@@ -55,6 +54,16 @@ describe("a fork's history", () => {
       [2, "rejected", "reject"],
       [3, "cancelled", null],
     ]);
+    // Issue 43: the copied versions page like the fork's own (newest first), each still diffed against the one before.
+    const page = async (after = "") =>
+      (await api.call("GET", `/api/sessions/${forkId}/history?plansLimit=2${after && `&plansAfter=${after}`}`)).body
+        .history;
+    const first = await page();
+    expect([first.plans.map((p: PlanRow) => p.version), first.totals.plans]).toEqual([[3, 2], 3]);
+    const second = await page(first.plansNext);
+    expect([second.plans.map((p: PlanRow) => p.version), second.plansNext]).toEqual([[1], null]);
+    const whole = (await api.call("GET", `/api/sessions/${forkId}/history`)).body.history.plans;
+    expect([...first.plans, ...second.plans]).toEqual(whole);
     // A fork made before any plan holds none; a fork of the fork carries what it carried.
     const early = await api.call("POST", `/api/sessions/${id}/fork`, { atSeq: 1 });
     expect(await plansOf(early.body.session.id)).toEqual([]);

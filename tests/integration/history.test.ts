@@ -149,10 +149,11 @@ describe("session history", () => {
         ],
       ),
     ).toEqual([
-      [1, "reject", "operator", "more"],
       [2, "approve", "operator", null],
+      [1, "reject", "operator", "more"],
     ]);
-    expect(history.plans[1].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([
+    expect(history.plansNext).toBeNull();
+    expect(history.plans[0].changes.filter((r: { kind: string }) => r.kind !== "same")).toEqual([
       { left: null, right: "3. Add a rollback step.", kind: "added" },
     ]);
     expect(
@@ -165,9 +166,9 @@ describe("session history", () => {
     expect(latest.totals).toEqual(history.totals);
     expect(latest.permissions).toEqual(history.permissions.slice(-1));
     // Issue 43: plan versions too (the heaviest rows): the latest only, each still diffed against the one before.
-    const onePlan = await sessionHistory(api.t.db, id, { plans: 1 });
+    const onePlan = await sessionHistory(api.t.db, id, { plansLimit: 1 });
     expect(onePlan.plans.map((p) => p.version)).toEqual([2]);
-    expect(onePlan.plans[0]?.changes).toEqual(history.plans[1].changes);
+    expect(onePlan.plans[0]?.changes).toEqual(history.plans[0].changes);
     expect(onePlan.totals.plans).toBe(2);
   });
 

@@ -48,7 +48,7 @@ describe("line comments on a plan", () => {
       [5, "open", 5],
     ]);
     const history = (await api.call("GET", `/api/sessions/${id}/history`)).body.history;
-    expect(history.plans[0].comments.map((c: { quote: string }) => c.quote)).toEqual([
+    expect(history.plans.at(-1).comments.map((c: { quote: string }) => c.quote)).toEqual([
       "1. Add a cache\n2. Use Redis for it\n3. Write tests",
       "2. Use Redis for it",
       "3. Write tests",

@@ -25,15 +25,16 @@ const planStatus = async (id: string) => {
   };
   return sessions.find((s) => s.id === id)?.planStatus;
 };
+// History lists plan versions newest first: reversed here, they read in the order the list and the export tell them.
 const history = async (id: string): Promise<Verdict[]> =>
-  (await api.call("GET", `/api/sessions/${id}/history`)).body.history.plans.map(
-    (p: { version: number; status: string; decision: string | null; decidedBy: string | null }) => [
+  (await api.call("GET", `/api/sessions/${id}/history`)).body.history.plans
+    .toReversed()
+    .map((p: { version: number; status: string; decision: string | null; decidedBy: string | null }) => [
       p.version,
       p.status,
       p.decision,
       p.decidedBy,
-    ],
-  );
+    ]);
 /** The Markdown export's verdict line of each plan version. */
 const exported = async (id: string) => {
   const md = String((await api.call("GET", `/api/sessions/${id}/export?format=md`)).body);

@@ -44,8 +44,6 @@ import type { Metadata } from "next";
 
 // The page lists the latest mode switches and permission replies; a long session reads no more than a short one.
 const HISTORY_ROWS = 100;
-// Plan versions are the heaviest rows (their text and a side-by-side diff each): the latest few, the rest by API.
-const HISTORY_PLANS = 20;
 
 export const dynamic = "force-dynamic";
 
@@ -141,7 +139,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     state.pendingPermissions.length + state.pendingChecks.length > 0
       ? listRequests(db, { sessionId: id, status: "pending" })
       : [],
-    sessionHistory(db, id, { recent: HISTORY_ROWS, plans: HISTORY_PLANS }),
+    // Plan versions are the heaviest rows (their text and a side-by-side diff each): the latest page, the rest by API.
+    sessionHistory(db, id, { recent: HISTORY_ROWS }),
     listVerifications(db, id),
     listGrants(db, { sessionId: id, workspace: session.workspace }),
     // An outside agent's folder is only a label here: its config is never read (nor does it answer its asks).

@@ -39,7 +39,11 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
     listTeamLeads(db, team.id),
   ]);
   const leadPeople = [...(starter ? [starter.name] : []), ...leads.map((l) => l.name)];
-  const [pending, all] = await Promise.all([readInbox(db, id, { status: "pending" }), listMail(db, { teamId: id })]);
+  // The lead's plan requests waiting for an answer: as many as a page may hold (a team never has that many waiting).
+  const [{ messages: pending }, all] = await Promise.all([
+    readInbox(db, id, { status: "pending", limit: 200 }),
+    listMail(db, { teamId: id }),
+  ]);
   const plans = await Promise.all(
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
   );

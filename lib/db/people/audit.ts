@@ -40,27 +40,33 @@ export async function appendAudit(conn: Conn, act: AuditAct, now = new Date()): 
     .execute();
 }
 
+/** Keyset position in the log: the last listed act's time and id (ids break ties between acts of one instant). */
+export type AuditCursor = { at: Date; id: string };
+
 /** `roots`: only acts in a workspace that is one of these roots or under one (acts with no workspace drop out). */
 export type AuditFilter = {
   userId?: string;
   workspace?: string;
   kind?: string;
-  before?: Date;
-  limit?: number;
+  /** The acts older than this position (the page after it). */
+  after?: AuditCursor;
   roots?: readonly string[];
 };
 
-export async function listAudit(conn: Conn, f: AuditFilter = {}): Promise<AuditView[]> {
+/** One page of the log, newest first: `limit + 1` rows at most, the extra one telling that a next page exists. */
+export async function listAudit(conn: Conn, f: AuditFilter, limit: number): Promise<AuditView[]> {
   let q = kysely(conn)
     .selectFrom("AuditEntry")
     .selectAll()
     .orderBy("at", "desc")
     .orderBy("id", "desc")
-    .limit(Math.min(f.limit ?? 200, 1000));
+    .limit(limit + 1);
   if (f.userId) q = q.where("userId", "=", f.userId);
   if (f.workspace) q = q.where("workspace", "=", f.workspace);
   if (f.kind) q = q.where("kind", "=", f.kind);
-  if (f.before) q = q.where("at", "<", f.before);
+  // A range on `at` plus a tie-break rather than one OR, so that the index on `at` is walked and stops at the limit.
+  const after = f.after;
+  if (after) q = q.where("at", "<=", after.at).where((eb) => eb.or([eb("at", "<", after.at), eb("id", "<", after.id)]));
   const roots = f.roots;
   if (roots) q = q.where(underRoots("workspace", roots.length, direct(rootValues(roots))));
   return (await q.execute()).map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));

@@ -5,103 +5,10 @@ import { type Conn, type Executor, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";
 
 /*
- * Reads for a session's history and export: its plan versions and their verdicts, the reviewers' comments, mode
- * switches, permission replies and linked sessions. Display only: the plan, review and permission tables are
- * written by their own modules.
+ * Reads for a session's history and export: mode switches, permission replies, linked sessions, the counts and a
+ * fork's copied review events (its plan versions and comments: plan-versions.ts). Display only: the plan, review
+ * and permission tables are written by their own modules.
  */
-
-export type PlanVersionRow = {
-  planId: string;
-  version: number;
-  status: string;
-  decision: string | null;
-  feedback: string | null;
-  decidedBy: string | null;
-  /** The person who decided, as their review recorded them ("Ada", "Ada via token tok_…"); null when none did. */
-  deciderName: string | null;
-  decidedAt: Date | null;
-  editedByUser: boolean;
-  createdAt: Date;
-  content: string;
-  /** The status of the version's latest verification (pass, fail, unverified), null when none ran. */
-  verified: string | null;
-};
-
-/** Every version of the session's plans, plan by plan (oldest plan first), version by version. */
-export async function listPlanVersions(conn: Conn, sessionId: string): Promise<PlanVersionRow[]> {
-  const k = kysely(conn);
-  return versionRows(k, "versions", { sessionId }, (bind) => planVersions(k, bind<string>("sessionId")));
-}
-const versionRows = shapedQuery<PlanVersionRow>();
-
-/** A plan version's columns as History shows it, alike for a session's versions and for reviews' versions. */
-const VERSION_COLUMNS = [
-  "v.planId",
-  "v.version",
-  "v.status",
-  "v.decision",
-  "v.feedback",
-  "v.decidedBy",
-  "v.decidedAt",
-  "v.editedByUser",
-  "v.createdAt",
-  "v.content",
-] as const;
-
-function planVersions(k: Executor, sessionId: string) {
-  return k
-    .selectFrom("PlanVersion as v")
-    .innerJoin("Plan as p", "p.id", "v.planId")
-    .select((eb) => [
-      ...VERSION_COLUMNS,
-      eb
-        .selectFrom("Verification as x")
-        .select("x.status")
-        .whereRef("x.planId", "=", "v.planId")
-        .whereRef("x.planVersion", "=", "v.version")
-        .orderBy("x.createdAt", "desc")
-        .limit(1)
-        .as("verified"),
-      eb
-        .selectFrom("Review as r")
-        .select("r.deciderName")
-        .whereRef("r.planId", "=", "v.planId")
-        .whereRef("r.planVersion", "=", "v.version")
-        .where("r.deciderName", "is not", null)
-        .orderBy("r.decidedAt", "desc")
-        .limit(1)
-        .as("deciderName"),
-    ])
-    .where("p.sessionId", "=", sessionId)
-    .orderBy("p.createdAt")
-    .orderBy("v.version");
-}
-
-export type PlanCommentRow = {
-  planId: string;
-  version: number;
-  lineStart: number;
-  lineEnd: number;
-  quote: string;
-  body: string;
-  author: string;
-};
-
-/** The reviewers' comments on lines of the session's plan versions, by version, line and time. */
-export async function listPlanComments(conn: Conn, sessionId: string): Promise<PlanCommentRow[]> {
-  const k = kysely(conn);
-  return commentRows(k, "comments", { sessionId }, (bind) =>
-    k
-      .selectFrom("PlanComment as c")
-      .innerJoin("Plan as p", "p.id", "c.planId")
-      .select(["c.planId", "c.version", "c.lineStart", "c.lineEnd", "c.quote", "c.body", "c.author"])
-      .where("p.sessionId", "=", bind<string>("sessionId"))
-      .orderBy("c.version")
-      .orderBy("c.lineStart")
-      .orderBy("c.createdAt"),
-  );
-}
-const commentRows = shapedQuery<PlanCommentRow>();
 
 /** `latest`: only that many, the newest (still returned oldest first). */
 export type Latest = { latest?: number };
@@ -207,15 +114,23 @@ function relatedSessions(k: Executor, sessionId: string) {
     );
 }
 
-/** How many mode switches and permission requests the session has in all, and its projection state (JSON). */
+/**
+ * How many mode switches, permission requests and plan versions (its own, not a fork's copied ones) the session has
+ * in all, and its projection state (JSON).
+ */
 export async function countHistory(
   conn: Conn,
   sessionId: string,
-): Promise<{ modes: number; permissions: number; state: string | null }> {
+): Promise<{ modes: number; permissions: number; plans: number; state: string | null }> {
   const k = kysely(conn);
   const [row] = await countRows(k, "counts", { sessionId }, (bind) => countsOf(k, bind<string>("sessionId")));
   if (!row) throw new Error(`no counts for ${sessionId}`);
-  return { modes: Number(row.modes ?? 0), permissions: Number(row.permissions ?? 0), state: row.state };
+  return {
+    modes: Number(row.modes ?? 0),
+    permissions: Number(row.permissions ?? 0),
+    plans: Number(row.plans ?? 0),
+    state: row.state,
+  };
 }
 
 function countsOf(k: Executor, sessionId: string) {
@@ -230,10 +145,21 @@ function countsOf(k: Executor, sessionId: string) {
       .select((c) => c.fn.countAll<number>().as("n"))
       .where("sessionId", "=", sessionId)
       .as("permissions"),
+    eb
+      .selectFrom("PlanVersion as v")
+      .innerJoin("Plan as p", "p.id", "v.planId")
+      .select((c) => c.fn.countAll<number>().as("n"))
+      .where("p.sessionId", "=", sessionId)
+      .as("plans"),
     eb.selectFrom("Session").select("state").where("id", "=", sessionId).as("state"),
   ]);
 }
-const countRows = shapedQuery<{ modes: number | null; permissions: number | null; state: string | null }>();
+const countRows = shapedQuery<{
+  modes: number | null;
+  permissions: number | null;
+  plans: number | null;
+  state: string | null;
+}>();
 
 /** The review events a fork copied from its source's log (up to its fork point): none for a session not forked. */
 export async function listCopiedReviewEvents(
@@ -250,22 +176,4 @@ export async function listCopiedReviewEvents(
     .where("e.type", "in", ["review.asked", "review.answered", "verification.completed"])
     .orderBy("e.seq")
     .execute();
-}
-
-/** The plan versions these reviews were about, with the review's id (for a fork's copied history). */
-export async function listVersionsOfReviews(
-  conn: Conn,
-  reviewIds: readonly string[],
-): Promise<(PlanVersionRow & { reviewId: string })[]> {
-  if (reviewIds.length === 0) return [];
-  const k = kysely(conn);
-  const rows = await k
-    .selectFrom("Review as r")
-    .innerJoin("PlanVersion as v", (j) => j.onRef("v.planId", "=", "r.planId").onRef("v.version", "=", "r.planVersion"))
-    .select(["r.id as reviewId", "r.deciderName", ...VERSION_COLUMNS])
-    .where("r.id", "in", [...reviewIds])
-    .orderBy("v.createdAt")
-    .orderBy("v.version")
-    .execute();
-  return rows.map((r) => ({ ...r, editedByUser: Boolean(r.editedByUser), verified: null }));
 }

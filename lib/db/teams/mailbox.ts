@@ -1,7 +1,7 @@
 import "server-only";
-import type { Selectable } from "kysely";
+import type { ExpressionBuilder, Selectable } from "kysely";
 import { type Conn, kysely, withTransaction } from "../client";
-import type { MailboxMessage } from "../generated-kysely/types";
+import type { DB, MailboxMessage } from "../generated-kysely/types";
 
 /** Home of the MailboxMessage table: a team's messages, in one order per team (seq). */
 export type MailRow = Selectable<MailboxMessage>;
@@ -20,6 +20,60 @@ export async function listMailboxMessages(conn: Conn, where: MailFilter): Promis
     if (value !== undefined) q = q.where(key, "=", value);
   }
   return q.orderBy("seq").execute();
+}
+
+/** An inbox: one member's messages in a team; `status` "pending" is a plan request not answered yet. */
+export type InboxFilter = { teamId: string; toSession: string; type?: string; status?: string };
+/** Keyset position in an inbox: the last listed message's rank (0: a pending request, 1: the rest) and its seq. */
+export type InboxCursor = { rank: 0 | 1; seq: number };
+
+/**
+ * One page of an inbox (`limit + 1` rows at most, the extra one telling that a next page exists): the pending plan
+ * requests first, then the rest, each in team order. seq is unique in a team, so (rank, seq) orders without ties.
+ * A request answered between two pages moves from the first part to the second: it may be listed once in each.
+ */
+export async function listInboxPage(
+  conn: Conn,
+  where: InboxFilter,
+  after: InboxCursor | undefined,
+  limit: number,
+): Promise<(MailRow & { rank: 0 | 1 })[]> {
+  const k = kysely(conn);
+  let q = k
+    .selectFrom("MailboxMessage")
+    .selectAll()
+    .select((eb) => pendingRank(eb).as("rank"))
+    .where("teamId", "=", where.teamId)
+    .where("toSession", "=", where.toSession);
+  if (where.type !== undefined) q = q.where("type", "=", where.type);
+  if (where.status === "pending") q = q.where("type", "=", PLAN_REQUEST).where("status", "<>", "answered");
+  else if (where.status !== undefined) q = q.where("status", "=", where.status);
+  if (after)
+    q = q.where((eb) =>
+      eb.or([
+        eb(pendingRank(eb), ">", after.rank),
+        eb.and([eb(pendingRank(eb), "=", after.rank), eb("seq", ">", after.seq)]),
+      ]),
+    );
+  const rows = await q
+    .orderBy((eb) => pendingRank(eb))
+    .orderBy("seq")
+    .limit(limit + 1)
+    .execute();
+  return rows.map((r) => ({ ...r, rank: Number(r.rank) === 0 ? 0 : 1 }));
+}
+
+const PLAN_REQUEST = "plan_approval_request";
+function pendingRank(eb: ExpressionBuilder<DB, "MailboxMessage">) {
+  return (
+    eb
+      .case()
+      .when(eb.and([eb("type", "=", PLAN_REQUEST), eb("status", "<>", "answered")]))
+      // Literals, not parameters: PostgreSQL would type two untyped parameters as text.
+      .then(eb.lit(0))
+      .else(eb.lit(1))
+      .end()
+  );
 }
 
 /**

@@ -12,11 +12,12 @@ import { sendMailBody } from "./send-schema";
 
 export const dynamic = "force-dynamic";
 
+/** A member's inbox, pending plan requests first, a page at a time (`next` is the following page's `after`). */
 export const GET = route("read", async (req, ctx: IdParams, actor) => {
   const query = parseQuery(req, mailboxQuery);
   const team = await getTeam(getDb(), await idFrom(ctx));
   await authoriseSession(getDb(), actor, "read", team.leadSessionId);
-  return json({ messages: await readInbox(getDb(), team.id, query) });
+  return json(await readInbox(getDb(), team.id, query));
 });
 
 export const POST = route("chat", async (req, ctx: IdParams, actor) => {
