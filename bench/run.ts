@@ -38,6 +38,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   tools: async () => (await import("./tools-bench")).benchTools(),
   // Issue 43: an open desk tab's cost, and the desk at 1,000 waiting against 10.
   desk: async () => (await import("./desk-bench")).benchDesk(),
+  // Issue 43: an approval's time to settle with 15 and 3,000 earlier plan files; a manifest reusing the last one.
+  settle: async () => (await import("./settle-bench")).benchSettle(),
 };
 
 const results: Record<string, unknown> = {};
