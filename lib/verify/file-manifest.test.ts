@@ -31,6 +31,13 @@ describe("diffManifests", () => {
       ],
     ],
     ["nothing is deleted past a cap", m({ a: [1, 1, "h"] }, true), m({}), []],
+    [
+      "a file named as an object's property is added",
+      m({}),
+      // Built from JSON: an object literal's "constructor" key is typed as the prototype's.
+      m(JSON.parse('{"constructor":[1,1,"h"]}') as Manifest["files"]),
+      [["constructor", "added"]],
+    ],
   ])("%s", (_, before, after, want) => {
     expect(diffManifests(before, after).map((c) => [c.path, c.status])).toEqual(want);
   });
@@ -66,6 +73,15 @@ describe("takeManifest (a real folder)", () => {
     const capped = await takeManifest(dir, { maxFiles: 1, hashBelow: 10 });
     expect(capped).toMatchObject({ truncated: true });
     expect(Object.values(capped.files).map((e) => e[2])).toEqual([null]);
+  });
+
+  it("a file named __proto__ is an entry like any other, and is seen added", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
+    const before = await takeManifest(dir);
+    fs.writeFileSync(path.join(dir, "__proto__"), "p");
+    const after = parseManifest(JSON.stringify(await takeManifest(dir)));
+    expect(after && Object.keys(after.files)).toEqual(["__proto__"]);
+    expect(after && diffManifests(before, after).map((c) => [c.path, c.status])).toEqual([["__proto__", "added"]]);
   });
 
   // Issue 43: every session's plan file stays under .plangate/plans; walking them made an approval's cost grow with

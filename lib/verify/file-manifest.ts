@@ -39,7 +39,7 @@ function takenAtOf(now: number): number {
 
 /** The earlier entry when its hash may be reused (a hashed file, older than the earlier walk), else null. */
 function reusable(earlier: Manifest | null, rel: string, hashBelow: number): ManifestEntry | null {
-  const was = earlier?.takenAt === undefined ? undefined : earlier.files[rel];
+  const was = earlier?.takenAt === undefined ? undefined : own(earlier.files, rel);
   // A stored entry is trusted only as far as its shape: a hash string, a size and time that are numbers.
   if (!Array.isArray(was) || typeof was[2] !== "string" || !(was[0] < hashBelow)) return null;
   return was[1] < (earlier?.takenAt ?? 0) ? was : null;
@@ -94,7 +94,8 @@ export async function takeManifest(
   earlier: Manifest | null = null,
 ): Promise<Manifest> {
   const takenAt = takenAtOf(Date.now());
-  const files: Record<string, ManifestEntry> = {};
+  // No prototype: a file named "__proto__" is an entry like any other, not the object's prototype.
+  const files = Object.create(null) as Record<string, ManifestEntry>;
   let count = 0;
   let truncated = false;
   const walk = async (dir: string, rel: string): Promise<void> => {
@@ -132,6 +133,11 @@ export async function takeManifest(
   return { files, truncated, takenAt };
 }
 
+/** A manifest's entry for a path (a file named "constructor" is not Object.prototype's). */
+function own(files: Manifest["files"], p: string): ManifestEntry | undefined {
+  return Object.hasOwn(files, p) ? files[p] : undefined;
+}
+
 function changed(a: ManifestEntry, b: ManifestEntry): boolean {
   if (a[0] !== b[0]) return true;
   // At the same size, a hash on one side only is a small file on one side and a link on the other.
@@ -144,13 +150,14 @@ function changed(a: ManifestEntry, b: ManifestEntry): boolean {
 export function diffManifests(before: Manifest, after: Manifest): Omit<Change, "via">[] {
   const out: Omit<Change, "via">[] = [];
   for (const [p, entry] of Object.entries(after.files)) {
-    const was = before.files[p];
+    const was = own(before.files, p);
     if (!was) out.push({ path: p, status: "added", patch: "" });
     else if (changed(was, entry)) out.push({ path: p, status: "modified", patch: "" });
   }
   // A file past the cap of either walk is not known to be gone.
   if (!before.truncated && !after.truncated)
-    for (const p of Object.keys(before.files)) if (!after.files[p]) out.push({ path: p, status: "deleted", patch: "" });
+    for (const p of Object.keys(before.files))
+      if (!own(after.files, p)) out.push({ path: p, status: "deleted", patch: "" });
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
