@@ -42,6 +42,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   throughput: async () => (await import("./throughput-bench")).benchThroughput(),
   // Issue 43: what npm start holds while it serves, beside an empty next start; 1,000 idle streams.
   memory: async () => (await import("./memory-bench")).benchMemory(),
+  // Issue 43: an approval's time to settle with 15 and 3,000 earlier plan files; a manifest reusing the last one.
+  settle: async () => (await import("./settle-bench")).benchSettle(),
 };
 
 const results: Record<string, unknown> = {};

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,12 @@ describe("diffManifests", () => {
     ["other size", m({ a: [1, 10, null] }), m({ a: [2, 10, null] }), [["a", "modified"]]],
     ["large file, new time", m({ a: [9, 10, null] }), m({ a: [9, 11, null] }), [["a", "modified"]]],
     [
+      "a file swapped for a link, same size and time",
+      m({ a: [6, 10, "h"] }),
+      m({ a: [6, 10, null] }),
+      [["a", "modified"]],
+    ],
+    [
       "added and deleted",
       m({ a: [1, 1, "h"] }),
       m({ b: [1, 1, "h"] }),
@@ -24,6 +31,13 @@ describe("diffManifests", () => {
       ],
     ],
     ["nothing is deleted past a cap", m({ a: [1, 1, "h"] }, true), m({}), []],
+    [
+      "a file named as an object's property is added",
+      m({}),
+      // Built from JSON: an object literal's "constructor" key is typed as the prototype's.
+      m(JSON.parse('{"constructor":[1,1,"h"]}') as Manifest["files"]),
+      [["constructor", "added"]],
+    ],
   ])("%s", (_, before, after, want) => {
     expect(diffManifests(before, after).map((c) => [c.path, c.status])).toEqual(want);
   });
@@ -33,6 +47,9 @@ describe("diffManifests", () => {
     expect(parseManifest('{"files":null,"truncated":false}')).toBeNull();
     expect(parseManifest(null)).toBeNull();
     expect(parseManifest('{"files":{},"truncated":false}')).toEqual(m({}));
+    // Stored before reuse (no taking time), or with a damaged one: still a baseline, with nothing to reuse.
+    expect(parseManifest('{"files":{},"truncated":false,"takenAt":"x"}')).toEqual(m({}));
+    expect(parseManifest('{"files":{},"truncated":false,"takenAt":5}')).toEqual({ ...m({}), takenAt: 5 });
   });
 });
 
@@ -58,6 +75,15 @@ describe("takeManifest (a real folder)", () => {
     expect(Object.values(capped.files).map((e) => e[2])).toEqual([null]);
   });
 
+  it("a file named __proto__ is an entry like any other, and is seen added", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
+    const before = await takeManifest(dir);
+    fs.writeFileSync(path.join(dir, "__proto__"), "p");
+    const after = parseManifest(JSON.stringify(await takeManifest(dir)));
+    expect(after && Object.keys(after.files)).toEqual(["__proto__"]);
+    expect(after && diffManifests(before, after).map((c) => [c.path, c.status])).toEqual([["__proto__", "added"]]);
+  });
+
   // Issue 43: every session's plan file stays under .plangate/plans; walking them made an approval's cost grow with
   // the workspace's history. That folder and a data folder inside the workspace are not in the manifest.
   it("skips the workspace's .plangate/plans and a data folder inside it, whatever they hold", async () => {
@@ -76,5 +102,86 @@ describe("takeManifest (a real folder)", () => {
     const got = await takeManifest(dir, undefined, [path.join(dir, "data")]);
     // .plangate's config is work like any other: a change to it is seen.
     expect(Object.keys(got.files).sort()).toEqual([".plangate/config.json", "a.ts", "docs/.plangate/x.md"]);
+  });
+});
+
+// Issue 43: a manifest taken with an earlier one at hand reads only what may have changed.
+describe("takeManifest reusing an earlier manifest", () => {
+  let dir = "";
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const OLD = new Date("2001-01-01T00:00:00Z");
+  const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+  const at = (f: string) => path.join(dir, f);
+  /** A file with a time long before any manifest of the test: its hash may be reused. */
+  const oldFile = (f: string, text: string) => {
+    fs.writeFileSync(at(f), text);
+    fs.utimesSync(at(f), OLD, OLD);
+  };
+  const setUp = async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
+    oldFile("a.txt", "alpha\n");
+    oldFile("b.txt", "bravo\n");
+    const earlier = await takeManifest(dir);
+    expect(earlier.takenAt).toBeLessThanOrEqual(Date.now());
+    expect(earlier.files["a.txt"]?.[2]).toBe(sha1("alpha\n"));
+    return earlier;
+  };
+
+  // The accepted trade-off, as in git: content rewritten at the same size with its old time put back is not seen.
+  // It shows that a reused entry is not read: the old hash comes back, though the content is another.
+  it("reuses an unchanged file's hash without reading it", async () => {
+    const earlier = await setUp();
+    oldFile("a.txt", "ALPHA\n");
+    const reused = await takeManifest(dir, undefined, [], earlier);
+    expect(reused.files["a.txt"]).toEqual(earlier.files["a.txt"]);
+    expect(diffManifests(earlier, reused)).toEqual([]);
+    // Without the earlier manifest the file is read: its new content is seen.
+    expect((await takeManifest(dir)).files["a.txt"]?.[2]).toBe(sha1("ALPHA\n"));
+  });
+
+  it.each([
+    ["at", 0],
+    ["after", 1500],
+  ])("a same-size edit with a time %s the earlier walk's start is read again (racy clean)", async (_, afterMs) => {
+    const earlier = await setUp();
+    const when = new Date((earlier.takenAt as number) + afterMs);
+    fs.writeFileSync(at("a.txt"), "ALPHA\n");
+    fs.utimesSync(at("a.txt"), when, when);
+    // The earlier manifest as it would be had the file been walked at that time with its old content.
+    const racy: Manifest = {
+      ...earlier,
+      files: { ...earlier.files, "a.txt": [6, when.getTime(), sha1("alpha\n")] },
+    };
+    const now = await takeManifest(dir, undefined, [], racy);
+    expect(now.files["a.txt"]).toEqual([6, when.getTime(), sha1("ALPHA\n")]);
+    expect(diffManifests(racy, now).map((c) => [c.path, c.status])).toEqual([["a.txt", "modified"]]);
+    expect(now.files["b.txt"]).toEqual(earlier.files["b.txt"]);
+  });
+
+  it("a file swapped for a link of the same size and time is recorded as the link, not followed", async () => {
+    const earlier = await setUp();
+    fs.writeFileSync(at("secret"), "outside\n");
+    fs.rmSync(at("a.txt"));
+    // The link's size is its target's length: 6 bytes, as a.txt was.
+    fs.symlinkSync("secret", at("a.txt"));
+    fs.lutimesSync(at("a.txt"), OLD, OLD);
+    expect(fs.lstatSync(at("a.txt")).size).toBe(6);
+    const now = await takeManifest(dir, undefined, [], earlier);
+    expect(now.files["a.txt"]).toEqual([6, OLD.getTime(), null]);
+    expect(diffManifests(earlier, now).map((c) => [c.path, c.status])).toEqual([
+      ["a.txt", "modified"],
+      ["secret", "added"],
+    ]);
+  });
+
+  it("an earlier manifest stored without a taking time reuses nothing", async () => {
+    const earlier = await setUp();
+    const { takenAt: _, ...stored } = earlier;
+    const old = parseManifest(JSON.stringify(stored));
+    expect(old?.takenAt).toBeUndefined();
+    oldFile("a.txt", "ALPHA\n");
+    const now = await takeManifest(dir, undefined, [], old);
+    expect(now.files["a.txt"]?.[2]).toBe(sha1("ALPHA\n"));
+    expect(diffManifests(earlier, now).map((c) => [c.path, c.status])).toEqual([["a.txt", "modified"]]);
   });
 });

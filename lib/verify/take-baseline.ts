@@ -1,10 +1,15 @@
 import type { Db } from "../db/client";
-import { latestApproval, recordBaselineTree, toolCalledSinceApproval } from "../db/plans/baseline-tree";
+import {
+  latestApproval,
+  latestWorkspaceManifest,
+  recordBaselineTree,
+  toolCalledSinceApproval,
+} from "../db/plans/baseline-tree";
 import type { Executor } from "../db/client";
 import { newId } from "../id";
 import { acquireLease, claimLease, keepLease, releaseLease } from "../session/lease";
 import { appendEvents } from "../session/append-events";
-import { MANIFEST_LIMITS, takeManifest } from "./file-manifest";
+import { MANIFEST_LIMITS, parseManifest, takeManifest } from "./file-manifest";
 import { isGitWorkspace, ownFolders, snapshotTree } from "./git-snapshot";
 
 /*
@@ -61,9 +66,11 @@ async function toolCalledSince(db: Db, sessionId: string, reviewId: string | nul
 }
 
 /** The workspace as it stands: a git tree in a repository, otherwise a manifest of its files. */
-async function snapshot(workspace: string): Promise<{ tree: string; manifest?: string } | null> {
+async function snapshot(db: Db, workspace: string): Promise<{ tree: string; manifest?: string } | null> {
   if (!isGitWorkspace(workspace)) {
-    const manifest = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace));
+    // The workspace's previous baseline, when there is one: its unchanged files are not read again.
+    const earlier = parseManifest(await latestWorkspaceManifest(db, workspace).catch(() => null));
+    const manifest = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace), earlier);
     return { tree: BASELINE_MANIFEST, manifest: JSON.stringify(manifest) };
   }
   const tree = await snapshotTree(workspace);
@@ -78,7 +85,7 @@ async function take(db: Db, sessionId: string, token: string, owed: Owed, fresh:
     if (fresh) await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
     // A lease held since the decision's commit rules out tools in between; one taken later must check.
     const late = !fresh && (await toolCalledSince(db, sessionId, owed.reviewId));
-    const taken = late ? null : await snapshot(owed.workspace).catch(() => null);
+    const taken = late ? null : await snapshot(db, owed.workspace).catch(() => null);
     const tree = taken?.tree ?? null;
     const written = await recordBaselineTree(db, {
       versionId: owed.versionId,

@@ -190,7 +190,8 @@ async function sinceApproval(db: Db, workspace: string, plan: LatestApproval): P
 async function manifestSinceApproval(db: Db, workspace: string, versionId: string): Promise<GitView> {
   const before = parseManifest(await findBaselineManifest(db, versionId));
   if (!before) return { changes: null, unchecked: "the workspace's snapshot from the approval could not be read" };
-  const now = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace));
+  // The baseline's unchanged files keep their hashes unread: verification's cost follows the turn's changes.
+  const now = await takeManifest(workspace, MANIFEST_LIMITS, ownFolders(workspace), before);
   const changes = diffManifests(before, now);
   if (before.truncated || now.truncated)
     return {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -115,5 +116,35 @@ describe("verification outside git", () => {
       30_000,
     );
     expect(all.map((v) => v.status)).toEqual(["fail", "unverified"]);
+  });
+
+  // Issue 43: a baseline reuses the hashes of the workspace's previous manifest for files whose size and time are
+  // as they were. Shown by the accepted trade-off (as in git): content rewritten at the same size with its old
+  // time put back keeps the earlier hash, which only the earlier manifest can have given.
+  it("a later approval's baseline reuses the workspace's previous manifest for unchanged files", async () => {
+    api = await plainWorkspace();
+    const keep = path.join(api.workspace, "keep.txt");
+    const old = new Date("2001-01-01T00:00:00Z");
+    fs.utimesSync(keep, old, old);
+    const manifestOf = async (id: string) => {
+      const [row] = await (await sql(api.t.db)).query<{ baselineManifest: string }>(
+        'SELECT v."baselineManifest" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."status" = ?',
+        [id, "approved"],
+      );
+      return JSON.parse(row?.baselineManifest ?? "null") as { files: Record<string, [number, number, string]> };
+    };
+    const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+    const first = await startScripted(api, [exitWith(PLAN), { text: "finished" }], { mode: "plan" });
+    await approveAndWaitFor(first, 1);
+    expect((await manifestOf(first)).files["keep.txt"]?.[2]).toBe(sha1("unchanged\n"));
+    fs.writeFileSync(keep, "UNCHANGED\n");
+    fs.utimesSync(keep, old, old);
+    fs.writeFileSync(path.join(api.workspace, "README.md"), "# TODO\n");
+    const second = await startScripted(api, [exitWith(PLAN), { text: "finished" }], { mode: "plan" });
+    await approveAndWaitFor(second, 1);
+    const reused = await manifestOf(second);
+    expect(reused.files["keep.txt"]?.[2]).toBe(sha1("unchanged\n"));
+    // A file edited since at the same size, with a new time, is read again.
+    expect(reused.files["README.md"]?.[2]).toBe(sha1("# TODO\n"));
   });
 });

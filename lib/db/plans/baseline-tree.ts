@@ -84,6 +84,39 @@ export async function findBaselineManifest(conn: Conn, versionId: string): Promi
   return row?.baselineManifest ?? null;
 }
 
+/** How many of a workspace's most recently active sessions are looked at for an earlier manifest. */
+const RECENT_SESSIONS = 20;
+
+/**
+ * The most recent manifest stored for a workspace (its latest approval outside git), for a new manifest to reuse
+ * its unchanged files' hashes. Bounded by the workspace's last few sessions (the Session index on workspace and
+ * activity), so the look-up does not grow with the workspace's history; none among them is just no reuse.
+ */
+export async function latestWorkspaceManifest(conn: Conn, workspace: string): Promise<string | null> {
+  const row = await kysely(conn)
+    .selectFrom("PlanVersion as v")
+    .innerJoin("Plan as p", "p.id", "v.planId")
+    .select("v.baselineManifest")
+    .where((eb) =>
+      eb(
+        "p.sessionId",
+        "in",
+        eb
+          .selectFrom("Session as s")
+          .select("s.id")
+          .where("s.workspace", "=", workspace)
+          .orderBy("s.lastActivityAt", "desc")
+          .limit(RECENT_SESSIONS),
+      ),
+    )
+    .where("v.baselineTree", "=", "manifest")
+    .where("v.baselineManifest", "is not", null)
+    .orderBy("v.decidedAt", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.baselineManifest ?? null;
+}
+
 /**
  * Whether the log has a tool call after the approval's answer (an approval that cannot be found in the log
  * counts as yes). Reads SessionEvent, whose rows the session log writes; here because only the baseline asks.
