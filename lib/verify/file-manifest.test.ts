@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { diffManifests, type Manifest, parseManifest, takeManifest } from "./file-manifest";
 
 const m = (files: Manifest["files"], truncated = false): Manifest => ({ files, truncated });
@@ -117,26 +117,48 @@ describe("takeManifest reusing an earlier manifest", () => {
     fs.writeFileSync(at(f), text);
     fs.utimesSync(at(f), OLD, OLD);
   };
+  /**
+   * An earlier manifest as a walk started a second after the files' last change records it (same entries: nothing
+   * changed meanwhile); a walk started right away would trust none of them (racy clean).
+   */
   const setUp = async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-manifest-"));
     oldFile("a.txt", "alpha\n");
     oldFile("b.txt", "bravo\n");
-    const earlier = await takeManifest(dir);
-    expect(earlier.takenAt).toBeLessThanOrEqual(Date.now());
-    expect(earlier.files["a.txt"]?.[2]).toBe(sha1("alpha\n"));
-    return earlier;
+    const walked = await takeManifest(dir);
+    expect(walked.takenAt).toBeLessThanOrEqual(Date.now());
+    expect(walked.files["a.txt"]?.[2]).toBe(sha1("alpha\n"));
+    return { ...walked, takenAt: Math.ceil(fs.statSync(at("b.txt")).ctimeMs / 1000) * 1000 + 1000 };
   };
 
-  // The accepted trade-off, as in git: content rewritten at the same size with its old time put back is not seen.
-  // It shows that a reused entry is not read: the old hash comes back, though the content is another.
-  it("reuses an unchanged file's hash without reading it", async () => {
+  it("reuses an unchanged file's hash without opening it", async () => {
+    const earlier = await setUp();
+    const opened: string[] = [];
+    const open = fs.promises.open;
+    const spy = vi.spyOn(fs.promises, "open").mockImplementation((file, ...rest) => {
+      opened.push(path.basename(String(file)));
+      return open(file, ...rest);
+    });
+    try {
+      const reused = await takeManifest(dir, undefined, [], earlier);
+      expect(reused.files["a.txt"]).toEqual(earlier.files["a.txt"]);
+      expect(diffManifests(earlier, reused)).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opened).toEqual([]);
+  });
+
+  // The attack: an agent's command rewrites a file at the same size and puts its old time back (`touch -d`). The
+  // kernel set the file's change time to now, so the hash is not reused: the edit is seen.
+  it("content rewritten at the same size with its old time put back is read again and seen", async () => {
     const earlier = await setUp();
     oldFile("a.txt", "ALPHA\n");
-    const reused = await takeManifest(dir, undefined, [], earlier);
-    expect(reused.files["a.txt"]).toEqual(earlier.files["a.txt"]);
-    expect(diffManifests(earlier, reused)).toEqual([]);
-    // Without the earlier manifest the file is read: its new content is seen.
-    expect((await takeManifest(dir)).files["a.txt"]?.[2]).toBe(sha1("ALPHA\n"));
+    expect(fs.statSync(at("a.txt")).mtimeMs).toBe(OLD.getTime());
+    const now = await takeManifest(dir, undefined, [], earlier);
+    expect(now.files["a.txt"]?.[2]).toBe(sha1("ALPHA\n"));
+    expect(diffManifests(earlier, now).map((c) => [c.path, c.status])).toEqual([["a.txt", "modified"]]);
+    expect(now.files["b.txt"]).toEqual(earlier.files["b.txt"]);
   });
 
   it.each([
@@ -148,12 +170,13 @@ describe("takeManifest reusing an earlier manifest", () => {
     fs.writeFileSync(at("a.txt"), "ALPHA\n");
     fs.utimesSync(at("a.txt"), when, when);
     // The earlier manifest as it would be had the file been walked at that time with its old content.
+    const st = fs.statSync(at("a.txt"));
     const racy: Manifest = {
       ...earlier,
-      files: { ...earlier.files, "a.txt": [6, when.getTime(), sha1("alpha\n")] },
+      files: { ...earlier.files, "a.txt": [6, when.getTime(), sha1("alpha\n"), Math.floor(st.ctimeMs), st.ino] },
     };
     const now = await takeManifest(dir, undefined, [], racy);
-    expect(now.files["a.txt"]).toEqual([6, when.getTime(), sha1("ALPHA\n")]);
+    expect(now.files["a.txt"]?.slice(0, 3)).toEqual([6, when.getTime(), sha1("ALPHA\n")]);
     expect(diffManifests(racy, now).map((c) => [c.path, c.status])).toEqual([["a.txt", "modified"]]);
     expect(now.files["b.txt"]).toEqual(earlier.files["b.txt"]);
   });

@@ -12,15 +12,21 @@ import type { Change } from "./match-plan";
  * change, not the workspace's history. The rest of `.plangate` (its config, its reviewers) is work like any other. Links are recorded as links and never followed, and
  * only regular files are read (opened without blocking, so a FIFO swapped in cannot stall the walk).
  *
- * With an earlier manifest of the same workspace at hand, a small file whose size and time are as they were keeps
- * its hash without being read (one lstat), so a second manifest costs what changed, not the workspace's size. As
- * in git, that trusts the time: content rewritten at the same size with the old time put back is not seen. And as
- * git guards against "racy clean" entries, a time not strictly older than when the earlier walk started is not
- * trusted (an edit within the same timestamp tick as the read would keep size and time): that file is read again.
+ * With an earlier manifest of the same workspace at hand, a small file whose inode, size, modification and change
+ * times are as they were keeps its hash without being read (one lstat), so a second manifest costs what changed,
+ * not the workspace's size. The change time (ctime) is the kernel's: writing the file or putting an old
+ * modification time back (`touch -d`) sets it to now, and nothing short of root and the clock sets it back, so an
+ * agent's command cannot hide a same-size edit. As git guards against "racy clean" entries, times not strictly
+ * older than when the earlier walk started are not trusted (an edit within the tick of the read): read again.
  */
 
-/** size, mtime (ms), and the sha1 of the content for a small file (null otherwise, or for a link). */
-export type ManifestEntry = [size: number, mtimeMs: number, hash: string | null];
+/**
+ * size, mtime (ms), and the sha1 of the content for a small file (null otherwise, or for a link); a regular file's
+ * ctime (ms) and inode, which say whether the hash may be reused (absent in manifests stored before reuse).
+ */
+export type ManifestEntry =
+  | [size: number, mtimeMs: number, hash: string | null]
+  | [size: number, mtimeMs: number, hash: string | null, ctimeMs: number, ino: number];
 /** `takenAt`: when the walk started (ms, see takenAtOf); absent in manifests stored before reuse, which reuse nothing. */
 export type Manifest = { files: Record<string, ManifestEntry>; truncated: boolean; takenAt?: number };
 
@@ -42,7 +48,9 @@ function reusable(earlier: Manifest | null, rel: string, hashBelow: number): Man
   const was = earlier?.takenAt === undefined ? undefined : own(earlier.files, rel);
   // A stored entry is trusted only as far as its shape: a hash string, a size and time that are numbers.
   if (!Array.isArray(was) || typeof was[2] !== "string" || !(was[0] < hashBelow)) return null;
-  return was[1] < (earlier?.takenAt ?? 0) ? was : null;
+  if (typeof was[3] !== "number" || typeof was[4] !== "number") return null;
+  const takenAt = earlier?.takenAt ?? 0;
+  return was[1] < takenAt && was[3] < takenAt ? was : null;
 }
 
 /**
@@ -55,7 +63,13 @@ async function entryOf(file: string, hashBelow: number, was: ManifestEntry | nul
     if (!st) return null;
     if (st.isSymbolicLink()) return [st.size, Math.floor(st.mtimeMs), null];
     if (!st.isFile()) return null;
-    if (st.size === was[0] && Math.floor(st.mtimeMs) === was[1]) return [was[0], was[1], was[2]];
+    if (
+      st.size === was[0] &&
+      Math.floor(st.mtimeMs) === was[1] &&
+      Math.floor(st.ctimeMs) === was[3] &&
+      st.ino === was[4]
+    )
+      return was;
   }
   const handle = await fs.promises.open(file, NONBLOCK).catch(() => null);
   if (!handle) {
@@ -73,7 +87,7 @@ async function entryOf(file: string, hashBelow: number, was: ManifestEntry | nul
       const { bytesRead } = await handle.read(buffer, 0, st.size, 0);
       hash = createHash("sha1").update(buffer.subarray(0, bytesRead)).digest("hex");
     }
-    return [st.size, Math.floor(st.mtimeMs), hash];
+    return [st.size, Math.floor(st.mtimeMs), hash, Math.floor(st.ctimeMs), st.ino];
   } finally {
     await handle.close();
   }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { exitWith, waitFor } from "../helpers/plan-kit";
 import { sql } from "../../lib/db/sql";
+import type { Manifest } from "../../lib/verify/file-manifest";
 
 // Issue 28: a workspace without git is still verified honestly. A manifest of its files (no contents) is taken
 // at approval, so a change made by a shell command is seen; and a failed check runs again after the agent was
@@ -118,33 +119,35 @@ describe("verification outside git", () => {
     expect(all.map((v) => v.status)).toEqual(["fail", "unverified"]);
   });
 
-  // Issue 43: a baseline reuses the hashes of the workspace's previous manifest for files whose size and time are
-  // as they were. Shown by the accepted trade-off (as in git): content rewritten at the same size with its old
-  // time put back keeps the earlier hash, which only the earlier manifest can have given.
-  it("a later approval's baseline reuses the workspace's previous manifest for unchanged files", async () => {
+  // Issue 43, the attack on manifest reuse: verification reuses the baseline's hashes of files whose inode, size and
+  // times are as they were. After approval the agent's command rewrites a file outside the plan at the same size
+  // and puts its old time back (`touch -d`); the file's change time is the kernel's, so the edit is still seen.
+  it("a same-size rewrite with its old time put back is seen by verification as unplanned", async () => {
     api = await plainWorkspace();
     const keep = path.join(api.workspace, "keep.txt");
     const old = new Date("2001-01-01T00:00:00Z");
     fs.utimesSync(keep, old, old);
-    const manifestOf = async (id: string) => {
-      const [row] = await (await sql(api.t.db)).query<{ baselineManifest: string }>(
-        'SELECT v."baselineManifest" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."status" = ?',
-        [id, "approved"],
-      );
-      return JSON.parse(row?.baselineManifest ?? "null") as { files: Record<string, [number, number, string]> };
-    };
-    const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
-    const first = await startScripted(api, [exitWith(PLAN), { text: "finished" }], { mode: "plan" });
-    await approveAndWaitFor(first, 1);
-    expect((await manifestOf(first)).files["keep.txt"]?.[2]).toBe(sha1("unchanged\n"));
-    fs.writeFileSync(keep, "UNCHANGED\n");
-    fs.utimesSync(keep, old, old);
-    fs.writeFileSync(path.join(api.workspace, "README.md"), "# TODO\n");
-    const second = await startScripted(api, [exitWith(PLAN), { text: "finished" }], { mode: "plan" });
-    await approveAndWaitFor(second, 1);
-    const reused = await manifestOf(second);
-    expect(reused.files["keep.txt"]?.[2]).toBe(sha1("unchanged\n"));
-    // A file edited since at the same size, with a new time, is read again.
-    expect(reused.files["README.md"]?.[2]).toBe(sha1("# TODO\n"));
+    // Reuse trusts only what changed before the baseline's walk started (whole seconds, one of margin): the clock
+    // passes that point, so without the change time's check the rewrite would be hidden.
+    const trustedFrom = fs.statSync(keep).ctimeMs + 2_000;
+    await waitFor("keep.txt to be older than a walk started now", async () => (Date.now() > trustedFrom ? 1 : null));
+    const rewrite = "printf 'UNCHANGED\\n' > keep.txt && touch -d 2001-01-01T00:00:00Z keep.txt";
+    const id = await startScripted(api, [exitWith(PLAN), call("bash", { command: rewrite }), { text: "finished" }], {
+      mode: "plan",
+    });
+    const [verification] = await approveAndWaitFor(id, 1);
+    expect(fs.readFileSync(keep, "utf8")).toBe("UNCHANGED\n");
+    expect(fs.statSync(keep).mtimeMs).toBe(old.getTime());
+    const [row] = await (await sql(api.t.db)).query<{ baselineManifest: string }>(
+      'SELECT v."baselineManifest" FROM "PlanVersion" v JOIN "Plan" p ON p."id" = v."planId" WHERE p."sessionId" = ? AND v."status" = ?',
+      [id, "approved"],
+    );
+    const baseline = JSON.parse(row?.baselineManifest ?? "null") as Manifest;
+    const entry = baseline.files["keep.txt"];
+    // The baseline held the old content's hash, with times older than its walk: the entry reuse would have trusted.
+    expect(entry?.[2]).toBe(createHash("sha1").update("unchanged\n").digest("hex"));
+    expect(entry?.[1]).toBeLessThan(baseline.takenAt as number);
+    expect(entry?.[3]).toBeLessThan(baseline.takenAt as number);
+    expect(verification?.report.unplanned).toContain("keep.txt");
   });
 });
