@@ -1,6 +1,6 @@
 /**
  * Issue 43's memory: what `npm start` holds while it serves, beside an empty `next start` of the same Next (an app
- * of one static page, built once in the temporary folder), both measured as the resident memory of every
+ * of one static page, built once in the user's cache folder), both measured as the resident memory of every
  * process in the server's process group, idle after the same warm-up; and what 1,000 idle live streams add to the
  * server and take to open, beside a bare node:http SSE server in its own process. Rounds alternate the order.
  */
@@ -22,7 +22,8 @@ const nextVersion = (
     version: string;
   }
 ).version;
-const emptyApp = path.join(os.tmpdir(), `plangate-bench-empty-next-${nextVersion}`);
+// In the user's own cache folder (made 0700), not a shared temporary one another account could prepare.
+const emptyApp = path.join(os.homedir(), ".cache", "plangate-bench", `empty-next-${nextVersion}`);
 const PAGE_SIZE = 4096;
 
 /** Resident MB of every process in the group `pgid` (a server and anything it keeps running beside it). */
@@ -45,6 +46,7 @@ function groupRssMb(pgid: number): number {
 function buildEmptyApp(): void {
   if (fs.existsSync(path.join(emptyApp, ".next", "BUILD_ID"))) return;
   fs.rmSync(emptyApp, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(emptyApp), { recursive: true, mode: 0o700 });
   fs.mkdirSync(path.join(emptyApp, "app"), { recursive: true });
   const linked = spawnSync("cp", ["-al", path.join(root, "node_modules"), path.join(emptyApp, "node_modules")]);
   if (linked.status !== 0) throw new Error(`linking node_modules failed: ${linked.stderr}`);

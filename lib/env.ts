@@ -71,6 +71,8 @@ export const envSchema = z
       ),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    // Set by scripts/serve.mjs for its prepare step only: the descriptor that carries HOST and PORT back to it.
+    PLANGATE_PREPARE_FD: z.literal("3").optional(),
     PLANGATE_TOKEN: z
       .string()
       .min(16, "PLANGATE_TOKEN must be at least 16 characters")

@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const prepared = spawnSync(
   process.execPath,
   ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts", "start.ts"), "--prepare"],
-  { cwd: root, stdio: ["inherit", "inherit", "inherit", "pipe"] },
+  { cwd: root, stdio: ["inherit", "inherit", "inherit", "pipe"], env: { ...process.env, PLANGATE_PREPARE_FD: "3" } },
 );
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 const { host, port } = JSON.parse(String(prepared.output[3]));

@@ -113,13 +113,10 @@ if (!dev && needsBuild(root)) {
 
 console.log(`plangate: serving on ${origin}`);
 // `npm start` serves from scripts/serve.mjs's own process, so nothing of this one (tsx, esbuild) stays alive beside it;
-// it listens where this checked environment says (told on file descriptor 3, which serve.mjs opened for it).
+// it listens where this checked environment says, told on the descriptor serve.mjs opened for it (and only then:
+// run by hand, descriptor 3 may be anything the caller left open).
 if (!dev) {
-  try {
-    fs.writeSync(3, JSON.stringify({ host: env.HOST, port: env.PORT }));
-  } catch {
-    // Run by hand, without serve.mjs: nothing listens for the answer.
-  }
+  if (process.env.PLANGATE_PREPARE_FD === "3") fs.writeSync(3, JSON.stringify({ host: env.HOST, port: env.PORT }));
   process.exit(0);
 }
 

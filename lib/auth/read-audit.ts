@@ -1,13 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { cursorParam, keysetPage, limitParam } from "../core/cursor";
+import { cursorId, cursorParam, cursorTime, keysetPage, limitParam } from "../core/cursor";
 import { type Actor, manageableRoots } from "../core/people";
 import type { Db } from "../db/client";
 import { type AuditView, listAudit } from "../db/people/audit";
 import { findPerson } from "../db/people/people";
 
 /** Where a page of the log ended: the last act's time (ms) and id. */
-const auditCursor = z.object({ at: z.number().int().nonnegative(), id: z.string().min(1).max(100) }).strict();
+const auditCursor = z.object({ at: cursorTime, id: cursorId }).strict();
 
 export const auditQuery = z
   .object({

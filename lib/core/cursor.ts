@@ -32,6 +32,21 @@ export function cursorParam<T>(shape: ZodType<T>) {
     });
 }
 
+/*
+ * A cursor's fields, bounded to what the database takes: a decoded cursor is the caller's text, and an id with a NUL,
+ * a time past the last valid Date or an integer past a 4-byte column would be a 500 there, not a 400 here.
+ */
+/** A row's time in ms: a valid Date. */
+export const cursorTime = z.number().int().nonnegative().max(8.64e15);
+/** A 4-byte integer column's value (a version, a seq). */
+export const cursorInt = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(2 ** 31 - 1);
+/** An id as the server makes them (lib/id.ts). */
+export const cursorId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/);
+
 /** The page's limit: a whole number from 1 to `max`, `fallback` when not given. */
 export const limitParam = (fallback: number, max = 200) => z.coerce.number().int().min(1).max(max).default(fallback);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keysetPage } from "../core/cursor";
+import { cursorId, cursorInt, cursorTime, keysetPage } from "../core/cursor";
 import { AppError } from "../errors";
 import type { Db } from "../db/client";
 import {
@@ -48,14 +48,12 @@ export const planVersionCursor = z.discriminatedUnion("k", [
   z
     .object({
       k: z.literal("own"),
-      at: z.number().int().nonnegative(),
-      planId: z.string().min(1).max(100),
-      version: z.number().int().nonnegative(),
+      at: cursorTime,
+      planId: cursorId,
+      version: cursorInt,
     })
     .strict(),
-  z
-    .object({ k: z.literal("fork"), planId: z.string().min(1).max(100), version: z.number().int().nonnegative() })
-    .strict(),
+  z.object({ k: z.literal("fork"), planId: cursorId, version: cursorInt }).strict(),
 ]);
 export type PlanVersionPosition = z.infer<typeof planVersionCursor>;
 

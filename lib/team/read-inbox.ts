@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { keysetPage } from "../core/cursor";
+import { cursorInt, keysetPage } from "../core/cursor";
 import type { Db } from "../db/client";
 import { getTeam } from "./get-team";
 import { type InboxCursor, listInbox, type MailType, type MailView } from "./mailbox";
 
 /** Where a page of an inbox ended: its last message's rank (0: a pending plan request) and seq. */
-export const inboxCursor = z
-  .object({ rank: z.union([z.literal(0), z.literal(1)]), seq: z.number().int().nonnegative() })
-  .strict();
+export const inboxCursor = z.object({ rank: z.union([z.literal(0), z.literal(1)]), seq: cursorInt }).strict();
 
 /** How many messages an inbox page holds unless asked for another number (at most 200). */
 export const INBOX_PAGE = 50;

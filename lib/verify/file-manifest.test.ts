@@ -161,6 +161,19 @@ describe("takeManifest reusing an earlier manifest", () => {
     expect(now.files["b.txt"]).toEqual(earlier.files["b.txt"]);
   });
 
+  // The same attack on a file too large to hash: its change time tells the rewrite.
+  it("a large file rewritten at the same size with its old time put back is seen", async () => {
+    const earlier = await setUp();
+    const big = (c: string) => c.repeat(100 * 1024);
+    oldFile("big.bin", big("a"));
+    const before = await takeManifest(dir, undefined, [], earlier);
+    expect(before.files["big.bin"]?.[2]).toBeNull();
+    oldFile("big.bin", big("b"));
+    const after = await takeManifest(dir, undefined, [], before);
+    expect(after.files["big.bin"]?.slice(0, 3)).toEqual(before.files["big.bin"]?.slice(0, 3));
+    expect(diffManifests(before, after).map((c) => [c.path, c.status])).toEqual([["big.bin", "modified"]]);
+  });
+
   it.each([
     ["at", 0],
     ["after", 1500],

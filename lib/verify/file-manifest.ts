@@ -157,7 +157,9 @@ function changed(a: ManifestEntry, b: ManifestEntry): boolean {
   // At the same size, a hash on one side only is a small file on one side and a link on the other.
   if ((a[2] === null) !== (b[2] === null)) return true;
   if (a[2] !== null && b[2] !== null) return a[2] !== b[2];
-  return a[1] !== b[1];
+  if (a[1] !== b[1]) return true;
+  // A large file has no hash: its change time and inode say it was rewritten though its old time was put back.
+  return a[3] !== undefined && b[3] !== undefined && (a[3] !== b[3] || a[4] !== b[4]);
 }
 
 /** Pure: what changed between two manifests, per file (no patch: a manifest holds no contents). */

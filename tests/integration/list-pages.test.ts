@@ -26,10 +26,15 @@ async function allPages<T>(read: (after: string | null) => Promise<Page<T>>, lim
   throw new Error("the cursor never ended");
 }
 
-/** Bad paging parameters are a 400 whose message names the parameter. */
-async function refusesBadParams(url: string, limit: string, after: string, tooBig = 201) {
+/**
+ * Bad paging parameters are a 400 whose message names the parameter. `crafted`: cursors of the right shape with
+ * what the database cannot take (a time past the last Date, a NUL in an id, an integer past 4 bytes), a 500 before.
+ */
+async function refusesBadParams(url: string, limit: string, after: string, tooBig: number, crafted: object[]) {
   const junkCursor = Buffer.from(JSON.stringify({ nope: 1 })).toString("base64url");
+  const cursor = (c: object) => Buffer.from(JSON.stringify(c)).toString("base64url");
   for (const [query, name] of [
+    ...crafted.map((c) => [`${after}=${cursor(c)}`, after] as const),
     [`${limit}=0`, limit],
     [`${limit}=abc`, limit],
     [`${limit}=${tooBig}`, limit],
@@ -103,7 +108,7 @@ describe("the team mailbox is a page", () => {
     expect((await inbox(`to=${mate}&limit=200`)(null)).rows.map((m) => m.seq)).toEqual([14, 15]);
     // The default page is 50: all 13 and no next.
     expect(await inbox("")(null)).toMatchObject({ next: null, rows: all });
-    await refusesBadParams(`/api/teams/${teamId}/mailbox`, "limit", "after");
+    await refusesBadParams(`/api/teams/${teamId}/mailbox`, "limit", "after", 201, [{ rank: 1, seq: 3_000_000_000 }]);
   });
 });
 
@@ -157,7 +162,10 @@ describe("the audit log is a page", () => {
         .map((r) => r.split(",")[3]),
     ).toEqual(["paged.even", "paged.odd"]);
     expect((await api.call("GET", "/api/audit?format=csv&limit=1000")).headers.get("link")).toBeNull();
-    await refusesBadParams("/api/audit", "limit", "after", 1001);
+    await refusesBadParams("/api/audit", "limit", "after", 1001, [
+      { at: 9e15, id: "x" },
+      { at: 1, id: "a\u0000b" },
+    ]);
   });
 });
 
@@ -209,6 +217,10 @@ describe("a session's plan versions are a page", () => {
     expect(await history("")(null)).toMatchObject({ next: null, total: 9 });
     const first = await history("plansLimit=4")(null);
     expect(first.total).toBe(9);
-    await refusesBadParams(`/api/sessions/${id}/history`, "plansLimit", "plansAfter");
+    await refusesBadParams(`/api/sessions/${id}/history`, "plansLimit", "plansAfter", 201, [
+      { k: "own", at: 9e15, planId: "p", version: 1 },
+      { k: "own", at: 1, planId: "p", version: 3_000_000_000 },
+      { k: "fork", planId: "a\u0000", version: 1 },
+    ]);
   });
 });

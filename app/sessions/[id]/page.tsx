@@ -100,7 +100,8 @@ function renderMessages(
 ): Record<number, React.ReactNode> {
   const out: Record<number, React.ReactNode> = {};
   const byId = new Map(verifications.map((v) => [v.id, v]));
-  const byVersion = new Map(plans.map((p) => [p.version, p.content]));
+  // History lists plan versions newest first; where two plans share a version number, the newest plan's is shown.
+  const byVersion = new Map(plans.toReversed().map((p) => [p.version, p.content]));
   // The same items the timeline shows, so what is rendered here is exactly what it will look up.
   for (const item of timelineItems(events)) {
     if (item.kind === "user" || item.kind === "assistant")
