@@ -15,15 +15,13 @@ import os from "node:os";
 import path from "node:path";
 import * as decisionRoute from "../app/api/reviews/[id]/decision/route";
 import * as streamRoute from "../app/api/sessions/[id]/stream/route";
-import { driveSession } from "../lib/agent/drive-session";
-import { startSession } from "../lib/agent/start-session";
 import type { Db } from "../lib/db/client";
 import { sql } from "../lib/db/sql";
 import { resetEnvCache } from "../lib/env";
-import { appendEvents } from "../lib/session/append-events";
 import { median, quantile, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 import { personCookie } from "./lib/credential";
+import { waitingReview } from "./lib/waiting-review";
 
 const FILES = 10_000;
 const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 5);
@@ -184,25 +182,12 @@ function post(port: number, urlPath: string, body: string, cookie?: string): Pro
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One session in plan mode waiting on its plan review; returns the session and review ids. */
-async function waitingReview(db: Db, workspace: string): Promise<{ sessionId: string; reviewId: string }> {
-  const script = [
+/** One session in plan mode waiting on its plan review (its next step, a command, waits for a person). */
+const openReview = (db: Db, workspace: string) =>
+  waitingReview(db, workspace, [
     { toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] },
     { toolCalls: [{ name: "bash", input: { command: "touch notes.txt" } }] },
-  ];
-  const { session } = await startSession(db, { workspace, agent: "build", mode: "plan", model: "scripted", script });
-  await appendEvents(db, session.id, [
-    { type: "message.user", payload: { text: "plan it" } },
-    { type: "turn.started", payload: { turnId: `trn_${session.id}` } },
   ]);
-  await driveSession(db, session.id);
-  const [review] = await (await sql(db)).query<{ id: string }>(
-    'SELECT "id" FROM "Review" WHERE "sessionId" = ? AND "status" = ?',
-    [session.id, "pending"],
-  );
-  if (!review) throw new Error("no plan review opened");
-  return { sessionId: session.id, reviewId: review.id };
-}
 
 /** Waits for what the approval set going in the background: the baseline, then the agent's step up to its ask. */
 async function quiet(db: Db, sessionId: string, since: number): Promise<number> {
@@ -278,7 +263,7 @@ async function realSample(
   client: ReturnType<typeof clientProcess>,
   cookie: string,
 ): Promise<{ ms: number; baselineMs: number }> {
-  const { sessionId, reviewId } = await waitingReview(db, workspace);
+  const { sessionId, reviewId } = await openReview(db, workspace);
   const start = performance.now();
   const ms = await client.measure({ kind: "real", port, sessionId, reviewId, cookie });
   return { ms, baselineMs: await quiet(db, sessionId, start) };

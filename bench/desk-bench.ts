@@ -1,17 +1,7 @@
-/**
- * What a team's open desk costs (issue 43), through two production servers (scripts/serve.mjs, as `npm start` runs
- * them) side by side: one with 10 plans waiting, one with 1,000 (outside agents' plans, submitted through the API).
- *
- * - `idle`: the server's CPU (its whole process group, from /proc) while Chromium holds a desk tab, a home tab and
- *   a session tab open on it and nothing happens: the median of three 10 s windows, beside the same server with no
- *   tab open (the floor). Target: under 1% of a core with the tabs, at 10 and at 1,000 waiting.
- * - `desk`: `GET /desk` and `GET /api/desk` at 1,000 waiting against 10 waiting, interleaved request by request;
- *   the median over rounds of the per-round ratio of medians. Target: within 2x.
- */
-import fs from "node:fs";
 import { chromium } from "@playwright/test";
 import { operatorHeaders } from "./lib/credential";
 import { type AppServer, buildIfStale, request, sleep, startAppServer } from "./lib/servers";
+import { groupUsage } from "./lib/proc-group";
 import { median, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 
@@ -19,23 +9,9 @@ const ROUNDS = Number(process.env.BENCH_DESK_ROUNDS ?? 5);
 const SAMPLES = Number(process.env.BENCH_DESK_SAMPLES ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_DESK_WINDOW_MS ?? 10_000);
 const SIZES = [10, Number(process.env.BENCH_DESK_WAITING ?? 1000)] as const;
-const TICKS = 100; // USER_HZ on Linux
 
-/** CPU seconds used so far by every process in the server's group (the start script and the server it runs). */
-function groupCpuSeconds(pgid: number): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state(0) ppid(1) pgrp(2) … utime(11) stime(12).
-      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks / TICKS;
-}
+/** CPU seconds used so far by every process in the server's group. */
+const groupCpuSeconds = (pgid: number) => groupUsage(pgid).cpuSeconds;
 
 /** The share of one core the server used over each of three windows (median). */
 async function idleShare(server: AppServer): Promise<number> {

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type AppServer, freePort, request, send, sleep, startAppServer, subscribe } from "./lib/servers";
+import { groupUsage } from "./lib/proc-group";
 import { median, round } from "./lib/stats";
 
 const ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? 3);
@@ -24,23 +25,9 @@ const nextVersion = (
 ).version;
 // In the user's own cache folder (made 0700), not a shared temporary one another account could prepare.
 const emptyApp = path.join(os.homedir(), ".cache", "plangate-bench", `empty-next-${nextVersion}`);
-const PAGE_SIZE = 4096;
 
 /** Resident MB of every process in the group `pgid` (a server and anything it keeps running beside it). */
-function groupRssMb(pgid: number): number {
-  let pages = 0;
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // After the name: state(0) ppid(1) pgrp(2) … rss(21), in pages.
-      if (Number(fields[2]) === pgid) pages += Number(fields[21]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return (pages * PAGE_SIZE) / 1024 / 1024;
-}
+const groupRssMb = (pgid: number) => groupUsage(pgid).rssMb;
 
 /** The empty app, built once (its build is kept between runs). */
 function buildEmptyApp(): void {

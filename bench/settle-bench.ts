@@ -18,16 +18,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as decisionRoute from "../app/api/reviews/[id]/decision/route";
-import { driveSession } from "../lib/agent/drive-session";
-import { startSession } from "../lib/agent/start-session";
 import type { Db } from "../lib/db/client";
 import { sql } from "../lib/db/sql";
 import { resetEnvCache } from "../lib/env";
-import { appendEvents } from "../lib/session/append-events";
 import { diffManifests, takeManifest, type Manifest } from "../lib/verify/file-manifest";
 import { personCookie } from "./lib/credential";
 import { median, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
+import { waitingReview } from "./lib/waiting-review";
 
 const ROUNDS = Number(process.env.BENCH_SETTLE_ROUNDS ?? 5);
 const SAMPLES = Number(process.env.BENCH_SETTLE_SAMPLES ?? 5);
@@ -64,33 +62,14 @@ function workspace(root: string, git: boolean, plans: number): string {
 }
 
 /** A session in plan mode waiting on its plan review (the agent's next step writes src/hello.ts, then it ends). */
-async function waitingReview(db: Db, ws: string): Promise<{ sessionId: string; reviewId: string }> {
-  const script = [
+const openReview = (db: Db, ws: string) =>
+  waitingReview(db, ws, [
     { toolCalls: [{ name: "exit_plan_mode", input: { plan: PLAN } }] },
     {
       toolCalls: [{ name: "write", input: { path: "src/hello.ts", content: `export const hi = "${Date.now()}";\n` } }],
     },
     { text: "Done." },
-  ];
-  const { session } = await startSession(db, {
-    workspace: ws,
-    agent: "build",
-    mode: "plan",
-    model: "scripted",
-    script,
-  });
-  await appendEvents(db, session.id, [
-    { type: "message.user", payload: { text: "plan it" } },
-    { type: "turn.started", payload: { turnId: `trn_${session.id}` } },
   ]);
-  await driveSession(db, session.id);
-  const [review] = await (await sql(db)).query<{ id: string }>(
-    'SELECT "id" FROM "Review" WHERE "sessionId" = ? AND "status" = ?',
-    [session.id, "pending"],
-  );
-  if (!review) throw new Error("no plan review opened");
-  return { sessionId: session.id, reviewId: review.id };
-}
 
 type Phases = { baseline: number; verified: number; settled: number };
 
@@ -114,7 +93,7 @@ async function settled(db: Db, sessionId: string, start: number): Promise<Phases
 
 /** One approval, timed until it settles. The plan file the session wrote is removed afterwards. */
 async function sample(db: Db, kind: Kind, cookie: string): Promise<Phases> {
-  const { sessionId, reviewId } = await waitingReview(db, kind.workspace);
+  const { sessionId, reviewId } = await openReview(db, kind.workspace);
   const url = `http://127.0.0.1/api/reviews/${reviewId}/decision`;
   const start = performance.now();
   const res = await (decisionRoute.POST as Handler)(
