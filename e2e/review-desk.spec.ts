@@ -52,6 +52,7 @@ const shownNotifications = (page: Page) => page.evaluate(() => (window as unknow
 
 async function card(page: Page, id: string) {
   await page.goto(`/sessions/${id}`);
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
   const c = page.getByTestId("decision-card");
   await expect(c).toBeVisible();
   return c;
@@ -102,7 +103,9 @@ for (const width of [1280, 390]) {
       await expect(c.getByTestId("approve")).toHaveAttribute("data-continuation", "default");
       await expect(c.getByTestId("keep-planning")).toContainText("3");
       // 1 would approve into more than the mode before plan mode: one stroke only opens the Approve menu on it,
-      // where the keys are shown beside the ways they pick, and Enter approves.
+      // where the keys are shown beside the ways they pick, and Enter approves. Keys act only where the focus is:
+      // the card takes it once the page is live.
+      await expect(c).toBeFocused();
       await page.keyboard.press("1");
       await expect(c.getByTestId("approve-accept-edits")).toBeFocused();
       await expect(c.getByTestId("approve-accept-edits")).toContainText("1");
@@ -116,6 +119,7 @@ for (const width of [1280, 390]) {
       const fromAccept = await reviewFrom(request, "acceptEdits");
       c = await card(page, fromAccept);
       await expect(c.getByTestId("approve")).toHaveAttribute("data-continuation", "acceptEdits");
+      await expect(c).toBeFocused();
       await page.keyboard.press("2");
       await expect(page.getByTestId("permission-card")).toBeVisible({ timeout: 15_000 });
       await expect(page.getByTestId("mode-chip")).toHaveAttribute("data-mode", "default");
