@@ -4,7 +4,8 @@ import { expect, test } from "@playwright/test";
 import { exitPlan, say, waitForStatus, openTools } from "./helpers";
 
 // The delivery log in the browser: a workspace's own webhook to a host the server does not allow is logged as
-// refused (never called), reachable from the session page.
+// refused (never called), reachable from the session page; a delivery made while the page is open shows without a
+// reload (pushed over the tab's change stream; nothing polls while every delivery shown is finished).
 test("a plan review's webhook delivery shows in the log, refused for a host the server does not allow", async ({
   page,
   request,
@@ -41,4 +42,17 @@ test("a plan review's webhook delivery shows in the log, refused for a host the 
   await expect(delivery.first().getByTestId("webhook-url")).toContainText("hooks.example.invalid");
   await expect(delivery.first().getByTestId("webhook-error")).toContainText("not in PLANGATE_WEBHOOK_HOSTS");
   await expect(delivery.first().getByTestId("webhook-attempt")).toHaveCount(0);
+
+  const pending = (await (await request.get(`/api/reviews?status=pending&sessionId=${id}`)).json()) as {
+    reviews: { id: string }[];
+  };
+  const decided = await request.post(`/api/reviews/${pending.reviews[0]?.id}/decision`, {
+    data: { decision: "reject", feedback: "Log it twice." },
+  });
+  expect(decided.status()).toBe(200);
+  await expect(page.locator('[data-testid="webhook-delivery"][data-event="review.decided"]')).toHaveAttribute(
+    "data-status",
+    "refused",
+    { timeout: 10_000 },
+  );
 });

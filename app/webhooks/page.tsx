@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { listDeliveries } from "@/lib/webhooks/list-deliveries";
 import { listDeliveriesQuery } from "@/app/api/webhooks/deliveries/schema";
 import { AutoRefresh } from "@/components/auto-refresh";
+import { RefreshOnChange } from "@/components/refresh-on-change";
 import { WebhookDeliveries } from "@/components/webhook-deliveries";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +18,7 @@ export default async function WebhooksPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const actor = await pageActor();
+  const since = Date.now();
   const raw = await searchParams;
   const picked = Object.fromEntries(
     Object.entries(raw).flatMap(([k, v]) => (typeof v === "string" && v !== "" ? [[k, v]] : [])),
@@ -31,7 +33,10 @@ export default async function WebhooksPage({
   const sessionId = parsed.success ? parsed.data.sessionId : undefined;
   return (
     <section aria-labelledby="webhooks-title" className="flex flex-col gap-4">
-      <AutoRefresh everyMs={3000} />
+      {/* Pushed: a delivery made or attempted by this instance re-renders the page at once. One made by another
+          instance is not pushed, so a page showing an unfinished delivery still looks again now and then. */}
+      <RefreshOnChange since={since} />
+      {deliveries?.some((d) => d.status === "pending") ? <AutoRefresh everyMs={10_000} /> : null}
       <header className="flex flex-col gap-1">
         <h1 id="webhooks-title" className="text-xl font-semibold">
           Webhook deliveries

@@ -74,10 +74,10 @@ export async function claimDelivery(
 export async function findDelivery(
   conn: Conn,
   id: string,
-): Promise<Pick<DeliveryRow, "url" | "event" | "body" | "attempts"> | undefined> {
+): Promise<Pick<DeliveryRow, "sessionId" | "url" | "event" | "body" | "attempts"> | undefined> {
   return kysely(conn)
     .selectFrom("WebhookDelivery")
-    .select(["url", "event", "body", "attempts"])
+    .select(["sessionId", "url", "event", "body", "attempts"])
     .where("id", "=", id)
     .executeTakeFirst();
 }

@@ -15,7 +15,15 @@ export function publishEvents(sessionId: string, events: SessionEvent[]): void {
   emitter.emit(ANY, sessionId);
 }
 
-/** Told the id of every session whose log this process committed to. */
+/**
+ * A session's rows outside its log changed (a webhook delivery made or attempted): pages that list it re-render,
+ * and no event is sent to its own stream.
+ */
+export function publishTouched(sessionId: string): void {
+  emitter.emit(ANY, sessionId);
+}
+
+/** Told the id of every session whose log this process committed to, or that was touched. */
 export function subscribeAnySession(listener: (sessionId: string) => void): () => void {
   emitter.on(ANY, listener);
   return () => emitter.off(ANY, listener);

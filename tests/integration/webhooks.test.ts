@@ -19,6 +19,7 @@ import { operatorHeaders } from "../helpers/server";
 import { WebhookDeliveries } from "../../components/webhook-deliveries";
 import { createDb, type Db } from "../../lib/db/client";
 import { resetEnvCache } from "../../lib/env";
+import { subscribeAnySession, subscribeEvents } from "../../lib/session/bus";
 import type { WebhookBody } from "../../lib/webhooks/body";
 import { listDeliveries, type DeliveryView } from "../../lib/webhooks/list-deliveries";
 import { startWebhooks, type WebhookOptions } from "../../lib/webhooks/runner";
@@ -148,6 +149,29 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     expect(html.match(/data-testid="webhook-attempt"/g)).toHaveLength(3);
     expect(html).toContain('data-testid="webhook-delivery" data-status="delivered" data-event="review.asked"');
     expect(html).toContain("HTTP 503");
+  });
+
+  it("each delivery made or attempted tells the pages that list its session (the webhooks page is pushed, not polled)", async () => {
+    const hook = await receiver([503]);
+    api = testApi({ env: { PLANGATE_WEBHOOKS: hook.url(), PLANGATE_WEBHOOK_SECRET: SECRET } });
+    // What a list page's stream hears for the session, beside what its own log published: the difference is the
+    // deliveries' signals (no event is added to the session's log or its own stream for them).
+    let heard = 0;
+    let published = 0;
+    let id = "";
+    const stopAny = subscribeAnySession((sessionId) => {
+      if (sessionId === id) heard += 1;
+    });
+    cleanup.push(stopAny);
+    id = await startScripted(api, [exitWith(PLAN_V1)], { mode: "plan" });
+    cleanup.push(subscribeEvents(id, () => (published += 1)));
+    runner();
+    expect((await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan a done flag" })).status).toBe(202);
+    await awaitReview(api, id);
+    const [delivery] = await finished(id);
+    expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
+    // Made once, attempted twice: three signals, none of them a log event.
+    await waitFor("three delivery signals", async () => (heard - published === 3 ? true : null), 5_000);
   });
 
   it("a rejection, an approval and the verification after it each produce their event, with decision, feedback and summary", async () => {
