@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { createDb } from "../lib/db/client";
 import { call, eventsOf, exitPlan, scripted, stateOf, commentOn, openTools } from "./helpers";
 
 test("the lead's mailbox: reject one teammate's plan with feedback, approve the other and the revision; both execute", async ({
@@ -112,4 +113,50 @@ test("the lead's mailbox: reject one teammate's plan with feedback, approve the 
   await expect(page.locator('[data-testid="teammate"][data-name="carol"]')).toHaveAttribute("data-status", "planning", {
     timeout: 10_000,
   });
+});
+
+test("a team that has talked a long time opens on its latest 50 messages; Earlier messages shows the rest, once each", async ({
+  page,
+  request,
+}) => {
+  const lead = await scripted(request, [], { mode: "default", title: "Chatty lead" });
+  const made = await request.post("/api/teams", { data: { sessionId: lead, name: "Chatty team" } });
+  expect(made.status(), await made.text()).toBe(201);
+  const teamId = ((await made.json()) as { team: { id: string } }).team.id;
+  const db = createDb("file:./data/e2e/plangate.db");
+  try {
+    for (let seq = 1; seq <= 61; seq++)
+      await db.mailboxMessage.create({
+        data: {
+          id: `msg_chatty_${teamId}_${seq}`,
+          teamId,
+          seq,
+          fromSession: lead,
+          toSession: lead,
+          type: "message",
+          payload: JSON.stringify({ text: `note ${seq}` }),
+          status: "read",
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)),
+        },
+      });
+  } finally {
+    await db.$disconnect();
+  }
+  await page.goto(`/team/${teamId}`);
+  const mail = page.getByTestId("mail");
+  await expect(mail).toHaveCount(50);
+  // In team order, ending on the latest.
+  await expect(mail.first()).toContainText("note 12");
+  await expect(mail.last()).toContainText("note 61");
+  await page.getByTestId("earlier-mail").click();
+  await expect(mail).toHaveCount(11);
+  await expect(mail.first()).toContainText("note 1");
+  await expect(mail.last()).toContainText("note 11");
+  await expect(page.getByTestId("earlier-mail")).toHaveCount(0);
+  await page.getByTestId("latest-mail").click();
+  await expect(mail.last()).toContainText("note 61");
+  // A page that is not a number shows the latest and says so; it is never an error page.
+  await page.goto(`/team/${teamId}?mailBefore=abc`);
+  await expect(page.getByTestId("mail-query-invalid")).toBeVisible();
+  await expect(mail).toHaveCount(50);
 });

@@ -5,6 +5,7 @@ import {
   insertMailboxMessage,
   listInboxPage,
   listMailboxMessages,
+  listTeamMailBefore,
   type MailRow,
 } from "../db/teams/mailbox";
 import { newId } from "../id";
@@ -40,6 +41,24 @@ export async function listMail(conn: Conn, where: MailQuery): Promise<MailView[]
   const { to, ...rest } = where;
   const rows = await listMailboxMessages(conn, { ...rest, ...(to !== undefined ? { toSession: to } : {}) });
   return rows.map(view);
+}
+
+/** A team's messages shown at a time on its page. */
+export const TEAM_MAIL_PAGE = 50;
+
+/**
+ * The latest `limit` messages of a team before seq `before`, in team order; `earlier` is the `before` that shows
+ * the ones before them (null: none).
+ */
+export async function listTeamMail(
+  conn: Conn,
+  teamId: string,
+  before?: number,
+  limit = TEAM_MAIL_PAGE,
+): Promise<{ messages: MailView[]; earlier: number | null }> {
+  const rows = await listTeamMailBefore(conn, teamId, before, limit);
+  const shown = rows.slice(0, limit).reverse();
+  return { messages: shown.map(view), earlier: rows.length > limit ? (shown[0]?.seq ?? null) : null };
 }
 
 export type { InboxCursor } from "../db/teams/mailbox";

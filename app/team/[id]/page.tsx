@@ -9,7 +9,8 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getTeam } from "@/lib/team/get-team";
 import { readInbox } from "@/lib/team/read-inbox";
-import { listMail } from "@/lib/team/mailbox";
+import { listTeamMail } from "@/lib/team/mailbox";
+import { teamPageQuery } from "./schema";
 import { PlanDecision } from "@/components/plan-decision";
 import { listReviews, planDetails, reviewPosition } from "@/lib/review/read-review";
 import { PlanMarkdown } from "@/components/plan-markdown";
@@ -22,10 +23,17 @@ import { MailboxWatch } from "@/components/mailbox-watch";
 export const dynamic = "force-dynamic";
 
 /** The lead's mailbox: teammates' plans waiting for approval first, then the team and its messages. */
-export default async function TeamPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function TeamPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const since = Date.now();
   const actor = await pageActor();
   const { id } = await params;
+  const query = teamPageQuery.safeParse(await searchParams);
   const db = getDb();
   const team = await getTeam(db, id).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") return null;
@@ -40,9 +48,10 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
   ]);
   const leadPeople = [...(starter ? [starter.name] : []), ...leads.map((l) => l.name)];
   // The lead's plan requests waiting for an answer: as many as a page may hold (a team never has that many waiting).
-  const [{ messages: pending }, all] = await Promise.all([
+  // The messages a page at a time, latest first: a team that has talked for months costs the same to open.
+  const [{ messages: pending }, mail] = await Promise.all([
     readInbox(db, id, { status: "pending", limit: 200 }),
-    listMail(db, { teamId: id }),
+    listTeamMail(db, id, query.success ? query.data.mailBefore : undefined),
   ]);
   const plans = await Promise.all(
     pending.map(async (m) => ({ mail: m, plan: m.requestId ? await planDetails(db, m.requestId) : null })),
@@ -115,7 +124,26 @@ export default async function TeamPage({ params }: { params: Promise<{ id: strin
           Messages
         </h2>
         <SendMailForm teamId={id} teammates={team.teammates.map((t) => t.name)} />
-        <MailList messages={all} names={names} />
+        {query.success ? null : (
+          <p role="alert" data-testid="mail-query-invalid" className="text-sm text-rose-800 dark:text-rose-300">
+            That page of messages is not valid: the latest are shown.
+          </p>
+        )}
+        {mail.earlier !== null ? (
+          <Link
+            href={`/team/${id}?mailBefore=${mail.earlier}`}
+            data-testid="earlier-mail"
+            className="text-sm underline"
+          >
+            Earlier messages
+          </Link>
+        ) : null}
+        <MailList messages={mail.messages} names={names} />
+        {query.success && query.data.mailBefore !== undefined ? (
+          <Link href={`/team/${id}`} data-testid="latest-mail" className="text-sm underline">
+            Latest messages
+          </Link>
+        ) : null}
       </section>
     </section>
   );

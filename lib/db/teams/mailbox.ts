@@ -22,6 +22,24 @@ export async function listMailboxMessages(conn: Conn, where: MailFilter): Promis
   return q.orderBy("seq").execute();
 }
 
+/**
+ * A team's messages before seq `before` (from the newest when absent), newest first: `limit + 1` at most, the extra
+ * one telling that earlier ones exist. One range of the (teamId, seq) index, however long the team has talked.
+ */
+export async function listTeamMailBefore(
+  conn: Conn,
+  teamId: string,
+  before: number | undefined,
+  limit: number,
+): Promise<MailRow[]> {
+  let q = kysely(conn).selectFrom("MailboxMessage").selectAll().where("teamId", "=", teamId);
+  if (before !== undefined) q = q.where("seq", "<", before);
+  return q
+    .orderBy("seq", "desc")
+    .limit(limit + 1)
+    .execute();
+}
+
 /** An inbox: one member's messages in a team; `status` "pending" is a plan request not answered yet. */
 export type InboxFilter = { teamId: string; toSession: string; type?: string; status?: string };
 /** Keyset position in an inbox: the last listed message's rank (0: a pending request, 1: the rest) and its seq. */
