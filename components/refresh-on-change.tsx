@@ -8,8 +8,9 @@ import { onChanges } from "./changes-source";
  * Re-renders a list page when a session it may show changes (the server pushes which, over one stream per tab):
  * nothing is fetched or rendered while nothing happens. A change while the tab is hidden re-renders it once it is
  * shown again. `since`: when the server read what the page shows (a change before its stream opened is told too).
+ * `session`: a page about one session re-renders only when that one changed.
  */
-export function RefreshOnChange({ since }: { since: number }) {
+export function RefreshOnChange({ since, session }: { since: number; session?: string }) {
   const router = useRouter();
   // The first render's: the tab's stream stays open across re-renders, so it has missed nothing since.
   const first = useRef(since);
@@ -21,7 +22,8 @@ export function RefreshOnChange({ since }: { since: number }) {
         router.refresh();
       }
     };
-    const stop = onChanges(() => {
+    const stop = onChanges((changes) => {
+      if (session !== undefined && changes !== "reconnected" && !changes.sessions.includes(session)) return;
       if (document.visibilityState === "visible") router.refresh();
       else stale = true;
     }, first.current);
@@ -30,6 +32,6 @@ export function RefreshOnChange({ since }: { since: number }) {
       stop();
       document.removeEventListener("visibilitychange", onVisible);
     };
-  }, [router]);
+  }, [router, session]);
   return null;
 }

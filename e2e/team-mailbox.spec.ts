@@ -144,19 +144,25 @@ test("a team that has talked a long time opens on its latest 50 messages; Earlie
   }
   await page.goto(`/team/${teamId}`);
   const mail = page.getByTestId("mail");
+  // Each message's text, in the order shown.
+  const texts = async () => (await mail.locator("p:last-child").allTextContents()).map((t) => t.trim());
+  const notes = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `note ${from + i}`);
   await expect(mail).toHaveCount(50);
   // In team order, ending on the latest.
-  await expect(mail.first()).toContainText("note 12");
-  await expect(mail.last()).toContainText("note 61");
+  expect(await texts()).toEqual(notes(12, 61));
   await page.getByTestId("earlier-mail").click();
   await expect(mail).toHaveCount(11);
-  await expect(mail.first()).toContainText("note 1");
-  await expect(mail.last()).toContainText("note 11");
+  expect(await texts()).toEqual(notes(1, 11));
   await expect(page.getByTestId("earlier-mail")).toHaveCount(0);
   await page.getByTestId("latest-mail").click();
-  await expect(mail.last()).toContainText("note 61");
-  // A page that is not a number shows the latest and says so; it is never an error page.
+  await expect(mail).toHaveCount(50);
+  expect(await texts()).toEqual(notes(12, 61));
+  // A page that is not a number shows the latest and says so; it is never an error page. Another parameter
+  // beside a good one changes nothing.
   await page.goto(`/team/${teamId}?mailBefore=abc`);
   await expect(page.getByTestId("mail-query-invalid")).toBeVisible();
   await expect(mail).toHaveCount(50);
+  await page.goto(`/team/${teamId}?mailBefore=12&utm_source=mail`);
+  await expect(mail).toHaveCount(11);
+  await expect(page.getByTestId("mail-query-invalid")).toHaveCount(0);
 });

@@ -165,13 +165,15 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     cleanup.push(stopAny);
     id = await startScripted(api, [exitWith(PLAN_V1)], { mode: "plan" });
     cleanup.push(subscribeEvents(id, () => (published += 1)));
-    runner();
+    const r = runner();
     expect((await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan a done flag" })).status).toBe(202);
     await awaitReview(api, id);
     const [delivery] = await finished(id);
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
-    // Made once, attempted twice: three signals, none of them a log event.
+    // Made once, attempted twice: three signals, none of them a log event; and no more once the runner is idle.
     await waitFor("three delivery signals", async () => (heard - published === 3 ? true : null), 5_000);
+    await r.settled();
+    expect(heard - published).toBe(3);
   });
 
   it("a rejection, an approval and the verification after it each produce their event, with decision, feedback and summary", async () => {

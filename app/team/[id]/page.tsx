@@ -33,7 +33,9 @@ export default async function TeamPage({
   const since = Date.now();
   const actor = await pageActor();
   const { id } = await params;
-  const query = teamPageQuery.safeParse(await searchParams);
+  // Only the page's own parameter: another one (a tracking tag) or an empty one is not an error.
+  const { mailBefore } = await searchParams;
+  const query = teamPageQuery.safeParse(typeof mailBefore === "string" && mailBefore !== "" ? { mailBefore } : {});
   const db = getDb();
   const team = await getTeam(db, id).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "not_found") return null;
