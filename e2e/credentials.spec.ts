@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { exitPlan, say, scripted, waitForStatus } from "./helpers";
+import { exitPlan, pendingReviewOf, say, scripted, waitForStatus } from "./helpers";
 
 // Issue 41 in the browser: the sign-in page says when to try again once an account's wrong passwords reach the
 // limit; a session imported from a file reads its decisions as the file's claim, never as someone's signature.
@@ -30,10 +30,7 @@ test("an imported session's timeline words the file's approval as its claim", as
   const id = await scripted(request, [exitPlan("# Plan\n\n1. Write notes.md\n"), { text: "Done." }]);
   await say(request, id, "plan it");
   await waitForStatus(request, id, "awaiting_review");
-  const pending = (await (await request.get(`/api/reviews?status=pending&sessionId=${id}`)).json()) as {
-    reviews: { id: string }[];
-  };
-  const decided = await request.post(`/api/reviews/${pending.reviews[0]?.id}/decision`, {
+  const decided = await request.post(`/api/reviews/${await pendingReviewOf(request, id)}/decision`, {
     data: { decision: "approve" },
   });
   expect(decided.status()).toBe(200);

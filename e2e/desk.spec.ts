@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { approveVia, exitPlan, say, waitForStatus } from "./helpers";
+import { approveVia, exitPlan, pendingReviewOf, say, waitForStatus } from "./helpers";
 import { OPERATOR_HEADERS } from "./operator";
 
 // Issue 28, the desk: a Plangate plan, a teammate's plan and an outside agent's plan wait together, oldest first;
@@ -59,12 +59,9 @@ async function threePlans(request: APIRequestContext) {
     cwd: WORKSPACE,
     plan: "# Add a todo filter\n\n1. Add filter to src/todo.ts\n",
   })) as { reviewId: string; sessionId: string };
-  const reviewOf = async (id: string) =>
-    ((await (await request.get(`/api/reviews?status=pending&sessionId=${id}`)).json()) as { reviews: { id: string }[] })
-      .reviews[0]?.id as string;
   return {
-    own: await reviewOf(own),
-    mate: await reviewOf(mate),
+    own: await pendingReviewOf(request, own),
+    mate: await pendingReviewOf(request, mate),
     outside: outside.reviewId,
     outsideSession: outside.sessionId,
     ids: { own, mate },

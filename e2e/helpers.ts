@@ -119,9 +119,20 @@ export async function openTools(page: Page): Promise<Locator> {
 }
 
 /** A session's page with its decision card, which takes the focus when the page opens. */
-export async function openDecisionCard(page: Page, id: string): Promise<Locator> {
+/** Opens a session's page and waits until it is live (hydrated: its keys and controls act). */
+export async function openSession(page: Page, id: string): Promise<void> {
   await page.goto(`/sessions/${id}`);
   await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+}
+
+/** The id of a session's pending review (the first, when there are several). */
+export async function pendingReviewOf(request: APIRequestContext, id: string): Promise<string> {
+  const res = await request.get(`/api/reviews?status=pending&sessionId=${id}`);
+  return ((await res.json()) as { reviews: { id: string }[] }).reviews[0]?.id as string;
+}
+
+export async function openDecisionCard(page: Page, id: string): Promise<Locator> {
+  await openSession(page, id);
   const card = page.getByTestId("decision-card");
   await expect(card).toBeFocused();
   return card;

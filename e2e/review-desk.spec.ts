@@ -12,6 +12,7 @@ import {
   moreAction,
   commentOn,
   openTools,
+  openSession,
 } from "./helpers";
 
 const WRITE = call("write", { path: "DESK.md", content: "desk\n" });
@@ -51,8 +52,7 @@ async function hiddenTabContext(browser: Browser, baseURL: string | undefined) {
 const shownNotifications = (page: Page) => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown);
 
 async function card(page: Page, id: string) {
-  await page.goto(`/sessions/${id}`);
-  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  await openSession(page, id);
   const c = page.getByTestId("decision-card");
   await expect(c).toBeVisible();
   return c;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { exitPlan, say, waitForStatus, openTools } from "./helpers";
+import { exitPlan, say, waitForStatus, openTools, pendingReviewOf } from "./helpers";
 
 // The delivery log in the browser: a workspace's own webhook to a host the server does not allow is logged as
 // refused (never called), reachable from the session page; a delivery made while the page is open shows without a
@@ -43,10 +43,7 @@ test("a plan review's webhook delivery shows in the log, refused for a host the 
   await expect(delivery.first().getByTestId("webhook-error")).toContainText("not in PLANGATE_WEBHOOK_HOSTS");
   await expect(delivery.first().getByTestId("webhook-attempt")).toHaveCount(0);
 
-  const pending = (await (await request.get(`/api/reviews?status=pending&sessionId=${id}`)).json()) as {
-    reviews: { id: string }[];
-  };
-  const decided = await request.post(`/api/reviews/${pending.reviews[0]?.id}/decision`, {
+  const decided = await request.post(`/api/reviews/${await pendingReviewOf(request, id)}/decision`, {
     data: { decision: "reject", feedback: "Log it twice." },
   });
   expect(decided.status()).toBe(200);
