@@ -38,6 +38,10 @@ const suites: Record<string, () => Promise<unknown>> = {
   tools: async () => (await import("./tools-bench")).benchTools(),
   // Issue 43: an open desk tab's cost, and the desk at 1,000 waiting against 10.
   desk: async () => (await import("./desk-bench")).benchDesk(),
+  // Issue 43: a common word's search through the API at 50,000 sessions against 1,000.
+  // Issue 43: a team's mailbox at 1,000 letters and a session's History at 200 plan versions, against small.
+  lists: async () => (await import("./lists-bench")).benchLists(),
+  "search-api": async () => (await import("./search-api-bench")).benchSearchApi(),
   // Issue 43: approvals and outside submissions from 8 clients, beside a bare node:http server.
   throughput: async () => (await import("./throughput-bench")).benchThroughput(),
   // Issue 43: what npm start holds while it serves, beside an empty next start; 1,000 idle streams.

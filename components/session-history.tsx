@@ -2,7 +2,7 @@ import { CAUSE_LABEL, modeLabel } from "@/lib/vocabulary";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { SessionHistory as History } from "@/lib/core/history-view";
-import type { SideRow } from "@/lib/core/side-by-side";
+import { foldUnchanged, type SideRow } from "@/lib/core/side-by-side";
 import { UsageLine } from "./usage-line";
 
 const TONE: Record<SideRow["kind"], [string, string]> = {
@@ -30,16 +30,24 @@ function SideBySide({ rows, label }: { rows: SideRow[]; label: string }) {
         </tr>
       </thead>
       <tbody>
-        {rows.map((r, i) => (
-          <tr key={i} data-kind={r.kind}>
-            <td
-              className={`whitespace-pre-wrap break-words border-r border-zinc-200 px-1 align-top dark:border-zinc-800 ${TONE[r.kind][0]}`}
-            >
-              {r.left ?? ""}
-            </td>
-            <td className={`whitespace-pre-wrap break-words px-1 align-top ${TONE[r.kind][1]}`}>{r.right ?? ""}</td>
-          </tr>
-        ))}
+        {foldUnchanged(rows).map((r, i) =>
+          r.kind === "skipped" ? (
+            <tr key={i} data-kind="skipped">
+              <td colSpan={2} className="px-1 text-center text-zinc-600 dark:text-zinc-400">
+                ⋯ {r.count} unchanged lines
+              </td>
+            </tr>
+          ) : (
+            <tr key={i} data-kind={r.kind}>
+              <td
+                className={`whitespace-pre-wrap break-words border-r border-zinc-200 px-1 align-top dark:border-zinc-800 ${TONE[r.kind][0]}`}
+              >
+                {r.left ?? ""}
+              </td>
+              <td className={`whitespace-pre-wrap break-words px-1 align-top ${TONE[r.kind][1]}`}>{r.right ?? ""}</td>
+            </tr>
+          ),
+        )}
       </tbody>
     </table>
   );

@@ -30,3 +30,28 @@ export function sideBySide(before: string, after: string): SideRow[] {
   }
   return rows;
 }
+
+/** A shown row: a diff row, or a run of unchanged rows folded to its length. */
+export type ShownRow = SideRow | { kind: "skipped"; count: number };
+
+/**
+ * Pure: long runs of unchanged rows folded to their count, keeping `context` unchanged rows beside each change, so
+ * a diff's size follows what changed, not the plan's length. A run of one is shown: folding it saves nothing.
+ */
+export function foldUnchanged(rows: readonly SideRow[], context = 2): ShownRow[] {
+  const near = rows.map(() => false);
+  rows.forEach((r, i) => {
+    if (r.kind === "same") return;
+    for (let j = Math.max(0, i - context); j <= Math.min(rows.length - 1, i + context); j++) near[j] = true;
+  });
+  const out: ShownRow[] = [];
+  for (let i = 0; i < rows.length; ) {
+    let end = i;
+    while (end < rows.length && !near[end]) end++;
+    if (end - i > 1) out.push({ kind: "skipped", count: end - i });
+    else if (end > i) out.push(rows[i]!);
+    if (end < rows.length) out.push(rows[end]!);
+    i = end + 1;
+  }
+  return out;
+}
