@@ -2,9 +2,9 @@ import path from "node:path";
 import type { Metadata } from "next";
 import { cache } from "react";
 import Link from "next/link";
-import { DESK_PAGE, type DeskFilter, deskPage, openItem, waitedFor } from "@/lib/core/desk-view";
+import { DESK_PAGE, type DeskFilter, waitedFor } from "@/lib/core/desk-view";
 import { getDb } from "@/lib/db/client";
-import { listDeskItems } from "@/lib/desk/list-desk-items";
+import { type DeskAt, listDeskItems } from "@/lib/desk/list-desk-items";
 import { pageActor } from "@/lib/http/page-actor";
 import { RefreshOnChange } from "@/components/refresh-on-change";
 import { DeskList, type DeskRow } from "@/components/desk-list";
@@ -17,9 +17,10 @@ export const dynamic = "force-dynamic";
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 // The page and its title read the same desk once per request (pageActor identifies once per request too).
-const readDesk = cache(async (filter: string) =>
-  listDeskItems(getDb(), await pageActor(), JSON.parse(filter) as DeskFilter),
-);
+const readDesk = cache(async (asked: string) => {
+  const { filter, item, after } = JSON.parse(asked) as ReturnType<typeof filterOf>;
+  return listDeskItems(getDb(), await pageActor(), filter, { item, after } satisfies DeskAt);
+});
 
 function filterOf(raw: Record<string, string | string[] | undefined>): {
   filter: DeskFilter;
@@ -33,10 +34,8 @@ function filterOf(raw: Record<string, string | string[] | undefined>): {
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: Search }): Promise<Metadata> {
-  const { filter } = filterOf(await searchParams);
-  const { all } = await readDesk(JSON.stringify(filter));
-  const mine = all.filter((i) => i.mine).length;
-  return { title: mine > 0 ? `(${mine}) Desk · Plangate` : "Desk · Plangate" };
+  const { forYou } = await readDesk(JSON.stringify(filterOf(await searchParams)));
+  return { title: forYou > 0 ? `(${forYou}) Desk · Plangate` : "Desk · Plangate" };
 }
 
 /** The desk: every waiting plan, question and permission ask, oldest first, beside the open one's card. */
@@ -44,11 +43,10 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
   const since = Date.now();
   const actor = await pageActor();
   const raw = await searchParams;
-  const { filter, item: asked, after } = filterOf(raw);
-  const { items, all } = await readDesk(JSON.stringify(filter));
+  const asked = filterOf(raw);
+  const { filter, after } = asked;
   // One page of rows; the item asked for opens even when it is on another page.
-  const { page, next } = deskPage(items, after);
-  const open = openItem(items, asked, page);
+  const { page, next, open, waiting, forYou, matched, agents, workspaces } = await readDesk(JSON.stringify(asked));
   const now = Date.now();
   const filters = { agent: filter.agent, workspace: filter.workspace, mine: filter.mine ? "1" : undefined };
   const query = (extra: Record<string, string | undefined>) =>
@@ -68,8 +66,6 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
     mine: i.mine,
     open: i.id === open?.id,
   }));
-  const agents = [...new Set(all.map((i) => i.agent))].sort();
-  const workspaces = [...new Set(all.map((i) => i.workspace))].sort();
   const box = "rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700";
   return (
     <section aria-labelledby="desk-title" className="flex flex-col gap-4">
@@ -78,7 +74,7 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
         <h1 id="desk-title" className="text-xl font-semibold">
           Desk{" "}
           <span data-testid="desk-count" className="text-base font-normal">
-            ({all.filter((i) => i.mine).length} for you, {all.length} waiting)
+            ({forYou} for you, {waiting} waiting)
           </span>
         </h1>
         <NotifyOptIn />
@@ -123,12 +119,12 @@ export default async function DeskPage({ searchParams }: { searchParams: Search 
           Show
         </button>
       </form>
-      {items.length === 0 ? (
+      {matched === 0 ? (
         <p
           data-testid="desk-empty"
           className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700"
         >
-          {all.length === 0 ? "Nothing is waiting for a person." : "Nothing waiting matches these filters."}
+          {waiting === 0 ? "Nothing is waiting for a person." : "Nothing waiting matches these filters."}
         </p>
       ) : (
         <div className="grid gap-4 lg:grid-cols-[18rem_minmax(0,1fr)]">

@@ -115,3 +115,19 @@ describe("deskPage (issue 43: every list is a page)", () => {
     if (next) expect(next).toBe(deskCursor(page.at(-1) as DeskItem));
   });
 });
+
+describe("deskOrder and deskPage agree on the order", () => {
+  it("pages through items of one instant whose ids differ in case: each once, none skipped", () => {
+    const at = "2026-12-06T10:00:00.000Z";
+    const items = deskOrder(["rev_b", "rev_B", "rev_a", "rev_A", "rev_Z", "rev_z"].map((id) => item(id, at)));
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const { page, next } = deskPage(items, after, 2);
+      seen.push(...page.map((i) => i.id));
+      if (!next) break;
+      after = next;
+    }
+    expect(seen).toEqual(["rev_A", "rev_B", "rev_Z", "rev_a", "rev_b", "rev_z"]);
+  });
+});

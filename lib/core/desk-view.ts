@@ -62,12 +62,19 @@ export function askTitle(tool: string, patterns: readonly string[]): string {
   return what ? `${verb} ${what}` : `Use ${tool}`;
 }
 
-/** Oldest first (what waited longest is answered first), then by id so the order never shifts between renders. */
-export function deskOrder(items: readonly DeskItem[]): DeskItem[] {
-  return [...items].sort((a, b) => a.since.localeCompare(b.since) || a.id.localeCompare(b.id));
+/**
+ * Oldest first (what waited longest is answered first), then by id so the order never shifts between renders. Code
+ * unit order, as deskPage's cursor compares: a locale's order ("a" before "B") would skip or repeat rows across pages.
+ */
+export function deskOrder<T extends Pick<DeskItem, "since" | "id">>(items: readonly T[]): T[] {
+  const by = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return [...items].sort((a, b) => by(a.since, b.since) || by(a.id, b.id));
 }
 
-export function filterDesk(items: readonly DeskItem[], filter: DeskFilter): DeskItem[] {
+export function filterDesk<T extends Pick<DeskItem, "agent" | "workspace" | "mine">>(
+  items: readonly T[],
+  filter: DeskFilter,
+): T[] {
   return items.filter(
     (i) =>
       (filter.agent === undefined || i.agent === filter.agent) &&
@@ -86,11 +93,11 @@ export const deskCursor = (i: Pick<DeskItem, "since" | "id">) => `${i.since}|${i
  * Pure: one page of the desk, in its order, after a cursor (the last item of the page before; an item decided
  * meanwhile still marks its place). `next`: the cursor of the page after, null on the last.
  */
-export function deskPage(
-  items: readonly DeskItem[],
+export function deskPage<T extends Pick<DeskItem, "since" | "id">>(
+  items: readonly T[],
   after: string | undefined,
   limit = DESK_PAGE,
-): { page: DeskItem[]; next: string | null } {
+): { page: T[]; next: string | null } {
   const rest = after === undefined ? items : items.filter((i) => deskCursor(i) > after);
   const page = rest.slice(0, limit);
   const last = page.at(-1);
@@ -109,10 +116,10 @@ export function waitedFor(sinceIso: string, now: number): string {
 }
 
 /** The item to open: the one asked for if it still waits (on any page), else the page's first (after a decision, the next one). */
-export function openItem(
-  items: readonly DeskItem[],
+export function openItem<T extends Pick<DeskItem, "id">>(
+  items: readonly T[],
   asked: string | undefined,
-  page: readonly DeskItem[] = items,
-): DeskItem | undefined {
+  page: readonly T[] = items,
+): T | undefined {
   return items.find((i) => i.id === asked) ?? page[0];
 }

@@ -58,6 +58,18 @@ export async function readPositions(
   return { positions, versions };
 }
 
+/**
+ * Whether a workspace's review policy is plain (one approval by anyone who may decide releases a plan): there, a
+ * waiting plan that is not a teammate's is a reader's exactly when they may decide in that workspace, with no
+ * version or approvals read. Memoised per workspace for one listing.
+ */
+export function policyIsPlain(db: Db): (workspace: string) => Promise<boolean> {
+  return once(async (workspace) => {
+    const policy = await policyFor(db, workspace);
+    return plainPolicy({ policy, owners: parseOwners(policy.owners ?? "") });
+  });
+}
+
 /** Each pending plan review's position for `actor`, keyed by review id (see readPositions). */
 export async function positionsFor(
   db: Db,

@@ -108,4 +108,49 @@ describe("the desk", () => {
     expect((await desk("?mine=1", bo)).items).toEqual([]);
     expect((await desk("?mine=1", cy)).items.map((i) => i.id)).toEqual([reviewId]);
   });
+  it("a page weighs its items as the whole desk does (issue 43): off the page or on it, an item counts the same; a question and each session's title are read for the page", async () => {
+    await setPolicy({ approvals: 2 });
+    const plans: string[] = [];
+    for (const name of ["First", "Second", "Third"]) {
+      const id = await startScripted(api, [exitWith(`# ${name} plan\n\n1. x\n`), { text: "ok" }], {
+        mode: "plan",
+        title: `${name} session`,
+      });
+      await api.call("POST", `/api/sessions/${id}/messages`, { text: "plan it" });
+      plans.push(await awaitReview(api, id));
+    }
+    const asking = await startScripted(
+      api,
+      [
+        call("question", {
+          questions: [{ question: "Which store?", options: [{ label: "SQLite" }, { label: "Postgres" }] }],
+        }),
+        { text: "ok" },
+      ],
+      { title: "Asking session" },
+    );
+    await api.call("POST", `/api/sessions/${asking}/messages`, { text: "ask" });
+    expect((await settle(api, asking)).status).toBe("awaiting_review");
+    const bo = await person();
+    // Bo's approval of the third plan stands: it needs someone else now, on whichever page it is read.
+    expect((await api.call("POST", `/api/reviews/${plans[2]}/decision`, { decision: "approve" }, bo)).status).toBe(200);
+    const rows: DeskItem[] = [];
+    let after: string | null = null;
+    do {
+      const page = await desk(`?limit=1${after ? `&after=${encodeURIComponent(after)}` : ""}`, bo);
+      expect([page.waiting, page.forYou]).toEqual([4, 3]);
+      rows.push(...page.items);
+      after = page.next;
+    } while (after);
+    expect(rows.map((i) => [i.kind, i.title, i.session, i.mine])).toEqual([
+      ["plan", "First plan", "First session", true],
+      ["plan", "Second plan", "Second session", true],
+      ["plan", "Third plan", "Third session", false],
+      ["question", "Which store?", "Asking session", true],
+    ]);
+    const mine = await desk("?mine=1&limit=1", bo);
+    expect([mine.items.map((i) => i.id), mine.forYou]).toEqual([[plans[0]], 3]);
+    const rest = await desk(`?mine=1&after=${encodeURIComponent(mine.next as string)}`, bo);
+    expect(rest.items.map((i) => i.title)).toEqual(["Second plan", "Which store?"]);
+  });
 });

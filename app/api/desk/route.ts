@@ -1,4 +1,3 @@
-import { deskPage } from "@/lib/core/desk-view";
 import { getDb } from "@/lib/db/client";
 import { listDeskItems } from "@/lib/desk/list-desk-items";
 import { json, parseQuery, route } from "@/lib/http/route";
@@ -12,7 +11,7 @@ export const dynamic = "force-dynamic";
  */
 export const GET = route("read", async (req, _ctx, actor) => {
   const { agent, workspace, mine, after, limit } = parseQuery(req, deskApiQuery);
-  const { items, all } = await listDeskItems(getDb(), actor, { agent, workspace, mine: mine === "1" || undefined });
-  const { page, next } = deskPage(items, after, limit);
-  return json({ items: page, next, waiting: all.length, forYou: all.filter((i) => i.mine).length });
+  const filter = { agent, workspace, mine: mine === "1" || undefined };
+  const { page, next, waiting, forYou } = await listDeskItems(getDb(), actor, filter, { after, limit });
+  return json({ items: page, next, waiting, forYou });
 });

@@ -45,6 +45,47 @@ export async function listReviewRows(conn: Conn, where: ReviewFilter): Promise<R
   });
 }
 
+/** A waiting review as the desk weighs every one: what orders it, who asks, and where (its session's columns). */
+export type DeskReviewRow = {
+  id: string;
+  kind: string;
+  intent: string;
+  createdAt: Date | string;
+  sessionId: string;
+  workspace: string;
+  agent: string;
+  model: string;
+  teamId: string | null;
+};
+const deskReviewRows = shapedQuery<DeskReviewRow>();
+
+/**
+ * Every pending review with its session's columns, oldest first, in one query: the desk counts and filters all of
+ * them, so no wide column (plan text, payload, the session's title) is read here; a page's rows read theirs.
+ */
+export async function listDeskReviewRows(conn: Conn, roots?: readonly string[]): Promise<DeskReviewRow[]> {
+  const k = kysely(conn);
+  return deskReviewRows(k, `desk-reviews${roots ? `:r${roots.length}` : ""}`, rootValues(roots ?? []), (bind) => {
+    let q = k
+      .selectFrom("Review as r")
+      .innerJoin("Session as s", "s.id", "r.sessionId")
+      .select(["r.id", "r.kind", "r.intent", "r.createdAt", "r.sessionId", "s.workspace"])
+      .select(["s.agent", "s.model", "s.teamId"])
+      .where("r.status", "=", "pending");
+    if (roots) q = q.where(underRoots("s.workspace", roots.length, bind));
+    return q.orderBy("r.createdAt").orderBy("r.id");
+  });
+}
+
+/** The payloads of these reviews (a desk page's questions), in one query. */
+export async function listReviewPayloads(
+  conn: Conn,
+  ids: readonly string[],
+): Promise<{ id: string; payload: string }[]> {
+  if (ids.length === 0) return [];
+  return kysely(conn).selectFrom("Review").select(["id", "payload"]).where("id", "in", ids).execute();
+}
+
 /** The pending reviews of these sessions, in one query (a list page's sessions, never one query per session). */
 export async function listPendingReviewsOf(conn: Conn, sessionIds: readonly string[]): Promise<ReviewRow[]> {
   if (sessionIds.length === 0) return [];
