@@ -17,6 +17,7 @@ import { type DeskReviewRow, listDeskReviewRows, listReviewPayloads } from "../d
 import { listSessionRowsById } from "../db/sessions";
 import { isLeadReview } from "../review/load-review";
 import { policyIsPlain, readPositions } from "../review/list-waiting";
+import type { ReviewPosition } from "../review/read-review";
 import { isExternalModel } from "../session/external-agents";
 import { listRequests, type PermissionRequestView } from "../session/permission-store";
 import { getTeam, type TeamView } from "../team/get-team";
@@ -44,6 +45,8 @@ type Entry = Pick<DeskItem, "id" | "kind" | "sessionId" | "workspace" | "agent" 
   /** The whole item, when it costs nothing more to make (a permission ask). */
   item?: DeskItem;
   review?: DeskReviewRow;
+  /** A weighed plan's position, as its count was made: the page shows the same answer, not a second read's. */
+  position?: ReviewPosition;
 };
 
 /**
@@ -111,6 +114,7 @@ async function reviewEntries(db: Db, actor: Actor, rows: readonly DeskReviewRow[
       team: team ? { id: team.id, name: team.name } : null,
       mine: decides && (r.kind !== "plan-review" || positions.get(r.id)?.standing?.counts !== false),
       review: r,
+      position: positions.get(r.id),
     };
   });
 }
@@ -180,7 +184,7 @@ async function detail(db: Db, actor: Actor, entries: readonly Entry[]): Promise<
       out.set(e.id, { ...base, title: questionTitle(payloadOf.get(e.id) ?? ""), needs: "an answer", policy: false });
       continue;
     }
-    const position = positions.get(e.id);
+    const position = e.position ?? positions.get(e.id);
     const policy = position && !position.status.plain ? position.status.line : null;
     out.set(e.id, {
       ...base,

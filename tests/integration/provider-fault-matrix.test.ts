@@ -62,9 +62,10 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
       [4, 5, "the connection failed"],
       [5, 5, "the connection was cut"],
     ]);
-    // retry-after (1 s) wins over the 40 ms backoff; the later waits follow the backoff.
+    // retry-after (1 s) wins over the 40 ms backoff; the later waits follow the backoff. An event is stamped when it
+    // is appended, after its retryAt was set, so a loaded database shortens the gap by the append's time (CI: 949).
     const waits = retries.map((r) => Date.parse(r.payload.retryAt) - Date.parse(r.at));
-    expect(waits[0]).toBeGreaterThanOrEqual(950);
+    expect(waits[0]).toBeGreaterThanOrEqual(700);
     expect(waits[0]).toBeLessThan(1500);
     expect(waits.slice(1).every((w) => w < 1000)).toBe(true);
     expect(ofType(events, "message.assistant").map((e) => e.payload.text)).toEqual(["Writing it.", "Done."]);
