@@ -1,6 +1,7 @@
 import { chromium } from "@playwright/test";
 import { operatorHeaders } from "./lib/credential";
 import { type AppServer, buildIfStale, request, sleep, startAppServer } from "./lib/servers";
+import { smallVsBig, timedGet } from "./lib/small-vs-big";
 import { groupUsage } from "./lib/proc-group";
 import { median, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
@@ -40,13 +41,6 @@ async function seed(server: AppServer, n: number): Promise<string> {
   return sessionId;
 }
 
-async function timed(port: number, path: string): Promise<number> {
-  const start = performance.now();
-  const res = await request(port, "GET", path);
-  if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-  return performance.now() - start;
-}
-
 export async function benchDesk() {
   buildIfStale();
   const dbs = SIZES.map((n) => tempDb(`desk-${n}`));
@@ -75,33 +69,21 @@ export async function benchDesk() {
       idle.push({ waiting: SIZES[i], floorCore: round(floor, 4), tabsCore: round(withTabs, 4), targetCore: 0.01 });
     }
 
-    const ratios: Record<"page" | "api", number[]> = { page: [], api: [] };
-    const ms: Record<string, number[]> = {};
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const [kind, path] of [
-        ["page", "/desk"],
-        ["api", "/api/desk"],
-      ] as const) {
-        const small: number[] = [];
-        const big: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) {
-          small.push(await timed((servers[0] as AppServer).port, path));
-          big.push(await timed((servers[1] as AppServer).port, path));
-        }
-        ratios[kind].push(median(big) / median(small));
-        (ms[`${kind}Small`] ??= []).push(median(small));
-        (ms[`${kind}Big`] ??= []).push(median(big));
-      }
-    }
+    const at = (i: number, path: string) => () => timedGet((servers[i] as AppServer).port, path);
+    const f = await smallVsBig(ROUNDS, SAMPLES, {
+      page: { small: at(0, "/desk"), big: at(1, "/desk") },
+      api: { small: at(0, "/api/desk"), big: at(1, "/api/desk") },
+    });
+    const ms = (kind: "page" | "api", side: "small" | "big") => round(median(f[kind]?.[side] ?? []), 2);
     return {
       name: "desk-at-scale",
       waiting: SIZES,
       idle,
       desk: {
-        pageMsP50: { small: round(median(ms.pageSmall ?? []), 2), big: round(median(ms.pageBig ?? []), 2) },
-        apiMsP50: { small: round(median(ms.apiSmall ?? []), 2), big: round(median(ms.apiBig ?? []), 2) },
-        pageRatio: round(median(ratios.page), 2),
-        apiRatio: round(median(ratios.api), 2),
+        pageMsP50: { small: ms("page", "small"), big: ms("page", "big") },
+        apiMsP50: { small: ms("api", "small"), big: ms("api", "big") },
+        pageRatio: round(median(f.page?.ratio ?? []), 2),
+        apiRatio: round(median(f.api?.ratio ?? []), 2),
         targetRatio: 2,
       },
     };

@@ -4,6 +4,7 @@
  * versions against 10. Target: within 2x. Each list's floor is the same page's cost at the small size.
  */
 import { request, type AppServer, buildIfStale, startAppServer } from "./lib/servers";
+import { smallVsBig, timedGet } from "./lib/small-vs-big";
 import { median, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 
@@ -69,13 +70,6 @@ async function seed(server: AppServer, t: ReturnType<typeof tempDb>, size: (type
   return { sessionId, teamId };
 }
 
-async function timed(port: number, path: string): Promise<number> {
-  const start = performance.now();
-  const res = await request(port, "GET", path);
-  if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-  return performance.now() - start;
-}
-
 export async function benchLists() {
   buildIfStale();
   const dbs = SIZES.map((_, i) => tempDb(`lists-${i}`));
@@ -92,21 +86,13 @@ export async function benchLists() {
         "History API": `/api/sessions/${sessionId}/history`,
       };
     };
-    const figures: Record<string, { small: number[]; big: number[]; ratio: number[] }> = {};
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const name of Object.keys(paths(0)) as (keyof ReturnType<typeof paths>)[]) {
-        const small: number[] = [];
-        const big: number[] = [];
-        for (let s = 0; s < SAMPLES; s++) {
-          small.push(await timed(servers[0]!.port, paths(0)[name]));
-          big.push(await timed(servers[1]!.port, paths(1)[name]));
-        }
-        const f = (figures[name] ??= { small: [], big: [], ratio: [] });
-        f.small.push(median(small));
-        f.big.push(median(big));
-        f.ratio.push(median(big) / median(small));
-      }
-    }
+    const names = Object.keys(paths(0)) as (keyof ReturnType<typeof paths>)[];
+    const at = (i: number, name: (typeof names)[number]) => () => timedGet(servers[i]!.port, paths(i)[name]);
+    const figures = await smallVsBig(
+      ROUNDS,
+      SAMPLES,
+      Object.fromEntries(names.map((n) => [n, { small: at(0, n), big: at(1, n) }])),
+    );
     return {
       name: "lists-at-scale",
       sizes: SIZES,

@@ -5,7 +5,8 @@
  */
 import { personCookie } from "./lib/credential";
 import { seedSessions } from "./lib/seed-sessions";
-import { type AppServer, buildIfStale, request, send, startAppServer } from "./lib/servers";
+import { type AppServer, buildIfStale, startAppServer } from "./lib/servers";
+import { smallVsBig, timedGet } from "./lib/small-vs-big";
 import { median, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 
@@ -15,13 +16,8 @@ const SAMPLES = 20;
 
 type Reader = { name: string; headers: (i: number) => Record<string, string> | undefined };
 
-async function timed(port: number, path: string, headers: Record<string, string> | undefined): Promise<number> {
-  const start = performance.now();
-  const res = headers ? await send(port, "GET", path, { headers }) : await request(port, "GET", path);
-  if (res.status !== 200 || !Array.isArray(res.body?.sessions) || res.body.sessions.length === 0)
-    throw new Error(`${path} answered ${res.status} with ${JSON.stringify(res.body).slice(0, 200)}`);
-  return performance.now() - start;
-}
+// A search that found nothing would time the wrong work.
+const found = (body: unknown) => ((body as { sessions?: unknown[] } | null)?.sessions?.length ?? 0) > 0;
 
 export async function benchSearchApi() {
   buildIfStale();
@@ -40,24 +36,12 @@ export async function benchSearchApi() {
     ];
     const out = [];
     for (const reader of readers) {
-      const figures: Record<string, { small: number[]; big: number[]; ratio: number[] }> = {};
-      for (let r = 0; r < ROUNDS; r++) {
-        for (const [name, path] of [
-          ["common word", "/api/sessions?q=the"],
-          ["no word (floor)", "/api/sessions"],
-        ] as const) {
-          const small: number[] = [];
-          const big: number[] = [];
-          for (let s = 0; s < SAMPLES; s++) {
-            small.push(await timed((servers[0] as AppServer).port, path, reader.headers(0)));
-            big.push(await timed((servers[1] as AppServer).port, path, reader.headers(1)));
-          }
-          const f = (figures[name] ??= { small: [], big: [], ratio: [] });
-          f.small.push(median(small));
-          f.big.push(median(big));
-          f.ratio.push(median(big) / median(small));
-        }
-      }
+      const at = (i: number, path: string) => () =>
+        timedGet((servers[i] as AppServer).port, path, { headers: reader.headers(i), ok: found });
+      const figures = await smallVsBig(ROUNDS, SAMPLES, {
+        "common word": { small: at(0, "/api/sessions?q=the"), big: at(1, "/api/sessions?q=the") },
+        "no word (floor)": { small: at(0, "/api/sessions"), big: at(1, "/api/sessions") },
+      });
       out.push({
         reader: reader.name,
         queries: Object.entries(figures).map(([name, f]) => ({
