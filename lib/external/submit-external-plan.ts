@@ -1,4 +1,3 @@
-import type { Db } from "../db/client";
 import { findFirstPlan } from "../db/plans/plans";
 import { findSessionModel } from "../db/plans/reviews";
 import { findSessionOwner } from "../db/sessions";
@@ -9,9 +8,11 @@ import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
 import { writePlanRows } from "../plan/ensure-plan";
 import path from "node:path";
-import { appendEvents } from "../session/append-events";
+import { type Appended, appendEvents, appendEventsInTx } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
+import type { SessionState } from "../core/fold";
+import type { Db, Executor } from "../db/client";
 import { isWriteConflict, WriteConflict } from "../db/retry";
 import {
   closeSuperseded,
@@ -50,37 +51,47 @@ const slugOf = (file: string) =>
     .replace(/[^A-Za-z0-9_-]/g, "-")
     .slice(0, 60) || "plan";
 
+const sessionInput = (p: SessionPart, id: string, title: string) => ({
+  id,
+  title,
+  workspace: p.workspace,
+  agent: p.agent,
+  model: EXTERNAL_MODEL,
+  mode: "plan" as const,
+  externalId: p.externalId,
+  starter: p.starter,
+});
+
+type SessionPart = Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter" | "machine">;
+
 /** The outside agent's session, created (in plan mode) the first time one of its plans or asks arrives. */
 export async function ensureExternalSession(
   db: Db,
-  p: Pick<ExternalPlan, "agent" | "externalId" | "workspace" | "starter" | "machine">,
+  p: SessionPart,
   title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace, p.machine)}`,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace, p.machine);
   if ((await findSessionModel(db, id)) === undefined) {
     try {
-      await createSession(db, {
-        id,
-        title,
-        workspace: p.workspace,
-        agent: p.agent,
-        model: EXTERNAL_MODEL,
-        mode: "plan",
-        externalId: p.externalId,
-        starter: p.starter,
-      });
+      await createSession(db, sessionInput(p, id, title));
       return id;
     } catch (error) {
       // Two hooks for one new session (or two instances): the other created it.
       if (!isWriteConflict(error)) throw error;
     }
   }
-  // The route checked the binding before; this holds it when another token created the session in between.
+  await checkBinding(db, p, id);
+  return id;
+}
+
+// The route checked the binding before; this holds it when another token created the session in between.
+async function checkBinding(db: Db, p: SessionPart, id: string): Promise<void> {
   const owner = await findSessionOwner(db, id);
   if (p.starter.agentTokenId !== null && owner?.agentTokenId !== p.starter.agentTokenId)
     throw new AppError("forbidden", "That session belongs to another agent's token.");
-  return id;
 }
+
+type Submission = { sessionId: string; reviewId: string; version: number };
 
 /**
  * An outside agent's plan becomes a plan-review Review exactly like Plangate's own: a turn (the agent's, as
@@ -88,40 +99,38 @@ export async function ensureExternalSession(
  * the pending review, so the desk, the mailbox, History and the exports show it unchanged. A review still
  * pending from an earlier hook of the same session (its hook gave up) is closed first.
  */
-export async function submitExternalPlan(
-  db: Db,
-  p: ExternalPlan,
-): Promise<{ sessionId: string; reviewId: string; version: number }> {
+export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submission> {
   const problem = planProblem(p.plan);
   if (problem) throw new AppError("bad_request", `plan: ${problem}`);
   // Named from what it plans and where, so a person can tell it from the other terminals on the desk.
-  const sessionId = await ensureExternalSession(db, p, `${planTitle(p.plan)} · ${projectOf(p.workspace, p.machine)}`);
+  const title = `${planTitle(p.plan)} · ${projectOf(p.workspace, p.machine)}`;
+  const sessionId = externalSessionId(p.agent, p.externalId, p.workspace, p.machine);
   const reviewId = newId("rev");
   const callId = newId("call");
+  if ((await findSessionModel(db, sessionId)) === undefined) {
+    // A new session and its first plan commit together: one transaction where most hooks' first call made two.
+    const planId = newId("pln");
+    const first = submissionOf(p, { sessionId, planId, version: 1, reviewId, callId }, false);
+    try {
+      await createSession(db, sessionInput(p, sessionId, title), (run, created) =>
+        appendEventsInTx(run, sessionId, first.events(created.state), created.state).then(async (result) => {
+          await first.also(run, result);
+          return result;
+        }),
+      );
+      return { sessionId, reviewId, version: 1 };
+    } catch (error) {
+      // Another hook or instance created the session in between: submit to it as to any existing one.
+      if (!isWriteConflict(error) && !(error instanceof PlanVersionTaken)) throw error;
+    }
+  }
+  await checkBinding(db, p, sessionId);
   for (let attempt = 0; ; attempt++) {
     const plan = await findFirstPlan(db, sessionId);
-    const planId = plan?.id ?? newId("pln");
     const version = (plan?.currentVersion ?? 0) + 1;
+    const next = submissionOf(p, { sessionId, planId: plan?.id ?? newId("pln"), version, reviewId, callId }, !!plan);
     try {
-      const submission = { sessionId, planId, version, markdown: p.plan, file: p.planFilePath, reviewId, callId };
-      await appendEvents(
-        db,
-        sessionId,
-        (s) => [
-          ...supersedeEvents(s),
-          ...(plan ? [] : [planCreated(planId, p.planFilePath)]),
-          ...(s.openTurnId ? [] : [{ type: "turn.started" as const, payload: { turnId: newId("trn") } }]),
-          { type: "tool.called", payload: { callId, tool: "exit_plan_mode", input: { plan: p.plan } } },
-          ...submissionEvents({ ...submission, team: s.team }, "outside"),
-        ],
-        {
-          also: async (tx, result) => {
-            await closeSuperseded(tx, sessionId, result.events, version, p.agent);
-            await writePlanRows(tx, sessionId, result.events);
-            await submitPlan(tx, { ...submission, team: result.state.team });
-          },
-        },
-      );
+      await appendEvents(db, sessionId, next.events, { also: next.also });
       return { sessionId, reviewId, version };
     } catch (error) {
       if (
@@ -132,4 +141,27 @@ export async function submitExternalPlan(
       throw error;
     }
   }
+}
+
+/** One submission's events (from the state they follow) and the rows that commit with them. */
+function submissionOf(
+  p: ExternalPlan,
+  ids: { sessionId: string; planId: string; version: number; reviewId: string; callId: string },
+  planExists: boolean,
+) {
+  const submission = { ...ids, markdown: p.plan, file: p.planFilePath };
+  return {
+    events: (s: SessionState): NewEvent[] => [
+      ...supersedeEvents(s),
+      ...(planExists ? [] : [planCreated(ids.planId, p.planFilePath)]),
+      ...(s.openTurnId ? [] : [{ type: "turn.started" as const, payload: { turnId: newId("trn") } }]),
+      { type: "tool.called", payload: { callId: ids.callId, tool: "exit_plan_mode", input: { plan: p.plan } } },
+      ...submissionEvents({ ...submission, team: s.team }, "outside"),
+    ],
+    also: async (tx: Executor, result: Appended) => {
+      await closeSuperseded(tx, ids.sessionId, result.events, ids.version, p.agent);
+      await writePlanRows(tx, ids.sessionId, result.events);
+      await submitPlan(tx, { ...submission, team: result.state.team });
+    },
+  };
 }

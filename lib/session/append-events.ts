@@ -53,12 +53,20 @@ async function writeAppend(
     throw new WriteConflict(`session ${sessionId} moved past seq ${previous.lastSeq}`);
 }
 
-/** Appends inside the caller's transaction (run is it), for rows that must commit with the events. */
-export async function appendEventsInTx(run: Executor, sessionId: string, events: NewEvent[]): Promise<Appended> {
-  const current = await readState(run, sessionId);
+/**
+ * Appends inside the caller's transaction (run is it), for rows that must commit with the events. `current`:
+ * the state this same transaction just wrote (never a cached hint), which saves reading it back.
+ */
+export async function appendEventsInTx(
+  run: Executor,
+  sessionId: string,
+  events: NewEvent[],
+  current?: SessionState,
+): Promise<Appended> {
+  const state = current ?? (await readState(run, sessionId));
   const at = new Date();
-  const result = planAppend(current, events, at);
-  await writeAppend(run, sessionId, current, result, at);
+  const result = planAppend(state, events, at);
+  await writeAppend(run, sessionId, state, result, at);
   return result;
 }
 

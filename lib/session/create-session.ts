@@ -1,4 +1,4 @@
-import { withTransaction, type Db } from "../db/client";
+import { withTransaction, type Db, type Executor } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { newId } from "../id";
 import { emptyState } from "../core/fold";
@@ -28,8 +28,18 @@ export type CreateSessionInput = {
   starter?: Starter;
 };
 
+/**
+ * More appends that must commit with the new session (an outside agent's first plan): one transaction, one
+ * commit, and a failure leaves no session behind. Given the state after session.created; returns its own append.
+ */
+export type ThenAppend = (run: Executor, created: Appended & { id: string }) => Promise<Appended>;
+
 /** Creates the session row and its first event (session.created) in one transaction. */
-export async function createSession(db: Db, input: CreateSessionInput): Promise<{ id: string } & Appended> {
+export async function createSession(
+  db: Db,
+  input: CreateSessionInput,
+  then?: ThenAppend,
+): Promise<{ id: string } & Appended> {
   const id = input.id ?? newId("ses");
   const at = new Date();
   const result = await withTransaction(db, async (run) => {
@@ -50,7 +60,7 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
       createdAt: at,
     });
     await assignSearchKey(run, id);
-    return appendEventsInTx(run, id, [
+    const created = await appendEventsInTx(run, id, [
       {
         type: "session.created",
         payload: {
@@ -67,6 +77,9 @@ export async function createSession(db: Db, input: CreateSessionInput): Promise<
         },
       },
     ]);
+    if (!then) return created;
+    const more = await then(run, { id, ...created });
+    return { events: [...created.events, ...more.events], state: more.state };
   });
   afterCommit(id, result);
   return { id, ...result };

@@ -140,6 +140,22 @@ describe("an outside agent's plan review", () => {
     ).toBe(409);
   });
 
+  it("two hooks sending a new session's first plan at once: one session, one session.created, both plans in order", async () => {
+    api = testApi();
+    // The first plan creates the session in the same transaction; the loser of the race submits to the winner's.
+    const [a, b] = await Promise.all([submit(), submit({ plan: `${PLAN}3. More\n` })]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const [x, y] = [a.body, b.body] as { sessionId: string; reviewId: string; version: number }[];
+    expect(y!.sessionId).toBe(x!.sessionId);
+    expect([x!.version, y!.version].sort()).toEqual([1, 2]);
+    const events = await readEvents(api.t.db, x!.sessionId);
+    expect(events.filter((e) => e.type === "session.created")).toHaveLength(1);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const later = x!.version === 2 ? x! : y!;
+    const pending = (await api.call("GET", "/api/reviews?status=pending")).body.reviews as { id: string }[];
+    expect(pending.map((r) => r.id)).toEqual([later.reviewId]);
+  });
+
   it("takes a folder on another machine as a label: never resolved, read or made here; the same folder on two machines is two sessions", async () => {
     api = testApi();
     const remote = "/home/ada/projects/../shop/";
