@@ -105,8 +105,8 @@ export function tightenDataFolder(
   const data = real(dataDir);
   add(data, path.resolve(dataDir));
   const keep = new Set(opts.keep.map(real));
-  for (const entry of fs.readdirSync(data).sort()) {
-    const p = path.join(data, entry);
+  for (const entry of fs.readdirSync(/*turbopackIgnore: true*/ data).sort()) {
+    const p = path.join(/*turbopackIgnore: true*/ data, entry);
     if (keep.has(p)) continue;
     if (entry === QUARANTINE) changed.push(...tightenTree(p, data));
     else add(p, entry);

@@ -37,7 +37,11 @@ export function hiddenServerFiles(places: ServerPlaces, workspace: string, shown
   const add = (p: string, dir: boolean) => {
     const r = real(p);
     if (r === null || !visible(r) || out.some((h) => h.path === r)) return;
-    if (!dir && (!fs.statSync(r).isFile() || out.some((h) => h.dir && inside(h.path, r) && !inside(workspace, r))))
+    if (
+      !dir &&
+      (!fs.statSync(/*turbopackIgnore: true*/ r).isFile() ||
+        out.some((h) => h.dir && inside(h.path, r) && !inside(workspace, r)))
+    )
       return;
     // The workspace is shown, whatever holds it: a folder holding it is hidden first and the workspace bound into it.
     if (dir && r === workspace) return;

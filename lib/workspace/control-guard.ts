@@ -93,7 +93,8 @@ export function controlGuard(workspace: string): ControlGuard {
   const repos: Repository[] = [];
   for (const found of [repositoryOf(real), ...scan.repos]) {
     if (found === null) continue;
-    const inReal = (p: string) => (isInside(workspace, p) ? path.join(real, path.relative(workspace, p)) : p);
+    const inReal = (p: string) =>
+      isInside(workspace, p) ? path.join(/*turbopackIgnore: true*/ real, path.relative(workspace, p)) : p;
     const repo = { worktree: inReal(found.worktree), dotGit: inReal(found.dotGit) };
     if (!repos.some((r) => r.dotGit === repo.dotGit)) repos.push(repo);
   }
@@ -101,7 +102,7 @@ export function controlGuard(workspace: string): ControlGuard {
   const here = (p: string) => path.join(workspace, path.relative(real, p));
   for (const dir of pointed.gitDirs) guardGitDir(workspace, here(dir), out);
   // And where a top-level link named like a control subpath's folder leads (`.github → ci`: ci/workflows).
-  const led = controlLinkTargets(real).map((rel) => path.join(real, rel));
+  const led = controlLinkTargets(real).map((rel) => path.join(/*turbopackIgnore: true*/ real, rel));
   for (const full of [...pointed.paths, ...led].map(here)) {
     if (out.readOnly.some((g) => isInside(g, full))) continue;
     const stat = lstat(full);

@@ -72,12 +72,12 @@ function membersOf(dir: string): ReadonlySet<string> | null {
   // A link's target can appear without this folder changing: a folder with a linked member is read every time.
   let linked = false;
   for (const m of GIT_DIR_MEMBERS) {
-    const p = path.join(dir, m.name);
+    const p = path.join(/*turbopackIgnore: true*/ dir, m.name);
     const l = fs.lstatSync(p, { throwIfNoEntry: false });
     if (l === undefined) continue;
     linked ||= l.isSymbolicLink();
     const isDir = l.isSymbolicLink()
-      ? fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true
+      ? fs.statSync(/*turbopackIgnore: true*/ p, { throwIfNoEntry: false })?.isDirectory() === true
       : l.isDirectory();
     if (isDir === m.dir) members.add(memberKey(m.name, m.dir));
   }

@@ -224,7 +224,8 @@ export function gitPointers(workspace: string, repos: readonly Repository[]): Gi
       for (const top of tops) {
         if (setting.kind === "folder") {
           const folder = expand(setting.value, top);
-          if (folder === workspace) out.targets.push(...GIT_HOOKS.map((h) => path.join(workspace, h)));
+          if (folder === workspace)
+            out.targets.push(...GIT_HOOKS.map((h) => path.join(/*turbopackIgnore: true*/ workspace, h)));
           else keep(out.targets, folder);
         } else if (setting.kind === "program") {
           for (const p of commandPaths(setting.words, top, relativePath)) keep(out.targets, p);
