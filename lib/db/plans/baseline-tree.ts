@@ -21,7 +21,13 @@ export type LatestApproval = {
 
 /** The session's most recently approved plan version. */
 export async function latestApproval(conn: Conn, sessionId: string): Promise<LatestApproval | null> {
-  const row = await kysely(conn)
+  const row = await latestApprovalQuery(conn, sessionId).executeTakeFirst();
+  return row ? { ...row, reviewId: row.reviewId ?? null } : null;
+}
+
+/** Apart from its execution so that a test can read SQLite's plan for it: every step an index, never a scan. */
+export function latestApprovalQuery(conn: Conn, sessionId: string) {
+  return kysely(conn)
     .selectFrom("PlanVersion as v")
     .innerJoin("Plan as p", "p.id", "v.planId")
     .innerJoin("Session as s", "s.id", "p.sessionId")
@@ -44,9 +50,7 @@ export async function latestApproval(conn: Conn, sessionId: string): Promise<Lat
     .where("p.sessionId", "=", sessionId)
     .where("v.status", "=", "approved")
     .orderBy("v.decidedAt", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { ...row, reviewId: row.reviewId ?? null } : null;
+    .limit(1);
 }
 
 /**
