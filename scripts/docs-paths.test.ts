@@ -20,12 +20,14 @@ const docs = [
 /** Text outside fenced code blocks: a block shows commands and output, not the repository's layout. */
 const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
 
-/** A backticked word that names a place in the repository: a folder path or a file with an extension. */
+/**
+ * Every backticked word shaped like a path: one with a folder in it or a file extension. The map names only
+ * repository paths in backticks, so a misspelt folder counts as missing rather than as something else.
+ */
 function repoPaths(text: string): string[] {
-  const tops = new Set(fs.readdirSync(root));
   return [...prose(text).matchAll(/`([^`\s]+)`/g)]
     .map((m) => (m[1] as string).replace(/\/$/, ""))
-    .filter((p) => /^[\w.[\]-]+(\/[\w.[\]-]+)*$/.test(p) && tops.has(p.split("/")[0] as string));
+    .filter((p) => /^[\w.[\]-]+(\/[\w.[\]-]+)*$/.test(p) && (p.includes("/") || /\.[a-z]{2,7}$/.test(p)));
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */

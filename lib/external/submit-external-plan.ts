@@ -107,10 +107,12 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submi
   const sessionId = externalSessionId(p.agent, p.externalId, p.workspace, p.machine);
   const reviewId = newId("rev");
   const callId = newId("call");
-  if ((await findSessionModel(db, sessionId)) === undefined) {
-    // A new session and its first plan commit together: one transaction where most hooks' first call made two.
-    const planId = newId("pln");
-    const first = submissionOf(p, { sessionId, planId, version: 1, reviewId, callId }, false);
+  // A new session and its first plan commit together: one transaction where most hooks' first call made two.
+  // A conflict rolls both back: another hook or instance made the session (then submit to it below), or the
+  // write only collided (busy, a deadlock), and creating is tried again.
+  let conflict: unknown;
+  for (let attempt = 0; attempt < 5 && (await findSessionModel(db, sessionId)) === undefined; attempt++) {
+    const first = submissionOf(p, { sessionId, planId: newId("pln"), version: 1, reviewId, callId }, false);
     try {
       await createSession(db, sessionInput(p, sessionId, title), (run, created) =>
         appendEventsInTx(run, sessionId, first.events(created.state), created.state).then(async (result) => {
@@ -120,10 +122,12 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submi
       );
       return { sessionId, reviewId, version: 1 };
     } catch (error) {
-      // Another hook or instance created the session in between: submit to it as to any existing one.
       if (!isWriteConflict(error) && !(error instanceof PlanVersionTaken)) throw error;
+      conflict = error;
     }
   }
+  // Still no session after every try: the conflict is the answer, never "another token's session".
+  if (conflict !== undefined && (await findSessionModel(db, sessionId)) === undefined) throw conflict;
   await checkBinding(db, p, sessionId);
   for (let attempt = 0; ; attempt++) {
     const plan = await findFirstPlan(db, sessionId);
