@@ -71,17 +71,32 @@ export async function ensureExternalSession(
   title = `${agentLabel(p.agent, true)} in ${projectOf(p.workspace, p.machine)}`,
 ): Promise<string> {
   const id = externalSessionId(p.agent, p.externalId, p.workspace, p.machine);
-  if ((await findSessionModel(db, id)) === undefined) {
+  const create = async () => {
+    await createSession(db, sessionInput(p, id, title));
+  };
+  if (!(await createdHere(db, id, create))) await checkBinding(db, p, id);
+  return id;
+}
+
+/**
+ * Runs `create` while the session does not exist; true when this call made it. A conflict rolls the creation
+ * back: another hook or instance made the session (false: the caller checks it is theirs), or the write only
+ * collided (busy, a deadlock), and creating is tried again. A session never made answers with the conflict,
+ * never as another token's session.
+ */
+async function createdHere(db: Db, id: string, create: () => Promise<void>): Promise<boolean> {
+  let conflict: unknown;
+  for (let attempt = 0; attempt < 5 && (await findSessionModel(db, id)) === undefined; attempt++) {
     try {
-      await createSession(db, sessionInput(p, id, title));
-      return id;
+      await create();
+      return true;
     } catch (error) {
-      // Two hooks for one new session (or two instances): the other created it.
-      if (!isWriteConflict(error)) throw error;
+      if (!isWriteConflict(error) && !(error instanceof PlanVersionTaken)) throw error;
+      conflict = error;
     }
   }
-  await checkBinding(db, p, id);
-  return id;
+  if (conflict !== undefined && (await findSessionModel(db, id)) === undefined) throw conflict;
+  return false;
 }
 
 // The route checked the binding before; this holds it when another token created the session in between.
@@ -108,26 +123,15 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submi
   const reviewId = newId("rev");
   const callId = newId("call");
   // A new session and its first plan commit together: one transaction where most hooks' first call made two.
-  // A conflict rolls both back: another hook or instance made the session (then submit to it below), or the
-  // write only collided (busy, a deadlock), and creating is tried again.
-  let conflict: unknown;
-  for (let attempt = 0; attempt < 5 && (await findSessionModel(db, sessionId)) === undefined; attempt++) {
+  const created = await createdHere(db, sessionId, async () => {
     const first = submissionOf(p, { sessionId, planId: newId("pln"), version: 1, reviewId, callId }, false);
-    try {
-      await createSession(db, sessionInput(p, sessionId, title), (run, created) =>
-        appendEventsInTx(run, sessionId, first.events(created.state), created.state).then(async (result) => {
-          await first.also(run, result);
-          return result;
-        }),
-      );
-      return { sessionId, reviewId, version: 1 };
-    } catch (error) {
-      if (!isWriteConflict(error) && !(error instanceof PlanVersionTaken)) throw error;
-      conflict = error;
-    }
-  }
-  // Still no session after every try: the conflict is the answer, never "another token's session".
-  if (conflict !== undefined && (await findSessionModel(db, sessionId)) === undefined) throw conflict;
+    await createSession(db, sessionInput(p, sessionId, title), async (run, made) => {
+      const result = await appendEventsInTx(run, sessionId, first.events(made.state), made.state);
+      await first.also(run, result);
+      return result;
+    });
+  });
+  if (created) return { sessionId, reviewId, version: 1 };
   await checkBinding(db, p, sessionId);
   for (let attempt = 0; ; attempt++) {
     const plan = await findFirstPlan(db, sessionId);
