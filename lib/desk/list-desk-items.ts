@@ -13,7 +13,12 @@ import {
 import type { Db } from "../db/client";
 import { findPerson } from "../db/people/people";
 import { type HeldRule, releasesHeld } from "../core/review-policy";
-import { type DeskReviewRow, listDeskReviewRows, listReviewPayloads } from "../db/plans/reviews";
+import {
+  type DeskReviewRow,
+  listDeskReviewRows,
+  listReviewPayloads,
+  type ReviewedVersionOf,
+} from "../db/plans/reviews";
 import { listSessionRowsById } from "../db/sessions";
 import { isLeadReview } from "../review/load-review";
 import { policyIsPlain, readPositions } from "../review/list-waiting";
@@ -45,8 +50,9 @@ type Entry = Pick<DeskItem, "id" | "kind" | "sessionId" | "workspace" | "agent" 
   /** The whole item, when it costs nothing more to make (a permission ask). */
   item?: DeskItem;
   review?: DeskReviewRow;
-  /** A weighed plan's position, as its count was made: the page shows the same answer, not a second read's. */
+  /** A weighed plan's position and version, as its count was made: the page shows the same answer, read once. */
   position?: ReviewPosition;
+  version?: ReviewedVersionOf;
 };
 
 /**
@@ -98,7 +104,7 @@ async function reviewEntries(db: Db, actor: Actor, rows: readonly DeskReviewRow[
   // Whose decision counts is the server's own answer (standingOf), so "Needs you" never promises a refused click.
   // Under a plain policy that answer is "whoever may decide here" for any plan but a teammate's.
   const weighed = rows.filter((r) => r.kind === "plan-review" && (lead.has(r.id) || plainIn.get(r.workspace) !== true));
-  const { positions } = await readPositions(db, actor, weighed.map(waitingOf));
+  const { positions, versions } = await readPositions(db, actor, weighed.map(waitingOf));
   const decidesIn = new Map([...plainIn.keys()].map((w) => [w, may(actor, "decide", w)]));
   return rows.map((r): Entry => {
     const team = lead.has(r.id) && r.teamId ? (teams.get(r.teamId) ?? null) : null;
@@ -115,6 +121,7 @@ async function reviewEntries(db: Db, actor: Actor, rows: readonly DeskReviewRow[
       mine: decides && (r.kind !== "plan-review" || positions.get(r.id)?.standing?.counts !== false),
       review: r,
       position: positions.get(r.id),
+      version: versions.get(r.id),
     };
   });
 }
@@ -165,7 +172,8 @@ async function askEntries(
 /** The page's items in full: a plan's title and what its policy still needs, a question's words. */
 async function detail(db: Db, actor: Actor, entries: readonly Entry[]): Promise<Map<string, DeskItem>> {
   const reviews = entries.flatMap((e) => (e.review ? [e.review] : []));
-  const plans = reviews.filter((r) => r.kind === "plan-review");
+  // A weighed plan's position and version came with its count; only the others are read here.
+  const plans = entries.flatMap((e) => (e.review?.kind === "plan-review" && !e.position ? [e.review] : []));
   const questions = reviews.filter((r) => r.kind !== "plan-review").map((r) => r.id);
   const [{ positions, versions }, payloads, sessions] = await Promise.all([
     readPositions(db, actor, plans.map(waitingOf)),
@@ -188,7 +196,7 @@ async function detail(db: Db, actor: Actor, entries: readonly Entry[]): Promise<
     const policy = position && !position.status.plain ? position.status.line : null;
     out.set(e.id, {
       ...base,
-      title: planTitle(versions.get(e.id)?.content ?? ""),
+      title: planTitle((e.version ?? versions.get(e.id))?.content ?? ""),
       needs: policy ?? (e.team ? "the team lead" : "a reviewer"),
       policy: policy !== null,
       ...(position?.standing && !position.standing.counts ? { why: position.standing.reason } : {}),
