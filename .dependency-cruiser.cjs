@@ -1,7 +1,7 @@
 // Layers point down: edge (routes, pages, components, CLI, scripts) → agent (with model) → tools and external →
 // plan/team/verify/webhooks (with sandbox, workspace, config) → session → data (lib/db) → core (pure: events,
 // the fold, shared types, permission). `npm test` runs this first (npm run check:layers).
-const CORE = "^lib/(core|permission)/|^lib/(id|errors|vocabulary|env)\\.ts$";
+const CORE = "^lib/(core|permission)/|^lib/(id|errors|vocabulary|env|retry)\\.ts$";
 const DATA = "^lib/db/";
 const SESSION = "^lib/session/";
 const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";

@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { retry } from "../retry";
 import { urlOf, type Db } from "./client";
 
 /** Told each notification's payload; `null` after a reconnect, when notifications may have been missed. */
@@ -19,15 +20,21 @@ type Connection = {
 const connections = new Map<string, Connection>();
 
 async function connect(url: string, conn: Connection): Promise<void> {
-  for (let attempt = 0; !conn.closed; attempt++) {
-    const client = new pg.Client({ connectionString: url });
-    // Before anything else: an error with no listener (the server ends the connection while LISTEN is being set
-    // up) would be thrown out of the process. Until it is in use (conn.client), reconnect leaves it be.
-    client.on("error", () => reconnect(url, conn, client));
-    client.on("end", () => reconnect(url, conn, client));
-    try {
-      await client.connect();
-      for (const name of conn.channels.keys()) await client.query(`LISTEN "${name}"`);
+  await retry(
+    async () => {
+      if (conn.closed) return;
+      const client = new pg.Client({ connectionString: url });
+      // Before anything else: an error with no listener (the server ends the connection while LISTEN is being set
+      // up) would be thrown out of the process. Until it is in use (conn.client), reconnect leaves it be.
+      client.on("error", () => reconnect(url, conn, client));
+      client.on("end", () => reconnect(url, conn, client));
+      try {
+        await client.connect();
+        for (const name of conn.channels.keys()) await client.query(`LISTEN "${name}"`);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
       client.on("notification", (n) => {
         for (const l of conn.channels.get(n.channel)?.listeners ?? []) l(n.payload ?? "");
       });
@@ -35,12 +42,10 @@ async function connect(url: string, conn: Connection): Promise<void> {
       // Anything committed while no connection listened is unknown: every listener re-checks.
       if (conn.connectedBefore) for (const ch of conn.channels.values()) for (const l of ch.listeners) l(null);
       conn.connectedBefore = true;
-      return;
-    } catch {
-      await client.end().catch(() => undefined);
-      await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
-    }
-  }
+    },
+    // Until it connects or nobody listens any more; jittered, so the instances a restart cut off come back apart.
+    { attempts: Number.POSITIVE_INFINITY, backoff: { baseMs: 200, maxMs: 5_000 }, retryable: () => !conn.closed },
+  ).catch(() => undefined); // it fails only once the connection was closed: nothing is owed to anyone then
 }
 
 function reconnect(url: string, conn: Connection, client: pg.Client): void {

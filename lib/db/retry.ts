@@ -1,3 +1,5 @@
+import { retry } from "../retry";
+
 const CONFLICT_KINDS = new Set(["UniqueConstraintViolation", "TransactionWriteConflict"]);
 
 /** Errors that mean "someone else wrote first": re-read and try again. */
@@ -26,14 +28,18 @@ export class WriteConflict extends Error {
   override name = "WriteConflict";
 }
 
-/** Runs fn until it commits without a write conflict; the jittered backoff keeps contenders from colliding again. */
-export async function withConflictRetry<T>(fn: (attempt: number) => Promise<T>, attempts = 200): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (error) {
-      if (!isWriteConflict(error) || attempt >= attempts - 1) throw error;
-      if (attempt > 1) await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
-    }
-  }
+/**
+ * Runs fn until it commits without a write conflict (or another failure `alsoRetry` names); the jittered backoff
+ * keeps contenders from colliding again.
+ */
+export function withConflictRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  attempts = 200,
+  alsoRetry: (error: unknown) => boolean = () => false,
+): Promise<T> {
+  return retry(fn, {
+    attempts,
+    backoff: { baseMs: 1, maxMs: 50 },
+    retryable: (error) => isWriteConflict(error) || alsoRetry(error),
+  });
 }

@@ -13,7 +13,7 @@ import { createSession } from "../session/create-session";
 import type { NewEvent } from "../core/events";
 import type { SessionState } from "../core/fold";
 import type { Db, Executor } from "../db/client";
-import { isWriteConflict, WriteConflict } from "../db/retry";
+import { isWriteConflict, withConflictRetry } from "../db/retry";
 import {
   closeSuperseded,
   PlanVersionTaken,
@@ -85,19 +85,24 @@ export async function ensureExternalSession(
  * never as another token's session.
  */
 async function createdHere(db: Db, id: string, create: () => Promise<void>): Promise<boolean> {
-  let conflict: unknown;
-  for (let attempt = 0; attempt < 5 && (await findSessionModel(db, id)) === undefined; attempt++) {
-    try {
-      await create();
-      return true;
-    } catch (error) {
-      if (!isWriteConflict(error) && !(error instanceof PlanVersionTaken)) throw error;
-      conflict = error;
-    }
+  try {
+    return await withConflictRetry(
+      async () => {
+        if ((await findSessionModel(db, id)) !== undefined) return false;
+        await create();
+        return true;
+      },
+      5,
+      versionTaken,
+    );
+  } catch (error) {
+    if (!isWriteConflict(error) && !versionTaken(error)) throw error;
+    if ((await findSessionModel(db, id)) === undefined) throw error;
+    return false;
   }
-  if (conflict !== undefined && (await findSessionModel(db, id)) === undefined) throw conflict;
-  return false;
 }
+
+const versionTaken = (error: unknown) => error instanceof PlanVersionTaken;
 
 // The route checked the binding before; this holds it when another token created the session in between.
 async function checkBinding(db: Db, p: SessionPart, id: string): Promise<void> {
@@ -133,22 +138,17 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submi
   });
   if (created) return { sessionId, reviewId, version: 1 };
   await checkBinding(db, p, sessionId);
-  for (let attempt = 0; ; attempt++) {
-    const plan = await findFirstPlan(db, sessionId);
-    const version = (plan?.currentVersion ?? 0) + 1;
-    const next = submissionOf(p, { sessionId, planId: plan?.id ?? newId("pln"), version, reviewId, callId }, !!plan);
-    try {
+  return withConflictRetry(
+    async () => {
+      const plan = await findFirstPlan(db, sessionId);
+      const version = (plan?.currentVersion ?? 0) + 1;
+      const next = submissionOf(p, { sessionId, planId: plan?.id ?? newId("pln"), version, reviewId, callId }, !!plan);
       await appendEvents(db, sessionId, next.events, { also: next.also });
       return { sessionId, reviewId, version };
-    } catch (error) {
-      if (
-        attempt < 5 &&
-        (error instanceof PlanVersionTaken || error instanceof WriteConflict || isWriteConflict(error))
-      )
-        continue;
-      throw error;
-    }
-  }
+    },
+    6,
+    versionTaken,
+  );
 }
 
 /** One submission's events (from the state they follow) and the rows that commit with them. */

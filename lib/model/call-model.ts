@@ -5,6 +5,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { Usage } from "../core/usage";
+import { retry } from "../retry";
 import { classifyModelError, messageOf, StreamCut } from "./model-errors";
 
 export type ModelStep = {
@@ -56,21 +57,6 @@ function toUsage(u: LanguageModelV3Usage | undefined): Usage | undefined {
   return out;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error("The wait for the next attempt was aborted."), { name: "AbortError" }));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", aborted);
-      resolve();
-    }, ms);
-    if (signal.aborted) aborted();
-    else signal.addEventListener("abort", aborted, { once: true });
-  });
-}
-
 /**
  * One model request through the AI SDK provider interface. The turn's loop is ours (durable, rebuilt from the
  * log at every step), so this calls the provider directly instead of generateText, which re-validates the whole
@@ -95,8 +81,8 @@ export async function callModel(input: {
 }): Promise<ModelStep> {
   const prompt: LanguageModelV3Message[] = [{ role: "system", content: input.system }, ...input.messages];
   const attempts = input.attempts ?? 1;
-  for (let attempt = 1; ; attempt++) {
-    try {
+  return retry(
+    async () => {
       if (input.onText) return await streamStep(input.model, prompt, input.tools, input.abortSignal, input.onText);
       const result = await input.model.doGenerate({
         prompt,
@@ -111,27 +97,36 @@ export async function callModel(input: {
           : [],
       );
       return { text, toolCalls, usage: toUsage(result.usage) };
-    } catch (error) {
-      if (input.abortSignal.aborted) throw error;
-      const fault = classifyModelError(error);
-      if (fault.kind !== "retry") throw error;
-      if (attempt >= attempts) {
-        throw new ModelGaveUp(
-          `the model provider failed ${attempts} time${attempts === 1 ? "" : "s"} (last: ${fault.reason}: ${messageOf(error)})`,
+    },
+    {
+      attempts,
+      backoff: { baseMs: input.retryBaseMs ?? 2_000, maxMs: MAX_BACKOFF_MS },
+      signal: input.abortSignal,
+      retryable: (error) => {
+        const fault = classifyModelError(error);
+        if (fault.kind !== "retry") return false;
+        return fault.waitMs === undefined ? true : { waitMs: fault.waitMs };
+      },
+      exhausted: (error) =>
+        new ModelGaveUp(
+          `the model provider failed ${attempts} time${attempts === 1 ? "" : "s"} (last: ${reasonOf(error)}: ${messageOf(error)})`,
           { cause: error },
-        );
-      }
-      const delayMs = fault.waitMs ?? Math.min(MAX_BACKOFF_MS, (input.retryBaseMs ?? 2_000) * 2 ** (attempt - 1));
-      if (delayMs > MAX_WAIT_MS) {
-        throw new ModelGaveUp(
-          `the model provider asked to wait ${Math.ceil(delayMs / 1000)} s before trying again (${fault.reason}); retry later`,
-          { cause: error },
-        );
-      }
-      await input.onRetry?.({ attempt: attempt + 1, of: attempts, delayMs, reason: fault.reason });
-      await sleep(delayMs, input.abortSignal);
-    }
-  }
+        ),
+      onRetry: async ({ failed, delayMs, error }) => {
+        if (delayMs > MAX_WAIT_MS)
+          throw new ModelGaveUp(
+            `the model provider asked to wait ${Math.ceil(delayMs / 1000)} s before trying again (${reasonOf(error)}); retry later`,
+            { cause: error },
+          );
+        await input.onRetry?.({ attempt: failed + 1, of: attempts, delayMs, reason: reasonOf(error) });
+      },
+    },
+  );
+}
+
+function reasonOf(error: unknown): string {
+  const fault = classifyModelError(error);
+  return fault.kind === "retry" ? fault.reason : "";
 }
 
 /** One streamed request: text deltas go to onText as they come; tool calls count only once the stream finished. */
