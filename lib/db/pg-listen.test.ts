@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
+import { waitFor } from "../../tests/helpers/poll";
 import { closeListeners, listen } from "./pg-listen";
 
 let t: TestDb;
@@ -22,14 +23,6 @@ async function onOther<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe.skipIf(!onPostgres)("PostgreSQL notifications", () => {
   it("delivers committed notifications only; after its connection is cut it reconnects and tells listeners to re-check", async () => {
     const heard: (string | null)[] = [];
@@ -41,7 +34,7 @@ describe.skipIf(!onPostgres)("PostgreSQL notifications", () => {
       await c.query("ROLLBACK");
     });
     await onOther((c) => c.query("SELECT pg_notify('plangate_test', 'two')"));
-    await until(() => heard.includes("two"));
+    await waitFor("the committed notification", () => heard.includes("two"));
     expect(heard).toEqual(["one", "two"]);
 
     // The listening connection dies (a restart, a network cut): notifications sent meanwhile are lost, so the
@@ -52,7 +45,7 @@ describe.skipIf(!onPostgres)("PostgreSQL notifications", () => {
       ),
     );
     expect(Number(cut.rows[0]?.n)).toBe(1);
-    await until(() => heard.includes(null));
+    await waitFor("the re-check after the reconnect", () => heard.includes(null));
     // Sent until heard: the listener may still be reconnecting when the first ones go out.
     for (let i = 0; i < 100 && !heard.includes("three"); i++) {
       await onOther((c) => c.query("SELECT pg_notify('plangate_test', 'three')"));

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
+import { waitFor } from "../../tests/helpers/poll";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
 import { streamSessionEvents } from "./stream-events";
@@ -57,14 +58,6 @@ function open(sessionId: string, after = 0) {
     s.done = true;
   })();
   return s;
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await sleep(10);
-  }
 }
 
 /** Appends on a connection of its own, as another server process would: no bus, only the database. */
@@ -135,7 +128,7 @@ describe("session event stream", () => {
     await run(process.execPath, ["--conditions=react-server", "--import", "tsx", worker, t.url, id, "5", "v"], {
       timeout: 60_000,
     });
-    await until(() => s.ids().includes(36));
+    await waitFor("event 36 on the stream", () => s.ids().includes(36));
     await sleep(1200); // a duplicate would come from a later tick
     expect(s.ids()).toEqual(range(1, 36));
   }, 90_000);
@@ -148,10 +141,10 @@ describe("session event stream", () => {
       range(1, 5).map((i) => ({ type: "notice" as const, payload: { level: "info" as const, text: `n${i}` } })),
     );
     const s = open(id, 3);
-    await until(() => s.ids().includes(6));
+    await waitFor("event 6 on the stream", () => s.ids().includes(6));
     const at = Date.now();
     await appendElsewhere(id, ["a", "b"]);
-    await until(() => s.ids().includes(8));
+    await waitFor("event 8 on the stream", () => s.ids().includes(8));
     expect(Date.now() - at).toBeLessThan(1500);
     expect(s.ids()).toEqual([4, 5, 6, 7, 8]);
     expect(s.text).toContain('"text":"b"');
@@ -181,22 +174,22 @@ describe("session event stream", () => {
     expect(withFew).toBeLessThanOrEqual(6);
     expect(withMany).toBeLessThanOrEqual(withFew + 1);
     for (const s of [...few, ...many]) s.close();
-    await until(() => [...few, ...many].every((s) => s.done));
+    await waitFor("every stream to end", () => [...few, ...many].every((s) => s.done));
     expect(await idleQueries()).toBe(0);
     // Another connection's write still reaches a stream opened after the watcher went quiet.
     const again = open(ids[0] as string);
-    await until(() => again.ids().includes(1));
+    await waitFor("event 1 on the new stream", () => again.ids().includes(1));
     await appendElsewhere(ids[0] as string, ["late"]);
-    await until(() => again.ids().includes(2));
+    await waitFor("event 2 on the new stream", () => again.ids().includes(2));
     expect(again.ids()).toEqual([1, 2]);
   });
 
   it("closes on abort, even when aborted before it starts", async () => {
     const id = await newSession();
     const s = open(id);
-    await until(() => s.ids().includes(1));
+    await waitFor("event 1 on the stream", () => s.ids().includes(1));
     s.close();
-    await until(() => s.done);
+    await waitFor("the stream to end", () => s.done);
     const controller = new AbortController();
     controller.abort();
     const reader = streamSessionEvents(t.db, id, 0, controller.signal).getReader();

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
-import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { operatorHeaders, realServerFixture } from "../helpers/server";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { CLAUDE_CODE, cliForSuite } from "./install-clis";
 import {
@@ -16,6 +16,7 @@ import {
   type ScriptTurn,
 } from "./fake-anthropic";
 import { runClaude, toolUses, type ControlAnswer, type ControlRequest } from "./run-claude";
+import { until } from "../helpers/poll";
 
 const claude = await cliForSuite(CLAUDE_CODE);
 const fixture = realServerFixture("claude-code");

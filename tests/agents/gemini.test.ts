@@ -5,12 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { http, realServerFixture, until } from "../helpers/server";
+import { http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { cliForSuite, GEMINI_CLI } from "./install-clis";
 import { call, lastToolResult, startFakeGemini, type GeminiTurn } from "./fake-gemini";
 import { geminiHome, runGemini } from "./run-gemini";
+import { until } from "../helpers/poll";
 
 const gemini = await cliForSuite(GEMINI_CLI);
 const fixture = realServerFixture("gemini");

@@ -5,11 +5,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operatorHeaders, realServerFixture, until } from "../helpers/server";
+import { operatorHeaders, realServerFixture } from "../helpers/server";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
+import { until } from "../helpers/poll";
 
 const opencode = await cliForSuite(OPENCODE);
 const fixture = realServerFixture("opencode");

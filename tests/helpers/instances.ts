@@ -6,7 +6,8 @@ import pg from "pg";
 import { inject } from "vitest";
 import { needsBuild } from "../../scripts/needs-build";
 import { withBuildLock } from "../../scripts/build-lock";
-import { freePort, http, operatorHeaders, until, startServer, type Server } from "./server";
+import { freePort, http, operatorHeaders, startServer, type Server } from "./server";
+import { until, waitFor } from "./poll";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 /** Every SSE subscription still open (closed when the cluster stops: open streams hold up a graceful exit). */
@@ -228,13 +229,15 @@ export function openStream(base: string, id: string, lastEventId?: number): Stre
     events,
     connected,
     async until(pred, ms = 20_000) {
-      const end = Date.now() + ms;
-      while (!pred(events)) {
-        if (error) throw error;
-        if (Date.now() > end)
-          throw new Error(`stream ${base}: timed out with ids ${events.map((e) => e.id).join(",")}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(
+        () => `stream ${base}; it has ids ${events.map((e) => e.id).join(",")}`,
+        () => {
+          if (error) throw error;
+          return pred(events);
+        },
+        ms,
+        50,
+      );
     },
     close,
   };

@@ -1,4 +1,4 @@
-import { until } from "./server";
+import { until } from "./poll";
 
 type Api = (method: string, route: string) => Promise<{ status: number; body: any }>;
 type Pending = { id: string; sessionId: string; payload: { version: number } };

@@ -23,20 +23,6 @@ export function resultOf(events: SessionEvent[], tool: string, nth = 0) {
   return r!;
 }
 
-export async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Helpers bound to the current test's API (set in beforeEach/afterEach of the test file). */
 export function planKit(current: () => Api) {
   const api = () => current();

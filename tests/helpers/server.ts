@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { freshDatabaseUrl } from "./db";
 import { freePort } from "../../scripts/free-port";
+import { waitFor } from "./poll";
 export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -31,17 +32,15 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   proc.stdout?.on("data", (d: Buffer) => (log += d.toString()));
   proc.stderr?.on("data", (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 280_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${log.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitFor(
+    () => `the server to start:\n${log.slice(-3000)}`,
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`server exited before it started:\n${log.slice(-3000)}`);
+      return (await fetch(`${url}/api/health`).catch(() => null))?.ok;
+    },
+    280_000,
+    250,
+  );
   const killGroup = async (signal: NodeJS.Signals) => {
     try {
       process.kill(-(proc.pid as number), signal);
@@ -68,17 +67,6 @@ export async function http(url: string, method: string, body?: unknown): Promise
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-/** Polls fn until ok holds for its value (a server's state reached over HTTP), or fails naming the last value. */
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { startScripted, type Api, type Step } from "./api";
-import { waitFor } from "./plan-kit";
+import { waitFor } from "./poll";
 
 export type Mail = {
   id: string;

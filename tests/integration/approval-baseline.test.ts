@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { awaitReview, call, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { kick } from "../../lib/agent/kick";
 import { driveSession } from "../../lib/agent/drive-session";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
@@ -11,6 +11,7 @@ import { readEvents } from "../../lib/session/read-events";
 import { appendEvents } from "../../lib/session/append-events";
 import { acquireLease, releaseLease } from "../../lib/session/lease";
 import { sql } from "../../lib/db/sql";
+import { waitFor } from "../helpers/poll";
 
 // Each snapshot waits on the next hold queued here (if any) before it reads the workspace: a snapshot made as
 // slow as the test likes, or one that never finishes (the process that took it died).

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { realServerFixture, until } from "../helpers/server";
+import { realServerFixture } from "../helpers/server";
+import { until } from "../helpers/poll";
 
 // `plangate connect claude-code` and the hook it writes, against a real server (the hook as Claude Code runs
 // it: its stdin, its stdout). The same hook with the real Claude Code CLI is in tests/agents.

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { freshDatabaseUrl } from "../helpers/db";
-import { freePort, http, startServer, until, type Server } from "../helpers/server";
+import { freePort, http, startServer, type Server } from "../helpers/server";
+import { until } from "../helpers/poll";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-crash-"));
 const workspace = path.join(root, "ws");

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { awaitReview, call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { createDb, type Db } from "../../lib/db/client";
 import { copyDatabase, TABLES } from "../../lib/db/copy-database";
@@ -21,6 +21,7 @@ import { setAutoGate } from "../../lib/session/mode-gates";
 import { readEvents } from "../../lib/session/read-events";
 import { attemptDelivery } from "../../lib/webhooks/deliver";
 import { fanOutOutbox } from "../../lib/webhooks/fan-out";
+import { waitFor } from "../helpers/poll";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const V1 = "# Plan: cache\n\n1. Add a cache\n2. Use Redis for it\n3. Write tests\n";

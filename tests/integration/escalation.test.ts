@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, results, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
-import { ofType, waitFor } from "../helpers/plan-kit";
+import { ofType } from "../helpers/plan-kit";
 import { readEvents } from "../../lib/session/read-events";
+import { waitFor } from "../helpers/poll";
 
 /* Nothing inherits more than its parent: subagents, redefined native agents, and a team lead's model. */
 let api: Api;

@@ -3,8 +3,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEvents } from "../../lib/session/read-events";
 import { awaitReview, call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
-import { exitWith, ofType, waitFor } from "../helpers/plan-kit";
+import { exitWith, ofType } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";
+import { waitFor } from "../helpers/poll";
 
 // Issue 41, class 7, as the attack: a review policy holds migrations/* for Olive; the plan named other files and was
 // approved by someone else; the agent's write to migrations/001_drop.sql asks. Only Olive (or an owner's audited

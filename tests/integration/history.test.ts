@@ -2,13 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
-import { exitWith, PLAN_V1, PLAN_V2, waitFor } from "../helpers/plan-kit";
+import { exitWith, PLAN_V1, PLAN_V2 } from "../helpers/plan-kit";
 import { sql } from "../../lib/db/sql";
 import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents, type SessionState } from "../../lib/core/fold";
 import { getSession } from "../../lib/session/get-session";
 import { sessionHistory } from "../../lib/session/session-history";
 import { readEvents } from "../../lib/session/read-events";
+import { waitFor } from "../helpers/poll";
 
 let api: Api;
 afterEach(async () => {

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { realServerFixture, until, type Server } from "../helpers/server";
+import { realServerFixture, type Server } from "../helpers/server";
+import { until } from "../helpers/poll";
 
 /*
  * The HTTP edge of the real server (`npm start`, with a token): DNS rebinding, framing, the token's forms,

@@ -5,11 +5,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { awaitReview, settle, testApi, type Api } from "../helpers/api";
-import { ofType, waitFor } from "../helpers/plan-kit";
+import { ofType } from "../helpers/plan-kit";
 import { RIG_KEYS } from "../helpers/provider-rigs";
 import { messageText, startFakeOpenAI, type FakeOpenAI, type ScriptStep, type Turn } from "../agents/fake-openai";
 import { readEvents } from "../../lib/session/read-events";
 import type { SessionEvent } from "../../lib/core/events";
+import { waitFor } from "../helpers/poll";
 
 let api: Api | undefined;
 let fake: FakeOpenAI | undefined;

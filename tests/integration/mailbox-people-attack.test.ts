@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testApi, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { signedInCookie } from "../helpers/people";
+import { waitFor } from "../helpers/poll";
 
 // Issue 26, as the attack: a team's mailbox (where a teammate's plan is approved) is answered by its lead
 // people only — the person who started the lead session, and those an owner adds — not by any reviewer of the

@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createToken } from "../../lib/db/people/tokens";
 import { readEvents } from "../../lib/session/read-events";
 import { awaitReview, call, settle, startScripted, testApi, type Api } from "../helpers/api";
-import { exitWith, ofType, PLAN_V1, waitFor } from "../helpers/plan-kit";
+import { exitWith, ofType, PLAN_V1 } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";
+import { waitFor } from "../helpers/poll";
 
 // Issue 41, class 2, as the attack: a member (who starts sessions and chats, but does not decide) tries every way a
 // session's mode can become one that answers asks in a person's place. Each is refused with a 403 that says why, or

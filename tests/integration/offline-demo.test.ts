@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { settle, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
-import { waitFor } from "../helpers/plan-kit";
+
 import { SAMPLE_FILES } from "../../lib/workspace/ensure-sample-workspace";
+import { waitFor } from "../helpers/poll";
 
 /* A newcomer's first session with the offline demo model: plan, review with comments, revision, approval, a check. */
 let api: Api;

@@ -8,7 +8,8 @@ import { appendEvents } from "../../lib/session/append-events";
 import { readEvents } from "../../lib/session/read-events";
 import { foldEvents } from "../../lib/core/fold";
 import { modeSwitchNotice } from "../../lib/plan/plan-prompt";
-import { enter, exitWith, PLAN_V1, PLAN_V2, ofType, resultOf, waitFor, planKit } from "../helpers/plan-kit";
+import { enter, exitWith, PLAN_V1, PLAN_V2, ofType, resultOf, planKit } from "../helpers/plan-kit";
+import { waitFor } from "../helpers/poll";
 
 let api: Api;
 afterEach(async () => {

@@ -3,8 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { awaitReview, call, settle, startScripted, testApi, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { sandboxForSuite } from "../helpers/sandbox";
+import { waitFor } from "../helpers/poll";
 
 /*
  * Adversary, issue 41 class 5 ("every file Plangate itself reads from a workspace goes through one reader: regular

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { settle, testApi, type Api } from "../helpers/api";
 import { ofType, RIG_KEYS, RIGS, type Rig, type Step } from "../helpers/provider-rigs";
 import { getSession } from "../../lib/session/get-session";
+import { waitFor } from "../helpers/poll";
 
 let api: Api | undefined;
 let close: (() => Promise<void>) | undefined;
@@ -143,17 +144,20 @@ describe.each(RIGS)("provider faults through $name ($model)", (rig) => {
   it("an abort while the answer streams closes the request and logs the text received, marked partial", async () => {
     const { fake, id } = await start(rig, [{ fault: { kind: "hold", text: "Here is what I found so far" } }]);
     expect((await api!.call("POST", `/api/sessions/${id}/messages`, { text: "go" })).status).toBe(202);
-    const until = Date.now() + 10_000;
-    while (fake.seen().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the request at the provider", () => fake.seen().length > 0);
     // Let the streamed text reach the provider before stopping.
     await new Promise((r) => setTimeout(r, 400));
     expect((await api!.call("POST", `/api/sessions/${id}/abort`)).status).toBeLessThan(300);
     await fake.waitClosed(0);
-    let events = (await settle(api!, id)).events;
-    for (let i = 0; i < 100 && ofType(events, "message.assistant").length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      events = (await settle(api!, id)).events;
-    }
+    const events = await waitFor(
+      "the partial answer in the log",
+      async () => {
+        const { events } = await settle(api!, id);
+        return ofType(events, "message.assistant").length > 0 && events;
+      },
+      5_000,
+      50,
+    );
     expect(ofType(events, "message.assistant").map((e) => [e.payload.text, e.payload.partial])).toEqual([
       ["Here is what I found so far", true],
     ]);

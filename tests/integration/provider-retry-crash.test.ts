@@ -7,8 +7,9 @@ import { chromium, type Browser } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
-import { freePort, http, operatorHeaders, startServer, until, type Server } from "../helpers/server";
+import { freePort, http, operatorHeaders, startServer, type Server } from "../helpers/server";
 import { startFakeAnthropic, type FakeAnthropic } from "../agents/fake-anthropic";
+import { until } from "../helpers/poll";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const noBrowser = !fs.existsSync(CHROMIUM) && !process.env.CI;

@@ -4,13 +4,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { awaitReview, settle, testApi, type Api } from "../helpers/api";
-import { PLAN_V1, PLAN_V2, ofType, planKit, waitFor } from "../helpers/plan-kit";
+import { PLAN_V1, PLAN_V2, ofType, planKit } from "../helpers/plan-kit";
 import { RIGS, type Rig, type Step } from "../helpers/provider-rigs";
 import { loadSessionContext } from "../../lib/agent/session-context";
 import { modelTools } from "../../lib/agent/tool-registry";
 import { planModeSection } from "../../lib/plan/plan-prompt";
 import { getSession } from "../../lib/session/get-session";
 import { listVerifications } from "../../lib/verify/verify-session";
+import { waitFor } from "../helpers/poll";
 
 type Fake = Awaited<ReturnType<Rig["start"]>>;
 

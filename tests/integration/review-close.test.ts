@@ -7,7 +7,8 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "../../lib/db/migrate";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { onPostgres } from "../helpers/db";
-import { enter, exitWith, PLAN_V1, waitFor } from "../helpers/plan-kit";
+import { enter, exitWith, PLAN_V1 } from "../helpers/plan-kit";
+import { waitFor } from "../helpers/poll";
 
 // Issue 25: every way a review closes (a person's decision, the agent's own terminal, a newer plan version, a
 // question's answer) must leave the plan as the session list, History and the export show it, never "awaiting

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sandboxForSuite } from "../helpers/sandbox";
-import { http, realServerFixture, until } from "../helpers/server";
+import { http, realServerFixture } from "../helpers/server";
+import { until } from "../helpers/poll";
 
 /*
  * The critical hole, replayed against the real server: a command the read-only allowlist accepted opened a

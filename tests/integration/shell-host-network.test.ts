@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sandboxForSuite } from "../helpers/sandbox";
 import { call, results, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { driveAnswering, externalIPv4, listen, type Listener } from "../helpers/boundary";
-import { waitFor } from "../helpers/plan-kit";
+import { waitFor } from "../helpers/poll";
 
 /*
  * The sandbox shows the workspace and the system's programs, not the host: no home folders, no data folder,

@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/core/people";
 import { readEvents } from "../../lib/session/read-events";
 import { call, results, settle, testApi, type Api } from "../helpers/api";
-import { exitWith, ofType, waitFor } from "../helpers/plan-kit";
+import { exitWith, ofType } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";
+import { waitFor } from "../helpers/poll";
 
 // Issue 41, class 4, as the attack: a team made without saying `personApproval` had its lead's model approve a
 // teammate's plan, which then wrote. A missing field means person approval on, for everyone; only an owner turns

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { call, settle, testApi, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";
+import { waitFor } from "../helpers/poll";
 
 /*
  * Adversary, issue 41 classes 2 and 4. An owner turned person approval off for Rob's team: Rob's lead model approves

@@ -3,8 +3,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, testApi, type Api } from "../helpers/api";
 import { signedInCookie } from "../helpers/people";
-import { exitWith, ofType, waitFor } from "../helpers/plan-kit";
+import { exitWith, ofType } from "../helpers/plan-kit";
 import { teamKit } from "../helpers/team-kit";
+import { waitFor } from "../helpers/poll";
 
 // Issue 27, on both engines: a teammate's plan under a review policy. The lead's model cannot approve it, and
 // the lead's answer releases it only once people met the policy.

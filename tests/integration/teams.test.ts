@@ -3,8 +3,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { teamKit } from "../helpers/team-kit";
-import { exitWith, ofType, resultOf, waitFor } from "../helpers/plan-kit";
+import { exitWith, ofType, resultOf } from "../helpers/plan-kit";
 import { readEvents } from "../../lib/session/read-events";
+import { waitFor } from "../helpers/poll";
 
 let api: Api;
 afterEach(async () => {

@@ -10,26 +10,21 @@ import { resetEnvCache } from "../../lib/env";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import * as stream from "../../app/api/sessions/[id]/stream/route";
 import { operatorHeaders } from "../helpers/server";
+import { waitFor } from "../helpers/poll";
 
 let api: Api;
 afterEach(async () => {
   await api?.close();
 });
 
-async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe("turn lifecycle", () => {
   it("a message sent while a turn runs is queued and delivered at the next step boundary", async () => {
     api = testApi();
     const id = await startScripted(api, [call("bash", { command: "sleep 1" }), { text: "saw it" }]);
     const first = await api.call("POST", `/api/sessions/${id}/messages`, { text: "start" });
-    await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called"));
+    await waitFor("the tool call in the log", async () =>
+      (await readEvents(api.t.db, id)).some((e) => e.type === "tool.called"),
+    );
     const second = await api.call("POST", `/api/sessions/${id}/messages`, { text: "also check the tests" });
     expect(second.body.turn).toEqual({ id: first.body.turn.id, queued: true });
     const { events } = await settle(api, id);
@@ -47,7 +42,9 @@ describe("turn lifecycle", () => {
     api = testApi();
     const id = await startScripted(api, [call("bash", { command: "sleep 20" }), { text: "never" }]);
     await api.call("POST", `/api/sessions/${id}/messages`, { text: "go" });
-    await waitFor(async () => (await readEvents(api.t.db, id)).some((e) => e.type === "tool.started"));
+    await waitFor("the tool start in the log", async () =>
+      (await readEvents(api.t.db, id)).some((e) => e.type === "tool.started"),
+    );
     const t0 = Date.now();
     const res = await api.call("POST", `/api/sessions/${id}/abort`);
     expect(res.body).toEqual({ aborted: true });

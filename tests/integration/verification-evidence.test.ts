@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { getSession } from "../../lib/session/get-session";
 import { readEvents } from "../../lib/session/read-events";
 import { SAMPLE_FILES } from "../../lib/workspace/ensure-sample-workspace";
+import { waitFor } from "../helpers/poll";
 
 // Issue 42, point 5: "passed" only when something checked the work. The file named by the plan changing is not
 // evidence that it works: `export function countOpen() {}` changes src/todo.js too. The sample project (the

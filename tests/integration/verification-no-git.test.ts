@@ -3,9 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
-import { exitWith, waitFor } from "../helpers/plan-kit";
+import { exitWith } from "../helpers/plan-kit";
 import { sql } from "../../lib/db/sql";
 import type { Manifest } from "../../lib/verify/file-manifest";
+import { waitFor } from "../helpers/poll";
 
 // Issue 28: a workspace without git is still verified honestly. A manifest of its files (no contents) is taken
 // at approval, so a change made by a shell command is seen; and a failed check runs again after the agent was

@@ -12,7 +12,7 @@ import {
   type Step,
 } from "../helpers/api";
 import { onPostgres } from "../helpers/db";
-import { exitWith, PLAN_V1, waitFor } from "../helpers/plan-kit";
+import { exitWith, PLAN_V1 } from "../helpers/plan-kit";
 import { startReceiver, type Received, type Receiver } from "../helpers/webhook-receiver";
 import * as deliveriesRoute from "../../app/api/webhooks/deliveries/route";
 import { operatorHeaders } from "../helpers/server";
@@ -24,6 +24,7 @@ import type { WebhookBody } from "../../lib/webhooks/body";
 import { listDeliveries, type DeliveryView } from "../../lib/webhooks/list-deliveries";
 import { startWebhooks, type WebhookOptions } from "../../lib/webhooks/runner";
 import { verifySignature } from "../../lib/webhooks/sign";
+import { waitFor } from "../helpers/poll";
 
 const SECRET = "webhook-test-secret-0123456789";
 const FAST: WebhookOptions = { backoffMs: [60, 120, 240, 480], timeoutMs: 3_000, sweepMs: 250 };

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, operatorHeaders, until, type Server } from "../helpers/server";
+import { http, operatorHeaders, type Server } from "../helpers/server";
 import {
   bash,
   eventsOf,
@@ -20,6 +20,7 @@ import {
   type LoggedEvent,
   type SseEvent,
 } from "../helpers/instances";
+import { until } from "../helpers/poll";
 
 // Three `npm start` processes on one PostgreSQL: live streams and a second tab across instances, then an
 // instance killed with -9 mid-step (last, since it leaves two instances).

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresMigrations } from "../../lib/db/migrate";
-import { http, until, type Server } from "../helpers/server";
+import { http, type Server } from "../helpers/server";
 import {
   bash,
   eventsOf,
@@ -16,6 +16,7 @@ import {
   waitStatus,
   type Cluster,
 } from "../helpers/instances";
+import { until } from "../helpers/poll";
 
 // Three `npm start` processes on one PostgreSQL database, started at the same moment on an empty database.
 // Every exactly-once guarantee is attacked with 20 concurrent answers spread over the three instances.
