@@ -5,13 +5,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  type CodexHooksFile,
-  plangateHookStates,
-  recordedHash,
-  withCodexHooks,
-  withTrustedHooks,
-} from "../lib/external/codex-hooks-file";
+import { parseCodexConfig, recordedHash, withTrustedHooks } from "../lib/external/codex-config-toml";
+import { type CodexHooksFile, plangateHookStates, withCodexHooks } from "../lib/external/codex-hooks-file";
 import { hookCommand } from "../lib/external/hook-command";
 import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { isConnected, setConnected } from "./connections";
@@ -75,8 +70,10 @@ export async function run(args: string[]): Promise<number> {
   const configFile = path.join(home, "config.toml");
   if (opts.check) return check(hooksFile, configFile, project);
   let before: CodexHooksFile;
+  const toml = fs.existsSync(configFile) ? fs.readFileSync(configFile, "utf8") : "";
   try {
     before = readHooks(hooksFile);
+    parseCodexConfig(toml, configFile); // a config.toml that is not TOML is refused before anything is written
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
@@ -90,9 +87,9 @@ export async function run(args: string[]): Promise<number> {
   const after = withCodexHooks(before, { command, timeoutSec, asks: opts.asks === true, remove: removing });
   const old = plangateHookStates(before, hooksFile).map((s) => s.key);
   const fresh = plangateHookStates(after, hooksFile);
-  const toml = fs.existsSync(configFile) ? fs.readFileSync(configFile, "utf8") : "";
+  const trusted = withTrustedHooks(toml, old, fresh, configFile);
   fs.writeFileSync(hooksFile, `${JSON.stringify(after, null, 2)}\n`);
-  fs.writeFileSync(configFile, withTrustedHooks(toml, old, fresh));
+  fs.writeFileSync(configFile, trusted);
   if (removing) console.log(`plangate: took Plangate's hooks out of ${hooksFile} and their trust out of ${configFile}`);
   else
     console.log(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codexHookHash, plangateHookStates, recordedHash, withCodexHooks, withTrustedHooks } from "./codex-hooks-file";
+import { codexHookHash, plangateHookStates, withCodexHooks } from "./codex-hooks-file";
 
 const ours = "node '/opt/p/plangate.mjs' hook codex --url 'http://127.0.0.1:3000' '--deadline' '3540'";
 const theirs = { hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
@@ -35,24 +35,5 @@ describe("Codex's hooks file and its trust", () => {
       "/h/hooks.json:permission_request:0:0",
       "/h/hooks.json:stop:1:0",
     ]);
-  });
-
-  it("writes and replaces only its own trust tables in config.toml, keeping every other line", () => {
-    const toml = 'model = "gpt"\n\n[hooks.state."/h/hooks.json:stop:0:0"]\ntrusted_hash = "sha256:theirs"\n';
-    const added = withTrustedHooks(toml, [], [{ key: "/h/hooks.json:stop:1:0", hash: "sha256:ours" }]);
-    expect(added).toContain('model = "gpt"');
-    expect(recordedHash(added, "/h/hooks.json:stop:0:0")).toBe("sha256:theirs");
-    expect(recordedHash(added, "/h/hooks.json:stop:1:0")).toBe("sha256:ours");
-    const moved = withTrustedHooks(
-      added,
-      ["/h/hooks.json:stop:1:0"],
-      [{ key: "/h/hooks.json:stop:2:0", hash: "sha256:n" }],
-    );
-    expect(recordedHash(moved, "/h/hooks.json:stop:1:0")).toBeNull();
-    expect(recordedHash(moved, "/h/hooks.json:stop:2:0")).toBe("sha256:n");
-    // A path with a quote is written as a TOML string, never breaking out of the header.
-    const odd = withTrustedHooks("", [], [{ key: '/h/a"b/hooks.json:stop:0:0', hash: "sha256:q" }]);
-    expect(odd).toContain('[hooks.state."/h/a\\"b/hooks.json:stop:0:0"]');
-    expect(recordedHash(odd, '/h/a"b/hooks.json:stop:0:0')).toBe("sha256:q");
   });
 });

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { isPlangateHook } from "./hook-command";
 
 /**
- * Codex's user hooks file ($CODEX_HOME/hooks.json) and the trust Codex records for each hook in config.toml
- * (`[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"`): Codex 0.171 silently skips
- * a hook whose recorded hash is missing or stale. Pure.
+ * Codex's user hooks file ($CODEX_HOME/hooks.json) and the key and hash of the trust Codex records for each hook
+ * in config.toml (written by codex-config-toml.ts): Codex 0.171 silently skips a hook whose recorded hash is missing
+ * or stale. Pure.
  */
 type Handler = { type?: string; command?: string; timeout?: number; async?: boolean; statusMessage?: string };
 type Group = { matcher?: string; hooks?: Handler[] };
@@ -93,42 +93,4 @@ export function plangateHookStates(file: CodexHooksFile, hooksPath: string): { k
       }),
     );
   return out;
-}
-
-const tomlString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-const header = (key: string) => `[hooks.state.${tomlString(key)}]`;
-
-/**
- * config.toml with the trust entries of `drop` taken out and those of `add` written, everything else as it was:
- * each entry is its own table, removed from its header to the next table's.
- */
-export function withTrustedHooks(
-  toml: string,
-  drop: readonly string[],
-  add: readonly { key: string; hash: string }[],
-): string {
-  const gone = new Set([...drop, ...add.map((a) => a.key)].map(header));
-  const out: string[] = [];
-  let skipping = false;
-  for (const line of toml.split("\n")) {
-    const t = line.trim();
-    if (t.startsWith("[")) skipping = gone.has(t);
-    if (!skipping) out.push(line);
-  }
-  let text = out.join("\n").replace(/\n+$/, "");
-  for (const a of add) text += `${text ? "\n\n" : ""}${header(a.key)}\ntrusted_hash = ${tomlString(a.hash)}`;
-  return `${text}\n`;
-}
-
-/** The trusted_hash config.toml records for a key, read back from the text as written above. */
-export function recordedHash(toml: string, key: string): string | null {
-  const lines = toml.split("\n");
-  const at = lines.findIndex((l) => l.trim() === header(key));
-  if (at < 0) return null;
-  for (const l of lines.slice(at + 1)) {
-    if (l.trim().startsWith("[")) break;
-    const m = /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(l);
-    if (m) return m[1] ?? null;
-  }
-  return null;
 }

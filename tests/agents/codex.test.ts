@@ -3,14 +3,16 @@
 // `codex app-server` runs a turn in plan mode, the plan appears on the desk, and a person's decision there either
 // lets the turn end or sends the feedback back into it; asks from its shell are answered on the permission card.
 import fs from "node:fs";
+import { parse } from "smol-toml";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { http, realServerFixture, until } from "../helpers/server";
+import { http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { CODEX, cliForSuite } from "./install-clis";
 import { type ResponsesScriptStep, startFakeOpenAIResponses } from "./fake-openai-responses";
 import { AppServer, codexHome } from "./run-codex";
+import { until } from "../helpers/poll";
 
 const codex = await cliForSuite(CODEX);
 const fixture = realServerFixture("codex");
@@ -40,15 +42,26 @@ async function connected(name: string, turns: ResponsesScriptStep[], extra: stri
   }
   const fake = await startFakeOpenAIResponses(turns);
   const home = codexHome(root, fake.url);
+  const before = fs.readFileSync(path.join(home, "config.toml"), "utf8");
   const r = connectByEmail(
     { agent: "codex", url: fixture.server().url, cwd: ws, configHome, email: EMAIL, env: { CODEX_HOME: home } },
     extra,
   );
   expect(r.status, r.stderr).toBe(0);
-  // Codex's own settings are kept; the hook's trust is recorded beside them.
+  // Codex's own settings are kept, line for line; the hook's trust is recorded beside them (and Codex, reading the
+  // file, runs the hook: the tests below see its plans on the desk).
   const toml = fs.readFileSync(path.join(home, "config.toml"), "utf8");
-  expect(toml).toContain('model_provider = "fake"');
-  expect(toml).toMatch(/\[hooks\.state\."[^"]+hooks\.json:stop:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+  for (const line of before.split("\n").filter(Boolean)) expect(toml).toContain(line);
+  const ours = expect.stringMatching(/^sha256:[0-9a-f]{64}$/);
+  const state = (parse(toml) as { hooks: { state: Record<string, { trusted_hash: string }> } }).hooks.state;
+  const trust = Object.fromEntries(
+    Object.entries(state).map(([k, v]) => [k.replace(home, "$CODEX_HOME"), v.trusted_hash]),
+  );
+  expect(trust).toEqual({
+    "/elsewhere/hooks.json:stop:0:0": `sha256:${"0".repeat(64)}`,
+    "$CODEX_HOME/hooks.json:stop:0:0": ours,
+    ...(extra.includes("--asks") ? { "$CODEX_HOME/hooks.json:permission_request:0:0": ours } : {}),
+  });
   const check = connectByEmail(
     { agent: "codex", url: fixture.server().url, cwd: ws, configHome, email: EMAIL, env: { CODEX_HOME: home } },
     ["--check"],

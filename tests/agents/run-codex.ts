@@ -12,6 +12,7 @@ export function codexHome(parent: string, fakeV1Url: string): string {
   fs.writeFileSync(
     path.join(home, "config.toml"),
     [
+      "# a person's own settings, kept as they are by `plangate connect codex`",
       'model = "gpt-fake"',
       'model_provider = "fake"',
       "check_for_update_on_startup = false",
@@ -28,6 +29,10 @@ export function codexHome(parent: string, fakeV1Url: string): string {
       // Offline: with plugins on, Codex asks GitHub for its plugin list at start.
       "[features]",
       "plugins = false",
+      "",
+      // A hook of the person's own that Codex already trusts: Plangate's trust is added beside it.
+      '[hooks.state."/elsewhere/hooks.json:stop:0:0"]',
+      'trusted_hash = "sha256:0000000000000000000000000000000000000000000000000000000000000000"',
       "",
     ].join("\n"),
   );
