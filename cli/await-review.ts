@@ -19,21 +19,29 @@ export async function submitPlan(url: string, body: Record<string, unknown>): Pr
   return { refused: `Plangate at ${url} refused the plan (${reply.status}): ${why}` };
 }
 
-/** The decided outcome; { gone } when the review cannot be read any more; null at the deadline. */
+/**
+ * The decided outcome; { gone } when the review cannot be read any more; null at the deadline, or once the server
+ * has not answered for `unreachableForMs`.
+ */
 export async function awaitOutcome(
   url: string,
   reviewId: string,
   deadline: number,
+  opts: { waitSec?: number; unreachableForMs?: number } = {},
 ): Promise<Outcome | { gone: string } | null> {
+  let failingSince: number | undefined;
   while (Date.now() < deadline) {
-    const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
+    const wait = Math.max(0, Math.min(opts.waitSec ?? 25, Math.floor((deadline - Date.now()) / 1000)));
     const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=${wait}`).catch(() => null);
     if (reply?.status === 200) {
+      failingSince = undefined;
       const outcome = reply.body as Outcome;
       if (outcome.status !== "pending") return outcome;
     } else if (reply && reply.status >= 400 && reply.status < 500) {
       return { gone: `the review is gone on Plangate (${reply.status})` };
     } else {
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > (opts.unreachableForMs ?? Number.POSITIVE_INFINITY)) return null;
       await new Promise((r) => setTimeout(r, 1_000));
     }
   }

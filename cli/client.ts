@@ -33,8 +33,15 @@ export function saveToken(url: string, token: string): string {
   return file;
 }
 
+// Tokens a caller was given for a server (the OpenCode plugin's own, when its file carries one): asked first.
+const given = new Map<string, string>();
+
+export function rememberToken(url: string, token: string): void {
+  given.set(url, token);
+}
+
 export function tokenFor(url: string): string | undefined {
-  return process.env.PLANGATE_TOKEN || readCredentials()[url];
+  return given.get(url) || process.env.PLANGATE_TOKEN || readCredentials()[url];
 }
 
 export type Reply = { status: number; body: unknown };

@@ -4,11 +4,14 @@
 // URL in ~/.config/plangate/credentials.json, where the plugin reads it (or PLANGATE_TOKEN).
 import fs from "node:fs";
 import path from "node:path";
-import { OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "../lib/external/opencode-plugin-source";
 import { callServer } from "./client";
 import { provideToken, TOKEN_OPTIONS } from "./agent-token";
+import { OPENCODE_PLUGIN_MARKER, opencodePluginFile } from "./opencode-plugin-file";
 import { optionsOrUsage } from "./options";
 import { readProjectFile, urlOption, writeProjectFile } from "./project-file";
+
+/** The bundled plugin (cli/opencode-plugin.ts), put in by esbuild when the CLI is built. */
+declare const PLANGATE_OPENCODE_PLUGIN: string;
 
 const USAGE =
   "usage: plangate connect opencode [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--remove]";
@@ -57,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
   }
-  const source = opencodePluginSource({ url });
+  const source = opencodePluginFile(PLANGATE_OPENCODE_PLUGIN, { url });
   if (existing === source) console.log(`plangate: ${file} is already up to date; nothing changed`);
   else {
     writeProjectFile(root, file, source);

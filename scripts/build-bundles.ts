@@ -1,6 +1,7 @@
 // Bundles what runs outside the server's own process, each into one JavaScript file with no dependency at run time:
 // - the command-line tool (cli/): what agents' hooks run on every plan and ask (tsx compiling TypeScript at each
 //   start cost 0.5–1 s), and what the server hands to other machines at GET /cli/plangate.mjs;
+// - the OpenCode plugin (cli/opencode-plugin.ts), which the CLI carries and writes into a project;
 // - the file worker (lib/sandbox/confined-fs/worker.ts): what does the agent's file tools' I/O inside the sandbox,
 //   where only this file, Node.js and the call's folders are in view.
 // Run by `npm install` (postinstall), `npm start` and the tests' global setup.
@@ -10,6 +11,8 @@ import { build } from "esbuild";
 
 const root = path.resolve(import.meta.dirname, "..");
 export const CLI_BUNDLE = path.join(root, "dist", "cli", "plangate.mjs");
+/** The OpenCode plugin as `plangate connect opencode` writes it, after its first line (cli/opencode-plugin-file.ts). */
+export const OPENCODE_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "opencode-plugin.mjs");
 export const FS_WORKER_DIR = path.join(root, "dist", "sandbox");
 const FS_WORKER = path.join(FS_WORKER_DIR, "fs-worker.cjs");
 // What the bundles are made of (cli/ imports pure modules of lib/), and the versions they were built with.
@@ -29,9 +32,34 @@ function newest(target: string): number {
 /** True when a bundle is missing or a source is newer than it. */
 export function bundlesNeedBuild(): boolean {
   const built = Math.min(
-    ...[CLI_BUNDLE, FS_WORKER].map((f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0),
+    ...[CLI_BUNDLE, OPENCODE_PLUGIN_BUNDLE, FS_WORKER].map(
+      (f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    ),
   );
   return SOURCES.some((s) => newest(path.join(root, s)) > built);
+}
+
+/**
+ * The OpenCode plugin (cli/opencode-plugin.ts with the CLI's client), readable, as the text the CLI writes into a
+ * project: the CLI carries it (it is also served alone to other machines), and the tests read the file.
+ */
+export async function buildOpencodePlugin(out = OPENCODE_PLUGIN_BUNDLE): Promise<string> {
+  const built = await build({
+    entryPoints: [path.join(root, "cli", "opencode-plugin.ts")],
+    write: false,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const text = built.outputFiles[0]?.text ?? "";
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(aside, text);
+  fs.renameSync(aside, out);
+  return text;
 }
 
 /**
@@ -40,6 +68,7 @@ export function bundlesNeedBuild(): boolean {
  */
 export async function buildCli(out = CLI_BUNDLE): Promise<number> {
   const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
+  const plugin = await buildOpencodePlugin();
   await build({
     entryPoints: [path.join(root, "cli", "entry.ts")],
     outfile: aside,
@@ -49,6 +78,7 @@ export async function buildCli(out = CLI_BUNDLE): Promise<number> {
     target: "node20",
     // ES module builds first: jsonc-parser's CommonJS build is UMD, whose require() of its own files a bundle cannot follow.
     mainFields: ["module", "main"],
+    define: { PLANGATE_OPENCODE_PLUGIN: JSON.stringify(plugin) },
     minify: true,
     legalComments: "none",
     // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.

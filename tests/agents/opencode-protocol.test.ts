@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { opencodePluginSource } from "../../lib/external/opencode-plugin-source";
+import { opencodePluginFile } from "../../cli/opencode-plugin-file";
+import { OPENCODE_PLUGIN_BUNDLE } from "../../scripts/build-bundles";
 import { answersCall, planPath, startFakeOpenAI, toolResult, type FakeOpenAI, type Recorded } from "./fake-openai";
 import { cliForSuite, OPENCODE } from "./install-clis";
 import { startOpencode, type OpencodeServer } from "./run-opencode";
@@ -32,7 +33,13 @@ describe.skipIf(!opencode)(
       oc = await startOpencode({
         bin: opencode as string,
         modelBaseUrl: fake.url,
-        files: { ".opencode/plugin/plangate.js": opencodePluginSource({ url: desk.url, token: TOKEN }) },
+        // The plugin as `plangate connect opencode` writes it (the bundle the tests' setup built), with a token.
+        files: {
+          ".opencode/plugin/plangate.js": opencodePluginFile(fs.readFileSync(OPENCODE_PLUGIN_BUNDLE, "utf8"), {
+            url: desk.url,
+            token: TOKEN,
+          }),
+        },
       });
       timings.push(`opencode serve ready in ${Date.now() - t0} ms`);
     }, 120_000);
@@ -179,7 +186,9 @@ describe.skipIf(!opencode)(
         await new Promise((r) => setTimeout(r, 1000));
         expect(oc.events.slice(from).some((e) => e.type === "question.replied")).toBe(false); // waits for the person
         expect(desk.reviews.length).toBe(count);
-        expect(oc.output()).toContain(`Plangate did not take the plan: ${why}`);
+        expect(oc.output()).toContain(
+          `Plangate did not take the plan: Plangate at ${desk.url} refused the plan (403): ${why}`,
+        );
         const requests = fake.main().length;
         await oc.api("POST", `/question/${(asked.properties as { id: string }).id}/reply`, { answers: [["No"]] });
         await oc.waitIdle(session.id, from, 60_000);

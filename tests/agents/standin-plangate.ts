@@ -40,6 +40,9 @@ export async function startStandinPlangate(
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
+  // Errors in the shape of Plangate's error registry, as the real server sends them.
+  const fail = (res: http.ServerResponse, status: number, code: string, message: string) =>
+    json(res, status, { error: { code, message } });
   const view = (r: StandinReview) => ({
     ...r.decision,
     ...(r.decision.message === undefined ? {} : { message: r.decision.message }),
@@ -51,13 +54,13 @@ export async function startStandinPlangate(
     req.on("end", () => {
       if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
         state.unauthorized++;
-        json(res, 401, { error: "unauthorized" });
+        fail(res, 401, "unauthorized", "Sign in or send a token.");
         return;
       }
       const u = new URL(req.url ?? "/", "http://x");
       if (req.method === "POST" && u.pathname === "/api/external/plan-reviews") {
         if (state.refuse) {
-          json(res, state.refuse.status, { error: state.refuse.error });
+          fail(res, state.refuse.status, "forbidden", state.refuse.error);
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as StandinReview["body"];
@@ -75,7 +78,7 @@ export async function startStandinPlangate(
       const m = /^\/api\/external\/plan-reviews\/([^/]+)$/.exec(u.pathname);
       const review = m && reviews.find((r) => r.id === decodeURIComponent(m[1] ?? ""));
       if (req.method !== "GET" || !review) {
-        json(res, 404, { error: "not found" });
+        fail(res, 404, "not_found", "No such review.");
         return;
       }
       review.polls++;
