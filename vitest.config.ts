@@ -60,6 +60,7 @@ export default defineConfig({
             "tests/integration/**/*.test.ts",
             "scripts/**/*.test.ts",
             "tests/agents/**/*.test.ts",
+            "tests/install/**/*.test.ts",
           ],
         },
       },

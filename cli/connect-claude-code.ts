@@ -1,25 +1,27 @@
-// `plangate connect claude-code [--url URL] [--email EMAIL | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]`:
+// `plangate connect claude-code [--url URL] [--email EMAIL | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--check] [--remove]`:
 // writes (or takes out) the hook that sends Claude Code's plans to Plangate's desk, merging with the settings
-// already there, and prints what changed.
+// already there, and prints what changed; --check runs the hook as Claude Code would and says what it reached.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { withPlangateHook, type ClaudeSettings } from "../lib/external/claude-settings";
+import { plangatePlanHook, withPlangateHook, type ClaudeSettings } from "../lib/external/claude-settings";
 import { callServer } from "./client";
 import { provideToken, TOKEN_OPTIONS } from "./agent-token";
 import { optionsOrUsage } from "./options";
 import { CliError, readProjectFile, urlOption, writeProjectFile } from "./project-file";
 import { hookCommand } from "../lib/external/hook-command";
 import { selfPath } from "./self";
+import { reportChecks, runHookCheck } from "./hook-check";
 
 const USAGE =
-  "usage: plangate connect claude-code [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--remove]";
+  "usage: plangate connect claude-code [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--scope project|user] [--timeout SECONDS] [--asks] [--check] [--remove]";
 const OPTIONS = {
   url: { type: "string" },
   ...TOKEN_OPTIONS,
   scope: { type: "string" },
   timeout: { type: "string" },
   asks: { type: "boolean" },
+  check: { type: "boolean" },
   remove: { type: "boolean" },
 } as const;
 
@@ -77,6 +79,15 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
+  }
+  if (opts.check) {
+    const hook = plangatePlanHook(before);
+    return reportChecks([
+      hook
+        ? { ok: true, line: `${file} has Plangate's hook for ExitPlanMode (timeout ${hook.timeout ?? 600} s)` }
+        : { ok: false, line: `${file} has no Plangate hook: run plangate connect claude-code` },
+      ...(hook?.command ? [runHookCheck(hook.command, process.cwd())] : []),
+    ]);
   }
   // Claude Code runs this through a shell: every word is quoted.
   const command = hookCommand(selfPath(), "claude-code", url);

@@ -15,6 +15,7 @@ import {
 import { callServer, DEFAULT_URL } from "./client";
 import { type Options, options, UsageError } from "./options";
 import { readStdin } from "./stdin";
+import { answerCheck, CHECK_KEY } from "./hook-check";
 
 const say = (text: string) => process.stderr.write(`plangate: ${text}\n`);
 
@@ -66,7 +67,12 @@ export async function run(args: string[]): Promise<number> {
   const url = opts.url ?? DEFAULT_URL;
   if (typeof opts.watch === "string" && typeof opts.transcript === "string")
     return watchTranscript(url, opts.watch, opts.transcript);
-  const parsed = claudeHookInput.safeParse(JSON.parse((await readStdin()) || "{}"));
+  const raw: unknown = JSON.parse((await readStdin()) || "{}");
+  if ((raw as Record<string, unknown> | null)?.[CHECK_KEY] === true) {
+    await answerCheck(url);
+    return 0;
+  }
+  const parsed = claudeHookInput.safeParse(raw);
   // Anything Plangate cannot take is left to Claude Code's own dialog: exit 0 without a decision.
   if (!parsed.success) return 0;
   const input = parsed.data;

@@ -15,6 +15,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "[--url URL]: an MCP server on stdio whose tools send plans and asks to Plangate and wait for a person",
     load: () => import("./mcp"),
   },
+  serve: {
+    summary:
+      "[--data DIR] [--host HOST] [--port PORT]: run Plangate from this install (data in ~/.local/share/plangate)",
+    load: () => import("./serve"),
+  },
   "import-config": {
     summary:
       "[--workspace DIR] [--write] [--user] [--json]: bring Claude Code and OpenCode permission rules into .plangate/config.json",

@@ -12,7 +12,7 @@ const SOURCES = [
   "postcss.config.mjs",
   "tsconfig.json",
 ];
-const SKIP = new Set(["node_modules", ".next", "generated", "data"]);
+const SKIP = new Set(["node_modules", ".next", "generated", "generated-kysely", "data"]);
 
 function newestMtime(target: string): number {
   let stat: fs.Stats;

@@ -6,10 +6,19 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+// `plangate serve` from an installed package: built when packed, so never built here (an install has no build tools).
+const packaged = process.argv.includes("--packaged");
 // Descriptor 3 carries back where to listen, as the prepare step's environment check resolved it.
 const prepared = spawnSync(
   process.execPath,
-  ["--conditions=react-server", "--import", "tsx", path.join(root, "scripts", "start.ts"), "--prepare"],
+  [
+    "--conditions=react-server",
+    "--import",
+    "tsx",
+    path.join(root, "scripts", "start.ts"),
+    "--prepare",
+    ...(packaged ? ["--packaged"] : []),
+  ],
   { cwd: root, stdio: ["inherit", "inherit", "inherit", "pipe"], env: { ...process.env, PLANGATE_PREPARE_FD: "3" } },
 );
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);

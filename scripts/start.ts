@@ -27,10 +27,16 @@ function fail(message: string): never {
 }
 
 let dev: boolean;
+let packaged: boolean;
 try {
-  const { values } = parseArgs({ options: { dev: { type: "boolean" }, prepare: { type: "boolean" } }, strict: true });
+  const { values } = parseArgs({
+    options: { dev: { type: "boolean" }, prepare: { type: "boolean" }, packaged: { type: "boolean" } },
+    strict: true,
+  });
   if (values.dev === values.prepare) throw new Error("one of --dev or --prepare");
+  if (values.packaged && values.dev) throw new Error("--packaged serves the package's build, never next dev");
   dev = values.dev === true;
+  packaged = values.packaged === true;
 } catch (error) {
   fail(`${error instanceof Error ? error.message : String(error)}\nusage: npm start, or npm run dev (next dev)`);
 }
@@ -98,10 +104,13 @@ if (!detectSandbox().available) {
 }
 
 // The CLI file agents' hooks run and GET /cli/plangate.mjs serves, and the file tools' worker (a second or two).
-if (bundlesNeedBuild()) await buildBundles();
+// A package's were built when it was installed; its files' times say nothing about what is newer.
+if (!packaged && bundlesNeedBuild()) await buildBundles();
 
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-if (!dev && needsBuild(root)) {
+if (packaged && !fs.existsSync(path.join(root, ".next", "BUILD_ID")))
+  fail(`this package has no build (${path.join(root, ".next")}); pack it again with npm pack`);
+if (!dev && !packaged && needsBuild(root)) {
   // Instances started together from one checkout build once: the others wait, then find the build fresh.
   withBuildLock(root, () => {
     if (!needsBuild(root)) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withPlangateHook } from "./claude-settings";
+import { plangatePlanHook, withPlangateHook } from "./claude-settings";
 
 const command = "node '/opt/plangate/dist/cli/plangate.mjs' hook claude-code --url 'http://127.0.0.1:3000'";
 const theirs = { matcher: "Bash", hooks: [{ type: "command", command: "./lint.sh" }] };
@@ -83,5 +83,30 @@ describe("withPlangateHook", () => {
         remove: true,
       }),
     ).toEqual({});
+  });
+});
+
+describe("plangatePlanHook", () => {
+  const ours = { type: "command", command, timeout: 60 };
+  it.each([
+    ["no settings", {}, undefined],
+    ["someone else's hooks only", { hooks: { PermissionRequest: [theirs] } }, undefined],
+    [
+      "Plangate's command on another matcher",
+      { hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [ours] }] } },
+      undefined,
+    ],
+    [
+      "a PermissionRequest that is not a list",
+      { hooks: { PermissionRequest: { matcher: "ExitPlanMode" } } },
+      undefined,
+    ],
+    [
+      "Plangate's ExitPlanMode hook",
+      withPlangateHook({ hooks: { PermissionRequest: [theirs] } }, { command, timeoutSec: 60, asks: true }),
+      ours,
+    ],
+  ])("%s", (_, settings, want) => {
+    expect(plangatePlanHook(settings)).toEqual(want);
   });
 });

@@ -39,3 +39,13 @@ export function withPlangateHook(
   if (Object.keys(hooks).length === 0) delete out.hooks;
   return out;
 }
+
+/** Plangate's hook for ExitPlanMode in the settings, if there is one. Pure. */
+export function plangatePlanHook(settings: ClaudeSettings): HookEntry | undefined {
+  const groups = settings.hooks?.PermissionRequest;
+  if (!Array.isArray(groups)) return undefined;
+  return (groups as Matcher[])
+    .filter((m) => m.matcher === "ExitPlanMode")
+    .flatMap((m) => m.hooks ?? [])
+    .find(isOurs);
+}
