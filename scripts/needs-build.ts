@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { withBuildLock } from "./build-lock";
 
 const SOURCES = [
   "app",
@@ -36,4 +38,22 @@ export function needsBuild(root: string): boolean {
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
   return SOURCES.some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+/**
+ * `next build` when sources changed since the last build, under the build lock (whoever started together waits,
+ * then finds the build fresh). Null when built or fresh; else what failed (with its output when not shown).
+ */
+export function buildWhenStale(root: string, show: boolean): string | null {
+  return withBuildLock(root, () => {
+    if (!needsBuild(root)) return null;
+    const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+    const r = spawnSync(process.execPath, [next, "build"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: show ? "inherit" : "pipe",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    return r.status === 0 ? null : `next build failed${show ? "" : `:\n${(r.stdout + r.stderr).slice(-4000)}`}`;
+  });
 }

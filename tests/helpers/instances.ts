@@ -4,8 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { needsBuild } from "../../scripts/needs-build";
-import { withBuildLock } from "../../scripts/build-lock";
+import { buildWhenStale } from "../../scripts/needs-build";
 import { freePort, http, operatorHeaders, startServer, type Server } from "./server";
 import { until, waitFor } from "./poll";
 
@@ -32,19 +31,10 @@ export type Cluster = {
   stop: () => Promise<void>;
 };
 
-/** One `next build` at a time on this checkout (test files in parallel forks), and only when sources changed. */
 /** One build before the instances start (npm start would build under the same lock, one instance at a time). */
 function buildOnce(): void {
-  withBuildLock(repo, () => {
-    if (!needsBuild(repo)) return;
-    const next = path.join(repo, "node_modules", "next", "dist", "bin", "next");
-    const r = spawnSync(process.execPath, [next, "build"], {
-      cwd: repo,
-      encoding: "utf8",
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (r.status !== 0) throw new Error(`next build failed:\n${(r.stdout + r.stderr).slice(-4000)}`);
-  });
+  const failed = buildWhenStale(repo, false);
+  if (failed) throw new Error(failed);
 }
 
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {

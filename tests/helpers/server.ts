@@ -32,15 +32,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   proc.stdout?.on("data", (d: Buffer) => (log += d.toString()));
   proc.stderr?.on("data", (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    () => `the server to start:\n${log.slice(-3000)}`,
-    async () => {
-      if (proc.exitCode !== null) throw new Error(`server exited before it started:\n${log.slice(-3000)}`);
-      return (await fetch(`${url}/api/health`).catch(() => null))?.ok;
-    },
-    280_000,
-    250,
-  );
+  await untilHealthy(proc, url, () => log, 280_000);
   const killGroup = async (signal: NodeJS.Signals) => {
     try {
       process.kill(-(proc.pid as number), signal);
@@ -67,6 +59,19 @@ export async function http(url: string, method: string, body?: unknown): Promise
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Until the server a process runs answers /api/health; fails at once, with its output, if the process exits. */
+export function untilHealthy(proc: ChildProcess, url: string, log: () => string, ms: number): Promise<true> {
+  return waitFor(
+    () => `the server at ${url} to start:\n${log().slice(-3000)}`,
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`the server exited before it started:\n${log().slice(-3000)}`);
+      return (await fetch(`${url}/api/health`).catch(() => null))?.ok === true;
+    },
+    ms,
+    250,
+  );
 }
 
 /**

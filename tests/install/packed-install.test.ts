@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port";
-import { waitFor } from "../helpers/poll";
+import { untilHealthy } from "../helpers/server";
 import { TEST_PASSWORD } from "../helpers/people";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -69,15 +69,7 @@ describe("the package, installed with npm install -g", () => {
     server.stdout?.on("data", (d: Buffer) => (log += d.toString()));
     server.stderr?.on("data", (d: Buffer) => (log += d.toString()));
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(
-      () => `plangate serve to answer:\n${log.slice(-3000)}`,
-      async () => {
-        if (server?.exitCode !== null) throw new Error(`plangate serve exited:\n${log.slice(-3000)}`);
-        return (await fetch(`${url}/api/health`).catch(() => null))?.ok;
-      },
-      120_000,
-      250,
-    );
+    await untilHealthy(server, url, () => log, 120_000);
     expect(log).not.toContain("building");
     const data = path.join(home, ".local", "share", "plangate");
     expect(log).toContain(`data in ${data}`);
