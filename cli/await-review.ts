@@ -32,7 +32,11 @@ export async function awaitOutcome(
   let failingSince: number | undefined;
   while (Date.now() < deadline) {
     const wait = Math.max(0, Math.min(opts.waitSec ?? 25, Math.floor((deadline - Date.now()) / 1000)));
-    const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=${wait}`).catch(() => null);
+    const reply = await callServer(
+      url,
+      "GET",
+      `/api/external/plan-reviews/${encodeURIComponent(reviewId)}?wait=${wait}`,
+    ).catch(() => null);
     if (reply?.status === 200) {
       failingSince = undefined;
       const outcome = reply.body as Outcome;

@@ -80,17 +80,21 @@ export async function run(args: string[]): Promise<number> {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
   }
-  if (opts.check) {
-    const hook = plangatePlanHook(before);
-    return reportChecks([
-      hook
-        ? { ok: true, line: `${file} has Plangate's hook for ExitPlanMode (timeout ${hook.timeout ?? 600} s)` }
-        : { ok: false, line: `${file} has no Plangate hook: run plangate connect claude-code` },
-      ...(hook?.command ? [runHookCheck(hook.command, process.cwd())] : []),
-    ]);
-  }
   // Claude Code runs this through a shell: every word is quoted.
   const command = hookCommand(selfPath(), "claude-code", url);
+  if (opts.check) {
+    // The settings may be the repository's: their command is compared, never run; the hook run is Plangate's own.
+    const hook = plangatePlanHook(before);
+    const same = hook?.command === command;
+    return reportChecks([
+      !hook
+        ? { ok: false, line: `${file} has no Plangate hook: run plangate connect claude-code` }
+        : same
+          ? { ok: true, line: `${file} has Plangate's hook for ExitPlanMode (timeout ${hook.timeout ?? 600} s)` }
+          : { ok: false, line: `${file} runs another hook command than this plangate would: run connect again` },
+      runHookCheck(command, process.cwd()),
+    ]);
+  }
   const after = withPlangateHook(before, {
     command,
     timeoutSec,

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseCodexConfig, recordedHash, withTrustedHooks } from "../lib/external/codex-config-toml";
+import { recordedHash, withTrustedHooks } from "../lib/external/codex-config-toml";
 import { type CodexHooksFile, plangateHookStates, withCodexHooks } from "../lib/external/codex-hooks-file";
 import { hookCommand } from "../lib/external/hook-command";
 import { userHookRequest, userHookToken } from "./connect-user-hook";
@@ -69,11 +69,22 @@ export async function run(args: string[]): Promise<number> {
   const hooksFile = path.join(home, "hooks.json");
   const configFile = path.join(home, "config.toml");
   if (opts.check) return check(hooksFile, configFile, project);
-  let before: CodexHooksFile;
   const toml = fs.existsSync(configFile) ? fs.readFileSync(configFile, "utf8") : "";
+  // The hook gives up a minute before Codex would stop waiting (which Codex counts as the turn ending normally).
+  const command = hookCommand(selfPath(), "codex", url, ["--deadline", String(timeoutSec - 60)]);
+  const variant = (before: CodexHooksFile, remove: boolean) => {
+    const after = withCodexHooks(before, { command, timeoutSec, asks: opts.asks === true, remove });
+    const old = plangateHookStates(before, hooksFile).map((s) => s.key);
+    return { after, trusted: withTrustedHooks(toml, old, plangateHookStates(after, hooksFile), configFile) };
+  };
+  // Both files' new text before anything is written or asked (a token, the connections): a file refused changes
+  // nothing. Whether the hooks come out is known only once the connections say no project is left.
+  let adding: ReturnType<typeof variant>;
+  let taking: ReturnType<typeof variant> | undefined;
   try {
-    before = readHooks(hooksFile);
-    parseCodexConfig(toml, configFile); // a config.toml that is not TOML is refused before anything is written
+    const before = readHooks(hooksFile);
+    adding = variant(before, false);
+    if (opts.remove) taking = variant(before, true);
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
     return 1;
@@ -81,13 +92,8 @@ export async function run(args: string[]): Promise<number> {
   const told = await userHookToken(r, "codex");
   if (told === null) return 1;
   const connected = setConnected("codex", scope === "user" ? { all: true } : { project }, opts.remove === true);
-  // The hook gives up a minute before Codex would stop waiting (which Codex counts as the turn ending normally).
-  const command = hookCommand(selfPath(), "codex", url, ["--deadline", String(timeoutSec - 60)]);
   const removing = opts.remove === true && (scope === "user" || connected.none);
-  const after = withCodexHooks(before, { command, timeoutSec, asks: opts.asks === true, remove: removing });
-  const old = plangateHookStates(before, hooksFile).map((s) => s.key);
-  const fresh = plangateHookStates(after, hooksFile);
-  const trusted = withTrustedHooks(toml, old, fresh, configFile);
+  const { after, trusted } = removing && taking ? taking : adding;
   fs.writeFileSync(hooksFile, `${JSON.stringify(after, null, 2)}\n`);
   fs.writeFileSync(configFile, trusted);
   if (removing) console.log(`plangate: took Plangate's hooks out of ${hooksFile} and their trust out of ${configFile}`);

@@ -33,6 +33,18 @@ type QuestionAsked = { type: string; properties?: { id?: string; tool?: { callID
 
 // Plangate unreachable this long while waiting: OpenCode's own dialog decides.
 const GIVE_UP_AFTER_MS = 5 * 60 * 1000;
+const NO_LINK_WRITE = fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW;
+// The plan file is the project's (a repository may plant one): a regular file, read up to this much.
+const MAX_PLAN_BYTES = 1024 * 1024;
+
+/** A plan file's text: a regular file only (a planted link is never followed), at most MAX_PLAN_BYTES. */
+function readPlan(file: string): string {
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st?.isFile()) return "";
+  if (st.size > MAX_PLAN_BYTES)
+    throw new Error(`The plan file is over ${MAX_PLAN_BYTES} bytes. Shorten the plan, then call plan_exit again.`);
+  return fs.readFileSync(file, "utf8");
+}
 
 function newestMarkdown(dir: string): string | undefined {
   let best: { file: string; mtime: number } | undefined;
@@ -40,8 +52,8 @@ function newestMarkdown(dir: string): string | undefined {
     for (const name of fs.readdirSync(dir)) {
       if (!name.endsWith(".md")) continue;
       const file = path.join(dir, name);
-      const mtime = fs.statSync(file).mtimeMs;
-      if (!best || mtime > best.mtime) best = { file, mtime };
+      const st = fs.lstatSync(file);
+      if (st.isFile() && (!best || st.mtimeMs > best.mtime)) best = { file, mtime: st.mtimeMs };
     }
   } catch {
     return undefined;
@@ -69,7 +81,7 @@ export const PlangatePlugin = async ({ client, directory, worktree, serverUrl }:
     if (info?.slug && info.time?.created !== undefined)
       for (const dir of dirs) {
         const file = path.join(dir, `${info.time.created}-${info.slug}.md`);
-        if (fs.existsSync(file)) return file;
+        if (fs.lstatSync(file, { throwIfNoEntry: false })?.isFile()) return file;
       }
     for (const dir of dirs) {
       const file = newestMarkdown(dir);
@@ -80,7 +92,7 @@ export const PlangatePlugin = async ({ client, directory, worktree, serverUrl }:
 
   async function review(call: ToolCall): Promise<void> {
     const file = await planFile(call.sessionID);
-    const plan = file ? fs.readFileSync(file, "utf8") : "";
+    const plan = file ? readPlan(file) : "";
     if (!plan.trim())
       throw new Error(
         "No plan was found. Write the plan to the plan file named in your instructions, then call plan_exit again.",
@@ -105,7 +117,15 @@ export const PlangatePlugin = async ({ client, directory, worktree, serverUrl }:
     });
     if (decision && "status" in decision) {
       if (decision.status === "approved") {
-        if (decision.edited && file) fs.writeFileSync(file, decision.plan);
+        // The edited plan goes back into the file it came from, still a regular file (never through a link).
+        if (decision.edited && typeof decision.plan === "string" && file) {
+          const fd = fs.openSync(file, NO_LINK_WRITE);
+          try {
+            fs.writeFileSync(fd, decision.plan);
+          } finally {
+            fs.closeSync(fd);
+          }
+        }
         approved.add(call.callID);
         return;
       }

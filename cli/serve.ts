@@ -14,7 +14,29 @@ const OPTIONS = { data: { type: "string" }, host: { type: "string" }, port: { ty
 /** Where an installed Plangate keeps its database and workspaces when not told: the XDG data folder. */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : undefined;
-  return path.join(base ?? path.join(os.homedir(), ".local", "share"), "plangate");
+  return path.join(base ?? path.join(env.HOME || os.homedir(), ".local", "share"), "plangate");
+}
+
+/**
+ * The server's environment: paths a person gives are theirs, from where they stand, never the package's folder
+ * (the next install replaces it); the data folder defaults to the XDG one. Pure.
+ */
+export function serveEnvironment(
+  given: NodeJS.ProcessEnv,
+  cwd: string,
+  opts: { data?: string; host?: string; port?: string },
+): NodeJS.ProcessEnv {
+  const fromHere = (p: string) => path.resolve(cwd, p);
+  const list = (v: string) => v.split(path.delimiter).filter(Boolean).map(fromHere).join(path.delimiter);
+  const env: NodeJS.ProcessEnv = { ...given };
+  env.PLANGATE_DATA_DIR = fromHere(opts.data ?? given.PLANGATE_DATA_DIR ?? defaultDataDir(given));
+  if (env.PLANGATE_WORKSPACE_ROOTS) env.PLANGATE_WORKSPACE_ROOTS = list(env.PLANGATE_WORKSPACE_ROOTS);
+  if (env.PLANGATE_SANDBOX_READ) env.PLANGATE_SANDBOX_READ = list(env.PLANGATE_SANDBOX_READ);
+  const sqlite = /^file:(?!\/)([^?]*)(.*)$/.exec(env.DATABASE_URL ?? "");
+  if (sqlite) env.DATABASE_URL = `file:${fromHere(sqlite[1] ?? "")}${sqlite[2] ?? ""}`;
+  if (opts.host !== undefined) env.HOST = opts.host;
+  if (opts.port !== undefined) env.PORT = opts.port;
+  return env;
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -29,16 +51,7 @@ export async function run(args: string[]): Promise<number> {
     );
     return 1;
   }
-  // Paths a person gives are theirs, from where they stand; the server resolves what is left against its package.
-  const fromHere = (p: string) => path.resolve(process.cwd(), p);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  env.PLANGATE_DATA_DIR = fromHere(opts.data ?? process.env.PLANGATE_DATA_DIR ?? defaultDataDir());
-  if (env.PLANGATE_WORKSPACE_ROOTS)
-    env.PLANGATE_WORKSPACE_ROOTS = env.PLANGATE_WORKSPACE_ROOTS.split(path.delimiter)
-      .map(fromHere)
-      .join(path.delimiter);
-  if (opts.host !== undefined) env.HOST = opts.host;
-  if (opts.port !== undefined) env.PORT = opts.port;
+  const env = serveEnvironment(process.env, process.cwd(), opts);
   console.log(`plangate: data in ${env.PLANGATE_DATA_DIR}`);
   const server = spawn(process.execPath, [serve, "--packaged"], { cwd: root, stdio: "inherit", env });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

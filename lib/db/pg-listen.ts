@@ -20,9 +20,9 @@ type Connection = {
 const connections = new Map<string, Connection>();
 
 async function connect(url: string, conn: Connection): Promise<void> {
-  await retry(
+  const connected = await retry(
     async () => {
-      if (conn.closed) return;
+      if (conn.closed) return false;
       const client = new pg.Client({ connectionString: url });
       // Before anything else: an error with no listener (the server ends the connection while LISTEN is being set
       // up) would be thrown out of the process. Until it is in use (conn.client), reconnect leaves it be.
@@ -39,13 +39,23 @@ async function connect(url: string, conn: Connection): Promise<void> {
         for (const l of conn.channels.get(n.channel)?.listeners ?? []) l(n.payload ?? "");
       });
       conn.client = client;
-      // Anything committed while no connection listened is unknown: every listener re-checks.
-      if (conn.connectedBefore) for (const ch of conn.channels.values()) for (const l of ch.listeners) l(null);
-      conn.connectedBefore = true;
+      return true;
     },
     // Until it connects or nobody listens any more; jittered, so the instances a restart cut off come back apart.
     { attempts: Number.POSITIVE_INFINITY, backoff: { baseMs: 200, maxMs: 5_000 }, retryable: () => !conn.closed },
-  ).catch(() => undefined); // it fails only once the connection was closed: nothing is owed to anyone then
+  ).catch(() => false); // it fails only once the connection was closed: nothing is owed to anyone then
+  if (!connected) return;
+  // Anything committed while no connection listened is unknown: every listener re-checks (outside the retried
+  // part: a listener that throws must not open a second connection).
+  if (conn.connectedBefore)
+    for (const ch of conn.channels.values())
+      for (const l of ch.listeners)
+        try {
+          l(null);
+        } catch {
+          // the listener's own failure; the others still re-check
+        }
+  conn.connectedBefore = true;
 }
 
 function reconnect(url: string, conn: Connection, client: pg.Client): void {

@@ -67,6 +67,18 @@ describe("Codex's config.toml: the trust Plangate records", () => {
     expect(() => withTrustedHooks(quoted, [OURS], [])).toThrow(/by hand/);
   });
 
+  it("keeps the comments and blank lines that follow its table (they belong to the person's next one)", () => {
+    const text = `[hooks.state."${OURS}"]\ntrusted_hash = "sha256:o"\n\n# my work profile: keep\n[profiles.work]\nmodel = "x"\n`;
+    expect(withTrustedHooks(text, [OURS], [])).toBe('\n# my work profile: keep\n[profiles.work]\nmodel = "x"\n');
+  });
+
+  it("keeps an integer past 2^53 exactly, and reads trust beside it", () => {
+    const text = `big = 9223372036854775807\n`;
+    const added = withTrustedHooks(text, [], [{ key: OURS, hash: "sha256:b" }]);
+    expect(added.startsWith(text)).toBe(true);
+    expect(recordedHash(added, OURS)).toBe("sha256:b");
+  });
+
   it("refuses a file that is not TOML, naming it, and reads no trust from it", () => {
     const broken = 'model = "gpt\n[hooks.state."k"]\ntrusted_hash = "x"\n';
     expect(() => parseCodexConfig(broken, "/home/me/.codex/config.toml")).toThrow(

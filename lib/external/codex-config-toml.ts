@@ -9,12 +9,15 @@ import { parse, stringify } from "smol-toml";
  */
 type Table = Record<string, unknown>;
 
+// Integers past 2^53 are valid TOML: kept exactly, not refused.
+const TOML_OPTIONS = { integersAsBigInt: "asNeeded" } as const;
+
 const isTable = (v: unknown): v is Table => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The file's tables; a file that is not TOML is refused with where it fails, so nothing is written over it. */
 export function parseCodexConfig(toml: string, file: string): Table {
   try {
-    return parse(toml) as Table;
+    return parse(toml, TOML_OPTIONS) as Table;
   } catch (error) {
     const where = (error as { line?: number }).line;
     const first = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
@@ -29,7 +32,7 @@ function headerKey(line: string): string | undefined {
   const t = line.trim();
   if (!t.startsWith("[") || t.startsWith("[[")) return undefined;
   try {
-    const keys = Object.keys(states(parse(t) as Table));
+    const keys = Object.keys(states(parse(t, TOML_OPTIONS) as Table));
     return keys.length === 1 ? keys[0] : undefined;
   } catch {
     return undefined;
@@ -47,14 +50,25 @@ export function withTrustedHooks(
   const old = states(before);
   const gone = new Set([...drop, ...add.map((a) => a.key)]);
   const kept: string[] = [];
-  let skipping = false;
+  // A taken-out table ends at its last key: the blank lines and comments after it belong to what follows.
+  let skipped: string[] | null = null;
+  const keepTrailing = () => {
+    if (!skipped) return;
+    let from = skipped.length;
+    while (from > 0 && /^\s*(#.*)?$/.test(skipped[from - 1] ?? "")) from--;
+    kept.push(...skipped.slice(from));
+    skipped = null;
+  };
   for (const line of toml.split("\n")) {
     if (line.trim().startsWith("[")) {
+      keepTrailing();
       const key = headerKey(line);
-      skipping = key !== undefined && gone.has(key);
+      if (key !== undefined && gone.has(key)) skipped = [];
     }
-    if (!skipping) kept.push(line);
+    if (skipped) skipped.push(line);
+    else kept.push(line);
   }
+  keepTrailing();
   // A re-trusted entry keeps whatever else the person set on it.
   const entries = Object.fromEntries(
     add.map(({ key, hash }) => [key, { ...(isTable(old[key]) ? old[key] : {}), trusted_hash: hash }]),
@@ -68,12 +82,13 @@ export function withTrustedHooks(
   Object.assign(want, entries);
   let after: Table | undefined;
   try {
-    after = parse(text) as Table;
+    after = parse(text, TOML_OPTIONS) as Table;
   } catch {
     // our tables collided with the person's spelling of the same keys: refused below
   }
-  // The parser's tables have no prototype: compared as plain data.
-  const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+  // The parser's tables have no prototype: compared as plain data (big integers as their digits).
+  const plain = (v: unknown): unknown =>
+    JSON.parse(JSON.stringify(v, (_, x: unknown) => (typeof x === "bigint" ? `${x}n` : x)));
   const rest = (doc: Table) => {
     const { hooks, ...others } = doc;
     const { state: _, ...hooksRest } = isTable(hooks) ? hooks : {};
@@ -81,7 +96,7 @@ export function withTrustedHooks(
   };
   if (!after || !isDeepStrictEqual(plain(states(after)), plain(want)) || !isDeepStrictEqual(rest(after), rest(before)))
     throw new Error(
-      `${file} writes Plangate's hooks.state entries in a form this cannot change without touching the rest; take them out by hand and run connect again`,
+      `${file}: Plangate's trust entries cannot be written without changing the rest of the file (its hooks.state is spelled inline or with dotted keys); move those entries into [hooks.state."…"] tables, or take Plangate's out by hand, and run connect again`,
     );
   return text;
 }

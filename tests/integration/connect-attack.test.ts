@@ -51,6 +51,45 @@ describe("plangate connect refuses what would run or land elsewhere", () => {
     expect(fs.existsSync(marker)).toBe(false);
   });
 
+  it("--check never runs the command a repository's settings hold: a look-alike hook's shell text does not run", () => {
+    const { project, marker } = place();
+    fs.mkdirSync(path.join(project, ".claude"));
+    // Committed by an attacker: Plangate's words in a comment-like tail, so a loose match would take it for ours.
+    const planted = `touch '${marker}'; echo "' hook claude-code --url 'http://127.0.0.1:9'" >/dev/null`;
+    const settings = {
+      hooks: { PermissionRequest: [{ matcher: "ExitPlanMode", hooks: [{ type: "command", command: planted }] }] },
+    };
+    fs.writeFileSync(path.join(project, ".claude/settings.json"), JSON.stringify(settings));
+    const r = plangate(["connect", "claude-code", "--url", "http://127.0.0.1:9", "--check"], project);
+    expect(r.stdout).toContain("runs another hook command than this plangate would");
+    expect(r.status).toBe(1);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it("connect codex refuses a config.toml it cannot write before asking for anything: no token saved, nothing connected", () => {
+    const { root, project } = place();
+    const home = path.join(root, "codex-home");
+    fs.mkdirSync(home);
+    const toml = "[hooks]\nstate = {}\n";
+    fs.writeFileSync(path.join(home, "config.toml"), toml);
+    const r = spawnSync(
+      process.execPath,
+      [bin, "connect", "codex", "--url", "http://127.0.0.1:9", "--token", "pgt_x"],
+      {
+        cwd: project,
+        encoding: "utf8",
+        env: { ...process.env, XDG_CONFIG_HOME: root, CODEX_HOME: home, PLANGATE_TOKEN: "" },
+        timeout: 30_000,
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/config\.toml: Plangate's trust entries cannot be written .* nothing was changed/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // said in a line, not a stack trace
+    expect(fs.readFileSync(path.join(home, "config.toml"), "utf8")).toBe(toml);
+    expect(fs.readdirSync(home)).toEqual(["config.toml"]);
+    expect(fs.existsSync(path.join(root, "plangate"))).toBe(false); // no credentials, no connections
+  });
+
   it("the hook command quotes every word: run by a shell, it is exactly Plangate's hook", () => {
     const { project } = place();
     expect(plangate(["connect", "claude-code", "--url", "http://127.0.0.1:9/", "--asks"], project).status).toBe(0);
