@@ -43,7 +43,10 @@ describe("the package, installed with npm install -g", () => {
     const prefix = path.join(dir, "prefix");
     fs.mkdirSync(home);
     const cache = npmSetting("cache");
-    const nodedir = npmSetting("nodedir");
+    // Native addons build against this Node's own headers (offline: node-gyp cannot download them).
+    const here = path.resolve(path.dirname(process.execPath), "..");
+    const nodedir =
+      npmSetting("nodedir") ?? (fs.existsSync(path.join(here, "include", "node", "node.h")) ? here : undefined);
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: home,
