@@ -47,6 +47,7 @@ export function needsBuild(root: string): boolean {
 export function buildWhenStale(root: string, show: boolean): string | null {
   return withBuildLock(root, () => {
     if (!needsBuild(root)) return null;
+    if (show) console.log("plangate: building (sources changed since the last build)…");
     const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
     const r = spawnSync(process.execPath, [next, "build"], {
       cwd: root,

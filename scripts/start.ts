@@ -1,6 +1,6 @@
 // `npm run dev` (`--dev`), and `npm start`'s first step (`--prepare`, run by scripts/serve.mjs): validate the
 // environment, create and migrate the database, build when sources changed; then serve (dev), or exit.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -14,8 +14,7 @@ import { createDb } from "../lib/db/client";
 import { detectSandbox } from "../lib/sandbox/detect-sandbox";
 import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
 import { setupLink } from "../lib/auth/setup-link";
-import { needsBuild } from "./needs-build";
-import { withBuildLock } from "./build-lock";
+import { buildWhenStale } from "./needs-build";
 import { buildBundles, bundlesNeedBuild } from "./build-bundles";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -110,14 +109,10 @@ if (!packaged && bundlesNeedBuild()) await buildBundles();
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 if (packaged && !fs.existsSync(path.join(root, ".next", "BUILD_ID")))
   fail(`this package has no build (${path.join(root, ".next")}); pack it again with npm pack`);
-if (!dev && !packaged && needsBuild(root)) {
+if (!dev && !packaged) {
   // Instances started together from one checkout build once: the others wait, then find the build fresh.
-  withBuildLock(root, () => {
-    if (!needsBuild(root)) return;
-    console.log("plangate: building (sources changed since the last build)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env: childEnv });
-    if (build.status !== 0) fail("next build failed");
-  });
+  const failed = buildWhenStale(root, true);
+  if (failed) fail(failed);
 }
 
 console.log(`plangate: serving on ${origin}`);
