@@ -1,7 +1,10 @@
 // Layers point down: edge (routes, pages, components, CLI, scripts) → agent (with model) → tools and external →
-// plan/team/verify/webhooks (with sandbox, workspace, config) → session → data (lib/db) → core (pure: events,
-// the fold, shared types, permission). `npm test` runs this first (npm run check:layers).
-const CORE = "^lib/(core|permission)/|^lib/(id|errors|vocabulary|env|retry)\\.ts$";
+// plan/team/verify/webhooks (with sandbox, workspace, config) → session → data (lib/db) → pure. The pure layer
+// lives beside the concern it serves: a domain folder's rules/ (who may, what is allowed), views/ (what a page
+// shows, from plain data) and the session's log/ (the events and their fold), with lib/permission. Any layer may
+// import them and they import only each other. `npm test` runs this first (npm run check:layers).
+const PURE_FOLDERS = "^lib/[a-z-]+/(rules|views|log)/";
+const CORE = `^lib/permission/|${PURE_FOLDERS}|^lib/(id|errors|vocabulary|env|retry)\\.ts$`;
 const DATA = "^lib/db/";
 const SESSION = "^lib/session/";
 const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";
@@ -13,12 +16,13 @@ const AGENT = "^lib/(agent|model)/";
 const EDGE = "^(app|components|bin|cli|scripts|lib/http)/";
 
 const above = (...layers) => ({ path: layers.join("|") });
+// A pure folder sits in the bottom layer wherever its parent folder sits.
 const down = (name, from, ...higher) => ({
   name,
   severity: "error",
   comment: `${name}: a layer imports only the layers below it`,
-  from: { path: from, pathNot: "\\.test\\.tsx?$" },
-  to: above(...higher),
+  from: { path: from, pathNot: from === CORE ? "\\.test\\.tsx?$" : `\\.test\\.tsx?$|${PURE_FOLDERS}` },
+  to: { ...above(...higher), pathNot: PURE_FOLDERS },
 });
 
 module.exports = {
@@ -30,11 +34,20 @@ module.exports = {
     down("tools-below-agent", TOOLS, AGENT, EDGE),
     down("agent-below-edge", AGENT, EDGE),
     {
+      name: "pure-folders-are-pure",
+      severity: "error",
+      comment: "rules/, views/ and log/ hold plain functions over plain data: no I/O, nothing but the pure layer",
+      from: { path: PURE_FOLDERS, pathNot: "\\.test\\.ts$" },
+      to: {
+        path: `^lib/(?!permission/|[a-z-]+/(rules|views|log)/|(id|errors|vocabulary)\\.ts$)|^(node:)?(fs|child_process|net|http|https|os)$`,
+      },
+    },
+    {
       name: "permission-is-pure",
       severity: "error",
       comment: "the permission engine is plain functions over plain data: no other part of lib/, no I/O",
       from: { path: "^lib/permission/", pathNot: "\\.test\\.ts$" },
-      to: { path: "^lib/(?!permission/|core/)|^node:(fs|child_process|net|http|https)$" },
+      to: { path: `^lib/(?!permission/|[a-z-]+/(rules|views|log)/)|^node:(fs|child_process|net|http|https)$` },
     },
     {
       name: "review-rules-are-pure",
@@ -43,7 +56,7 @@ module.exports = {
         "the review's rules (who may decide, the policy's words, the mode, decide()) are plain functions: no I/O",
       from: { path: `^lib/review/(${REVIEW_PURE})\\.ts$` },
       to: {
-        path: `^lib/(?!core/|permission/|review/(${REVIEW_PURE})\\.ts$)|^(node:)?(fs|path|os|child_process|net|http|https|crypto)$`,
+        path: `^lib/(?!permission/|[a-z-]+/(rules|views|log)/|review/(${REVIEW_PURE})\\.ts$)|^(node:)?(fs|path|os|child_process|net|http|https|crypto)$`,
       },
     },
     {

@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { guardInputOf, guardRequest, overTls } from "@/lib/http/guard";
 import { securityHeaders } from "@/lib/http/security-headers";
-import { OPERATOR_COOKIE } from "@/lib/core/cookie-names";
+import { OPERATOR_COOKIE } from "@/lib/auth/rules/cookie-names";
 
 // The cookie a ?token= link sets lasts a working month; the token itself does not expire.
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;

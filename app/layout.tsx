@@ -3,7 +3,7 @@ import "./globals.css";
 import { HydratedMarker } from "@/components/hydrated-marker";
 import { ShortcutsHelp } from "@/components/shortcuts-help";
 import { AppNav } from "@/components/app-nav";
-import { navLinks } from "@/lib/core/nav-links";
+import { navLinks } from "@/lib/ui/views/nav-links";
 import { requestActor } from "@/lib/http/page-actor";
 
 export const metadata: Metadata = {

@@ -1,4 +1,4 @@
-import { readableFilter, readableRoots } from "@/lib/core/people";
+import { readableFilter, readableRoots } from "@/lib/auth/rules/rights";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { ZodError } from "zod";

@@ -8,9 +8,9 @@
 import Database from "better-sqlite3";
 import { appendEvents, appendEventsInTx } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/core/events";
+import type { NewEvent } from "../lib/session/log/events";
 import { planAppend } from "../lib/session/append-events";
-import { projectionColumns } from "../lib/core/projection";
+import { projectionColumns } from "../lib/session/log/projection";
 import { getSession } from "../lib/session/get-session";
 import { DOCS_PER_SESSION, searchDocs } from "../lib/session/search-index";
 import { median, repeat, round } from "./lib/stats";

@@ -1,12 +1,12 @@
 /** Folding a 100,000-event session from scratch, and reading a session's state from its projection. */
 import Database from "better-sqlite3";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/core/events";
-import { foldEvents } from "../lib/core/fold";
+import type { NewEvent } from "../lib/session/log/events";
+import { foldEvents } from "../lib/session/log/fold";
 import { getSession } from "../lib/session/get-session";
 import { readEvents } from "../lib/session/read-events";
 import { planAppend } from "../lib/session/append-events";
-import { projectionColumns } from "../lib/core/projection";
+import { projectionColumns } from "../lib/session/log/projection";
 import { median, quantile, repeat, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 

@@ -9,7 +9,7 @@ import { startSession } from "../lib/agent/start-session";
 import type { Db } from "../lib/db/client";
 import { appendEvents } from "../lib/session/append-events";
 import { subscribeEvents } from "../lib/session/bus";
-import type { NewEvent } from "../lib/core/events";
+import type { NewEvent } from "../lib/session/log/events";
 import { getSession } from "../lib/session/get-session";
 import { readEvents } from "../lib/session/read-events";
 import { sessionHistory } from "../lib/session/session-history";

@@ -7,9 +7,9 @@ import { createDb } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
 import { appendEvents } from "../lib/session/append-events";
 import { createSession } from "../lib/session/create-session";
-import type { NewEvent } from "../lib/core/events";
+import type { NewEvent } from "../lib/session/log/events";
 import { freePort, startServer } from "../tests/helpers/server";
-import { OPERATOR_COOKIE } from "../lib/core/cookie-names";
+import { OPERATOR_COOKIE } from "../lib/auth/rules/cookie-names";
 import { OPERATOR_TOKEN } from "./lib/credential";
 import { median, quantile, round } from "./lib/stats";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { NavLink } from "@/lib/core/nav-links";
+import type { NavLink } from "@/lib/ui/views/nav-links";
 import { SignOutButton } from "./sign-out-button";
 
 /**

@@ -6,7 +6,7 @@ import { nextModeInCycle, type PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 import { Elapsed } from "./elapsed";
 import { postJson } from "./post-json";
-import { KEYS } from "@/lib/core/shortcuts";
+import { KEYS } from "@/lib/ui/views/shortcuts";
 
 const COMMANDS = [
   { insert: "/plan", hint: "Plan first: the agent may only read until you approve a plan" },
@@ -26,7 +26,7 @@ export function commandMatches(text: string) {
 type Props = {
   sessionId: string;
   mode: PermissionMode;
-  /** The modes this person may choose here (lib/core/mode-rights): Shift+Tab skips the others. */
+  /** The modes this person may choose here (lib/auth/rules/mode-rights): Shift+Tab skips the others. */
   choosable: readonly PermissionMode[];
   running: boolean;
   interrupted: boolean;

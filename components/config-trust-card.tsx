@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { ConfigTrustView } from "@/lib/core/config-trust-view";
+import type { ConfigTrustView } from "@/lib/workspace/views/config-trust-view";
 import { sendJson } from "./post-json";
 
 /**

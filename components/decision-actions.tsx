@@ -2,7 +2,7 @@
 
 import { ActionMenu, type MenuItem } from "./action-menu";
 import { Icon } from "./icons";
-import { KEYS } from "@/lib/core/shortcuts";
+import { KEYS } from "@/lib/ui/views/shortcuts";
 
 import type { Continuation } from "@/lib/review/pick-approval-mode";
 

@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import type { AgentReceives } from "@/lib/core/agent-receives";
+import type { AgentReceives } from "@/lib/review/rules/agent-receives";
 import { PlanFilesLine } from "./plan-files-line";
-import type { WordDiffRow } from "@/lib/core/word-diff";
+import type { WordDiffRow } from "@/lib/plan/views/word-diff";
 import type { PlanThread } from "@/lib/review/anchor-threads";
 import { type Continuation, DecisionActions } from "./decision-actions";
 import { approvalChoices } from "@/lib/review/pick-approval-mode";
@@ -14,7 +14,7 @@ import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review
 import type { ThreadAct } from "./plan-thread";
 import { PlanVersionDiff } from "./plan-version-diff";
 import { useOneShot } from "./use-one-shot";
-import { KEYS } from "@/lib/core/shortcuts";
+import { KEYS } from "@/lib/ui/views/shortcuts";
 
 type Props = {
   reviewId: string;

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { waitedFor } from "@/lib/core/desk-view";
-import { KEYS } from "@/lib/core/shortcuts";
+import { waitedFor } from "@/lib/desk/views/desk-view";
+import { KEYS } from "@/lib/ui/views/shortcuts";
 
 /** The time, once a minute after the first minute (null before: the server's words stand, as rendered). */
 function useMinuteClock(): number | null {

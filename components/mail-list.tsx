@@ -1,4 +1,4 @@
-import type { MailView } from "@/lib/core/team-view";
+import type { MailView } from "@/lib/team/views/team-view";
 import { MAIL_STATUS_LABEL } from "@/lib/vocabulary";
 
 function describe(m: MailView): string {

@@ -6,7 +6,7 @@ import type { PermissionMode } from "@/lib/permission/modes";
 import { MODE_LABEL as LABEL, describeOutcome, requestMode, sendText } from "./mode-actions";
 import { Icon } from "./icons";
 
-/** choosable: the modes the server allows now that this person may choose (lib/core/mode-rights); no others are offered. */
+/** choosable: the modes the server allows now that this person may choose (lib/auth/rules/mode-rights); no others are offered. */
 type Props = {
   sessionId: string;
   mode: PermissionMode;

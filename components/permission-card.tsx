@@ -5,7 +5,7 @@ import { Fragment, useEffect, useRef, useState } from "react";
 import { CodeWords } from "./code-words";
 import { DiffView } from "./diff-view";
 import { useOneShot } from "./use-one-shot";
-import { KEYS } from "@/lib/core/shortcuts";
+import { KEYS } from "@/lib/ui/views/shortcuts";
 
 export type PermissionAskView = {
   id: string;

@@ -1,4 +1,4 @@
-import { wordDiff } from "@/lib/core/word-diff";
+import { wordDiff } from "@/lib/plan/views/word-diff";
 import { planBlocks } from "@/lib/plan/plan-blocks";
 import type { PlanDetails } from "@/lib/review/review-types";
 import type { Standing } from "@/lib/review/check-decider";

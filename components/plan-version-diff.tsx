@@ -1,4 +1,4 @@
-import type { WordDiffRow } from "@/lib/core/word-diff";
+import type { WordDiffRow } from "@/lib/plan/views/word-diff";
 
 const SIGN = { same: " ", add: "+", del: "-" } as const;
 const TONE = { same: "", add: "diff-add", del: "diff-del" } as const;

@@ -3,7 +3,7 @@
 import { STATUS_LABEL, modeLabel } from "@/lib/vocabulary";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { ReplayView } from "@/lib/core/replay-view";
+import type { ReplayView } from "@/lib/session/views/replay-view";
 import { postJson } from "./post-json";
 
 /** The session as it was right after the selected event, and a fork from that point. */

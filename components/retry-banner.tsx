@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { PendingRetry } from "@/lib/core/fold";
+import type { PendingRetry } from "@/lib/session/log/fold";
 import { retryText } from "@/lib/session/retry-text";
 
 /**

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { GrantView } from "@/lib/core/grant-view";
+import type { GrantView } from "@/lib/session/views/grant-view";
 import { CodeWords } from "./code-words";
 import { sendJson } from "./post-json";
 

@@ -1,5 +1,5 @@
 import { PERMISSION_MODES } from "@/lib/permission/modes";
-import { SESSION_STATUSES } from "@/lib/core/events";
+import { SESSION_STATUSES } from "@/lib/session/log/events";
 import { MODE_LABEL, STATUS_LABEL } from "@/lib/vocabulary";
 import { SubmitOnChange } from "./submit-on-change";
 

@@ -1,8 +1,8 @@
 import { CAUSE_LABEL, modeLabel } from "@/lib/vocabulary";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { SessionHistory as History } from "@/lib/core/history-view";
-import { foldUnchanged, type SideRow } from "@/lib/core/side-by-side";
+import type { SessionHistory as History } from "@/lib/session/views/history-view";
+import { foldUnchanged, type SideRow } from "@/lib/plan/views/side-by-side";
 import { UsageLine } from "./usage-line";
 
 const TONE: Record<SideRow["kind"], [string, string]> = {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { SessionListItem } from "@/lib/core/session-view";
+import type { SessionListItem } from "@/lib/session/views/session-view";
 import { PLAN_STATUS_LABEL, modeLabel } from "@/lib/vocabulary";
 import { StatusBadge } from "./status-badge";
 

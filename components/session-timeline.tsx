@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { SessionEvent } from "@/lib/core/events";
+import type { SessionEvent } from "@/lib/session/log/events";
 import { TIMELINE_PAGE, timelineItems } from "@/lib/session/timeline-items";
-import type { ReplayView } from "@/lib/core/replay-view";
+import type { ReplayView } from "@/lib/session/views/replay-view";
 import { TimelineEntry } from "./timeline-entry";
 import { ReplayPanel } from "./replay-panel";
 import { GO_TO_EVENT } from "./session-tools";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { KEYS, SHORTCUTS } from "@/lib/core/shortcuts";
+import { KEYS, SHORTCUTS } from "@/lib/ui/views/shortcuts";
 
 const typing = (el: Element | null) =>
   el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement || el instanceof HTMLSelectElement;

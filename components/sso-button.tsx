@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { localPath, SSO_PROVIDER_ID, SSO_START_PATH } from "@/lib/core/sso";
+import { localPath, SSO_PROVIDER_ID, SSO_START_PATH } from "@/lib/auth/rules/sso";
 import { postJson } from "./post-json";
 
 /**

@@ -1,6 +1,6 @@
 import { modeLabel } from "@/lib/vocabulary";
 import Link from "next/link";
-import type { MemberView, TeammateStatus } from "@/lib/core/team-view";
+import type { MemberView, TeammateStatus } from "@/lib/team/views/team-view";
 
 const LABEL: Record<TeammateStatus, { text: string; className: string }> = {
   planning: { text: "Planning", className: "bg-violet-100 text-violet-900 dark:bg-violet-900/40 dark:text-violet-100" },

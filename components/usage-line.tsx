@@ -1,4 +1,4 @@
-import type { Usage } from "@/lib/core/events";
+import type { Usage } from "@/lib/session/log/events";
 import { usageText } from "@/lib/session/usage-text";
 
 /** "Tokens: 1,234 in / 56 out (900 cached)"; nothing at all when no tokens were reported (offline, scripted). */

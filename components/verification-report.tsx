@@ -1,4 +1,4 @@
-import type { VerificationView } from "@/lib/core/verification-view";
+import type { VerificationView } from "@/lib/verify/views/verification-view";
 import { SendBackButton } from "./send-back-button";
 
 const BADGE: Record<string, string> = {

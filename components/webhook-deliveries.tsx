@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { AttemptView, DeliveryView } from "@/lib/core/webhook-view";
+import type { AttemptView, DeliveryView } from "@/lib/webhooks/views/webhook-view";
 
 const BADGE: Record<string, string> = {
   delivered: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",

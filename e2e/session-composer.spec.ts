@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createDb } from "../lib/db/client";
 import { appendEvents } from "../lib/session/append-events";
-import type { NewEvent } from "../lib/core/events";
+import type { NewEvent } from "../lib/session/log/events";
 import { call, eventsOf, scripted, stateOf, waitForStatus } from "./helpers";
 
 const db = createDb("file:./data/e2e/plangate.db");

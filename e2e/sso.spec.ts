@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { createDb, kysely } from "../lib/db/client";
 import { createPerson, deactivatePerson, findPerson, membershipsOf } from "../lib/db/people/people";
-import type { Role } from "../lib/core/people";
+import type { Role } from "../lib/auth/rules/rights";
 import { e2eOidc } from "./operator";
 import { exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { modelConfigError } from "./core/model-name";
+import { modelConfigError } from "./model/rules/model-name";
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
 

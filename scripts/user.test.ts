@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetEnvCache } from "../lib/env";
-import { authFor } from "../lib/db/people/auth";
+import { authFor } from "../lib/auth/better-auth";
 import { findPerson, membershipsOf } from "../lib/db/people/people";
 import { freshDb, type TestDb } from "../tests/helpers/db";
 

@@ -4,7 +4,7 @@
 // `npm start` has created and migrated.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { ROLES, type Role } from "../lib/core/people";
+import { ROLES, type Role } from "../lib/auth/rules/rights";
 import { createDb } from "../lib/db/client";
 import { appendAudit } from "../lib/db/people/audit";
 import { createLink } from "../lib/db/people/links";

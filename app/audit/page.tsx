@@ -1,5 +1,5 @@
 import { pageActor } from "@/lib/http/page-actor";
-import { mayAnywhere } from "@/lib/core/people";
+import { mayAnywhere } from "@/lib/auth/rules/rights";
 import { getDb } from "@/lib/db/client";
 import { auditQuery, readAudit } from "@/lib/auth/read-audit";
 

@@ -1,6 +1,6 @@
-import type { DeskItem } from "@/lib/core/desk-view";
+import type { DeskItem } from "@/lib/desk/views/desk-view";
 import type { Db } from "@/lib/db/client";
-import type { Actor } from "@/lib/core/people";
+import type { Actor } from "@/lib/auth/rules/rights";
 import { listReviews, planDetails, reviewPosition } from "@/lib/review/read-review";
 import { PolicyApprovalCard } from "@/components/policy-approval-card";
 import { getSession } from "@/lib/session/get-session";

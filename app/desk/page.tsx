@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Metadata } from "next";
 import { cache } from "react";
 import Link from "next/link";
-import { DESK_PAGE, type DeskFilter, waitedFor } from "@/lib/core/desk-view";
+import { DESK_PAGE, type DeskFilter, waitedFor } from "@/lib/desk/views/desk-view";
 import { getDb } from "@/lib/db/client";
 import { type DeskAt, listDeskItems } from "@/lib/desk/list-desk-items";
 import { pageActor } from "@/lib/http/page-actor";

@@ -1,5 +1,5 @@
 import { pageActor } from "@/lib/http/page-actor";
-import { manageableRoots, mayAnywhere } from "@/lib/core/people";
+import { manageableRoots, mayAnywhere } from "@/lib/auth/rules/rights";
 import { getDb } from "@/lib/db/client";
 import { peopleFor } from "@/lib/auth/manage-people";
 import { pendingInvitesFor } from "@/lib/auth/manage-invites";

@@ -3,8 +3,8 @@ import { CredentialsForm } from "@/components/credentials-form";
 import { isIpHost, LoopbackNotice } from "@/components/loopback-notice";
 import { PasskeySignInButton } from "@/components/passkey-sign-in-button";
 import { SsoButton } from "@/components/sso-button";
-import { ssoErrorMessage } from "@/lib/core/sso";
-import { ssoSettings } from "@/lib/db/people/sso";
+import { ssoErrorMessage } from "@/lib/auth/rules/sso";
+import { ssoSettings } from "@/lib/auth/sso";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { readableFilter } from "@/lib/core/people";
+import { readableFilter } from "@/lib/auth/rules/rights";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { getDb } from "@/lib/db/client";

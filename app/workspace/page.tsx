@@ -11,7 +11,7 @@ import { ConfigTrustCard } from "@/components/config-trust-card";
 import { SavedPermissions } from "@/components/saved-permissions";
 import { ReviewPolicyForm } from "@/components/review-policy-form";
 import { TrustReviewersButton } from "@/components/trust-reviewers-button";
-import { may } from "@/lib/core/people";
+import { may } from "@/lib/auth/rules/rights";
 import { describePolicy } from "@/lib/review/manage-policy";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
  * about a person's request. Never an exemption: a bench request without one would measure a 401.
  */
 import { randomBytes } from "node:crypto";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import type { Db } from "../../lib/db/client";
 import { signedInCookie } from "../../tests/helpers/people";
 

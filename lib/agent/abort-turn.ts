@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { replyToRequest } from "../db/permissions/requests";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "../session/log/events";
 import { abortLocal } from "./turn-signals";
 
 /**

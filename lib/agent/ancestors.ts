@@ -1,5 +1,5 @@
-import { heldByPolicy, heldRulesOf } from "../core/held-asks";
-import type { HeldRule } from "../core/review-policy";
+import { heldByPolicy, heldRulesOf } from "../review/rules/held-asks";
+import type { HeldRule } from "../review/rules/review-policy";
 import type { Db } from "../db/client";
 import type { PermissionMode, Ruleset } from "../permission";
 import { getSession } from "../session/get-session";

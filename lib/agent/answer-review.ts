@@ -1,12 +1,12 @@
-import { type Signer, signedBy } from "../core/people";
+import { type Signer, signedBy } from "../auth/rules/rights";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { closeReview } from "../db/plans/close-review";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState } from "../session/log/fold";
 import { kick } from "./kick";
 import { listReviews, type ReviewView } from "../review/read-review";
 

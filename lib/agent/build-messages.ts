@@ -1,5 +1,5 @@
 import type { LanguageModelV3Message } from "@ai-sdk/provider";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 import { emptyView, extendView, viewMessages, type ToolCallRef } from "./conversation-view";
 
 export type { ToolCallRef } from "./conversation-view";

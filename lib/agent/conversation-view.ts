@@ -1,7 +1,7 @@
 import type { LanguageModelV3Message } from "@ai-sdk/provider";
 import type { PermissionMode } from "../permission";
-import type { SessionEvent } from "../core/events";
-import { foldEvents, noSteps, type SessionState, type StepFacts } from "../core/fold";
+import type { SessionEvent } from "../session/log/events";
+import { foldEvents, noSteps, type SessionState, type StepFacts } from "../session/log/fold";
 
 export type ToolCallRef = { callId: string; tool: string; input: unknown };
 

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { getEnv } from "../env";
 import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 import { getSession } from "../session/get-session";
 import { readEvents } from "../session/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";

@@ -1,12 +1,12 @@
-import { heldByPolicy, heldRulesOf } from "../core/held-asks";
-import type { SessionState } from "../core/fold";
-import type { HeldRule } from "../core/review-policy";
+import { heldByPolicy, heldRulesOf } from "../review/rules/held-asks";
+import type { SessionState } from "../session/log/fold";
+import type { HeldRule } from "../review/rules/review-policy";
 import type { Db } from "../db/client";
 import { policyHeldRules } from "../plan/policy-held";
 import type { Ancestor } from "./ancestors";
 import { findTool } from "./tool-registry";
 
-/** The permissions whose asks a held path marks (lib/core/held-asks markHeld): the file tools' writes and the shell. */
+/** The permissions whose asks a held path marks (lib/review/rules/held-asks markHeld): the file tools' writes and the shell. */
 const HELD_PERMISSIONS = new Set(["edit", "bash"]);
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../core/events";
+import type { NewEvent, SessionEvent } from "../session/log/events";
 import { issuedModes, startedUnfinished, stricter } from "./issued-modes";
 
 const log = (events: NewEvent[]): SessionEvent[] =>

@@ -1,5 +1,5 @@
 import type { PermissionMode } from "../permission";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 
 // From the mode that lets least through to the one that lets most: a call is judged by the stricter of two.
 const ORDER: readonly PermissionMode[] = ["plan", "default", "acceptEdits", "auto", "bypassPermissions"];

@@ -1,5 +1,5 @@
-import { type Actor, may, type Signer, signedBy, signerOf } from "../core/people";
-import { type HeldRule, releasesHeld } from "../core/review-policy";
+import { type Actor, may, type Signer, signedBy, signerOf } from "../auth/rules/rights";
+import { type HeldRule, releasesHeld } from "../review/rules/review-policy";
 import { appendAudit } from "../db/people/audit";
 import { findPerson } from "../db/people/people";
 import type { Conn, Db } from "../db/client";

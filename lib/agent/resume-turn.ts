@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { newId } from "../id";
 import { type MayCarry, resumeMode } from "../permission";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "../session/log/events";
 import { kick } from "./kick";
 import { readGates } from "../session/mode-gates";
 import { recoverPlanFile } from "../plan/recover-plan-file";

@@ -11,8 +11,8 @@ import { grantRuleset, grantRules } from "../session/grant-store";
 import { listRequests, planRequests, type PermissionRequestView } from "../session/permission-store";
 import type { SessionContext } from "./session-context";
 import { findTool } from "./tool-registry";
-import { markHeld } from "../core/held-asks";
-import type { HeldRule } from "../core/review-policy";
+import { markHeld } from "../review/rules/held-asks";
+import type { HeldRule } from "../review/rules/review-policy";
 
 export type CallOutcome = "done" | "suspended";
 

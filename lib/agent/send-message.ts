@@ -6,7 +6,7 @@ import type { ModeOutcome } from "../plan/mode-choice";
 import { kick } from "./kick";
 import { isExternalModel } from "../session/external-agents";
 import { AppError } from "../errors";
-import type { Actor } from "../core/people";
+import type { Actor } from "../auth/rules/rights";
 import { compactSession } from "../session/compact-session";
 import { getSession } from "../session/get-session";
 import { verifySession } from "../verify/verify-session";
@@ -30,7 +30,7 @@ export function parsePlanCommand(text: string): { args: string } | null {
 /**
  * Starts a turn with the message or, while a turn is open, records it for the next step boundary (the
  * conversation is rebuilt from the log at every step, so a recorded message is a delivered one). `/plan off` is the
- * sender's mode choice: judged by their right (lib/core/mode-rights).
+ * sender's mode choice: judged by their right (lib/auth/rules/mode-rights).
  */
 export async function sendMessage(db: Db, sessionId: string, text: string, sender: Actor): Promise<SentMessage> {
   const { session } = await getSession(db, sessionId);

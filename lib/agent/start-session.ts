@@ -10,7 +10,7 @@ import { readGates } from "../session/mode-gates";
 import { checkSessionInput } from "./check-session-input";
 import { appendEvents } from "../session/append-events";
 import { planFileEvents, preparePlanFolder, writePlanRows } from "../plan/ensure-plan";
-import type { Starter } from "../core/people";
+import type { Starter } from "../auth/rules/rights";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 
 /** A config that cannot be used (unreadable, refused, invalid) is said in the session, not only on the workspace page. */

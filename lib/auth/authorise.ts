@@ -8,14 +8,14 @@ import {
   mayOnAgentSession,
   type Signer,
   signerOf,
-} from "../core/people";
+} from "./rules/rights";
 import type { Db } from "../db/client";
 import { findSessionOwner, findSessionWorkspace } from "../db/sessions";
 import { AppError } from "../errors";
 import { listReviewRows } from "../db/plans/reviews";
 import { sessionOfRequest } from "../db/permissions/requests";
 import { listTeamLeads } from "../db/teams/team-leads";
-import { mayChooseMode, modeRefusal } from "../core/mode-rights";
+import { mayChooseMode, modeRefusal } from "./rules/mode-rights";
 import type { PermissionMode } from "../permission";
 
 const VERB: Record<Act, string> = {
@@ -34,7 +34,7 @@ export function authorise(actor: Actor, act: Act, workspace: string): void {
     throw new AppError("forbidden", `You may not ${VERB[act]} in ${workspace}: ask an owner for a role there.`);
 }
 
-/** Throws 403, saying why, unless `actor` may choose `mode` for a session in `workspace` (lib/core/mode-rights). */
+/** Throws 403, saying why, unless `actor` may choose `mode` for a session in `workspace` (lib/auth/rules/mode-rights). */
 export function authoriseMode(actor: Actor, mode: PermissionMode, workspace: string): void {
   if (!mayChooseMode(actor, mode, workspace)) throw new AppError("forbidden", modeRefusal(mode, workspace));
 }

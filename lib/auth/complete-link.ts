@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Conn, Db } from "../db/client";
 import { appendAudit } from "../db/people/audit";
-import { authFor } from "../db/people/auth";
+import { authFor } from "./better-auth";
 import { findOpenLink, spendLink } from "../db/people/links";
 import { countPeople, createPerson, findPerson, type Person, setPassword } from "../db/people/people";
 import { AppError } from "../errors";

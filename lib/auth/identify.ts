@@ -1,12 +1,13 @@
 import "server-only";
-import type { Actor } from "../core/people";
+import type { Actor } from "./rules/rights";
 import type { Db } from "../db/client";
-import { authFor, personOfSessionCookie } from "../db/people/auth";
-import { OPERATOR_COOKIE, parseCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "../core/cookie-names";
+import { personOfSessionCookie } from "../db/people/session-cookie";
+import { authFor } from "./better-auth";
+import { OPERATOR_COOKIE, parseCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "./rules/cookie-names";
 import { membershipsOf } from "../db/people/people";
 import { findLiveToken, TOKEN_PREFIX, touchToken } from "../db/people/tokens";
 import { getEnv } from "../env";
-import { sameToken } from "../core/same-token";
+import { sameToken } from "./rules/same-token";
 
 function bearer(header: string | null): string | null | undefined {
   if (header === null) return undefined;

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { getIP } from "@better-auth/core/utils/ip";
-import { tooManyMessage } from "../core/rate-limit";
+import { tooManyMessage } from "./rules/rate-limit";
 import type { Db } from "../db/client";
 import { giveBack, type LimitRule, takeAttempt } from "../db/rate-limits";
 import { getEnv } from "../env";

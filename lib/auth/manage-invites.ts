@@ -1,5 +1,5 @@
 import "server-only";
-import { type Actor, covers, manageableRoots, signerOf } from "../core/people";
+import { type Actor, covers, manageableRoots, signerOf } from "./rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { deleteUnusedInvite, findUnusedInvite, listPendingInvites } from "../db/people/links";

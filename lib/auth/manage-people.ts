@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type Actor, covers, manageableRoots, managesPerson, type Membership, ROLES, signerOf } from "../core/people";
+import { type Actor, covers, manageableRoots, managesPerson, type Membership, ROLES, signerOf } from "./rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { createLink } from "../db/people/links";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type Actor, managesPerson, signerOf, TOKEN_SCOPES } from "../core/people";
+import { type Actor, managesPerson, signerOf, TOKEN_SCOPES } from "./rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { membershipsOf } from "../db/people/people";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { cursorId, cursorParam, cursorTime, keysetPage, limitParam } from "../core/cursor";
-import { type Actor, manageableRoots } from "../core/people";
+import { cursorId, cursorParam, cursorTime, keysetPage, limitParam } from "../session/log/cursor";
+import { type Actor, manageableRoots } from "./rules/rights";
 import type { Db } from "../db/client";
 import { type AuditView, listAudit } from "../db/people/audit";
 import { findPerson } from "../db/people/people";

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Actor, signerOf } from "../core/people";
+import { type Actor, signerOf } from "./rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { removePasskey } from "../db/people/passkeys";

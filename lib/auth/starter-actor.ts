@@ -1,5 +1,5 @@
 import "server-only";
-import type { Actor } from "../core/people";
+import type { Actor } from "./rules/rights";
 import type { Db } from "../db/client";
 import { findPerson, membershipsOf } from "../db/people/people";
 import { findSessionOwner } from "../db/sessions";

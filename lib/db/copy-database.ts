@@ -5,9 +5,9 @@ import { createDb } from "./client";
 import { migrateDatabase } from "./migrate";
 import { isPostgresUrl, isSqliteUrl, sqlitePathFromUrl } from "./sqlite-path";
 import { type Row, type SqlArg, type SqlRunner, sqlTransaction } from "./sql";
-import { emptyState, foldEvents, type SessionState } from "../core/fold";
-import { projectionColumns, stateFromRow } from "../core/projection";
-import { searchDocs, type SearchDoc } from "../core/search-text";
+import { emptyState, foldEvents, type SessionState } from "../session/log/fold";
+import { projectionColumns, stateFromRow } from "../session/log/projection";
+import { searchDocs, type SearchDoc } from "../session/log/search-text";
 import { readEvents } from "./session-log/read-events";
 import { indexDocs } from "./session-log/search-index";
 

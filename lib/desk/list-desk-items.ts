@@ -1,4 +1,4 @@
-import { may, readableRoots, type Actor } from "../core/people";
+import { may, readableRoots, type Actor } from "../auth/rules/rights";
 import {
   agentLabel,
   askTitle,
@@ -9,10 +9,10 @@ import {
   filterDesk,
   openItem,
   planTitle,
-} from "../core/desk-view";
+} from "./views/desk-view";
 import type { Db } from "../db/client";
 import { findPerson } from "../db/people/people";
-import { type HeldRule, releasesHeld } from "../core/review-policy";
+import { type HeldRule, releasesHeld } from "../review/rules/review-policy";
 import {
   type DeskReviewRow,
   listDeskReviewRows,

@@ -12,10 +12,10 @@ import { logMoved } from "../session/log-watch";
 import type { PermissionAsk } from "../tools/types";
 import { configRules } from "../workspace/config-trust";
 import { isControlPath } from "../workspace/control-paths";
-import { fileInOutsideFolder } from "../core/outside-folder";
+import { fileInOutsideFolder } from "./rules/outside-folder";
 import { isExternalModel, type ExternalAgent } from "../session/external-agents";
 import { ensureExternalSession } from "./submit-external-plan";
-import type { Starter } from "../core/people";
+import type { Starter } from "../auth/rules/rights";
 
 const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 

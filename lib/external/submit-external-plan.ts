@@ -1,8 +1,8 @@
 import { findFirstPlan } from "../db/plans/plans";
 import { findSessionModel } from "../db/plans/reviews";
 import { findSessionOwner } from "../db/sessions";
-import type { Starter } from "../core/people";
-import { agentLabel, planTitle } from "../core/desk-view";
+import type { Starter } from "../auth/rules/rights";
+import { agentLabel, planTitle } from "../desk/views/desk-view";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
@@ -10,8 +10,8 @@ import { writePlanRows } from "../plan/ensure-plan";
 import path from "node:path";
 import { type Appended, appendEvents, appendEventsInTx } from "../session/append-events";
 import { createSession } from "../session/create-session";
-import type { NewEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState } from "../session/log/fold";
 import type { Db, Executor } from "../db/client";
 import { isWriteConflict, withConflictRetry } from "../db/retry";
 import {
@@ -26,7 +26,7 @@ import { externalSessionId, EXTERNAL_MODEL, type ExternalAgent } from "../sessio
 export type ExternalPlan = {
   agent: ExternalAgent;
   externalId: string;
-  /** The agent's working folder as a label (lib/core/outside-folder): never resolved on the server's disk. */
+  /** The agent's working folder as a label (lib/external/rules/outside-folder): never resolved on the server's disk. */
   workspace: string;
   plan: string;
   /** Where the agent keeps the plan (e.g. ~/.claude/plans/<slug>.md): shown, never written by Plangate. */

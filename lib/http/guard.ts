@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
-import { hasSessionCookie, OPERATOR_COOKIE, parseCookies } from "../core/cookie-names";
-import { sameToken } from "../core/same-token";
+import { hasSessionCookie, OPERATOR_COOKIE, parseCookies } from "../auth/rules/cookie-names";
+import { sameToken } from "../auth/rules/same-token";
 import type { ErrorCode } from "../errors";
 
 export type GuardInput = {
@@ -23,7 +23,7 @@ export type GuardVerdict = { ok: true; fromQuery: boolean } | { ok: false; code:
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export { sameToken } from "../core/same-token";
+export { sameToken } from "../auth/rules/same-token";
 
 /** The host name of a Host header ("[::1]:3000" → "::1"), lower-cased; null when it cannot be one. */
 export function hostName(host: string): string | null {

@@ -3,7 +3,7 @@ import { cache } from "react";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { identify } from "../auth/identify";
-import type { Actor } from "../core/people";
+import type { Actor } from "../auth/rules/rights";
 import { getDb } from "../db/client";
 
 /**

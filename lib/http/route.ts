@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { ZodError, type ZodType } from "zod";
 import { identify } from "../auth/identify";
-import { type Act, type Actor, mayAnywhere } from "../core/people";
+import { type Act, type Actor, mayAnywhere } from "../auth/rules/rights";
 import { getDb } from "../db/client";
 import { getEnv } from "../env";
 import { AppError } from "../errors";

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import type { Usage } from "../core/usage";
+import type { Usage } from "../session/log/usage";
 import { retry } from "../retry";
 import { classifyModelError, messageOf, StreamCut } from "./model-errors";
 

@@ -5,7 +5,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { AppError } from "../errors";
 import { offlineModel } from "./offline-model";
 import { scriptedModel, type ScriptStep } from "./scripted-model";
-import { modelConfigError, parseModelName, type ModelEnv } from "../core/model-name";
+import { modelConfigError, parseModelName, type ModelEnv } from "./rules/model-name";
 
 export { modelConfigError, parseModelName, type ModelEnv };
 

@@ -173,7 +173,7 @@ describe("nextModeInCycle", () => {
     expect(nextModeInCycle(mode)).toBe(want);
   });
 
-  // What the person may choose (lib/core/mode-rights): a member's cycle skips acceptEdits.
+  // What the person may choose (lib/auth/rules/mode-rights): a member's cycle skips acceptEdits.
   it.each<[M, readonly M[], M]>([
     ["default", ["default", "plan"], "plan"],
     ["plan", ["default", "plan"], "default"],

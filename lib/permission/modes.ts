@@ -76,7 +76,7 @@ export function setMode(
   return { ok: true, changed, next: changed ? next : state, cause };
 }
 
-/** Whether the person carrying a mode over (a resume, a fork, an import) may choose it (lib/core/mode-rights). */
+/** Whether the person carrying a mode over (a resume, a fork, an import) may choose it (lib/auth/rules/mode-rights). */
 export type MayCarry = (mode: PermissionMode) => boolean;
 
 /** Carried-over sessions never come back more permissive than the gates, or the person carrying them, allow now. */
@@ -112,7 +112,7 @@ export function resumeMode(
 /**
  * Shift+Tab order, as in Claude Code: default → acceptEdits → plan → default. auto and bypassPermissions
  * are never reached by a stray key press (they are chosen from the mode menu, with a warning); from either,
- * the cycle goes back to default. A mode the person may not choose (`choosable`, from lib/core/mode-rights) is
+ * the cycle goes back to default. A mode the person may not choose (`choosable`, from lib/auth/rules/mode-rights) is
  * skipped: a member cycles default → plan → default.
  */
 export function nextModeInCycle(mode: PermissionMode, choosable?: readonly PermissionMode[]): PermissionMode {

@@ -1,8 +1,8 @@
 import type { Executor } from "../db/client";
 import { insertPlan } from "../db/plans/plans";
 import { newId } from "../id";
-import type { NewEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState } from "../session/log/fold";
 import { loadWorkspaceConfig } from "../workspace/workspace-config";
 import { PlanFileError, preparePlanDir } from "./plan-file";
 import { planFilePath, planSlug, resolvePlansDir } from "./plan-paths";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyState, type SessionState } from "../core/fold";
+import { emptyState, type SessionState } from "../session/log/fold";
 import { chooseMode, type ModeChoice } from "./mode-choice";
 
 const open = { autoGateOpen: true, bypassEnabled: false };

@@ -7,8 +7,8 @@ import {
   type ModeGates,
   type PermissionMode,
 } from "../permission";
-import type { NewEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState } from "../session/log/fold";
 
 export type ModeOutcome = "committed" | "queued" | "cancelled" | "noop";
 export type ModeChoice = { plan: boolean } | { mode: PermissionMode };
@@ -61,7 +61,7 @@ export function transitionEvents(
 /**
  * Pure (seed 004's set()): idle → committed now; a turn is open → queued for the next step boundary (as an event,
  * so it survives a restart); choosing the current state while the opposite is pending → cancelled; else noop.
- * `mayChoose` is the chooser's right (lib/core/mode-rights): a mode they may not choose is refused ("forbidden"),
+ * `mayChoose` is the chooser's right (lib/auth/rules/mode-rights): a mode they may not choose is refused ("forbidden"),
  * except when leaving plan mode for the mode it was entered from, which then goes to default instead.
  */
 export function chooseMode(

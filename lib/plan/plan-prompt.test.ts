@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../core/events";
-import { foldEvents } from "../core/fold";
+import type { NewEvent, SessionEvent } from "../session/log/events";
+import { foldEvents } from "../session/log/fold";
 import { modeSwitchNotice, planModeSection } from "./plan-prompt";
 
 const log = (...events: NewEvent[]): SessionEvent[] =>

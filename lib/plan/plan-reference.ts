@@ -1,4 +1,4 @@
-import type { SessionState } from "../core/fold";
+import type { SessionState } from "../session/log/fold";
 import { PlanFileError, readPlanFile } from "./plan-file";
 
 /**

@@ -4,9 +4,9 @@ import type { Db } from "../db/client";
 import { latestPlanContent } from "../db/plans/latest-plan-content";
 import { findSessionModel } from "../db/plans/reviews";
 import { appendEvents } from "../session/append-events";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 import { readEvents } from "../session/read-events";
-import { foldEvents } from "../core/fold";
+import { foldEvents } from "../session/log/fold";
 import { isExternalModel } from "../session/external-agents";
 import { writePlanFile } from "./plan-file";
 

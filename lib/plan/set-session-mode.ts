@@ -1,11 +1,11 @@
-import type { TeamMembership } from "../core/fold";
-import { type Actor, may, mayAnswerMailbox } from "../core/people";
-import { mayChooseMode, modeRefusal } from "../core/mode-rights";
+import type { TeamMembership } from "../session/log/fold";
+import { type Actor, may, mayAnswerMailbox } from "../auth/rules/rights";
+import { mayChooseMode, modeRefusal } from "../auth/rules/mode-rights";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { ModeChangeCause } from "../permission";
 import { appendEvents } from "../session/append-events";
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "../session/log/events";
 import { getSession } from "../session/get-session";
 import { readGates } from "../session/mode-gates";
 import { chooseMode, type ModeChoice, type ModeOutcome } from "./mode-choice";
@@ -15,7 +15,7 @@ import { setReviewAside } from "../review/set-review-aside";
 
 /**
  * A person's mode choice (the mode control, Shift+Tab, /plan): committed, queued, cancelled or noop. The chooser's
- * right decides which modes they may choose (lib/core/mode-rights); leaving plan mode while its plan waits for
+ * right decides which modes they may choose (lib/auth/rules/mode-rights); leaving plan mode while its plan waits for
  * review sets that review aside first, signed by them.
  */
 export async function setSessionMode(

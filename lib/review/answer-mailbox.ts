@@ -1,7 +1,7 @@
 // A team lead's answer to a teammate's plan, from the mailbox: a person there, or the lead's model (send_message).
 import "server-only";
-import type { Actor, Signer } from "../core/people";
-import { mayChooseMode } from "../core/mode-rights";
+import type { Actor, Signer } from "../auth/rules/rights";
+import { mayChooseMode } from "../auth/rules/mode-rights";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { PermissionMode } from "../permission";
@@ -52,7 +52,7 @@ export async function answerPlanRequest(
     throw new AppError("already_decided", "That plan approval request is stale: the plan was already decided.");
   const { answerer } = input;
   // A model chooses for nobody: the lead's person and whoever added the teammate must both be able to choose
-  // acceptEdits themselves for the model's approval to give it (lib/core/mode-rights).
+  // acceptEdits themselves for the model's approval to give it (lib/auth/rules/mode-rights).
   const mayChoose = async (sessionId: string) => {
     const starter = await starterActor(db, sessionId);
     return starter !== null && mayChooseMode(starter.actor, "acceptEdits", starter.workspace);

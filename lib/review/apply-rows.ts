@@ -1,6 +1,6 @@
 // The rows a review's closing or decision writes, each onto its lib/db home, in the caller's transaction.
 import "server-only";
-import type { Signer } from "../core/people";
+import type { Signer } from "../auth/rules/rights";
 import type { Executor } from "../db/client";
 import { addApproval } from "../db/plans/approvals";
 import { closeReview } from "../db/plans/close-review";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Mode } from "../core/events";
-import { applyEvent, emptyState } from "../core/fold";
+import type { Mode } from "../session/log/events";
+import { applyEvent, emptyState } from "../session/log/fold";
 import { approvalModeEvents, approvalQueued } from "./approval-mode-events";
 import { transitionEvents } from "../plan/mode-choice";
 

@@ -1,7 +1,7 @@
 // Which mode events a plan approval appends, and the mode the agent is told it has (issue 42, point 10).
 import { exitPlan, type ModeGates, type PermissionMode } from "../permission";
-import type { NewEvent } from "../core/events";
-import type { SessionState } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState } from "../session/log/fold";
 
 /**
  * Pure. The approval's mode change takes effect at the step boundary, after the calls issued beside

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "../core/people";
-import { DEFAULT_POLICY, type Approver } from "../core/review-policy";
+import type { Actor } from "../auth/rules/rights";
+import { DEFAULT_POLICY, type Approver } from "./rules/review-policy";
 import { type StandingFacts, standingOf } from "./check-decider";
 
 // Issue 42, point 3: who may decide and whose approval counts, the one answer for the server, desk and card.

@@ -1,6 +1,6 @@
 // Who may decide a plan review and whether their approval counts: the one answer for the server, the desk and the card.
-import { type Actor, may, mayAnswerMailbox } from "../core/people";
-import { type Approver, canAdvance } from "../core/review-policy";
+import { type Actor, may, mayAnswerMailbox } from "../auth/rules/rights";
+import { type Approver, canAdvance } from "./rules/review-policy";
 import type { LeadPeople, PolicyFacts, RefusalCode, StandingApproval } from "./review-types";
 import { statusOf } from "./weigh-policy";
 

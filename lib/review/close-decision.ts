@@ -1,7 +1,7 @@
 // Pure: how a decision closes a plan review (approved into the one mode, sent back, set aside) as events and rows.
-import type { NewEvent } from "../core/events";
-import { credentialOf, signedBy } from "../core/people";
-import type { Approver, HeldRule } from "../core/review-policy";
+import type { NewEvent } from "../session/log/events";
+import { credentialOf, signedBy } from "../auth/rules/rights";
+import type { Approver, HeldRule } from "./rules/review-policy";
 import type { PermissionMode } from "../permission";
 import { approvalModeEvents } from "./approval-mode-events";
 import { approvalTarget } from "./pick-approval-mode";

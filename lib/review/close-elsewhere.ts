@@ -1,5 +1,5 @@
 // Pure: closings no reviewer decides — an outside agent's own terminal answered first, or a newer version replaced it.
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "../session/log/events";
 import { refuse } from "./close-decision";
 import type { Outcome, ReviewFacts, Row, TerminalAnswer } from "./review-types";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Actor, Signer } from "../core/people";
-import { DEFAULT_POLICY, type Approver } from "../core/review-policy";
+import type { Actor, Signer } from "../auth/rules/rights";
+import { DEFAULT_POLICY, type Approver } from "./rules/review-policy";
 import { type DecisionInput, decide } from "./decide-review";
 import type { Decider, Outcome, ReviewFacts, Row } from "./review-types";
 

@@ -1,7 +1,7 @@
 // The one decision on a plan review, pure: (facts, decision, who decides) → the events, rows and after-commit effects, or a refusal.
-import type { NewEvent } from "../core/events";
-import { credentialOf, signedBy } from "../core/people";
-import { heldRules } from "../core/review-policy";
+import type { NewEvent } from "../session/log/events";
+import { credentialOf, signedBy } from "../auth/rules/rights";
+import { heldRules } from "./rules/review-policy";
 import { gate } from "../permission";
 import { quoteLines, suggested } from "./anchor-threads";
 import { type Standing, standingOf } from "./check-decider";

@@ -1,6 +1,6 @@
 // The approvals a replaced plan version gathered: dismissed (and audited) when a new version arrives.
 import "server-only";
-import type { Signer } from "../core/people";
+import type { Signer } from "../auth/rules/rights";
 import type { Conn } from "../db/client";
 import { dismissApprovals } from "../db/plans/approvals";
 import { appendAudit } from "../db/people/audit";

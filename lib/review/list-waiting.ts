@@ -1,7 +1,7 @@
 // Which waiting plan reviews a reader's decision would move: "Needs you", "for you" and notifications go by this.
 import "server-only";
-import type { Actor } from "../core/people";
-import { parseOwners } from "../core/review-policy";
+import type { Actor } from "../auth/rules/rights";
+import { parseOwners } from "./rules/review-policy";
 import type { Db } from "../db/client";
 import { listApprovalsOf } from "../db/plans/approvals";
 import { policyFor } from "../db/plans/policies";

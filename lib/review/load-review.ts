@@ -1,9 +1,9 @@
 // Reads what a plan review's decision or standing weighs (policy, approvals, lead people, threads), in the caller's transaction.
 import "server-only";
-import { receivesOf } from "../core/agent-receives";
-import type { SessionState } from "../core/fold";
-import type { Actor } from "../core/people";
-import { type Approver, parseOwners } from "../core/review-policy";
+import { receivesOf } from "./rules/agent-receives";
+import type { SessionState } from "../session/log/fold";
+import type { Actor } from "../auth/rules/rights";
+import { type Approver, parseOwners } from "./rules/review-policy";
 import type { Conn } from "../db/client";
 import { listApprovals } from "../db/plans/approvals";
 import { listPlanComments } from "../db/plans/comments";

@@ -2,7 +2,7 @@
 import "server-only";
 import type { z } from "zod";
 import { signerFor } from "../auth/authorise";
-import type { Actor } from "../core/people";
+import type { Actor } from "../auth/rules/rights";
 import type { Db } from "../db/client";
 import { findSessionOwner } from "../db/sessions";
 import { AppError } from "../errors";

@@ -1,5 +1,5 @@
 // The one answer to "which mode does an approved plan go on in", shared by the server's decision and the card's Approve.
-import type { AgentReceives } from "../core/agent-receives";
+import type { AgentReceives } from "./rules/agent-receives";
 import type { ModeGates, PermissionMode } from "../permission";
 
 export type Continuation = "acceptEdits" | "default" | "auto";

@@ -1,8 +1,8 @@
 // Reading plan reviews: the rows as views, the card's plan details, and where a review stands for a reader.
 import "server-only";
 import { createTwoFilesPatch } from "diff";
-import { receivesOf } from "../core/agent-receives";
-import type { Actor } from "../core/people";
+import { receivesOf } from "./rules/agent-receives";
+import type { Actor } from "../auth/rules/rights";
 import type { Conn, Db } from "../db/client";
 import { listPlanComments } from "../db/plans/comments";
 import { findPlanVersion } from "../db/plans/plans";

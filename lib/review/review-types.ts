@@ -1,9 +1,9 @@
 // The plan review's plain data: views the pages take, the facts decide() weighs, who decides, and what a decision writes.
-import type { AgentReceives } from "../core/agent-receives";
-import type { SessionState } from "../core/fold";
-import type { NewEvent } from "../core/events";
-import type { Actor, Signer } from "../core/people";
-import type { Approver, HeldRule, OwnersLine, ReviewPolicy } from "../core/review-policy";
+import type { AgentReceives } from "./rules/agent-receives";
+import type { SessionState } from "../session/log/fold";
+import type { NewEvent } from "../session/log/events";
+import type { Actor, Signer } from "../auth/rules/rights";
+import type { Approver, HeldRule, OwnersLine, ReviewPolicy } from "./rules/review-policy";
 import type { ModeGates, PermissionMode } from "../permission";
 import type { PlanThread, StoredComment } from "./anchor-threads";
 import type { PlanDecision } from "./parse-decision";

@@ -1,6 +1,6 @@
 // Setting a waiting plan review aside when its session leaves plan mode (signed by who did it).
 import "server-only";
-import { type Actor, may, signerOf } from "../core/people";
+import { type Actor, may, signerOf } from "../auth/rules/rights";
 import type { Db } from "../db/client";
 import { findReviewedVersion } from "../db/plans/reviews";
 import { AppError } from "../errors";

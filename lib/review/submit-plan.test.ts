@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TeamMembership } from "../core/fold";
+import type { TeamMembership } from "../session/log/fold";
 import { leadTeamOf, type Submitter, submissionEvents, supersedeEvents } from "./submit-plan";
 
 const team = (role: TeamMembership["role"], requirePlanApproval: boolean): TeamMembership => ({

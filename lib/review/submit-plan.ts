@@ -1,7 +1,7 @@
 // Submitting a plan version for review, for our exit_plan_mode and for outside agents: its events and its rows.
 import "server-only";
-import type { NewEvent } from "../core/events";
-import type { SessionState, TeamMembership } from "../core/fold";
+import type { NewEvent } from "../session/log/events";
+import type { SessionState, TeamMembership } from "../session/log/fold";
 import type { Executor } from "../db/client";
 import { insertPlanSubmissionRows, type PlanSubmissionRows } from "../db/plans/plans";
 import { indexDocs } from "../db/session-log/search-index";

@@ -5,7 +5,7 @@ import {
   type OwnersLine,
   type PolicyVerdict,
   type ReviewPolicy,
-} from "../core/review-policy";
+} from "./rules/review-policy";
 import type { PolicyFacts, StandingApproval } from "./review-types";
 
 /** A policy one approval by anyone who may decide meets: the default, where nothing is weighed. */

@@ -1,5 +1,5 @@
 // The words the agent receives with a decision on its plan, and what an outside agent can receive at all.
-import type { AgentReceives } from "../core/agent-receives";
+import type { AgentReceives } from "./rules/agent-receives";
 import type { PermissionMode } from "../permission";
 
 /** The heading the approved plan goes under (the offline model looks for it). */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { ToolError } from "../core/tool-types";
+import { ToolError } from "../session/log/tool-types";
 
 const READY_TIMEOUT_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { SandboxInfo } from "../core/tool-types";
+import type { SandboxInfo } from "../session/log/tool-types";
 import { bwrapArgs } from "./bwrap-args";
 import { ETC_ENTRIES, hostView } from "./host-view";
 import { envValue } from "../env";

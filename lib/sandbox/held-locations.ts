@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { heldFolder } from "../core/review-policy";
+import { heldFolder } from "../review/rules/review-policy";
 
 /**
  * Where a shell command meets the paths a review policy holds (issue 41): what the OS can hold, and what only the

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { getEnv } from "../env";
-import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../core/tool-types";
+import { MAX_OUTPUT_CHARS, ToolError, type SandboxInfo } from "../session/log/tool-types";
 import path from "node:path";
 import { attachNetwork, endNetwork } from "./attach-network";
 import { bwrapArgs, type SandboxProfile } from "./bwrap-args";

@@ -5,10 +5,10 @@ import { readSessionState } from "../db/session-log/read-state";
 import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { WriteConflict, withConflictRetry } from "../db/retry";
-import { parseNewEvent, type NewEvent, type SessionEvent } from "../core/events";
-import { applyEvent, type SessionState } from "../core/fold";
-import { projectionColumns } from "../core/projection";
-import { searchDocs } from "../core/search-text";
+import { parseNewEvent, type NewEvent, type SessionEvent } from "./log/events";
+import { applyEvent, type SessionState } from "./log/fold";
+import { projectionColumns } from "./log/projection";
+import { searchDocs } from "./log/search-text";
 import { publishEvents } from "./bus";
 import { announceOutbox, insertOutboxRows } from "./outbox";
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "./log/events";
 
 // In-process fan-out to open SSE streams, fed only after a commit. Other instances catch up from the log
 // (streams resume by seq), so nothing here is a source of truth.

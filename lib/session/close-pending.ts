@@ -1,4 +1,4 @@
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "./log/events";
 
 /** Tool calls in a log that have no result yet (and would run, or run again, at the session's next step). */
 export function danglingCalls(events: readonly NewEvent[]): { callId: string; tool: string }[] {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { appendEvents } from "./append-events";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "./log/events";
 import { getSession } from "./get-session";
 import { openCalls } from "./open-calls";
 import { readEvents } from "./read-events";

@@ -1,12 +1,12 @@
 import { withTransaction, type Db, type Executor } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { newId } from "../id";
-import { emptyState } from "../core/fold";
+import { emptyState } from "./log/fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
-import { projectionColumns } from "../core/projection";
+import { projectionColumns } from "./log/projection";
 import { assignSearchKey } from "../db/session-log/search-index";
-import type { Mode } from "../core/events";
-import type { Starter } from "../core/people";
+import type { Mode } from "./log/events";
+import type { Starter } from "../auth/rules/rights";
 
 export type CreateSessionInput = {
   title: string;

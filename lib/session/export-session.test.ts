@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent, Usage } from "../core/events";
+import type { NewEvent, SessionEvent, Usage } from "./log/events";
 import { exportFileName, localTime, markdownHeader, transcriptLines } from "./export-session";
 
 describe("exports read in the reader's terms", () => {

@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import { listPlanComments, listPlanVersions, type PlanCommentRow } from "../db/session-reads/plan-versions";
 import { selectVerifications } from "../db/verifications";
-import type { SessionEvent, Usage } from "../core/events";
-import type { VerificationReport, VerificationView } from "../core/verification-view";
+import type { SessionEvent, Usage } from "./log/events";
+import type { VerificationReport, VerificationView } from "../verify/views/verification-view";
 import { getSession, type SessionView } from "./get-session";
 import { readEvents } from "./read-events";
 import { timelineItems } from "./timeline-items";

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { readSession, type SessionView } from "../db/session-log/read-state";
 import { AppError } from "../errors";
-import type { SessionState } from "../core/fold";
+import type { SessionState } from "./log/fold";
 
 export { type SessionView, sessionView } from "../db/session-log/read-state";
 

@@ -1,14 +1,14 @@
 import { type Conn, type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
-import type { Signer } from "../core/people";
+import type { Signer } from "../auth/rules/rights";
 import { deleteGrant, insertGrants as insertGrantRows, selectGrants, type GrantRow } from "../db/permissions/grants";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import type { Rule, Ruleset } from "../permission";
 import { isSafePrefixRule } from "../permission/prefix-rules";
-import type { GrantActor, GrantView } from "../core/grant-view";
+import type { GrantActor, GrantView } from "./views/grant-view";
 
-export type { GrantActor, GrantView } from "../core/grant-view";
+export type { GrantActor, GrantView } from "./views/grant-view";
 
 // Commands are judged as shell text: an older wildcard grant that is no longer offered is read as exact text.
 const COMMAND_PERMISSIONS = new Set(["bash", "network"]);

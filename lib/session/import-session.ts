@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type Signer, signedBy, type Starter } from "../core/people";
-import { asClaim, claimLine, countClaims } from "../core/imported-claims";
+import { type Signer, signedBy, type Starter } from "../auth/rules/rights";
+import { asClaim, claimLine, countClaims } from "./log/imported-claims";
 import { appendAudit } from "../db/people/audit";
 import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
@@ -10,10 +10,10 @@ import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { type MayCarry, resumeMode, type ModeGates } from "../permission";
-import { parseNewEvent, type NewEvent } from "../core/events";
-import { foldEvents, type SessionState } from "../core/fold";
-import { projectionColumns } from "../core/projection";
-import { searchDocs } from "../core/search-text";
+import { parseNewEvent, type NewEvent } from "./log/events";
+import { foldEvents, type SessionState } from "./log/fold";
+import { projectionColumns } from "./log/projection";
+import { searchDocs } from "./log/search-text";
 import { afterCommit } from "./append-events";
 import { cancelDangling } from "./close-pending";
 
@@ -46,7 +46,7 @@ export type ImportChecks = {
   model: string;
   script: unknown[] | undefined;
   gates: ModeGates;
-  /** Whether the importer may choose a mode the file carries (lib/core/mode-rights); else the session is in default. */
+  /** Whether the importer may choose a mode the file carries (lib/auth/rules/mode-rights); else the session is in default. */
   mayCarry: MayCarry;
   /** The plan file for a slug, inside this workspace's plans folder: never a path from the file. */
   planPath: (slug: string) => string;

@@ -11,11 +11,11 @@ import {
 } from "../db/session-reads/session-list";
 import { sessionView } from "../db/session-log/read-state";
 import { PERMISSION_MODES } from "../permission/modes";
-import { SESSION_STATUSES } from "../core/events";
-import { searchWords } from "../core/search-text";
-import type { SessionListItem } from "../core/session-view";
+import { SESSION_STATUSES } from "./log/events";
+import { searchWords } from "./log/search-text";
+import type { SessionListItem } from "./views/session-view";
 
-export type { SessionListItem } from "../core/session-view";
+export type { SessionListItem } from "./views/session-view";
 export type { SearchBudget } from "../db/session-reads/session-list";
 
 export const listSessionsQuery = z.object({

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "./log/events";
 
 /**
  * Pure: the tool calls of the latest model step that have no result yet. A new step (or a compaction) closes

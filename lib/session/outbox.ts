@@ -1,7 +1,7 @@
 import { insertOutboxEntries } from "../db/outbox";
 import type { Executor } from "../db/client";
 import { newId } from "../id";
-import type { EventType, SessionEvent } from "../core/events";
+import type { EventType, SessionEvent } from "./log/events";
 
 /**
  * Events that something outside the log acts on after they commit (lib/webhooks). Each gets an "EventOutbox"

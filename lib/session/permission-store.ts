@@ -1,8 +1,8 @@
 import type { Conn, Db } from "../db/client";
 import { insertRequests, selectRequests, type RequestFilter, type RequestRow } from "../db/permissions/requests";
 import { newId } from "../id";
-import type { NewEvent } from "../core/events";
-import type { PermissionAsk } from "../core/tool-types";
+import type { NewEvent } from "./log/events";
+import type { PermissionAsk } from "./log/tool-types";
 
 export type RequestStatus = "pending" | "once" | "always" | "reject";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Usage } from "../core/events";
-import { usageFromStateJson } from "../core/projection";
+import type { Usage } from "./log/events";
+import { usageFromStateJson } from "./log/projection";
 
 describe("usageFromStateJson", () => {
   const cases: [string, string | null, Usage | null][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PendingRetry } from "../core/fold";
+import type { PendingRetry } from "./log/fold";
 import { countdownText, retryText } from "./retry-text";
 
 describe("countdownText", () => {

@@ -1,4 +1,4 @@
-import type { PendingRetry } from "../core/fold";
+import type { PendingRetry } from "./log/fold";
 
 /** Time left as people read it, in whole seconds rounded up: 3.2 s → "4 s", 95 s → "1 min 35 s". */
 export function countdownText(ms: number): string {

@@ -2,10 +2,10 @@ import type { Conn } from "../db/client";
 import * as index from "../db/session-log/search-index-pg";
 
 /*
- * PostgreSQL's search index lives in lib/db/session-log/search-index-pg (its statements) and lib/core/search-text
+ * PostgreSQL's search index lives in lib/db/session-log/search-index-pg (its statements) and lib/session/log/search-text
  * (its lexemes). These names stay for their importers; the ones that take a connection also take a SQL runner.
  */
-export { quoteLexeme, searchTokens, tsQueryText, tsvectorRows } from "../core/search-text";
+export { quoteLexeme, searchTokens, tsQueryText, tsvectorRows } from "./log/search-text";
 export {
   PG_SESSION_AMONG_MATCHES,
   PG_SESSION_RANK,

@@ -5,7 +5,7 @@ import type { SqlRunner } from "../db/sql";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
 import { deleteSession } from "./delete-session";
-import type { NewEvent } from "../core/events";
+import type { NewEvent } from "./log/events";
 import { listSessions } from "./list-sessions";
 import {
   DOCS_PER_SESSION,

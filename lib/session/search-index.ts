@@ -1,12 +1,12 @@
 import type { Conn } from "../db/client";
 import * as index from "../db/session-log/search-index";
-import type { SearchDoc } from "../core/search-text";
+import type { SearchDoc } from "./log/search-text";
 
 /*
- * The search index lives in lib/db/session-log (its statements) and lib/core/search-text (its pure text side).
+ * The search index lives in lib/db/session-log (its statements) and lib/session/log/search-text (its pure text side).
  * These names stay for their importers; the ones that take a connection also take a caller's SQL runner.
  */
-export { ftsQuery, type SearchDoc, searchDocs, searchWords, wholeTermsMatch } from "../core/search-text";
+export { ftsQuery, type SearchDoc, searchDocs, searchWords, wholeTermsMatch } from "./log/search-text";
 export {
   DOCS_PER_SESSION,
   keySpans,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorId, cursorInt, cursorTime, keysetPage } from "../core/cursor";
+import { cursorId, cursorInt, cursorTime, keysetPage } from "./log/cursor";
 import { AppError } from "../errors";
 import type { Db } from "../db/client";
 import {
@@ -15,9 +15,9 @@ import {
   listCopiedReviewEvents,
   listRelatedSessions,
 } from "../db/session-reads/session-history";
-import type { PlanVersionView, SessionHistory } from "../core/history-view";
-import { usageFromStateJson } from "../core/projection";
-import { sideBySide } from "../core/side-by-side";
+import type { PlanVersionView, SessionHistory } from "./views/history-view";
+import { usageFromStateJson } from "./log/projection";
+import { sideBySide } from "../plan/views/side-by-side";
 
 export type {
   ModeChangeView,
@@ -25,7 +25,7 @@ export type {
   PlanVersionView,
   RelatedSession,
   SessionHistory,
-} from "../core/history-view";
+} from "./views/history-view";
 
 const iso = (d: Date) => d.toISOString();
 

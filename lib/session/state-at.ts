@@ -1,11 +1,11 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { foldEvents } from "../core/fold";
+import { foldEvents } from "./log/fold";
 import { getSession } from "./get-session";
 import { readEvents } from "./read-events";
-import type { ReplayView } from "../core/replay-view";
+import type { ReplayView } from "./views/replay-view";
 
-export type { ReplayView } from "../core/replay-view";
+export type { ReplayView } from "./views/replay-view";
 
 /** Replay: the session's state right after event `seq`, folded from the log alone. */
 export async function stateAt(db: Db, sessionId: string, seq: number): Promise<ReplayView> {

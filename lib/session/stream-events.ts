@@ -1,7 +1,7 @@
 import { withTransaction, type Db } from "../db/client";
 import { readEvents } from "../db/session-log/read-events";
 import { subscribeDrafts, subscribeEvents } from "./bus";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "./log/events";
 import { liveStream } from "./live-stream";
 import { watchLog } from "./log-watch";
 

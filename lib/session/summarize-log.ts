@@ -1,5 +1,5 @@
-import type { SessionEvent } from "../core/events";
-import { foldEvents } from "../core/fold";
+import type { SessionEvent } from "./log/events";
+import { foldEvents } from "./log/fold";
 
 const FILE_TOOLS = new Set(["edit", "write", "apply_patch"]);
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { NewEvent, SessionEvent } from "../core/events";
+import type { NewEvent, SessionEvent } from "./log/events";
 import { summarizeCall, timelineItems } from "./timeline-items";
 
 const log = (events: NewEvent[]): SessionEvent[] =>

@@ -1,7 +1,7 @@
 import { describeModeChange, modeLabel } from "../vocabulary";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "./log/events";
 import { usageText } from "./usage-text";
-import { claimLine, signedLine } from "../core/imported-claims";
+import { claimLine, signedLine } from "./log/imported-claims";
 
 export type ToolItem = {
   kind: "tool";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Usage } from "../core/events";
+import type { Usage } from "./log/events";
 import { formatTokens, hasUsage, usageText } from "./usage-text";
 
 describe("formatTokens", () => {

@@ -1,5 +1,5 @@
-import type { Usage } from "../core/events";
-import { hasUsage } from "../core/usage";
+import type { Usage } from "./log/events";
+import { hasUsage } from "./log/usage";
 
 // One fixed locale: the server's and the browser's renderings must match (hydration), whatever the machine says.
 const numbers = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -9,7 +9,7 @@ export function formatTokens(n: number): string {
   return numbers.format(n);
 }
 
-// hasUsage lives in lib/core (the projection needs it); re-exported for what formats tokens.
+// hasUsage lives in lib/session/log (the projection needs it); re-exported for what formats tokens.
 export { hasUsage };
 
 /**

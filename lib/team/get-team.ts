@@ -1,11 +1,11 @@
 import type { Conn } from "../db/client";
 import { findTeam, listRecentTeams, listTeamMembers } from "../db/teams/teams";
 import { AppError } from "../errors";
-import type { SessionState } from "../core/fold";
-import { stateFromRow } from "../core/projection";
-import type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
+import type { SessionState } from "../session/log/fold";
+import { stateFromRow } from "../session/log/projection";
+import type { MemberView, TeammateStatus, TeamView } from "./views/team-view";
 
-export type { MemberView, TeammateStatus, TeamView } from "../core/team-view";
+export type { MemberView, TeammateStatus, TeamView } from "./views/team-view";
 
 /** Pure: how the lead reads a teammate's state. */
 export function teammateStatus(

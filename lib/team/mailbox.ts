@@ -9,9 +9,9 @@ import {
   type MailRow,
 } from "../db/teams/mailbox";
 import { newId } from "../id";
-import type { MailStatus, MailType, MailView } from "../core/team-view";
+import type { MailStatus, MailType, MailView } from "./views/team-view";
 
-export { MAIL_TYPES, type MailStatus, type MailType, type MailView } from "../core/team-view";
+export { MAIL_TYPES, type MailStatus, type MailType, type MailView } from "./views/team-view";
 
 const view = (r: MailRow): MailView => ({
   id: r.id,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "../core/people";
+import type { Actor } from "../auth/rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { findPerson } from "../db/people/people";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorInt, keysetPage } from "../core/cursor";
+import { cursorInt, keysetPage } from "../session/log/cursor";
 import type { Db } from "../db/client";
 import { getTeam } from "./get-team";
 import { type InboxCursor, listInbox, type MailType, type MailView } from "./mailbox";

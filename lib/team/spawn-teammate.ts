@@ -1,9 +1,9 @@
-import type { Starter } from "../core/people";
+import type { Starter } from "../auth/rules/rights";
 import { findSessionOwner } from "../db/sessions";
 import { z } from "zod";
 import type { Conn, Db } from "../db/client";
 import { joinTeam, listTeamMembers } from "../db/teams/teams";
-import { stateFromRow } from "../core/projection";
+import { stateFromRow } from "../session/log/projection";
 import { AppError } from "../errors";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";

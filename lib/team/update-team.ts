@@ -1,4 +1,4 @@
-import type { Signer } from "../core/people";
+import type { Signer } from "../auth/rules/rights";
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
 import { findSessionWorkspace } from "../db/sessions";

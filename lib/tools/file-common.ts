@@ -1,4 +1,4 @@
-import { isHeld } from "../core/review-policy";
+import { isHeld } from "../review/rules/review-policy";
 import { createTwoFilesPatch } from "diff";
 import {
   assertJudgedPaths,

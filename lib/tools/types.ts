@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { PermissionMode } from "../permission";
-import type { PermissionAsk, SandboxInfo } from "../core/tool-types";
+import type { PermissionAsk, SandboxInfo } from "../session/log/tool-types";
 
-export { MAX_OUTPUT_CHARS, ToolError, type PermissionAsk, type SandboxInfo } from "../core/tool-types";
+export { MAX_OUTPUT_CHARS, ToolError, type PermissionAsk, type SandboxInfo } from "../session/log/tool-types";
 import type { Db } from "../db/client";
-import type { TeamMembership } from "../core/fold";
+import type { TeamMembership } from "../session/log/fold";
 import type { StartSession } from "../team/spawn-teammate";
 
 /** Everything a tool may know about the call it is running for. */

@@ -1,4 +1,4 @@
-import type { ItemVerdict, ReportStatus, TestRun, VerificationReport } from "../core/verification-view";
+import type { ItemVerdict, ReportStatus, TestRun, VerificationReport } from "./views/verification-view";
 
 export type RunResult = (TestRun & { passed: boolean }) | null;
 

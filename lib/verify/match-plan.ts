@@ -1,8 +1,8 @@
 import type { PlanItem } from "./plan-items";
-import type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
+import type { Change, ItemVerdict, TestRun, VerificationReport } from "./views/verification-view";
 import { checkedByTests, reportStatus, summarise, testResult } from "./checked-verdicts";
 
-export type { Change, ItemVerdict, TestRun, VerificationReport } from "../core/verification-view";
+export type { Change, ItemVerdict, TestRun, VerificationReport } from "./views/verification-view";
 
 // Steps that describe an activity rather than a change to the files.
 const ACTIVITY =

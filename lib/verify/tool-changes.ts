@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 import type { Change } from "./match-plan";
 
 function relative(workspace: string, file: string): string {

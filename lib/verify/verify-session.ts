@@ -16,19 +16,19 @@ import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { workspaceConfigFor } from "../workspace/effective-config";
 import { diffTrees, isGitWorkspace, isTreeId, ownFolders, snapshotTree } from "./git-snapshot";
 import { matchPlan, type Change, type TestRun, type VerificationReport } from "./match-plan";
-import type { VerificationView } from "../core/verification-view";
+import type { VerificationView } from "./views/verification-view";
 import { planItems, type PlanItem } from "./plan-items";
 import { applyModelGrades, graderPrompt } from "./model-grades";
-import { parseModelName } from "../core/model-name";
+import { parseModelName } from "../model/rules/model-name";
 import { mergeChanges, toolChanges } from "./tool-changes";
 import { BASELINE_MANIFEST, BASELINE_NONE, baselineSettled } from "./take-baseline";
 import { diffManifests, MANIFEST_LIMITS, parseManifest, takeManifest } from "./file-manifest";
-import { heldByPolicy, heldRulesOf } from "../core/held-asks";
+import { heldByPolicy, heldRulesOf } from "../review/rules/held-asks";
 import { policyHeldRules } from "../plan/policy-held";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { heldLocations } from "../sandbox/held-locations";
 
-export type { VerificationView } from "../core/verification-view";
+export type { VerificationView } from "./views/verification-view";
 
 /**
  * A verifier model with no tools: given the grader prompt, its answer's text (a provider error throws). Verify

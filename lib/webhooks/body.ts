@@ -1,6 +1,6 @@
 import type { Conn } from "../db/client";
 import { findWebhookReview } from "../db/webhooks";
-import type { SessionEvent } from "../core/events";
+import type { SessionEvent } from "../session/log/events";
 import type { WebhookEvent } from "./event-names";
 import { reviewPosition } from "../review/read-review";
 

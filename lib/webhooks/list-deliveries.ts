@@ -1,9 +1,9 @@
 import type { Db } from "../db/client";
 import { listAttempts, listDeliveryRows } from "../db/webhooks";
 import { AppError } from "../errors";
-import type { AttemptView, DeliveryView } from "../core/webhook-view";
+import type { AttemptView, DeliveryView } from "./views/webhook-view";
 
-export type { AttemptView, DeliveryView } from "../core/webhook-view";
+export type { AttemptView, DeliveryView } from "./views/webhook-view";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "refused"] as const;
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeFileFixture, type FileFixture } from "../../tests/helpers/file-tools-fixture";
-import { ToolError } from "../core/tool-types";
+import { ToolError } from "../session/log/tool-types";
 import {
   assertJudgedPaths,
   externalDirectoryAsk,

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ToolError, type PermissionAsk } from "../core/tool-types";
+import { ToolError, type PermissionAsk } from "../session/log/tool-types";
 import { controlTargets, isControlPath, underTarget } from "./control-paths";
 
 export type ResolvedPath = {

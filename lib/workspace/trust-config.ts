@@ -1,12 +1,12 @@
 import { type Db, withTransaction } from "../db/client";
 import { appendAudit } from "../db/people/audit";
-import { type Signer, signedBy } from "../core/people";
+import { type Signer, signedBy } from "../auth/rules/rights";
 import { AppError } from "../errors";
 import { waitsForTrust, workspaceConfigFor } from "./effective-config";
 import { deleteTrust, saveTrust } from "./trust-store";
-import type { ConfigTrustView } from "../core/config-trust-view";
+import type { ConfigTrustView } from "./views/config-trust-view";
 
-export type { ConfigTrustView } from "../core/config-trust-view";
+export type { ConfigTrustView } from "./views/config-trust-view";
 
 export async function describeConfigTrust(db: Db, workspace: string): Promise<ConfigTrustView> {
   const c = await workspaceConfigFor(db, workspace);

@@ -1,8 +1,8 @@
 import type { Conn, Db } from "../db/client";
 import { deleteTrustRow, selectAllTrust, selectTrust, upsertTrust, type TrustRow } from "../db/workspace-trust";
-import type { TrustView } from "../core/config-trust-view";
+import type { TrustView } from "./views/config-trust-view";
 
-export type { TrustView } from "../core/config-trust-view";
+export type { TrustView } from "./views/config-trust-view";
 
 const view = (r: TrustRow): TrustView => ({
   workspace: r.workspace,

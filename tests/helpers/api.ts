@@ -4,7 +4,7 @@ import path from "node:path";
 import { resetEnvCache } from "../../lib/env";
 import { getSession } from "../../lib/session/get-session";
 import { readEvents } from "../../lib/session/read-events";
-import type { SessionEvent } from "../../lib/core/events";
+import type { SessionEvent } from "../../lib/session/log/events";
 import { freshDb, type TestDb } from "./db";
 
 import * as sessions from "../../app/api/sessions/route";

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import type { Db } from "../../lib/db/client";
-import { authFor } from "../../lib/db/people/auth";
+import { authFor } from "../../lib/auth/better-auth";
 import { createPerson } from "../../lib/db/people/people";
 
 const repo = path.resolve(import.meta.dirname, "../..");

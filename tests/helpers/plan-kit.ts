@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { results, type Api, call } from "./api";
-import type { EventPayload, EventType, SessionEvent } from "../../lib/core/events";
+import type { EventPayload, EventType, SessionEvent } from "../../lib/session/log/events";
 
 export type Mode = "default" | "acceptEdits" | "plan" | "auto";
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import type { Api } from "./api";
 import { signedInCookie } from "./people";
 

@@ -16,7 +16,7 @@ import {
   startFakeOpenAIResponses,
   type ResponsesScriptStep,
 } from "../agents/fake-openai-responses";
-import type { SessionEvent } from "../../lib/core/events";
+import type { SessionEvent } from "../../lib/session/log/events";
 
 export type Call = { id: string; name: string; args: Record<string, unknown> };
 /** overflow: the provider's own "the prompt does not fit" 400. */

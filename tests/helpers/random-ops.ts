@@ -1,5 +1,5 @@
-import type { NewEvent, Mode } from "../../lib/core/events";
-import type { SessionState } from "../../lib/core/fold";
+import type { NewEvent, Mode } from "../../lib/session/log/events";
+import type { SessionState } from "../../lib/session/log/fold";
 import { enterPlan, exitPlan, setMode } from "../../lib/permission";
 
 /** A seeded PRNG so a failing mix can be replayed. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPerson } from "../../lib/db/people/people";
 import { createToken } from "../../lib/db/people/tokens";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import { testApi, type Api } from "../helpers/api";
 
 // Issue 26, as the attack: an outside agent holds an `agent` token and runs unsandboxed as the user, so it can

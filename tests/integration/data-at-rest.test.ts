@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../lib/core/cookie-names";
+import { SESSION_COOKIE } from "../../lib/auth/rules/cookie-names";
 import { holdControlGuard } from "../../lib/sandbox/guard-controls";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { freePort, operatorHeaders, startServer, type Server } from "../helpers/server";

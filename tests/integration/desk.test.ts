@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { DeskItem } from "../../lib/core/desk-view";
+import type { DeskItem } from "../../lib/desk/views/desk-view";
 import { awaitReview, call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { signedInCookie } from "../helpers/people";
 import { exitWith } from "../helpers/plan-kit";

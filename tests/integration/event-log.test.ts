@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { appendEvents } from "../../lib/session/append-events";
 import { createSession } from "../../lib/session/create-session";
-import { foldEvents } from "../../lib/core/fold";
+import { foldEvents } from "../../lib/session/log/fold";
 import { getSession } from "../../lib/session/get-session";
 import { readEvents } from "../../lib/session/read-events";
 import { freshDb, type TestDb } from "../helpers/db";

@@ -5,7 +5,7 @@ import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1, PLAN_V2 } from "../helpers/plan-kit";
 import { sql } from "../../lib/db/sql";
 import { appendEvents } from "../../lib/session/append-events";
-import { foldEvents, type SessionState } from "../../lib/core/fold";
+import { foldEvents, type SessionState } from "../../lib/session/log/fold";
 import { getSession } from "../../lib/session/get-session";
 import { sessionHistory } from "../../lib/session/session-history";
 import { readEvents } from "../../lib/session/read-events";

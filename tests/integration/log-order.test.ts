@@ -9,7 +9,7 @@ import { ofType } from "../helpers/plan-kit";
 import { RIG_KEYS } from "../helpers/provider-rigs";
 import { messageText, startFakeOpenAI, type FakeOpenAI, type ScriptStep, type Turn } from "../agents/fake-openai";
 import { readEvents } from "../../lib/session/read-events";
-import type { SessionEvent } from "../../lib/core/events";
+import type { SessionEvent } from "../../lib/session/log/events";
 import { waitFor } from "../helpers/poll";
 
 let api: Api | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeLink } from "../../lib/auth/complete-link";
 import { membershipsOf, findPerson } from "../../lib/db/people/people";
-import { authFor } from "../../lib/db/people/auth";
+import { authFor } from "../../lib/auth/better-auth";
 import { testApi, type Api } from "../helpers/api";
 import { signedInCookie, TEST_PASSWORD } from "../helpers/people";
 

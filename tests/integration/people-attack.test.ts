@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPerson } from "../../lib/db/people/people";
 import { createToken, revokeToken } from "../../lib/db/people/tokens";
 import { signedInCookie } from "../helpers/people";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import { awaitReview, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1 } from "../helpers/plan-kit";
 

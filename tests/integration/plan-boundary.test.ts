@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import { readEvents } from "../../lib/session/read-events";
-import type { EventPayload, EventType, SessionEvent } from "../../lib/core/events";
+import type { EventPayload, EventType, SessionEvent } from "../../lib/session/log/events";
 
 let api: Api;
 const cleanup: string[] = [];

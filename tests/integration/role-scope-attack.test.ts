@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signedInCookie } from "../helpers/people";
-import type { Role } from "../../lib/core/people";
+import type { Role } from "../../lib/auth/rules/rights";
 import { awaitReview, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1 } from "../helpers/plan-kit";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { POST } from "../../app/api/auth/[...all]/route";
 import { identify } from "../../lib/auth/identify";
-import { OPERATOR_COOKIE } from "../../lib/core/cookie-names";
+import { OPERATOR_COOKIE } from "../../lib/auth/rules/cookie-names";
 import { testApi, type Api } from "../helpers/api";
 import { signedInCookie } from "../helpers/people";
 

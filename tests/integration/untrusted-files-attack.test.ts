@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { emptyState } from "../../lib/core/fold";
+import { emptyState } from "../../lib/session/log/fold";
 import { readEvents } from "../../lib/session/read-events";
 import { planReference } from "../../lib/plan/plan-reference";
 import { testApi, type Api } from "../helpers/api";

@@ -1,4 +1,4 @@
-import { auditCsv } from "@/lib/core/audit-csv";
+import { auditCsv } from "@/lib/auth/views/audit-csv";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { readAudit } from "@/lib/auth/read-audit";

@@ -1,4 +1,4 @@
-import { may } from "@/lib/core/people";
+import { may } from "@/lib/auth/rules/rights";
 import { getDb } from "@/lib/db/client";
 import { eventStream, parseQuery, route } from "@/lib/http/route";
 import { changesQuery } from "./schema";

@@ -1,4 +1,4 @@
-import { readableFilter } from "@/lib/core/people";
+import { readableFilter } from "@/lib/auth/rules/rights";
 import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { listReviews } from "@/lib/review/read-review";

@@ -4,7 +4,7 @@ import { listSessions } from "@/lib/session/list-sessions";
 import { startSession } from "@/lib/agent/start-session";
 import { createSessionBody, listSessionsQuery } from "./schema";
 import { authorise, authoriseMode } from "@/lib/auth/authorise";
-import { readableRoots, starterOf } from "@/lib/core/people";
+import { readableRoots, starterOf } from "@/lib/auth/rules/rights";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { json, parseBody, route } from "@/lib/http/route";
 import { createTeam } from "@/lib/team/create-team";
 import { getTeam } from "@/lib/team/get-team";
 import { createTeamBody } from "./schema";
-import { signerOf } from "@/lib/core/people";
+import { signerOf } from "@/lib/auth/rules/rights";
 
 export const dynamic = "force-dynamic";
 

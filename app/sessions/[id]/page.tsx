@@ -1,5 +1,5 @@
-import { may } from "@/lib/core/people";
-import { choosableModes } from "@/lib/core/mode-rights";
+import { may } from "@/lib/auth/rules/rights";
+import { choosableModes } from "@/lib/auth/rules/mode-rights";
 import { pageActor } from "@/lib/http/page-actor";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
 import { isExternalModel } from "@/lib/session/external-agents";
 import { readEvents } from "@/lib/session/read-events";
-import type { SessionEvent } from "@/lib/core/events";
+import type { SessionEvent } from "@/lib/session/log/events";
 import { planDetails, reviewPosition } from "@/lib/review/read-review";
 import { readGates } from "@/lib/session/mode-gates";
 import { listRequests } from "@/lib/session/permission-store";

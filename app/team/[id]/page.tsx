@@ -1,4 +1,4 @@
-import { may } from "@/lib/core/people";
+import { may } from "@/lib/auth/rules/rights";
 import { findSessionOwner } from "@/lib/db/sessions";
 import { findPerson } from "@/lib/db/people/people";
 import { listTeamLeads } from "@/lib/db/teams/team-leads";

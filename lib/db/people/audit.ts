@@ -1,6 +1,6 @@
 import "server-only";
-import type { AuditRow } from "../../core/audit-csv";
-import { credentialOf, type Signer, signedBy } from "../../core/people";
+import type { AuditRow } from "../../auth/views/audit-csv";
+import { credentialOf, type Signer, signedBy } from "../../auth/rules/rights";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
 import { direct } from "../shaped-query";

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import type { Role } from "../../core/people";
+import type { Role } from "../../auth/rules/rights";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
 

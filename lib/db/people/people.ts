@@ -1,8 +1,9 @@
 import "server-only";
-import type { Membership, Role } from "../../core/people";
+import { hashPassword } from "better-auth/crypto";
+import { MIN_PASSWORD_LENGTH } from "../../auth/rules/password";
+import type { Membership, Role } from "../../auth/rules/rights";
 import { AppError } from "../../errors";
 import { type Conn, type Db, kysely, withTransaction } from "../client";
-import { authFor } from "./auth";
 import { newId } from "../../id";
 import { isWriteConflict } from "../retry";
 import { revokeTokensOf } from "./tokens";
@@ -77,7 +78,7 @@ export async function createPerson(
 ): Promise<Person> {
   const email = input.email.trim().toLowerCase();
   if (await findPerson(db, { email })) throw new AppError("conflict", `${email} already has an account.`);
-  const hash = input.password === undefined ? null : await passwordHash(db, input.password);
+  const hash = input.password === undefined ? null : await passwordHash(input.password);
   const now = new Date();
   const person: Person = {
     id: newId("usr"),
@@ -116,12 +117,11 @@ export async function createPerson(
   return person;
 }
 
-/** better-auth's hash of a new password, after its length rule. */
-async function passwordHash(db: Db, password: string): Promise<string> {
-  const ctx = await authFor(db).$context;
-  const min = ctx.password.config.minPasswordLength;
-  if (password.length < min) throw new AppError("bad_request", `password: at least ${min} characters`);
-  return ctx.password.hash(password);
+/** better-auth's hash of a new password (its default hasher, which its sign-in verifies), after the length rule. */
+async function passwordHash(password: string): Promise<string> {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("bad_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
+  return hashPassword(password);
 }
 
 /** What a password reset ended: the person's sign-in sessions and live tokens made before it. */
@@ -140,7 +140,7 @@ export async function setPassword(
   also?: (trx: Conn, ended: Ended) => Promise<void>,
   now = new Date(),
 ): Promise<Ended> {
-  const hash = await passwordHash(db, password);
+  const hash = await passwordHash(password);
   return withTransaction(db, async (trx) => {
     const k = kysely(trx);
     const changed = await k

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { type Membership, rolesInRows, type TokenScope } from "../../core/people";
+import { type Membership, rolesInRows, type TokenScope } from "../../auth/rules/rights";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Selectable } from "kysely";
-import { credentialOf, type Signer, signedBy } from "../../core/people";
+import { credentialOf, type Signer, signedBy } from "../../auth/rules/rights";
 import { type Conn, kysely } from "../client";
 import { appendAudit } from "../people/audit";
 import type { PermissionRequest } from "../generated-kysely/types";

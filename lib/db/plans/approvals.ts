@@ -1,5 +1,5 @@
 import "server-only";
-import type { Approver } from "../../core/review-policy";
+import type { Approver } from "../../review/rules/review-policy";
 import { type Conn, kysely } from "../client";
 
 /** Home of ReviewApproval: the approvals a plan review gathered toward its policy, one per person. */

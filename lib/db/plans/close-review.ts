@@ -1,5 +1,5 @@
 import "server-only";
-import { credentialOf, type Signer, signedBy } from "../../core/people";
+import { credentialOf, type Signer, signedBy } from "../../auth/rules/rights";
 import { type Conn, withTransaction } from "../client";
 import { appendAudit } from "../people/audit";
 import { type Bind, shapedQuery } from "../shaped-query";

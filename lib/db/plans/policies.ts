@@ -1,8 +1,8 @@
 import "server-only";
 import type { Insertable } from "kysely";
 import { z } from "zod";
-import { covers } from "../../core/people";
-import { DEFAULT_POLICY, type ReviewPolicy } from "../../core/review-policy";
+import { covers } from "../../auth/rules/rights";
+import { DEFAULT_POLICY, type ReviewPolicy } from "../../review/rules/review-policy";
 import { type Conn, kysely } from "../client";
 import type { ReviewPolicy as ReviewPolicyTable } from "../generated-kysely/types";
 

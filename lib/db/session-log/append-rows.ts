@@ -1,7 +1,7 @@
 import "server-only";
 import type { Insertable } from "kysely";
-import type { ProjectionColumns } from "../../core/projection";
-import type { NewEvent } from "../../core/events";
+import type { ProjectionColumns } from "../../session/log/projection";
+import type { NewEvent } from "../../session/log/events";
 import { newId } from "../../id";
 import { type Conn, kysely } from "../client";
 import type { ModeChange, SessionEvent } from "../generated-kysely/types";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { EventType, SessionEvent } from "../../core/events";
+import type { EventType, SessionEvent } from "../../session/log/events";
 import { type Conn, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { stateFromRow } from "../../core/projection";
-import type { SessionState } from "../../core/fold";
-import type { SessionView } from "../../core/session-view";
+import { stateFromRow } from "../../session/log/projection";
+import type { SessionState } from "../../session/log/fold";
+import type { SessionView } from "../../session/views/session-view";
 import { type Conn, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";
 

@@ -1,12 +1,12 @@
 import "server-only";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
-import { tsvectorRows } from "../../core/search-text";
+import { tsvectorRows } from "../../session/log/search-text";
 import { type Conn, type Executor, kysely } from "../client";
 import { fixedShape } from "./fixed-shape";
 
 /*
  * Full-text search on PostgreSQL: each document is a row of "SessionSearch" (see the 20261201060100_search
- * migration) whose tsvector the app builds (lib/core/search-text), matched with @@ through a GIN index and
+ * migration) whose tsvector the app builds (lib/session/log/search-text), matched with @@ through a GIN index and
  * ranked with ts_rank. The table is PostgreSQL's alone, so it is declared here rather than in the Prisma schema.
  */
 type PgSearchTables = { SessionSearch: { sessionId: string; terms: string } };

@@ -1,6 +1,6 @@
 import "server-only";
 import { type RawBuilder, type SqlBool, sql } from "kysely";
-import { type SearchDoc, wholeTermsMatch } from "../../core/search-text";
+import { type SearchDoc, wholeTermsMatch } from "../../session/log/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
 import { raw, shapedQuery } from "../shaped-query";
 import { fixedShape } from "./fixed-shape";

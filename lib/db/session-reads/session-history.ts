@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "kysely";
-import type { RelatedSession } from "../../core/history-view";
+import type { RelatedSession } from "../../session/views/history-view";
 import { type Conn, type Executor, kysely } from "../client";
 import { shapedQuery } from "../shaped-query";
 

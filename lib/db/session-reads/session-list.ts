@@ -1,6 +1,6 @@
 import "server-only";
 import { type Expression, type SqlBool, sql } from "kysely";
-import { ftsQuery, tsQueryText } from "../../core/search-text";
+import { ftsQuery, tsQueryText } from "../../session/log/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
 import { type Bind, direct, shapedQuery } from "../shaped-query";
 import { rootValues, underRoots } from "../within-roots";

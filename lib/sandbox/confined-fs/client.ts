@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { SandboxInfo } from "../../core/tool-types";
+import type { SandboxInfo } from "../../session/log/tool-types";
 import { getEnv } from "../../env";
 import { hostView } from "../host-view";
 import { hiddenServerFiles } from "../server-files";

@@ -1,10 +1,10 @@
 import { getDb } from "@/lib/db/client";
-import { authFor } from "@/lib/db/people/auth";
-import { ssoRoutes, ssoStartRequest } from "@/lib/db/people/sso";
-import { authForSsoStart } from "@/lib/db/people/sso-start";
+import { authFor } from "@/lib/auth/better-auth";
+import { ssoRoutes, ssoStartRequest } from "@/lib/auth/sso";
+import { authForSsoStart } from "@/lib/auth/sso-start";
 import { limitedAuthRequest } from "@/lib/auth/limit-sign-in";
-import { SSO_START_PATH } from "@/lib/core/sso";
-import { OPERATOR_COOKIE } from "@/lib/core/cookie-names";
+import { SSO_START_PATH } from "@/lib/auth/rules/sso";
+import { OPERATOR_COOKIE } from "@/lib/auth/rules/cookie-names";
 import { AppError } from "@/lib/errors";
 import { overTls } from "@/lib/http/guard";
 import { openRoute } from "@/lib/http/route";

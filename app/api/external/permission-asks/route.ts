@@ -1,10 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import { submitExternalAsk } from "@/lib/external/submit-external-ask";
 import { json, parseBody, route } from "@/lib/http/route";
-import { outsideFolder } from "@/lib/core/outside-folder";
+import { outsideFolder } from "@/lib/external/rules/outside-folder";
 import { submitExternalAskBody } from "./schema";
 import { authoriseAgentSession } from "@/lib/auth/authorise";
-import { starterOf } from "@/lib/core/people";
+import { starterOf } from "@/lib/auth/rules/rights";
 import { externalSessionId } from "@/lib/session/external-agents";
 
 export const dynamic = "force-dynamic";

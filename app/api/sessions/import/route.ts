@@ -8,9 +8,9 @@ import { planFilePath, planSlug } from "@/lib/plan/plan-paths";
 import { getSession } from "@/lib/session/get-session";
 import { IMPORT_MAX_BYTES, importBody, importSession } from "@/lib/session/import-session";
 import { authorise } from "@/lib/auth/authorise";
-import { signerOf, starterOf } from "@/lib/core/people";
+import { signerOf, starterOf } from "@/lib/auth/rules/rights";
 import { AppError } from "@/lib/errors";
-import { carriedBy } from "@/lib/core/mode-rights";
+import { carriedBy } from "@/lib/auth/rules/mode-rights";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { idFrom, type IdParams } from "@/lib/http/params";
 import { getTeam } from "@/lib/team/get-team";
 import { updateTeam } from "@/lib/team/update-team";
 import { updateTeamBody } from "../schema";
-import { signerOf } from "@/lib/core/people";
+import { signerOf } from "@/lib/auth/rules/rights";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import { listReviews, withPosition } from "@/lib/review/read-review";
 import { commitDecision } from "@/lib/review/commit-decision";
 import { planDecisionBody } from "@/lib/review/parse-decision";
 import { authoriseSession } from "@/lib/auth/authorise";
-import { signerOf } from "@/lib/core/people";
+import { signerOf } from "@/lib/auth/rules/rights";
 
 export const dynamic = "force-dynamic";
 

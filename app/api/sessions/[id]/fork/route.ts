@@ -4,8 +4,8 @@ import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { forkSession } from "@/lib/plan/fork-session";
 import { forkBody } from "./schema";
-import { starterOf } from "@/lib/core/people";
-import { carriedBy } from "@/lib/core/mode-rights";
+import { starterOf } from "@/lib/auth/rules/rights";
+import { carriedBy } from "@/lib/auth/rules/mode-rights";
 import { getSession } from "@/lib/session/get-session";
 
 export const dynamic = "force-dynamic";

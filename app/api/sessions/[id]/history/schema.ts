@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, limitParam } from "@/lib/core/cursor";
+import { cursorParam, limitParam } from "@/lib/session/log/cursor";
 import { HISTORY_PLANS, planVersionCursor } from "@/lib/session/session-history";
 
 export const historyQuery = z

@@ -8,7 +8,7 @@ import { modeBody } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-// Which modes this person may choose is the mode's own question (lib/core/mode-rights, in setSessionMode): plan and
+// Which modes this person may choose is the mode's own question (lib/auth/rules/mode-rights, in setSessionMode): plan and
 // default are a member's, a mode that answers asks a reviewer's. Reading the session is the least it takes.
 export const POST = route("read", async (req, ctx: IdParams, actor) => {
   await authoriseSession(getDb(), actor, "read", await idFrom(ctx));

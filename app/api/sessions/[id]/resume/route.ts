@@ -4,7 +4,7 @@ import { json, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
 import { resumeTurn } from "@/lib/agent/resume-turn";
-import { carriedBy } from "@/lib/core/mode-rights";
+import { carriedBy } from "@/lib/auth/rules/mode-rights";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, limitParam } from "@/lib/core/cursor";
+import { cursorParam, limitParam } from "@/lib/session/log/cursor";
 import { MAIL_TYPES } from "@/lib/team/mailbox";
 import { INBOX_PAGE, inboxCursor } from "@/lib/team/read-inbox";
 

@@ -1,5 +1,5 @@
 import { authoriseTeammate } from "@/lib/auth/authorise";
-import { starterOf } from "@/lib/core/people";
+import { starterOf } from "@/lib/auth/rules/rights";
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";

@@ -7,7 +7,7 @@ import { getTeam } from "@/lib/team/get-team";
 import { listMail } from "@/lib/team/mailbox";
 import { mailReplyBody } from "./schema";
 import { authoriseMailboxAnswer } from "@/lib/auth/authorise";
-import { signerOf } from "@/lib/core/people";
+import { signerOf } from "@/lib/auth/rules/rights";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { SSO_PROVIDER_ID } from "../../core/sso";
-import type { Db } from "../client";
-import { type Auth, authFor, forgetAuth } from "./auth";
+import { SSO_PROVIDER_ID } from "./rules/sso";
+import type { Db } from "../db/client";
+import { type Auth, authFor, forgetAuth } from "./better-auth";
 
 /**
  * better-auth for a sign-in start. The generic OAuth plugin reads the provider's discovery document once, when

@@ -1,4 +1,4 @@
-import type { CallAsk } from "../permission";
+import type { CallAsk } from "../../permission/index";
 
 // Shared by the tools and the layers below them (sandbox, workspace, session): kept here so that none of those
 // imports the tools.

@@ -1,4 +1,4 @@
-import { agentLabel } from "./desk-view";
+import { agentLabel } from "../../desk/views/desk-view";
 
 /**
  * Pure: what an outside agent can be given with an approval, measured through each agent's own mechanism (its

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { KEYS, NAMED_KEYS, SHORTCUTS } from "./shortcuts";
 
-const dir = path.resolve(import.meta.dirname, "../../components");
+const dir = path.resolve(import.meta.dirname, "../../../components");
 const sources = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith(".tsx") || f.endsWith(".ts"))

@@ -1,5 +1,5 @@
 import type { Mode, SessionEvent, NewEvent, SessionStatus, Usage } from "./events";
-import type { ModeChangeCause as ModeCause } from "../permission/modes";
+import type { ModeChangeCause as ModeCause } from "../../permission/modes";
 
 export type PendingReview = { id: string; kind: string };
 

@@ -11,13 +11,13 @@ import {
   ssoStartBody,
   jwtPayload,
   verifiedClaims,
-} from "../../core/sso";
-import { AppError } from "../../errors";
-import { type Env, getEnv } from "../../env";
+} from "./rules/sso";
+import { AppError } from "../errors";
+import { type Env, getEnv } from "../env";
 
 /**
- * Single sign-on through one OpenID provider (better-auth's generic OAuth plugin), kept apart from auth.ts so the
- * plugin list there stays one line per feature. The rules it enforces are lib/core/sso.ts.
+ * Single sign-on through one OpenID provider (better-auth's generic OAuth plugin), kept apart from better-auth.ts so the
+ * plugin list there stays one line per feature. The rules it enforces are lib/auth/rules/sso.ts.
  */
 export type SsoSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
 
@@ -35,7 +35,7 @@ export function ssoRoutes(env: Env = getEnv()): string[] {
 }
 
 /**
- * A sign-in start rebuilt with the narrowed body (lib/core/sso.ts ssoStartBody): better-auth then never sees
+ * A sign-in start rebuilt with the narrowed body (lib/auth/rules/sso.ts ssoStartBody): better-auth then never sees
  * `idToken`, `requestSignUp` or extra authorization parameters.
  */
 export async function ssoStartRequest(req: Request): Promise<Request> {
@@ -58,7 +58,7 @@ function duringSso(ctx: GenericEndpointContext | null): ctx is GenericEndpointCo
 /** Refuses (as the callback's error code) a person the admission rule keeps out; reads better-auth's own row. */
 async function admit(userId: string, ctx: GenericEndpointContext): Promise<void> {
   const user = await ctx.context.internalAdapter.findUserById(userId);
-  // deactivatedAt is auth.ts's additional field: there on the row, not in better-auth's base type. Any value
+  // deactivatedAt is better-auth.ts's additional field: there on the row, not in better-auth's base type. Any value
   // there (a Date, or an engine's string or number) counts as deactivated: the check fails closed.
   const at: unknown = user ? (user as Record<string, unknown>).deactivatedAt : null;
   const refusal = ssoAdmission(
@@ -113,7 +113,7 @@ function admission(): BetterAuthPlugin {
   };
 }
 
-/** The plugins for auth.ts: none when SSO is off. */
+/** The plugins for better-auth.ts: none when SSO is off. */
 export function ssoPlugins(env: Env = getEnv()): BetterAuthPlugin[] {
   const sso = ssoSettings(env);
   if (!sso) return [];

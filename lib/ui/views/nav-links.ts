@@ -1,4 +1,4 @@
-import { type Act, type Actor, mayAnywhere } from "./people";
+import { type Act, type Actor, mayAnywhere } from "../../auth/rules/rights";
 
 /**
  * The main navigation for who is looking: nothing for someone signed out (the sign-in and one-time link pages),

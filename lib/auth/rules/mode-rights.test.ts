@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { PERMISSION_MODES, type PermissionMode } from "../permission/modes";
+import { PERMISSION_MODES, type PermissionMode } from "../../permission/modes";
 import { answersAsks, carriedBy, choosableModes, mayChooseMode, modeRefusal } from "./mode-rights";
-import type { Actor, Role } from "./people";
+import type { Actor, Role } from "./rights";
 
 const person = (role: Role, root = "/w"): Actor => ({
   kind: "person",

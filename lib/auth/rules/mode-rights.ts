@@ -1,5 +1,5 @@
-import { isModeAllowed, type ModeGates, PERMISSION_MODES, type PermissionMode } from "../permission/modes";
-import { type Actor, may } from "./people";
+import { isModeAllowed, type ModeGates, PERMISSION_MODES, type PermissionMode } from "../../permission/modes";
+import { type Actor, may } from "./rights";
 
 /**
  * Who may choose which permission mode (issue 41). acceptEdits, auto and bypassPermissions answer asks in a

@@ -1,5 +1,5 @@
 import { type HeldRule, patternMatches } from "./review-policy";
-import type { PermissionAsk } from "./tool-types";
+import type { PermissionAsk } from "../../session/log/tool-types";
 
 // A session approved before the flag was kept shows it by the holds its approval recorded.
 const approvedHere = (s: { planApproved?: true; heldPaths?: readonly string[] }) =>

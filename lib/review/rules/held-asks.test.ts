@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { heldRulesOf, markHeld } from "./held-asks";
-import type { PermissionAsk } from "./tool-types";
+import type { PermissionAsk } from "../../session/log/tool-types";
 
 const rules = [
   { pattern: "migrations/*", reviewers: ["olive@example.com"] },

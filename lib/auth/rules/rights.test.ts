@@ -13,7 +13,7 @@ import {
   signedBy,
   signerOf,
   starterOf,
-} from "./people";
+} from "./rights";
 
 const person = (memberships: Membership[]): Actor => ({
   kind: "person",

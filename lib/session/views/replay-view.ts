@@ -1,4 +1,4 @@
-import type { SessionState } from "./fold";
+import type { SessionState } from "../log/fold";
 
 /** Replay: what the replay panel shows of a session's state right after event `seq`. */
 export type ReplayView = Pick<

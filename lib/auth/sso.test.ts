@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freePort } from "../../../scripts/free-port";
-import { freshDb, type TestDb } from "../../../tests/helpers/db";
-import { type RunningProvider, startOidcProvider } from "../../../tests/helpers/oidc-provider";
-import { SSO_CALLBACK_PATH, SSO_START_PATH } from "../../core/sso";
-import { resetEnvCache } from "../../env";
-import { kysely } from "../client";
-import { authFor } from "./auth";
-import { createPerson, deactivatePerson, findPerson } from "./people";
+import { freePort } from "../../scripts/free-port";
+import { freshDb, type TestDb } from "../../tests/helpers/db";
+import { type RunningProvider, startOidcProvider } from "../../tests/helpers/oidc-provider";
+import { SSO_CALLBACK_PATH, SSO_START_PATH } from "./rules/sso";
+import { resetEnvCache } from "../env";
+import { kysely } from "../db/client";
+import { authFor } from "./better-auth";
+import { createPerson, deactivatePerson, findPerson } from "../db/people/people";
 import { ssoStartRequest } from "./sso";
 import { authForSsoStart } from "./sso-start";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { navLinks } from "./nav-links";
-import type { Actor, Role } from "./people";
+import type { Actor, Role } from "../../auth/rules/rights";
 
 const person = (...roles: Role[]): Actor => ({
   kind: "person",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MODE_CHANGE_CAUSES, PERMISSION_MODES } from "../permission/modes";
+import { MODE_CHANGE_CAUSES, PERMISSION_MODES } from "../../permission/modes";
 import { usageSchema } from "./usage";
 
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
@@ -12,7 +12,7 @@ export const modeCauseSchema = z.enum(MODE_CHANGE_CAUSES);
 
 const id = z.string().min(1);
 
-/** What an imported file said of a signed act: set by the import only (lib/core/imported-claims.ts). */
+/** What an imported file said of a signed act: set by the import only (lib/session/log/imported-claims.ts). */
 const fromFile = { imported: z.literal(true).optional(), claimedBy: z.string().optional() };
 
 export { usageSchema, type Usage } from "./usage";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { AppError } from "../errors";
+import { AppError } from "../../errors";
 
 /**
  * Pure: an outside agent's folder as a label. The agent may run on another machine, so the server never resolves

@@ -1,5 +1,5 @@
-import type { SideRow } from "./side-by-side";
-import type { Usage } from "./usage";
+import type { SideRow } from "../../plan/views/side-by-side";
+import type { Usage } from "../log/usage";
 
 export type PlanVersionView = {
   planId: string;
