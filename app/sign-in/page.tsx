@@ -4,7 +4,7 @@ import { isIpHost, LoopbackNotice } from "@/components/loopback-notice";
 import { PasskeySignInButton } from "@/components/passkey-sign-in-button";
 import { SsoButton } from "@/components/sso-button";
 import { ssoErrorMessage } from "@/lib/auth/rules/sso";
-import { ssoSettings } from "@/lib/auth/sso";
+import { ssoSettings } from "@/lib/auth/sso-plugins";
 
 export const dynamic = "force-dynamic";
 

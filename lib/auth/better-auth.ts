@@ -8,7 +8,7 @@ import { getEnv } from "../env";
 import { newId } from "../id";
 import { AUTH_COOKIE_PREFIX } from "./rules/cookie-names";
 import { MIN_PASSWORD_LENGTH } from "./rules/password";
-import { ssoPlugins } from "./sso";
+import { ssoPlugins } from "./sso-plugins";
 
 // better-auth's configuration: its tables (our migrations own them), sign-in methods, cookies and limits. The
 // session cookie is read without it on every request (lib/db/people/session-cookie.ts), with the same secret.

@@ -1,7 +1,7 @@
 /**
  * Single sign-on through OpenID Connect, as plain rules: what an ID token must say before Plangate believes an
  * email, who may come in on it, and what the sign-in page says when it was refused. No I/O here; the better-auth
- * wiring is lib/auth/sso.ts.
+ * wiring is lib/auth/sso-plugins.ts.
  */
 
 /** The one provider Plangate configures; its callback is /api/auth/callback/oidc. */

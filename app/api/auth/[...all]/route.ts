@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { authFor } from "@/lib/auth/better-auth";
-import { ssoRoutes, ssoStartRequest } from "@/lib/auth/sso";
+import { ssoRoutes, ssoStartRequest } from "@/lib/auth/sso-plugins";
 import { authForSsoStart } from "@/lib/auth/sso-start";
 import { limitedAuthRequest } from "@/lib/auth/limit-sign-in";
 import { SSO_START_PATH } from "@/lib/auth/rules/sso";

@@ -7,7 +7,7 @@ import { resetEnvCache } from "../env";
 import { kysely } from "../db/client";
 import { authFor } from "./better-auth";
 import { createPerson, deactivatePerson, findPerson } from "../db/people/people";
-import { ssoStartRequest } from "./sso";
+import { ssoStartRequest } from "./sso-plugins";
 import { authForSsoStart } from "./sso-start";
 
 // The whole OpenID Connect flow without a browser, on both engines: better-auth's handler (with the narrowed
