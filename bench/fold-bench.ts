@@ -4,7 +4,7 @@ import { createSession } from "../lib/session/create-session";
 import type { NewEvent } from "../lib/session/log/events";
 import { foldEvents } from "../lib/session/log/fold";
 import { getSession } from "../lib/session/get-session";
-import { readEvents } from "../lib/session/read-events";
+import { readEvents } from "../lib/db/session-log/read-events";
 import { planAppend } from "../lib/session/append-events";
 import { projectionColumns } from "../lib/session/log/projection";
 import { median, quantile, repeat, round } from "./lib/stats";

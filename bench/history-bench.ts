@@ -11,7 +11,7 @@ import { appendEvents } from "../lib/session/append-events";
 import { subscribeEvents } from "../lib/session/bus";
 import type { NewEvent } from "../lib/session/log/events";
 import { getSession } from "../lib/session/get-session";
-import { readEvents } from "../lib/session/read-events";
+import { readEvents } from "../lib/db/session-log/read-events";
 import { sessionHistory } from "../lib/session/session-history";
 import { TIMELINE_PAGE } from "../lib/session/timeline-items";
 import { stateAt } from "../lib/session/state-at";

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import { getSession } from "../session/get-session";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { emptyView, extendView, rebuildFrom, seedView, type ConversationView } from "./conversation-view";
 
 // Views of recently driven sessions, so the first step of the next turn does not re-read a long log. Bounded

@@ -3,7 +3,7 @@ import { getEnv } from "../env";
 import { appendEvents, forgetHint, StaleAppend } from "../session/append-events";
 import type { SessionEvent } from "../session/log/events";
 import { getSession } from "../session/get-session";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { warmFiles } from "../tools/file-view";
 import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";

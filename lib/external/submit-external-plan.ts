@@ -13,7 +13,7 @@ import { createSession } from "../session/create-session";
 import type { NewEvent } from "../session/log/events";
 import type { SessionState } from "../session/log/fold";
 import type { Db, Executor } from "../db/client";
-import { isWriteConflict, withConflictRetry } from "../db/retry";
+import { isWriteConflict, withConflictRetry } from "../db/write-conflict";
 import {
   closeSuperseded,
   PlanVersionTaken,

@@ -5,7 +5,7 @@ import { latestPlanContent } from "../db/plans/latest-plan-content";
 import { findSessionModel } from "../db/plans/reviews";
 import { appendEvents } from "../session/append-events";
 import type { SessionEvent } from "../session/log/events";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { foldEvents } from "../session/log/fold";
 import { isExternalModel } from "../session/external-agents";
 import { writePlanFile } from "./plan-file";

@@ -4,7 +4,7 @@ import { insertLogRows, updateProjection } from "../db/session-log/append-rows";
 import { readSessionState } from "../db/session-log/read-state";
 import { indexDocs } from "../db/session-log/search-index";
 import { AppError } from "../errors";
-import { WriteConflict, withConflictRetry } from "../db/retry";
+import { WriteConflict, withConflictRetry } from "../db/write-conflict";
 import { parseNewEvent, type NewEvent, type SessionEvent } from "./log/events";
 import { applyEvent, type SessionState } from "./log/fold";
 import { projectionColumns } from "./log/projection";

@@ -4,7 +4,7 @@ import { appendEvents } from "./append-events";
 import type { SessionEvent } from "./log/events";
 import { getSession } from "./get-session";
 import { openCalls } from "./open-calls";
-import { readEvents } from "./read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { summarizeLog } from "./summarize-log";
 
 function sinceLastCompaction(events: readonly SessionEvent[]): { previous: string | null; from: number } {

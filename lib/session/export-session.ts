@@ -4,7 +4,7 @@ import { selectVerifications } from "../db/verifications";
 import type { SessionEvent, Usage } from "./log/events";
 import type { VerificationReport, VerificationView } from "../verify/views/verification-view";
 import { getSession, type SessionView } from "./get-session";
-import { readEvents } from "./read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { timelineItems } from "./timeline-items";
 import { hasUsage, usageText } from "./usage-text";
 

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { foldEvents } from "./log/fold";
 import { getSession } from "./get-session";
-import { readEvents } from "./read-events";
+import { readEvents } from "../db/session-log/read-events";
 import type { ReplayView } from "./views/replay-view";
 
 export type { ReplayView } from "./views/replay-view";

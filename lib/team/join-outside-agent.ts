@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
 import { isExternalModel } from "../session/external-agents";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import type { TeamView } from "./get-team";
 
 /**

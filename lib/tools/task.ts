@@ -3,7 +3,7 @@ import { findSubagent } from "../db/teams/subagents";
 import { appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import { getSession } from "../session/get-session";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { newId } from "../id";
 import { ToolError, ToolSuspended, type ToolDef } from "./types";
 

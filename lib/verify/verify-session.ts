@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { newId } from "../id";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import type { PermissionRequestView } from "../session/permission-store";
 import { gateVerifyCommand, runVerifyCommand } from "./verify-command";
 import { workspaceConfigFor } from "../workspace/effective-config";

@@ -4,7 +4,7 @@ import { findWebhookSession, takeOutboxRow, type NewDeliveryRow } from "../db/we
 import { getEnv, type Env } from "../env";
 import { newId } from "../id";
 import { publishTouched } from "../session/bus";
-import { readEvents } from "../session/read-events";
+import { readEvents } from "../db/session-log/read-events";
 import { workspaceConfigFor } from "../workspace/effective-config";
 import { isExternalModel } from "../session/external-agents";
 import { eventBody, type WebhookBody } from "./body";

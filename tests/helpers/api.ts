@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { resetEnvCache } from "../../lib/env";
 import { getSession } from "../../lib/session/get-session";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import type { SessionEvent } from "../../lib/session/log/events";
 import { freshDb, type TestDb } from "./db";
 

@@ -7,7 +7,7 @@ import { exitWith } from "../helpers/plan-kit";
 import { kick } from "../../lib/agent/kick";
 import { driveSession } from "../../lib/agent/drive-session";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { appendEvents } from "../../lib/session/append-events";
 import { acquireLease, releaseLease } from "../../lib/session/lease";
 import { sql } from "../../lib/db/sql";

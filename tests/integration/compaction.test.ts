@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildMessages } from "../../lib/agent/build-messages";
 import { planReference } from "../../lib/plan/plan-reference";
 import { foldEvents } from "../../lib/session/log/fold";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 
 let api: Api;

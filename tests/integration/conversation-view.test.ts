@@ -3,7 +3,7 @@ import { buildMessages } from "../../lib/agent/build-messages";
 import { clearViews, releaseView, takeView } from "../../lib/agent/conversation-cache";
 import { viewMessages } from "../../lib/agent/conversation-view";
 import { foldEvents } from "../../lib/session/log/fold";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
 
 let api: Api;

@@ -18,7 +18,7 @@ import { foldEvents } from "../../lib/session/log/fold";
 import { getSession } from "../../lib/session/get-session";
 import { listSessions } from "../../lib/session/list-sessions";
 import { setAutoGate } from "../../lib/session/mode-gates";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { attemptDelivery } from "../../lib/webhooks/deliver";
 import { fanOutOutbox } from "../../lib/webhooks/fan-out";
 import { waitFor } from "../helpers/poll";

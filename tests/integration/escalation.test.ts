@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, results, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
 import { ofType } from "../helpers/plan-kit";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { waitFor } from "../helpers/poll";
 
 /* Nothing inherits more than its parent: subagents, redefined native agents, and a team lead's model. */

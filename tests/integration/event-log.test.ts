@@ -7,7 +7,7 @@ import { appendEvents } from "../../lib/session/append-events";
 import { createSession } from "../../lib/session/create-session";
 import { foldEvents } from "../../lib/session/log/fold";
 import { getSession } from "../../lib/session/get-session";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { freshDb, type TestDb } from "../helpers/db";
 import { randomOp, rng } from "../helpers/random-ops";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { awaitReview, call, startScripted, testApi, type Api } from "../helpers/api";
 
 // An outside agent's plan (Claude Code's hook, OpenCode's plugin) on Plangate's desk, through the real routes.

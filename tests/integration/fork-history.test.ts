@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, PLAN_V1, PLAN_V2 } from "../helpers/plan-kit";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 
 let api: Api;
 afterEach(async () => {

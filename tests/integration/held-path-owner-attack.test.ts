@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { awaitReview, call, settle, startScripted, testApi, type Api, type Step } from "../helpers/api";
 import { exitWith, ofType } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";

@@ -8,7 +8,7 @@ import { appendEvents } from "../../lib/session/append-events";
 import { foldEvents, type SessionState } from "../../lib/session/log/fold";
 import { getSession } from "../../lib/session/get-session";
 import { sessionHistory } from "../../lib/session/session-history";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { waitFor } from "../helpers/poll";
 
 let api: Api;

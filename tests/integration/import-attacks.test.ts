@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 
 /*

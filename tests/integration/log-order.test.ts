@@ -8,7 +8,7 @@ import { awaitReview, settle, testApi, type Api } from "../helpers/api";
 import { ofType } from "../helpers/plan-kit";
 import { RIG_KEYS } from "../helpers/provider-rigs";
 import { messageText, startFakeOpenAI, type FakeOpenAI, type ScriptStep, type Turn } from "../agents/fake-openai";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import type { SessionEvent } from "../../lib/session/log/events";
 import { waitFor } from "../helpers/poll";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createToken } from "../../lib/db/people/tokens";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { awaitReview, call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { exitWith, ofType, PLAN_V1 } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WriteConflict } from "../../lib/db/retry";
+import { WriteConflict } from "../../lib/db/write-conflict";
 import { findSessionOwner } from "../../lib/db/sessions";
 import { submitExternalAsk } from "../../lib/external/submit-external-ask";
 import { submitExternalPlan } from "../../lib/external/submit-external-plan";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { freshDb, type TestDb } from "../helpers/db";
 
 // A collision inside the transaction that makes an outside agent's session and its first plan (SQLite busy, a

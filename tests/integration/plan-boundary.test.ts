@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import type { EventPayload, EventType, SessionEvent } from "../../lib/session/log/events";
 
 let api: Api;

@@ -5,7 +5,7 @@ import { settle, testApi, type Api, call, startScripted } from "../helpers/api";
 import { createDb } from "../../lib/db/client";
 import { driveSession } from "../../lib/agent/drive-session";
 import { appendEvents } from "../../lib/session/append-events";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { foldEvents } from "../../lib/session/log/fold";
 import { modeSwitchNotice } from "../../lib/plan/plan-prompt";
 import { enter, exitWith, PLAN_V1, PLAN_V2, ofType, resultOf, planKit } from "../helpers/plan-kit";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { results, settle, testApi, type Api, call, type Step } from "../helpers/api";
 
 let api: Api;

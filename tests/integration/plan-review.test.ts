@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";
 import { setAutoGate } from "../../lib/session/mode-gates";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { enter, exitWith, PLAN_V1, PLAN_V2, ofType, resultOf, planKit, type Mode } from "../helpers/plan-kit";
 
 let api: Api;

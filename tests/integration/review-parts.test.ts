@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { awaitReview, call, results, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { ofType } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";

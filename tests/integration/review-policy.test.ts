@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { eventBody } from "../../lib/webhooks/body";
 import { awaitReview, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { policyKit } from "../helpers/policy-kit";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Role } from "../../lib/auth/rules/rights";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { call, results, settle, testApi, type Api } from "../helpers/api";
 import { exitWith, ofType } from "../helpers/plan-kit";
 import { policyKit } from "../helpers/policy-kit";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, type Api } from "../helpers/api";
 import { teamKit } from "../helpers/team-kit";
 import { exitWith, ofType, resultOf } from "../helpers/plan-kit";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { waitFor } from "../helpers/poll";
 
 let api: Api;

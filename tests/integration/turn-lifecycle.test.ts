@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { buildMessages } from "../../lib/agent/build-messages";
 import { recoverInterrupted } from "../../lib/agent/recover-interrupted";
 import { appendEvents } from "../../lib/session/append-events";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { getSession } from "../../lib/session/get-session";
 import { resetEnvCache } from "../../lib/env";
 import { results, settle, testApi, type Api, call, startScripted, type Step } from "../helpers/api";

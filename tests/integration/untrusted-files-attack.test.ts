@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyState } from "../../lib/session/log/fold";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { planReference } from "../../lib/plan/plan-reference";
 import { testApi, type Api } from "../helpers/api";
 import { policyKit } from "../helpers/policy-kit";

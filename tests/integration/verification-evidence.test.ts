@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api } from "../helpers/api";
 import { exitWith } from "../helpers/plan-kit";
 import { getSession } from "../../lib/session/get-session";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { SAMPLE_FILES } from "../../lib/workspace/ensure-sample-workspace";
 import { waitFor } from "../helpers/poll";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, settle, startScripted, testApi, trustWorkspaceConfig, type Api, type Step } from "../helpers/api";
 import { exitWith } from "../helpers/plan-kit";
-import { readEvents } from "../../lib/session/read-events";
+import { readEvents } from "../../lib/db/session-log/read-events";
 import { waitFor } from "../helpers/poll";
 
 let api: Api;

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
 import { isExternalModel } from "@/lib/session/external-agents";
-import { readEvents } from "@/lib/session/read-events";
+import { readEvents } from "@/lib/db/session-log/read-events";
 import type { SessionEvent } from "@/lib/session/log/events";
 import { planDetails, reviewPosition } from "@/lib/review/read-review";
 import { readGates } from "@/lib/session/mode-gates";

@@ -5,7 +5,7 @@ import type { Membership, Role } from "../../auth/rules/rights";
 import { AppError } from "../../errors";
 import { type Conn, type Db, kysely, withTransaction } from "../client";
 import { newId } from "../../id";
-import { isWriteConflict } from "../retry";
+import { isWriteConflict } from "../write-conflict";
 import { revokeTokensOf } from "./tokens";
 
 /**

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { json, parseQuery, route } from "@/lib/http/route";
 import { idFrom, type IdParams } from "@/lib/http/params";
 import { getSession } from "@/lib/session/get-session";
-import { readEvents } from "@/lib/session/read-events";
+import { readEvents } from "@/lib/db/session-log/read-events";
 import { eventsQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
