@@ -4,7 +4,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { copyDatabase, CopyRefused, redactUrl } from "../lib/db/copy-database";
+import { copyDatabase } from "../lib/db/copy-database";
+import { CopyRefused, redactUrl } from "../lib/db/copy-values";
 
 const USAGE =
   "usage: npm run db:copy -- --to postgresql://user@host:5432/db [--from file:./data/plangate.db] [--batch 500]";

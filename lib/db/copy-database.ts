@@ -1,5 +1,4 @@
 import "server-only";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import { createDb } from "./client";
 import { migrateDatabase } from "./migrate";
@@ -10,28 +9,18 @@ import { projectionColumns, stateFromRow } from "../session/log/projection";
 import { searchDocs, type SearchDoc } from "../session/log/search-text";
 import { readEvents } from "./session-log/read-events";
 import { indexDocs } from "./session-log/search-index";
-
-// Primary keys that are not `id`.
-const KEYS: Record<string, readonly string[]> = {
-  SessionEvent: ["sessionId", "seq"],
-  Membership: ["userId", "root"],
-  TeamLead: ["teamId", "userId"],
-  Setting: ["key"],
-  WorkspaceTrust: ["workspace"],
-  ReviewPolicy: ["path"],
-  ReviewApproval: ["reviewId", "userId"],
-  RateLimit: ["key"],
-};
-
-/** Every table of prisma/schema.prisma, parents before children, with the primary key its keyset pages walk. */
-export const TABLES: readonly { name: string; key: readonly string[] }[] = [
-  ...["Team", "Session", "SessionEvent", "ModeChange", "Plan", "PlanVersion", "PlanComment", "Review"],
-  ...["ReviewApproval", "ReviewPolicy"],
-  ...["PermissionRequest", "PermissionGrant", "MailboxMessage", "Setting", "Verification"],
-  ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
-  ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
-  ...["OneTimeLink", "AuditEntry", "TeamLead", "RateLimit"],
-].map((name) => ({ name, key: KEYS[name] ?? ["id"] }));
+import {
+  type Column,
+  CopyRefused,
+  canonical,
+  kindOf,
+  MOD,
+  redactUrl,
+  rowHash,
+  TABLES,
+  toValue,
+  type Value,
+} from "./copy-values";
 
 // Session → Session references: rows go in without them, and they are set once every session is in.
 const SELF_REFS = new Set(["parentId", "forkedFromId"]);
@@ -40,10 +29,6 @@ const REBUILT = "searchDocs";
 const MAX_ARGS = 30_000; // PostgreSQL takes at most 65,535 bound values per statement
 const MAX_PROBLEMS = 50;
 const COPY_LOCK = 7_260_318_110_002;
-
-type Kind = "text" | "integer" | "boolean" | "timestamp";
-type Column = { name: string; kind: Kind };
-type Value = string | number | boolean | Date | null;
 
 export type TableCheck = { table: string; source: number; target: number; sameRows: boolean };
 /** ok: counts, row contents and every session's fold agree (only then was the copy committed). */
@@ -56,79 +41,13 @@ export type CopyReport = {
 };
 export type CopyOptions = { from: string; to: string; batchSize?: number; onProgress?: (line: string) => void };
 
-/** The copy cannot start (bad URLs, a missing source, a target that is not empty, another schema). */
-export class CopyRefused extends Error {
-  override name = "CopyRefused";
-}
-
 class Rollback extends Error {
   constructor(readonly report: CopyReport) {
     super("verification failed");
   }
 }
 
-/** A URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, "//");
-}
-
 const q = (name: string) => `"${name}"`;
-
-function kindOf(pgType: string, where: string): Kind {
-  if (pgType === "text" || pgType === "integer" || pgType === "boolean") return pgType;
-  // Milliseconds since the epoch (RateLimit.windowEnd): a safe integer, compared and copied as one.
-  if (pgType === "bigint") return "integer";
-  if (pgType.startsWith("timestamp")) return "timestamp";
-  throw new CopyRefused(`${where}: column type ${pgType} is not one db:copy knows`);
-}
-
-/** SQLite's CURRENT_TIMESTAMP text ("2026-01-02 03:04:05") is UTC; Prisma writes ISO 8601 or epoch milliseconds. */
-function toDate(v: unknown): Date {
-  if (v instanceof Date) return v;
-  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
-  const s = String(v);
-  return new Date(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(s) ? `${s.replace(" ", "T")}Z` : s);
-}
-
-/** One stored value as the target column takes it (and as both sides are compared). */
-export function toValue(kind: Kind, v: unknown, where: string): Value {
-  if (v === null || v === undefined) return null;
-  const bad = () => new Error(`${where}: ${JSON.stringify(String(v)).slice(0, 80)} is not a valid ${kind}`);
-  switch (kind) {
-    case "timestamp": {
-      const d = toDate(v);
-      if (Number.isNaN(d.getTime())) throw bad();
-      return d;
-    }
-    case "boolean":
-      if (v === true || v === 1 || v === "1" || v === "true") return true;
-      if (v === false || v === 0 || v === "0" || v === "false") return false;
-      throw bad();
-    case "integer": {
-      const n = Number(v);
-      if (!Number.isSafeInteger(n)) throw bad();
-      return n;
-    }
-    case "text":
-      if (typeof v !== "string") throw bad();
-      return v;
-  }
-}
-
-/** An order-independent digest of a table: the sum of its rows' hashes (mod 2^128). */
-function rowHash(values: readonly Value[]): bigint {
-  return BigInt(`0x${crypto.createHash("sha256").update(JSON.stringify(values)).digest("hex").slice(0, 32)}`);
-}
-const MOD = 1n << 128n;
-
-/** JSON with sorted keys: two states are equal when this is. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, x: unknown) =>
-    x && typeof x === "object" && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  );
-}
 
 /** A table in primary-key order, `size` rows a page: never more than one page in memory. */
 async function* pages(

@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import {
   listSessionRows,
-  listSnippetTexts,
   type ListCursor,
   type SearchBudget,
   searchSessionRows,
   type SessionFilter,
   type SessionListRow,
 } from "../db/session-reads/session-list";
+import { listSnippetTexts } from "../db/session-reads/snippet-texts";
 import { sessionView } from "../db/session-log/read-state";
 import { PERMISSION_MODES } from "../permission/modes";
 import { SESSION_STATUSES } from "./log/events";

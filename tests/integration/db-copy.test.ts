@@ -9,7 +9,8 @@ import { awaitReview, call, settle, startScripted, testApi, trustWorkspaceConfig
 import { exitWith } from "../helpers/plan-kit";
 import { freshDatabaseUrl, onPostgres } from "../helpers/db";
 import { createDb, type Db } from "../../lib/db/client";
-import { copyDatabase, TABLES } from "../../lib/db/copy-database";
+import { copyDatabase } from "../../lib/db/copy-database";
+import { TABLES } from "../../lib/db/copy-values";
 import { createPerson } from "../../lib/db/people/people";
 import { authFor } from "../../lib/auth/better-auth";
 import { createLink } from "../../lib/db/people/links";

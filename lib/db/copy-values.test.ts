@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { canonical, redactUrl, TABLES, toValue } from "./copy-database";
+import { canonical, redactUrl, TABLES, toValue } from "./copy-values";
 
 describe("copy-database values", () => {
   it("reads every timestamp form SQLite may hold as the same UTC instant", () => {
