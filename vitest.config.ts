@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Outside Next, "server-only" resolves to its marker's empty module (Next's server layers pick the same file through
 // the react-server condition; a client bundle gets the throwing one).
@@ -37,6 +37,35 @@ if (!pgAvailable) {
   );
 }
 
+// Suites whose subject is the operating system's boundary, the files on disk or the command line, not stored state:
+// the database only holds their sessions, so they run once, on SQLite (every security suite still runs in CI).
+export const ENGINE_NEUTRAL_SUITES = [
+  "sandbox-lifeline",
+  "sandbox-plan-mode",
+  "shell-compositions",
+  "shell-control-files",
+  "shell-host-network",
+  "shell-planted-controls",
+  "control-files-table",
+  "control-effects",
+  "control-gaps-attack",
+  "file-tools-boundary-attack",
+  "git-discovery-attack",
+  "plan-file-fifo-attack",
+  "plan-file-links",
+  "plan-file-untrusted",
+  "plan-folder-probe",
+  "proc-environ-probe",
+  "snapshot-own-folders",
+  "unsandboxed",
+  "serve-env",
+  "cli-file",
+  "cli-options",
+  "start-log",
+  "connect-attack",
+  "connect-agents-attack",
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export const POSTGRES_SUITES = [
   "tests/integration/**/*.test.ts",
   "tests/multi-instance/**/*.test.ts",
@@ -72,6 +101,7 @@ export default defineConfig({
                 ...shared,
                 name: "postgres",
                 include: POSTGRES_SUITES,
+                exclude: [...configDefaults.exclude, ...ENGINE_NEUTRAL_SUITES],
                 env: { ...shared.env, PLANGATE_TEST_DB: "postgres" },
               },
             },
