@@ -10,7 +10,7 @@ const SESSION = "^lib/session/";
 const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";
 // The review's pure files: plain functions over plain data, which the card may import too.
 const REVIEW_PURE =
-  "review-types|parse-decision|check-decider|weigh-policy|pick-approval-mode|anchor-threads|write-agent-message|decide-review|close-decision|close-elsewhere|approval-mode-events";
+  "review-types|parse-decision|check-decider|weigh-policy|pick-approval-mode|anchor-threads|write-agent-message|decide-review|close-decision|close-elsewhere|approval-mode-events|card-keys";
 const TOOLS = "^lib/(tools|external)/";
 const AGENT = "^lib/(agent|model)/";
 const EDGE = "^(app|components|bin|cli|scripts|lib/http)/";

@@ -14,7 +14,7 @@ import { type BlockView, type NewComment, PlanReviewBlocks } from "./plan-review
 import type { ThreadAct } from "./plan-thread";
 import { PlanVersionDiff } from "./plan-version-diff";
 import { useOneShot } from "./use-one-shot";
-import { KEYS } from "@/lib/ui/views/shortcuts";
+import { cardKeyAction } from "@/lib/review/card-keys";
 
 type Props = {
   reviewId: string;
@@ -55,15 +55,10 @@ const BUTTON = "min-h-11 rounded px-3 py-2 text-sm disabled:opacity-50";
 
 /** How long a Set aside waits for an Undo before it is sent. */
 const SET_ASIDE_MS = 5000;
-/** How far each way on leaves the agent to act without asking: a key alone never approves into a wider one. */
-const WIDTH: Record<Continuation, number> = { default: 0, acceptEdits: 1, auto: 2 };
 
 /**
  * The plan-review question as a decision, the same card on the session page, the desk and a lead's mailbox.
- * Keys act only while the focus is in the card and never decide by accident: 1, 2 pick a way to approve (one
- * that widens what the agent may do beyond the pre-plan mode only opens the menu on it: Enter approves), 3
- * opens Request changes; Ctrl/Cmd+Enter sends the feedback from the feedback box and approves from elsewhere in
- * the card (a comment box adds its comment); Esc closes an open box, keeping what was typed.
+ * Keys act only while the focus is in the card and never decide by accident (lib/review/card-keys.ts).
  */
 export function DecisionCard({
   reviewId,
@@ -166,42 +161,29 @@ export function DecisionCard({
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = document.activeElement;
-      // Keys act only where the focus is: in this card. A key pressed on the page, or in another card, is not ours.
-      if (card.current?.contains(target) !== true) return;
-      const box = target instanceof HTMLTextAreaElement ? target.dataset.testid : undefined;
-      if (e.key === "Escape") {
-        // Closes what is open, keeping what was typed; never a decision.
-        if (noteOpen) {
-          setNoteOpen(false);
-          card.current?.focus();
-        } else if (box === "plan-editor") card.current?.focus();
-        return;
-      }
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
-        // A comment or reply box keeps its own Ctrl+Enter (it adds the comment); it never approves.
-        if (box && box !== "plan-feedback" && box !== "plan-editor") return;
-        e.preventDefault();
-        if (box === "plan-feedback") {
-          if (note.trim() || summary) void reject();
-        } else void approve(fallback);
-        return;
-      }
-      if (lead || e.ctrlKey || e.metaKey || e.altKey || isTextField(target)) return;
-      const picked =
-        e.key === KEYS.approveAcceptEdits ? "acceptEdits" : e.key === KEYS.approveReviewEdits ? "default" : null;
-      if (picked) {
-        // One stroke never approves into more than the mode before plan mode: a wider choice opens the menu on it,
-        // and Enter (a second stroke, on an item that says what it does) approves.
-        if (WIDTH[picked] > WIDTH[fallback])
-          setFocusRequest({
-            testId: picked === "acceptEdits" ? "approve-accept-edits" : "approve-review-edits",
-            at: Date.now(),
-          });
-        else void approve(picked);
-      } else if (e.key === KEYS.requestChanges) {
-        e.preventDefault();
-        setNoteOpen(true);
-      }
+      const { action, prevent } = cardKeyAction(
+        {
+          key: e.key,
+          ctrl: e.ctrlKey,
+          meta: e.metaKey,
+          alt: e.altKey,
+          inCard: card.current?.contains(target) === true,
+          box: target instanceof HTMLTextAreaElement ? target.dataset.testid : undefined,
+          typing: isTextField(target),
+        },
+        { noteOpen, lead: lead !== undefined, canReject: Boolean(note.trim() || summary), fallback },
+      );
+      if (prevent) e.preventDefault();
+      if (action.kind === "close-note") setNoteOpen(false);
+      if (action.kind === "close-note" || action.kind === "focus-card") card.current?.focus();
+      else if (action.kind === "reject") void reject();
+      else if (action.kind === "approve") void approve(action.mode);
+      else if (action.kind === "open-note") setNoteOpen(true);
+      else if (action.kind === "offer")
+        setFocusRequest({
+          testId: action.mode === "acceptEdits" ? "approve-accept-edits" : "approve-review-edits",
+          at: Date.now(),
+        });
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

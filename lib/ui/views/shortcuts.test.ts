@@ -4,10 +4,14 @@ import { describe, expect, it } from "vitest";
 import { KEYS, NAMED_KEYS, SHORTCUTS } from "./shortcuts";
 
 const dir = path.resolve(import.meta.dirname, "../../../components");
-const sources = fs
-  .readdirSync(dir)
-  .filter((f) => f.endsWith(".tsx") || f.endsWith(".ts"))
-  .map((f) => ({ file: f, text: fs.readFileSync(path.join(dir, f), "utf8") }));
+// The components, and the decision card's keys (a pure function the card calls).
+const sources = [
+  ...fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".tsx") || f.endsWith(".ts"))
+    .map((f) => path.join(dir, f)),
+  path.resolve(import.meta.dirname, "../../review/card-keys.ts"),
+].map((file) => ({ file: path.basename(file), text: fs.readFileSync(file, "utf8") }));
 const listed = SHORTCUTS.flatMap((s) => s.keys.split(" / ").flatMap((k) => k.split("+")));
 
 describe("the shortcuts list is collected from where keys are bound", () => {
