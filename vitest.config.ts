@@ -11,13 +11,35 @@ const alias = {
 // Every suite acts with a credential: the operator's token (PLANGATE_TOKEN), passed on to the servers and CLIs
 // it starts; tests of people and scoped tokens make their own.
 export const TEST_OPERATOR_TOKEN = "plangate-test-operator-token";
+// Test files share one process per pass (isolate: false): each file's fresh process spent a second importing the
+// same modules again, 40% of a pass. What a file changes in process.env is put back after it (tests/restore-env.ts);
+// a file that replaces modules with vi.mock runs in a process of its own (the "-mocks" projects), since a mock
+// would otherwise stay for the files after it.
 const shared = {
   globalSetup: ["tests/global-setup.ts"],
+  setupFiles: ["tests/restore-env.ts"],
   env: { PLANGATE_TOKEN: TEST_OPERATOR_TOKEN },
   pool: "forks" as const,
+  isolate: false,
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
+const MOCKING_SUITES = [
+  "tests/integration/approval-baseline.test.ts",
+  "tests/integration/outside-first-plan-conflict.test.ts",
+];
+/** A pass as two projects: the shared-process one, and the files that mock modules, each in its own process. */
+function pass(name: string, include: string[], extra: { exclude?: string[]; env?: Record<string, string> } = {}) {
+  const exclude = [...configDefaults.exclude, ...(extra.exclude ?? [])];
+  const test = { ...shared, env: { ...shared.env, ...extra.env } };
+  return [
+    { resolve: { alias }, test: { ...test, name, include, exclude: [...exclude, ...MOCKING_SUITES] } },
+    {
+      resolve: { alias },
+      test: { ...test, name: `${name}-mocks`, include: MOCKING_SUITES, exclude, isolate: true },
+    },
+  ];
+}
 
 // The database-backed suites run twice: on SQLite and on PostgreSQL (a private cluster the global setup starts).
 // Without PostgreSQL on the machine that second run is skipped, and says so, except in CI, where it must run.
@@ -79,33 +101,18 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      {
-        resolve: { alias },
-        test: {
-          ...shared,
-          name: "sqlite",
-          include: [
-            "lib/**/*.test.ts",
-            "tests/integration/**/*.test.ts",
-            "scripts/**/*.test.ts",
-            "tests/agents/**/*.test.ts",
-            "tests/install/**/*.test.ts",
-          ],
-        },
-      },
+      ...pass("sqlite", [
+        "lib/**/*.test.ts",
+        "tests/integration/**/*.test.ts",
+        "scripts/**/*.test.ts",
+        "tests/agents/**/*.test.ts",
+        "tests/install/**/*.test.ts",
+      ]),
       ...(pgAvailable
-        ? [
-            {
-              resolve: { alias },
-              test: {
-                ...shared,
-                name: "postgres",
-                include: POSTGRES_SUITES,
-                exclude: [...configDefaults.exclude, ...ENGINE_NEUTRAL_SUITES],
-                env: { ...shared.env, PLANGATE_TEST_DB: "postgres" },
-              },
-            },
-          ]
+        ? pass("postgres", POSTGRES_SUITES, {
+            exclude: ENGINE_NEUTRAL_SUITES,
+            env: { PLANGATE_TEST_DB: "postgres" },
+          })
         : []),
     ],
   },
