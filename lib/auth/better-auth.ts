@@ -2,12 +2,13 @@ import "server-only";
 import { passkey } from "@better-auth/passkey";
 import { APIError, betterAuth } from "better-auth";
 import { type Db, kysely, providerOf } from "../db/client";
+import { passwordHasher } from "../db/people/password-hasher";
 import { authSecret, SESSION_SECONDS, SESSION_UPDATE_SECONDS } from "../db/people/session-cookie";
 import { takeAttempt } from "../db/rate-limits";
 import { getEnv } from "../env";
 import { newId } from "../id";
 import { AUTH_COOKIE_PREFIX } from "./rules/cookie-names";
-import { MIN_PASSWORD_LENGTH } from "./rules/password";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./rules/password";
 import { ssoPlugins } from "./sso-plugins";
 
 // better-auth's configuration: its tables (our migrations own them), sign-in methods, cookies and limits. The
@@ -44,7 +45,13 @@ function createAuth(db: Db) {
     account: { modelName: "AuthAccount" },
     verification: { modelName: "AuthVerification" },
     // People are added by an owner (an invite, `npm run user -- add`), never by signing themselves up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD_LENGTH },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      password: passwordHasher,
+    },
     // The proxy and the routes check Origin against Host already; this repeats it for better-auth's own routes.
     trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
     advanced: {

@@ -6,12 +6,16 @@ import { authFor } from "./better-auth";
 import { findOpenLink, spendLink } from "../db/people/links";
 import { countPeople, createPerson, findPerson, type Person, setPassword } from "../db/people/people";
 import { AppError } from "../errors";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./rules/password";
 
 export const completeLinkBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     email: z.email().max(320).optional(),
-    password: z.string().min(10, "at least 10 characters").max(200),
+    password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`),
   })
   .strict();
 export type CompleteLinkBody = z.infer<typeof completeLinkBody>;

@@ -61,6 +61,20 @@ describe("people on better-auth", () => {
     expect((await findPerson(t.db, { id: ada.id }))?.deactivatedAt).toBeInstanceOf(Date);
   });
 
+  it("a password longer than sign-in takes is refused where it is set: nobody is made who could never sign in", async () => {
+    // The attack on oneself: better-auth's sign-in refuses more than 128 characters, so a longer one set here
+    // would leave an account nobody can sign in to (an owner's, made at setup, locks the whole server).
+    const long = "x".repeat(150);
+    await expect(
+      createPerson(t.db, { email: "long@example.com", name: "Long", password: long, memberships: [] }),
+    ).rejects.toMatchObject({ code: "bad_request", message: "password: at most 128 characters" });
+    expect(await findPerson(t.db, { email: "long@example.com" })).toBeNull();
+    // The longest one taken signs in.
+    const longest = "y".repeat(128);
+    await createPerson(t.db, { email: "edge@example.com", name: "Edge", password: longest, memberships: [] });
+    expect((await signIn("edge@example.com", longest)).status).toBe(200);
+  });
+
   it("identify() checks the cookie's signature and the session's expiry itself, and leaves renewal to better-auth", async () => {
     const ada = await createPerson(t.db, {
       email: "ada@example.com",

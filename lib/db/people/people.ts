@@ -1,11 +1,11 @@
 import "server-only";
-import { hashPassword } from "better-auth/crypto";
-import { MIN_PASSWORD_LENGTH } from "../../auth/rules/password";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../auth/rules/password";
 import type { Membership, Role } from "../../auth/rules/rights";
 import { AppError } from "../../errors";
 import { type Conn, type Db, kysely, withTransaction } from "../client";
 import { newId } from "../../id";
 import { isWriteConflict } from "../write-conflict";
+import { passwordHasher } from "./password-hasher";
 import { revokeTokensOf } from "./tokens";
 
 /**
@@ -117,11 +117,13 @@ export async function createPerson(
   return person;
 }
 
-/** better-auth's hash of a new password (its default hasher, which its sign-in verifies), after the length rule. */
+/** The hash of a new password that better-auth's sign-in checks, after the length rules its sign-in applies. */
 async function passwordHash(password: string): Promise<string> {
   if (password.length < MIN_PASSWORD_LENGTH)
     throw new AppError("bad_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
-  return hashPassword(password);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw new AppError("bad_request", `password: at most ${MAX_PASSWORD_LENGTH} characters`);
+  return passwordHasher.hash(password);
 }
 
 /** What a password reset ended: the person's sign-in sessions and live tokens made before it. */
