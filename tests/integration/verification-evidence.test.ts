@@ -4,6 +4,7 @@ import { exitWith } from "../helpers/plan-kit";
 import { getSession } from "../../lib/session/get-session";
 import { readEvents } from "../../lib/db/session-log/read-events";
 import { SAMPLE_FILES } from "../../lib/workspace/ensure-sample-workspace";
+import { nodeTestLine } from "../helpers/node-test-output";
 import { waitFor } from "../helpers/poll";
 
 // Issue 42, point 5: "passed" only when something checked the work. The file named by the plan changing is not
@@ -95,7 +96,7 @@ describe("verification: done only when something checked the work", () => {
     expect(report.items.map((i) => i.status)).toEqual(["failing"]);
     expect(report.items[0]?.reason).toContain("the verify command failed after the change");
     expect(report.test).toMatchObject({ command: "node --test", passed: false });
-    expect(report.test?.outputTail).toContain("not ok 3 - countOpen counts the todos not done");
+    expect(report.test?.outputTail).toMatch(nodeTestLine("countOpen counts the todos not done", false));
     expect(report.summary).toContain("verify command failed (exit 1)");
   });
 
@@ -103,7 +104,7 @@ describe("verification: done only when something checked the work", () => {
     api = await sample(true);
     const { report } = await carryOut(REAL, true);
     expect(report.test).toMatchObject({ command: "node --test", passed: true });
-    expect(report.test?.outputTail).toMatch(/ok 3 - countOpen counts the todos not done\n/);
+    expect(report.test?.outputTail).toMatch(nodeTestLine("countOpen counts the todos not done", true));
     expect(report.items.map((i) => i.status)).toEqual(["done"]);
     expect(report.items[0]?.reason).toContain("the verify command passed after the change");
     expect(report.status).toBe("pass");
