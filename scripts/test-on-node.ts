@@ -12,6 +12,10 @@ const root = path.resolve(import.meta.dirname, "..");
 // The Node each major is tested on, pinned with the npm registry's checksum of its linux-x64 package: a newer
 // release is a change to this table, never picked up by itself.
 const PINNED: Record<string, { version: string; integrity: string }> = {
+  "22": {
+    version: "22.23.5",
+    integrity: "sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw==",
+  },
   "24": {
     version: "24.22.3",
     integrity: "sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==",
