@@ -24,10 +24,16 @@ const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
-const MOCKING_SUITES = [
-  "tests/integration/approval-baseline.test.ts",
-  "tests/integration/outside-first-plan-conflict.test.ts",
-];
+/** Every test file that calls vi.mock or vi.doMock, found by reading them (a new one is never missed). */
+function mockingSuites(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const file = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "node_modules" ? [] : mockingSuites(file);
+    if (!e.name.endsWith(".test.ts") || !/\bvi\.(doMock|mock)\(/.test(fs.readFileSync(file, "utf8"))) return [];
+    return [path.relative(import.meta.dirname, file)];
+  });
+}
+const MOCKING_SUITES = ["lib", "tests", "scripts"].flatMap((d) => mockingSuites(path.join(import.meta.dirname, d)));
 /** A pass as two projects: the shared-process one, and the files that mock modules, each in its own process. */
 function pass(name: string, include: string[], extra: { exclude?: string[]; env?: Record<string, string> } = {}) {
   const exclude = [...configDefaults.exclude, ...(extra.exclude ?? [])];
