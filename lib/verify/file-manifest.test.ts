@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { waitFor } from "../../tests/helpers/poll";
 import { diffManifests, type Manifest, parseManifest, takeManifest } from "./file-manifest";
 
 const m = (files: Manifest["files"], truncated = false): Manifest => ({ files, truncated });
@@ -168,6 +169,15 @@ describe("takeManifest reusing an earlier manifest", () => {
     oldFile("big.bin", big("a"));
     const before = await takeManifest(dir, undefined, [], earlier);
     expect(before.files["big.bin"]?.[2]).toBeNull();
+    // The change time is what shows this rewrite, and the kernel stamps it from a coarse clock (a few ms a tick):
+    // the person's rewrite comes after the file's clock has moved on, so this one waits for that too.
+    const first = fs.statSync(at("big.bin")).ctimeMs;
+    const tick = `${dir}.tick`;
+    await waitFor("the file system's clock to move past the first write", () => {
+      fs.writeFileSync(tick, "");
+      return fs.statSync(tick).ctimeMs > first;
+    });
+    fs.rmSync(tick);
     oldFile("big.bin", big("b"));
     const after = await takeManifest(dir, undefined, [], before);
     expect(after.files["big.bin"]?.slice(0, 3)).toEqual(before.files["big.bin"]?.slice(0, 3));
