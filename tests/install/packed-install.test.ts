@@ -19,7 +19,8 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The machine's npm settings a fresh HOME would lose: its cache (filled by npm ci) and the headers to build against. */
+/** The machine's npm settings a fresh HOME and prefix would lose: its cache (filled by npm ci), the headers to build
+ * against, how it reaches the registry. */
 function npmSetting(name: string): string | undefined {
   const v = spawnSync("npm", ["config", "get", name], { cwd: repo, encoding: "utf8" }).stdout.trim();
   return v && v !== "undefined" && v !== "null" ? v : undefined;
@@ -47,12 +48,22 @@ describe("the package, installed with npm install -g", () => {
     const here = path.resolve(path.dirname(process.execPath), "..");
     const nodedir =
       npmSetting("nodedir") ?? (fs.existsSync(path.join(here, "include", "node", "node.h")) ? here : undefined);
+    // How this machine reaches the registry is the machine's, not Plangate's: its CA file (a global npmrc under
+    // npm's own prefix, which --prefix replaces), registry and proxies go along.
+    const cafile = npmSetting("cafile");
+    const registry = npmSetting("registry");
+    const network = ["NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"]
+      .flatMap((name) => [name, name.toLowerCase()])
+      .flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []));
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: home,
       NODE_ENV: "production" as const,
       ...(cache ? { npm_config_cache: cache } : {}),
       ...(nodedir ? { npm_config_nodedir: nodedir } : {}),
+      ...(cafile ? { npm_config_cafile: cafile } : {}),
+      ...(registry ? { npm_config_registry: registry } : {}),
+      ...Object.fromEntries(network),
     };
     const installed = spawnSync("npm", ["install", "-g", "--prefer-offline", "--prefix", prefix, tarball], {
       cwd: dir,
