@@ -9,7 +9,7 @@ const SOURCES = [
   "lib",
   "proxy.ts",
   "instrumentation.ts",
-  "next.config.ts",
+  "next.config.mjs",
   "package.json",
   "postcss.config.mjs",
   "tsconfig.json",

@@ -1,11 +1,9 @@
 import { providerOf, type Db } from "../db/client";
 import { isUnclaimedRunning, listUnclaimedRunning, WAKE_CHANNEL } from "../db/leases";
-import { listen } from "../db/pg-listen";
 import { getEnv } from "../env";
 import { appendEvents } from "../session/append-events";
 import { getSession } from "../session/get-session";
 import { leaseTtlMs, reapLease } from "../session/lease";
-import { driveSession } from "./drive-session";
 import { recoverInterrupted } from "./recover-interrupted";
 
 /**
@@ -40,14 +38,21 @@ export async function takeOverSessions(db: Db, now = new Date()): Promise<{ took
       // Runnable and held by nobody (also just after another instance reaped it): whoever takes the lease drives.
       out.woke.push(c.id);
     }
-    void driveSession(db, c.id).catch((error: unknown) => console.error(`plangate: drive ${c.id} failed`, error));
+    void drive(db, c.id).catch((error: unknown) => console.error(`plangate: drive ${c.id} failed`, error));
   }
   return out;
 }
 
 /** A woken session is driven here unless it is not runnable or another instance already holds it (usually the waker). */
 async function driveIfUnclaimed(db: Db, id: string): Promise<void> {
-  if (await isUnclaimedRunning(db, id, new Date())) await driveSession(db, id);
+  if (await isUnclaimedRunning(db, id, new Date())) await drive(db, id);
+}
+
+// The agent's code (model clients, tools) and the PostgreSQL driver are loaded when first needed: a server that
+// only reviews, or runs on SQLite, never holds them.
+async function drive(db: Db, id: string): Promise<void> {
+  const { driveSession } = await import("./drive-session");
+  await driveSession(db, id);
 }
 
 let started = false;
@@ -69,9 +74,13 @@ export function startScheduler(db: Db): void {
   const timer = setInterval(tick, takeover ? Math.max(500, Math.floor(leaseTtlMs() / 3)) : 10_000);
   timer.unref();
   if (providerOf(db) === "postgres") {
-    void listen(db, WAKE_CHANNEL, (id) => {
-      if (id === null) return tick();
-      void driveIfUnclaimed(db, id).catch((error: unknown) => console.error(`plangate: drive ${id} failed`, error));
-    }).catch((error: unknown) => console.error("plangate: cannot listen for wakes", error));
+    void import("../db/pg-listen")
+      .then(({ listen }) =>
+        listen(db, WAKE_CHANNEL, (id) => {
+          if (id === null) return tick();
+          void driveIfUnclaimed(db, id).catch((error: unknown) => console.error(`plangate: drive ${id} failed`, error));
+        }),
+      )
+      .catch((error: unknown) => console.error("plangate: cannot listen for wakes", error));
   }
 }

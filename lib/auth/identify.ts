@@ -2,7 +2,6 @@ import "server-only";
 import type { Actor } from "./rules/rights";
 import type { Db } from "../db/client";
 import { personOfSessionCookie } from "../db/people/session-cookie";
-import { authFor } from "./better-auth";
 import { OPERATOR_COOKIE, parseCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "./rules/cookie-names";
 import { membershipsOf } from "../db/people/people";
 import { findLiveToken, TOKEN_PREFIX, touchToken } from "../db/people/tokens";
@@ -44,7 +43,9 @@ export async function identify(db: Db, headers: Headers): Promise<Actor | null> 
   if (value === undefined) return null;
   const person = await personOfSessionCookie(db, value);
   if (person !== "renew") return person && { kind: "person", ...person };
-  // Once a day per session: better-auth reads it and slides its expiry, as it does on its own routes.
+  // Once a day per session: better-auth reads it and slides its expiry, as it does on its own routes. Loaded here
+  // only (about a megabyte of code): requests with a fresh cookie or a token never need it.
+  const { authFor } = await import("./better-auth");
   const session = await authFor(db).api.getSession({ headers });
   if (!session || session.user.deactivatedAt) return null;
   const { id: userId, name } = session.user;

@@ -136,7 +136,7 @@ function assertWellFormed(value: unknown): void {
   throw new AppError("bad_request", `${bad}: not well-formed Unicode (a lone surrogate) or a NUL character`);
 }
 
-/** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.ts). */
+/** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.mjs). */
 export async function parseBody<T>(req: Request, schema: ZodType<T>, maxBytes = 1_000_000): Promise<T> {
   const tooLarge = () =>
     new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000_000)} MB.`);

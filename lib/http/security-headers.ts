@@ -1,12 +1,7 @@
-// Nothing may frame or sniff an answer, send a referrer, or reach the camera; pages and the API alike.
-const EVERY_ANSWER: Record<string, string> = {
-  "X-Frame-Options": "DENY",
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Resource-Policy": "same-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-};
+import answerHeaders from "./answer-headers.json";
+// Nothing may frame or sniff an answer, send a referrer, or reach the camera; pages and the API alike. In JSON
+// because next.config.mjs (plain JavaScript, so `next start` needs no TypeScript compiler) reads it too.
+const EVERY_ANSWER: Record<string, string> = answerHeaders.everyAnswer;
 
 /**
  * The headers every page and API answer carries. Scripts run only from this origin with this response's nonce
@@ -35,10 +30,10 @@ export function securityHeaders(dev: boolean): { nonce: string; csp: string; res
 }
 
 /**
- * What every API answer carries (set by next.config.ts for /api/*, which the proxy does not see): JSON and event
+ * What every API answer carries (set by next.config.mjs for /api/*, which the proxy does not see): JSON and event
  * streams load and run nothing, and nothing may frame them.
  */
 export const API_SECURITY_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "Content-Security-Policy": answerHeaders.apiContentSecurityPolicy,
   ...EVERY_ANSWER,
 };

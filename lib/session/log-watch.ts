@@ -1,5 +1,4 @@
 import { providerOf, type Db } from "../db/client";
-import { listen } from "../db/pg-listen";
 import { listLastSeqs, listSessionsActiveSince, readDataVersion } from "../db/session-reads/log-watch";
 import { subscribeEvents } from "./bus";
 
@@ -105,7 +104,9 @@ function follow(db: Db, watch: Watch): void {
     for (const f of watch.followers.get(sessionId) ?? []) f(seq);
     for (const f of watch.anyone) f(sessionId);
   };
-  void listen(db, LOG_CHANNEL, onNotice)
+  // The PostgreSQL driver is loaded on PostgreSQL only.
+  void import("../db/pg-listen")
+    .then(({ listen }) => listen(db, LOG_CHANNEL, onNotice))
     .then(async (unlisten) => {
       if (watches.get(db) !== watch) return unlisten();
       watch.unlisten = unlisten;

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { compileRegex } from "../sandbox/confined-fs/search-ops";
 import { IGNORED_DIRS } from "../sandbox/confined-fs/walk-ops";
 import type { GrepHit } from "../sandbox/confined-fs/protocol";
 import { permissionPath } from "../workspace/resolve-path";
@@ -35,8 +34,12 @@ const grepInput = z.object({
 });
 export type GrepInput = z.infer<typeof grepInput>;
 
-/** The pattern checked before anyone is asked: a bad one is the model's to fix, with RE2's own words. */
-function checkRegex(pattern: string): void {
+/**
+ * The pattern checked before anyone is asked: a bad one is the model's to fix, with RE2's own words. RE2 (a wasm
+ * module of several MB) is loaded by the first search, not by every server that never runs one.
+ */
+async function checkRegex(pattern: string): Promise<void> {
+  const { compileRegex } = await import("../sandbox/confined-fs/search-ops");
   try {
     compileRegex(pattern);
   } catch (err) {
@@ -74,7 +77,7 @@ export const grepTool: ToolDef<GrepInput> = {
   inputSchema: grepInput,
 
   async asks(input, ctx) {
-    checkRegex(input.pattern);
+    await checkRegex(input.pattern);
     if (input.include !== undefined) checkSearchGlob(input.include, "include glob");
     const resolved = await resolveForAsk(ctx, input.path ?? ".");
     assertReachable(ctx, [resolved]);

@@ -1,3 +1,4 @@
+import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -79,6 +80,9 @@ describe("the HTTP edge", () => {
     expect(answer.headers["x-content-type-options"]).toBe("nosniff");
     expect(answer.headers["x-frame-options"]).toBe("DENY");
     expect(String(answer.headers["content-security-policy"])).toContain("default-src 'none'");
+    // Every one next.config.mjs sets, as the server's own module says.
+    for (const [key, value] of Object.entries(API_SECURITY_HEADERS))
+      expect(answer.headers[key.toLowerCase()]).toBe(value);
   });
 
   it("every page refuses to be framed and carries a CSP without inline script", async () => {
