@@ -1,7 +1,10 @@
 "use client";
 
-/** Which sessions changed, as the server's one stream per tab says (GET /api/changes). */
-export type Changes = { sessions: string[] };
+/**
+ * Which sessions changed, as the server's one stream per tab says (GET /api/changes): their log, or only their
+ * webhook deliveries. "reconnected": anything may have changed meanwhile.
+ */
+export type Changes = { sessions: string[]; deliveries: string[] };
 
 type Listener = (changes: Changes | "reconnected") => void;
 
@@ -13,11 +16,12 @@ function open(since: number | undefined): EventSource {
   const s = new EventSource(since === undefined ? "/api/changes" : `/api/changes?since=${since}`);
   let dropped = false;
   s.addEventListener("changed", (message) => {
-    let changes: Changes = { sessions: [] };
+    let changes: Changes | "reconnected" = "reconnected";
     try {
-      changes = JSON.parse((message as MessageEvent<string>).data) as Changes;
+      const read = JSON.parse((message as MessageEvent<string>).data) as Partial<Changes>;
+      changes = { sessions: read.sessions ?? [], deliveries: read.deliveries ?? [] };
     } catch {
-      // Unreadable: treated as "something changed".
+      // Unreadable: treated as "anything may have changed".
     }
     for (const l of listeners) l(changes);
   });

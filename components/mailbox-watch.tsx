@@ -12,7 +12,9 @@ import { notifyIfHidden } from "./notify";
 export function MailboxWatch({ teamId, pending }: { teamId: string; pending: number }) {
   const known = useRef(pending);
   useEffect(() => {
-    return onChanges(() => {
+    return onChanges((changes) => {
+      // A webhook delivery made or attempted changes no plan request.
+      if (changes !== "reconnected" && changes.sessions.length === 0) return;
       void fetch(`/api/teams/${teamId}/mailbox?status=pending&type=plan_approval_request&limit=200`)
         .then((r) => (r.ok ? (r.json() as Promise<{ messages: unknown[] }>) : null))
         .then((body) => {

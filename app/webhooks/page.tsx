@@ -35,7 +35,7 @@ export default async function WebhooksPage({
     <section aria-labelledby="webhooks-title" className="flex flex-col gap-4">
       {/* Pushed: a delivery made or attempted by this instance re-renders the page at once. One made by another
           instance is not pushed, so a page showing an unfinished delivery still looks again now and then. */}
-      <RefreshOnChange since={since} session={sessionId} />
+      <RefreshOnChange since={since} session={sessionId} deliveries />
       {deliveries?.some((d) => d.status === "pending") ? <AutoRefresh everyMs={10_000} /> : null}
       <header className="flex flex-col gap-1">
         <h1 id="webhooks-title" className="text-xl font-semibold">

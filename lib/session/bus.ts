@@ -15,15 +15,25 @@ export function publishEvents(sessionId: string, events: SessionEvent[]): void {
   emitter.emit(ANY, sessionId);
 }
 
+/** The channel of sessions whose webhook deliveries changed (a delivery made or attempted), not their log. */
+const TOUCHED = "touched";
+
 /**
- * A session's rows outside its log changed (a webhook delivery made or attempted): pages that list it re-render,
- * and no event is sent to its own stream.
+ * A session's webhook deliveries changed: the pages that show deliveries re-render; no event is sent to the
+ * session's own stream, and pages that show only sessions (the desk, home) are not told. This process only:
+ * lib/session/log-watch's announceTouched tells every instance.
  */
 export function publishTouched(sessionId: string): void {
-  emitter.emit(ANY, sessionId);
+  emitter.emit(TOUCHED, sessionId);
 }
 
-/** Told the id of every session whose log this process committed to, or that was touched. */
+/** Told the id of every session whose deliveries this process changed. */
+export function subscribeTouched(listener: (sessionId: string) => void): () => void {
+  emitter.on(TOUCHED, listener);
+  return () => emitter.off(TOUCHED, listener);
+}
+
+/** Told the id of every session whose log this process committed to. */
 export function subscribeAnySession(listener: (sessionId: string) => void): () => void {
   emitter.on(ANY, listener);
   return () => emitter.off(ANY, listener);

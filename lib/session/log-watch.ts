@@ -1,6 +1,6 @@
 import { providerOf, type Db } from "../db/client";
-import { listLastSeqs, listSessionsActiveSince, readDataVersion } from "../db/session-reads/log-watch";
-import { subscribeEvents } from "./bus";
+import { listLastSeqs, listSessionsActiveSince, notifyChannel, readDataVersion } from "../db/session-reads/log-watch";
+import { publishTouched, subscribeEvents } from "./bus";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
 export type LogFollower = (lastSeq: number) => void;
@@ -13,13 +13,17 @@ const CHUNK = 500;
 // SQLite: data_version moves only when another connection commits: this connection's own appends reach streams
 // through the bus (afterCommit), so they need no check here. It touches no table, so an idle tick is one tiny
 // statement. PostgreSQL: every committed lastSeq change notifies LOG_CHANNEL with "sessionId:lastSeq" (a trigger,
-// prisma/postgres/migrations/*_log_notify), so instances hear of each other's commits without polling.
+// prisma/postgres/migrations/*_log_notify), so instances hear of each other's commits without polling. A session
+// whose webhook deliveries changed is announced on the same channel as "sessionId:touched" (announceTouched).
 export const LOG_CHANNEL = "plangate_log";
+const TOUCHED_SUFFIX = ":touched";
 
 type Watch = {
   followers: Map<string, Set<LogFollower>>;
   /** Told of any session's commit, by its id. */
   anyone: Set<(sessionId: string) => void>;
+  /** PostgreSQL: told of any session whose deliveries an instance changed. */
+  touched: Set<(sessionId: string) => void>;
   /** SQLite: the data_version those following anyone compare with (taken when the first of them came). */
   anySeen: number | null;
   timer: NodeJS.Timeout | null;
@@ -63,7 +67,15 @@ function watchOf(db: Db): Watch {
   if (!watch) {
     // A fresh watch has no baseline, so its first tick checks every follower: a commit that landed between a
     // stream's first read and the baseline would otherwise go unnoticed.
-    watch = { followers: new Map(), anyone: new Set(), anySeen: null, timer: null, seen: null, unlisten: null };
+    watch = {
+      followers: new Map(),
+      anyone: new Set(),
+      touched: new Set(),
+      anySeen: null,
+      timer: null,
+      seen: null,
+      unlisten: null,
+    };
     watches.set(db, watch);
     if (providerOf(db) === "postgres") follow(db, watch);
     else schedule(db, watch);
@@ -73,7 +85,7 @@ function watchOf(db: Db): Watch {
 
 /** The last follower gone: the watch stops (no tick, no LISTEN connection). */
 function release(db: Db, w: Watch): void {
-  if (w.followers.size > 0 || w.anyone.size > 0 || watches.get(db) !== w) return;
+  if (w.followers.size > 0 || w.anyone.size > 0 || w.touched.size > 0 || watches.get(db) !== w) return;
   watches.delete(db);
   if (w.timer) clearTimeout(w.timer);
   w.timer = null;
@@ -97,6 +109,11 @@ function follow(db: Db, watch: Watch): void {
       // LISTEN was re-established: what was committed meanwhile is read back, for stream and list alike.
       void tellAnyone(db, watch, new Date(Date.now() - RECENT_MS)).catch(() => undefined);
       return void readAll(db, watch).catch(() => undefined);
+    }
+    if (payload.endsWith(TOUCHED_SUFFIX)) {
+      const sessionId = payload.slice(0, -TOUCHED_SUFFIX.length);
+      for (const f of watch.touched) f(sessionId);
+      return;
     }
     const cut = payload.lastIndexOf(":");
     const seq = Number(payload.slice(cut + 1));
@@ -142,6 +159,32 @@ async function readAll(db: Db, watch: Watch): Promise<void> {
     for (const r of await listLastSeqs(db, ids.slice(i, i + CHUNK)))
       for (const follow of watch.followers.get(r.id) ?? []) follow(r.lastSeq);
   }
+}
+
+/**
+ * Every session whose webhook deliveries changed, on any instance (PostgreSQL: through LOG_CHANNEL), or on this one
+ * (SQLite, one server: lib/session/bus's subscribeTouched); returns the unsubscribe.
+ */
+export function watchTouched(db: Db, listener: (sessionId: string) => void): () => void {
+  if (providerOf(db) !== "postgres") return () => undefined;
+  const watch = watchOf(db);
+  watch.touched.add(listener);
+  return () => {
+    watch.touched.delete(listener);
+    release(db, watch);
+  };
+}
+
+/**
+ * A session's webhook deliveries changed (after their commit): the pages showing them re-render, on every instance.
+ * PostgreSQL: one NOTIFY, which this instance hears too; SQLite: this process's bus. Never throws: a page missing
+ * one re-render must not fail a delivery.
+ */
+export async function announceTouched(db: Db, sessionId: string): Promise<void> {
+  if (providerOf(db) !== "postgres") return publishTouched(sessionId);
+  await notifyChannel(db, LOG_CHANNEL, `${sessionId}${TOUCHED_SUFFIX}`).catch((error: unknown) =>
+    console.error(`plangate: cannot announce ${sessionId}'s deliveries`, error),
+  );
 }
 
 /**

@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { freshDb, type TestDb } from "../../tests/helpers/db";
 import { appendEvents } from "./append-events";
 import { createSession } from "./create-session";
-import { streamChanges } from "./stream-changes";
+import { sql } from "kysely";
+import { createDb, kysely } from "../db/client";
+import { waitFor } from "../../tests/helpers/poll";
+import { announceTouched } from "./log-watch";
+import { type Changed, streamChanges } from "./stream-changes";
 
 // Issue 43: list pages (desk, home, a team) re-render when a session they may show changes, pushed over one stream
 // per tab, instead of re-rendering every 2 s. The attack beside it: a person must not learn of changes in a
@@ -31,12 +35,12 @@ function open(since?: number) {
   const reader = streamChanges(t.db, (ws) => ws === "/srv/a", controller.signal, since).getReader();
   const decoder = new TextDecoder();
   let text = "";
-  const next = async (): Promise<{ sessions: string[] }> => {
+  const next = async (): Promise<Changed> => {
     for (;;) {
       const m = /event: changed\ndata: (.*)\n\n/.exec(text);
       if (m) {
         text = text.slice((m.index ?? 0) + m[0].length);
-        return JSON.parse(m[1] as string) as { sessions: string[] };
+        return JSON.parse(m[1] as string) as Changed;
       }
       const { value, done } = await reader.read();
       if (done) throw new Error("the stream ended");
@@ -56,7 +60,7 @@ describe("the changes stream", () => {
     // The attack: a change in /srv/b first. Were it reported, it would be in the first message.
     await appendEvents(t.db, b, note("hidden"));
     await appendEvents(t.db, a, note("shown"));
-    expect(await s.next()).toEqual({ sessions: [a] });
+    expect(await s.next()).toEqual({ sessions: [a], deliveries: [] });
     await appendEvents(t.db, b, note("hidden again"));
     await appendEvents(t.db, a, note("shown again"));
     expect((await s.next()).sessions).toEqual([a]);
@@ -70,7 +74,7 @@ describe("the changes stream", () => {
     await appendEvents(t.db, b, note("hidden"));
     await appendEvents(t.db, a, note("missed before"));
     const s = open(read);
-    expect(await s.next()).toEqual({ sessions: [a] });
+    expect(await s.next()).toEqual({ sessions: [a], deliveries: [] });
   });
 
   it("hears what another server process committed, and names only the sessions the person may read", async () => {
@@ -87,6 +91,35 @@ describe("the changes stream", () => {
     );
     const got = await s.next();
     await other;
-    expect(got).toEqual({ sessions: [a] });
+    expect(got).toEqual({ sessions: [a], deliveries: [] });
+  });
+
+  // Issue 43: a webhook delivery made or attempted re-rendered every list page (the desk, home), and on PostgreSQL
+  // one made by another instance reached no page at all. Now it is its own kind of change, heard on every instance.
+  it("names a session whose deliveries changed under `deliveries` only, from any instance, never an unreadable one", async () => {
+    const a = await session("/srv/a");
+    const b = await session("/srv/b");
+    const s = open();
+    // Another instance on PostgreSQL (its own client and connections); on SQLite, one server: this process.
+    const other = t.provider === "postgres" ? createDb(t.url) : t.db;
+    try {
+      // PostgreSQL tells only connections already listening: the stream's LISTEN is awaited, as a page's is there.
+      if (t.provider === "postgres")
+        await waitFor("the stream's LISTEN", async () => {
+          const { rows } = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND query ILIKE 'LISTEN%'`.execute(kysely(t.db));
+          return (rows[0]?.n ?? 0) > 0;
+        });
+      // The attack: /srv/b's deliveries first. Were they reported, they would be in the first message.
+      await announceTouched(other, b);
+      await announceTouched(other, a);
+      expect(await s.next()).toEqual({ sessions: [], deliveries: [a] });
+      // A log change afterwards is still a change of the session, not of its deliveries.
+      await appendEvents(t.db, a, note("shown"));
+      expect(await s.next()).toEqual({ sessions: [a], deliveries: [] });
+    } finally {
+      if (other !== t.db) await other.$disconnect();
+    }
   });
 });

@@ -3,8 +3,8 @@
 import type { Db } from "../db/client";
 import { listSessionsActiveSince } from "../db/session-reads/log-watch";
 import { findSessionOwner } from "../db/sessions";
-import { subscribeAnySession } from "./bus";
-import { watchAnyLog } from "./log-watch";
+import { subscribeAnySession, subscribeTouched } from "./bus";
+import { watchAnyLog, watchTouched } from "./log-watch";
 import { liveStream } from "./live-stream";
 
 /** At most one message per window: a busy agent (many events a second) costs a page one re-render a second. */
@@ -28,8 +28,12 @@ async function workspaceOf(db: Db, sessionId: string): Promise<string | null> {
  */
 export const CHANGES_LIFETIME_MS = 10 * 60_000;
 
+/** Which sessions changed: their log (`sessions`), or only their webhook deliveries (`deliveries`). */
+export type Changed = { sessions: string[]; deliveries: string[] };
+
 /**
- * SSE: `event: changed` with the ids of the sessions that changed, only those in workspaces `visible` allows.
+ * SSE: `event: changed` with the ids of the sessions that changed (Changed), only those in workspaces `visible`
+ * allows: a page that shows no deliveries skips a message that names only `deliveries`.
  * `since` (ms): when the page this stream keeps live read what it shows; what changed from then until the stream
  * opened is told at once, so nothing committed in between is missed. Nothing is sent while nothing changes but a
  * heartbeat a quarter of a minute.
@@ -41,34 +45,40 @@ export function streamChanges(
   since?: number,
 ): ReadableStream<Uint8Array> {
   return liveStream(signal, ({ send, closed, close }) => {
-    let pending: Set<string> | null = null;
+    let pending: { sessions: Set<string>; deliveries: Set<string> } | null = null;
     let timer: NodeJS.Timeout | null = null;
     let lastSent = 0;
     const flush = () => {
       timer = null;
       if (!pending) return;
-      const sessions = [...pending];
+      const changed: Changed = { sessions: [...pending.sessions], deliveries: [...pending.deliveries] };
       pending = null;
       lastSent = Date.now();
-      send(`event: changed\ndata: ${JSON.stringify({ sessions })}\n\n`);
+      send(`event: changed\ndata: ${JSON.stringify(changed)}\n\n`);
     };
-    const mark = (sessionId: string) => {
+    const mark = (sessionId: string, what: keyof Changed) => {
       if (closed()) return;
-      pending ??= new Set();
-      pending.add(sessionId);
+      pending ??= { sessions: new Set(), deliveries: new Set() };
+      pending[what].add(sessionId);
       // Leading edge when the page has been quiet, then at most once a window.
       timer ??= setTimeout(flush, Math.max(0, lastSent + CHANGES_WINDOW_MS - Date.now()));
     };
-    const changed = (sessionId: string) => {
+    const heard = (what: keyof Changed) => (sessionId: string) => {
       if (closed()) return;
       void workspaceOf(db, sessionId)
         .then((workspace) => {
-          if (workspace !== null && visible(workspace)) mark(sessionId);
+          if (workspace !== null && visible(workspace)) mark(sessionId, what);
         })
         .catch(() => undefined);
     };
-    const unsubscribe = subscribeAnySession(changed);
-    const unwatch = watchAnyLog(db, changed);
+    const changed = heard("sessions");
+    const touched = heard("deliveries");
+    const stops = [
+      subscribeAnySession(changed),
+      watchAnyLog(db, changed),
+      subscribeTouched(touched),
+      watchTouched(db, touched),
+    ];
     // After subscribing: a commit from here on is heard, one before is read back (a second's margin for clocks).
     // Only the last minute: a stream reopened later (its lifetime ended, the network dropped) has its page
     // re-rendered by the browser on reconnect anyway, and need not look up every session of a long while.
@@ -80,8 +90,7 @@ export function streamChanges(
     return () => {
       clearTimeout(end);
       if (timer) clearTimeout(timer);
-      unsubscribe();
-      unwatch();
+      for (const stop of stops) stop();
     };
   });
 }

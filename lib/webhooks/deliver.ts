@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import { claimDelivery, failClaimedDelivery, findDelivery, listDueDeliveries, recordAttempt } from "../db/webhooks";
 import { getEnv } from "../env";
 import { newId } from "../id";
-import { publishTouched } from "../session/bus";
+import { announceTouched } from "../session/log-watch";
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signBody } from "./sign";
 
 export type DeliveryOptions = {
@@ -89,7 +89,7 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
   if (!secret) {
     // The secret was removed after the delivery was made: nothing unsigned ever leaves, so it ends here, uncalled.
     await failClaimedDelivery(db, id, claim, "PLANGATE_WEBHOOK_SECRET is not set: not sent unsigned", new Date());
-    publishTouched(row.sessionId);
+    await announceTouched(db, row.sessionId);
     return { status: "failed", nextAttemptAt: null };
   }
   const number = Number(row.attempts) + 1;
@@ -123,7 +123,7 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
       error: sent.error,
     },
   );
-  publishTouched(row.sessionId);
+  await announceTouched(db, row.sessionId);
   return { status, nextAttemptAt };
 }
 

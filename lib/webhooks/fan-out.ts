@@ -3,7 +3,7 @@ import { listOutboxRows } from "../db/outbox";
 import { findWebhookSession, takeOutboxRow, type NewDeliveryRow } from "../db/webhooks";
 import { getEnv, type Env } from "../env";
 import { newId } from "../id";
-import { publishTouched } from "../session/bus";
+import { announceTouched } from "../session/log-watch";
 import { readEvents } from "../db/session-log/read-events";
 import { workspaceConfigFor } from "../workspace/effective-config";
 import { isExternalModel } from "../session/external-agents";
@@ -84,6 +84,6 @@ export async function fanOutOutbox(db: Db, limit = 100): Promise<{ due: string[]
 async function fanOutOne(db: Db, row: OutboxRow, env: Env): Promise<string[]> {
   const deliveries = await owedDeliveries(db, row, env, new Date());
   const taken = await takeOutboxRow(db, row.id, deliveries);
-  if (taken && deliveries.length > 0) publishTouched(row.sessionId);
+  if (taken && deliveries.length > 0) await announceTouched(db, row.sessionId);
   return taken ? deliveries.filter((d) => d.status === "pending").map((d) => d.id) : [];
 }

@@ -19,7 +19,8 @@ import { operatorHeaders } from "../helpers/server";
 import { WebhookDeliveries } from "../../components/webhook-deliveries";
 import { createDb, type Db } from "../../lib/db/client";
 import { resetEnvCache } from "../../lib/env";
-import { subscribeAnySession, subscribeEvents } from "../../lib/session/bus";
+import { subscribeAnySession, subscribeEvents, subscribeTouched } from "../../lib/session/bus";
+import { watchTouched } from "../../lib/session/log-watch";
 import type { WebhookBody } from "../../lib/webhooks/body";
 import { listDeliveries, type DeliveryView } from "../../lib/webhooks/list-deliveries";
 import { startWebhooks, type WebhookOptions } from "../../lib/webhooks/runner";
@@ -152,18 +153,24 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     expect(html).toContain("HTTP 503");
   });
 
-  it("each delivery made or attempted tells the pages that list its session (the webhooks page is pushed, not polled)", async () => {
+  it("each delivery made or attempted tells the pages that show deliveries, and only them (the webhooks page is pushed, not polled)", async () => {
     const hook = await receiver([503]);
-    api = testApi({ env: { PLANGATE_WEBHOOKS: hook.url(), PLANGATE_WEBHOOK_SECRET: SECRET } });
-    // What a list page's stream hears for the session, beside what its own log published: the difference is the
-    // deliveries' signals (no event is added to the session's log or its own stream for them).
-    let heard = 0;
+    api = testApi({ env: { PLANGATE_WEBHOOK_SECRET: SECRET, PLANGATE_WEBHOOKS: hook.url() } });
+    // What a page showing deliveries hears for the session (this process's bus on SQLite, every instance's NOTIFY on
+    // PostgreSQL), and what a page listing sessions (the desk, home) hears beside the session's own log events.
+    let touched = 0;
+    let listed = 0;
     let published = 0;
     let id = "";
-    const stopAny = subscribeAnySession((sessionId) => {
-      if (sessionId === id) heard += 1;
-    });
-    cleanup.push(stopAny);
+    const count = (sessionId: string) => {
+      if (sessionId === id) touched += 1;
+    };
+    cleanup.push(subscribeTouched(count), watchTouched(api.t.db, count));
+    cleanup.push(
+      subscribeAnySession((sessionId) => {
+        if (sessionId === id) listed += 1;
+      }),
+    );
     id = await startScripted(api, [exitWith(PLAN_V1)], { mode: "plan" });
     cleanup.push(subscribeEvents(id, () => (published += 1)));
     const r = runner();
@@ -171,10 +178,13 @@ describe("webhooks on plan events (real database, real HTTP receiver)", () => {
     await awaitReview(api, id);
     const [delivery] = await finished(id);
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
-    // Made once, attempted twice: three signals, none of them a log event; and no more once the runner is idle.
-    await waitFor("three delivery signals", async () => (heard - published === 3 ? true : null), 5_000);
+    // Made once, attempted twice: three signals; and no more once the runner is idle.
+    await waitFor("three delivery signals", async () => (touched === 3 ? true : null), 5_000);
     await r.settled();
-    expect(heard - published).toBe(3);
+    expect(touched).toBe(3);
+    // The attack on a desk's CPU: every attempt re-rendered every list page. Pages listing sessions hear the
+    // session's log events and nothing more.
+    expect(listed).toBe(published);
   });
 
   it("a rejection, an approval and the verification after it each produce their event, with decision, feedback and summary", async () => {

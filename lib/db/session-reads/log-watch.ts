@@ -11,6 +11,11 @@ export async function readDataVersion(conn: Conn): Promise<number> {
   return Number(rows[0]?.data_version);
 }
 
+/** PostgreSQL: tells every instance listening on `channel` (this one too), at once or at the caller's commit. */
+export async function notifyChannel(conn: Conn, channel: string, payload: string): Promise<void> {
+  await sql`SELECT pg_notify(${channel}, ${payload})`.execute(kysely(conn));
+}
+
 /** The committed lastSeq of each of these sessions (those that exist). */
 export async function listLastSeqs(
   conn: Conn,
