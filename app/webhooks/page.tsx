@@ -5,7 +5,6 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { listDeliveries } from "@/lib/webhooks/list-deliveries";
 import { listDeliveriesQuery } from "@/app/api/webhooks/deliveries/schema";
-import { AutoRefresh } from "@/components/auto-refresh";
 import { RefreshOnChange } from "@/components/refresh-on-change";
 import { WebhookDeliveries } from "@/components/webhook-deliveries";
 
@@ -33,10 +32,8 @@ export default async function WebhooksPage({
   const sessionId = parsed.success ? parsed.data.sessionId : undefined;
   return (
     <section aria-labelledby="webhooks-title" className="flex flex-col gap-4">
-      {/* Pushed: a delivery made or attempted by this instance re-renders the page at once. One made by another
-          instance is not pushed, so a page showing an unfinished delivery still looks again now and then. */}
+      {/* Pushed: a delivery made or attempted, by this instance or another, re-renders the page at once. */}
       <RefreshOnChange since={since} session={sessionId} deliveries />
-      {deliveries?.some((d) => d.status === "pending") ? <AutoRefresh everyMs={10_000} /> : null}
       <header className="flex flex-col gap-1">
         <h1 id="webhooks-title" className="text-xl font-semibold">
           Webhook deliveries
