@@ -8,7 +8,7 @@ import { emptyState, foldEvents, type SessionState } from "../session/log/fold";
 import { projectionColumns, stateFromRow } from "../session/log/projection";
 import { searchDocs, type SearchDoc } from "../session/log/search-text";
 import { readEvents } from "./session-log/read-events";
-import { indexDocs } from "./session-log/search-index";
+import { indexDocs } from "./session-log/search-rows";
 import {
   type Column,
   CopyRefused,

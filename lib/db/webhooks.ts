@@ -2,7 +2,7 @@ import "server-only";
 import type { Selectable } from "kysely";
 import { type Conn, kysely, withTransaction } from "./client";
 import type { Review, Session, WebhookAttempt, WebhookDelivery } from "./generated-kysely/types";
-import { deleteOutboxRow } from "./outbox";
+import { deleteOutboxRow } from "./outbox-rows";
 import { sessionIdsUnder } from "./within-roots";
 
 /**

@@ -4,7 +4,7 @@ import { latestPlanContent } from "../db/plans/latest-plan-content";
 import { insertSession } from "../db/sessions";
 import { insertLogRows } from "../db/session-log/append-rows";
 import { readEvents } from "../db/session-log/read-events";
-import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
+import { assignSearchKey, indexDocs } from "../db/session-log/search-rows";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { afterCommit, appendEventsInTx } from "../session/append-events";

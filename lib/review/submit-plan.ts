@@ -4,7 +4,7 @@ import type { NewEvent } from "../session/log/events";
 import type { SessionState, TeamMembership } from "../session/log/fold";
 import type { Executor } from "../db/client";
 import { insertPlanSubmissionRows, type PlanSubmissionRows } from "../db/plans/plans";
-import { indexDocs } from "../db/session-log/search-index";
+import { indexDocs } from "../db/session-log/search-rows";
 import { insertMail } from "../team/mailbox";
 import { AppError } from "../errors";
 import { applyRows } from "./apply-rows";

@@ -2,7 +2,7 @@ import { type Conn, withTransaction, type Db } from "../db/client";
 import type { Executor } from "../db/client";
 import { insertLogRows, updateProjection } from "../db/session-log/append-rows";
 import { readSessionState } from "../db/session-log/read-state";
-import { indexDocs } from "../db/session-log/search-index";
+import { indexDocs } from "../db/session-log/search-rows";
 import { AppError } from "../errors";
 import { WriteConflict, withConflictRetry } from "../db/write-conflict";
 import { parseNewEvent, type NewEvent, type SessionEvent } from "./log/events";

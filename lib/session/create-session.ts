@@ -4,7 +4,7 @@ import { newId } from "../id";
 import { emptyState } from "./log/fold";
 import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
 import { projectionColumns } from "./log/projection";
-import { assignSearchKey } from "../db/session-log/search-index";
+import { assignSearchKey } from "../db/session-log/search-rows";
 import type { Mode } from "./log/events";
 import type { Starter } from "../auth/rules/rights";
 

@@ -3,7 +3,7 @@ import { deleteSessionRow } from "../db/sessions";
 import { AppError } from "../errors";
 import { forgetHint } from "./append-events";
 import { getSession } from "./get-session";
-import { dropDocs } from "../db/session-log/search-index";
+import { dropDocs } from "../db/session-log/search-rows";
 
 /** Deletes a session with its events, plans, reviews, asks and grants (the rows cascade); never while it runs. */
 export async function deleteSession(db: Db, sessionId: string): Promise<{ deleted: string }> {

@@ -6,7 +6,7 @@ import { withTransaction, type Db } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { insertPlan } from "../db/plans/plans";
 import { insertLogRows } from "../db/session-log/append-rows";
-import { assignSearchKey, indexDocs } from "../db/session-log/search-index";
+import { assignSearchKey, indexDocs } from "../db/session-log/search-rows";
 import { AppError } from "../errors";
 import { newId } from "../id";
 import { type MayCarry, resumeMode, type ModeGates } from "../permission";

@@ -1,5 +1,10 @@
 import { providerOf, type Db } from "../db/client";
-import { listLastSeqs, listSessionsActiveSince, notifyChannel, readDataVersion } from "../db/session-reads/log-watch";
+import {
+  listLastSeqs,
+  listSessionsActiveSince,
+  notifyChannel,
+  readDataVersion,
+} from "../db/session-reads/change-markers";
 import { publishTouched, subscribeEvents } from "./bus";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */

@@ -1,4 +1,4 @@
-import { insertOutboxEntries } from "../db/outbox";
+import { insertOutboxEntries } from "../db/outbox-rows";
 import type { Executor } from "../db/client";
 import { newId } from "../id";
 import type { EventType, SessionEvent } from "./log/events";

@@ -1,8 +1,8 @@
 import type { Conn } from "../db/client";
-import * as index from "../db/session-log/search-index-pg";
+import * as index from "../db/session-log/search-rows-pg";
 
 /*
- * PostgreSQL's search index lives in lib/db/session-log/search-index-pg (its statements) and lib/session/log/search-text
+ * PostgreSQL's search index lives in lib/db/session-log/search-rows-pg (its statements) and lib/session/log/search-text
  * (its lexemes). These names stay for their importers; the ones that take a connection also take a SQL runner.
  */
 export { quoteLexeme, searchTokens, tsQueryText, tsvectorRows } from "./log/search-text";
@@ -11,7 +11,7 @@ export {
   PG_SESSION_RANK,
   pgSessionAmongMatches,
   pgSessionRank,
-} from "../db/session-log/search-index-pg";
+} from "../db/session-log/search-rows-pg";
 
 type On = Conn;
 

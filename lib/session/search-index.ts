@@ -1,5 +1,5 @@
 import type { Conn } from "../db/client";
-import * as index from "../db/session-log/search-index";
+import * as index from "../db/session-log/search-rows";
 import type { SearchDoc } from "./log/search-text";
 
 /*
@@ -13,7 +13,7 @@ export {
   SESSION_AMONG_MATCHES,
   sessionAmongMatches,
   type TermQuery,
-} from "../db/session-log/search-index";
+} from "../db/session-log/search-rows";
 
 type On = Conn;
 

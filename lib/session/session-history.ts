@@ -14,7 +14,7 @@ import {
   listPermissionDecisions,
   listCopiedReviewEvents,
   listRelatedSessions,
-} from "../db/session-reads/session-history";
+} from "../db/session-reads/history-rows";
 import type { PlanVersionView, SessionHistory } from "./views/history-view";
 import { usageFromStateJson } from "./log/projection";
 import { sideBySide } from "../plan/views/side-by-side";

@@ -1,7 +1,7 @@
 // One stream per open list page (the desk, home, a team's mailbox): which visible sessions changed, pushed as it
 // happens, so a page re-renders only when something it may show changed and costs nothing while nothing does.
 import type { Db } from "../db/client";
-import { listSessionsActiveSince } from "../db/session-reads/log-watch";
+import { listSessionsActiveSince } from "../db/session-reads/change-markers";
 import { findSessionOwner } from "../db/sessions";
 import { subscribeAnySession, subscribeTouched } from "./bus";
 import { watchAnyLog, watchTouched } from "./log-watch";

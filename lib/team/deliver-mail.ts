@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { markMailRead } from "../db/teams/mailbox";
+import { markMailRead } from "../db/teams/mailbox-rows";
 import { appendEvents } from "../session/append-events";
 import { listMail } from "./mailbox";
 import { formatMail } from "./format-mail";

@@ -7,7 +7,7 @@ import {
   listMailboxMessages,
   listTeamMailBefore,
   type MailRow,
-} from "../db/teams/mailbox";
+} from "../db/teams/mailbox-rows";
 import { newId } from "../id";
 import type { MailStatus, MailType, MailView } from "./views/team-view";
 
@@ -61,7 +61,7 @@ export async function listTeamMail(
   return { messages: shown.map(view), earlier: rows.length > limit ? (shown[0]?.seq ?? null) : null };
 }
 
-export type { InboxCursor } from "../db/teams/mailbox";
+export type { InboxCursor } from "../db/teams/mailbox-rows";
 
 /** A page of an inbox, pending plan requests first (see listInboxPage): `limit + 1` at most, each with its rank. */
 export async function listInbox(

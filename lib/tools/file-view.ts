@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { warmFileWorker, withFileWorker } from "../sandbox/confined-fs/client";
+import { warmFileWorker, withFileWorker } from "../sandbox/confined-fs/worker-client";
 import type { Request, ResultOf, Root } from "../sandbox/confined-fs/protocol";
 import type { ResolvedPath } from "../workspace/resolve-path";
 import { ToolError, type ToolContext } from "./types";

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { listOutboxRows } from "../db/outbox";
+import { listOutboxRows } from "../db/outbox-rows";
 import { findWebhookSession, takeOutboxRow, type NewDeliveryRow } from "../db/webhooks";
 import { getEnv, type Env } from "../env";
 import { newId } from "../id";

@@ -5,13 +5,13 @@ import { type Conn, type Executor, kysely, onPostgres } from "../client";
 import { type Bind, direct, shapedQuery } from "../shaped-query";
 import { rootValues, underRoots } from "../within-roots";
 import { SESSION_VIEW_COLUMNS, type SessionViewRow } from "../session-log/read-state";
-import { fewerMatches, keysMatching, sessionAmongMatches, termQuery } from "../session-log/search-index";
+import { fewerMatches, keysMatching, sessionAmongMatches, termQuery } from "../session-log/search-rows";
 import {
   fewerMatchesPg,
   pgSessionAmongMatches,
   pgSessionRank,
   sessionsMatchingPg,
-} from "../session-log/search-index-pg";
+} from "../session-log/search-rows-pg";
 
 /** Equality filters of a listing, ANDed; `roots`: only sessions whose workspace is one of these or under one. */
 export type SessionFilter = {

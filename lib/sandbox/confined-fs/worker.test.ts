@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxForSuite } from "../../../tests/helpers/sandbox";
 import { hostView } from "../host-view";
 import { Beneath } from "./beneath";
-import { FileWorkerError, withFileWorker } from "./client";
+import { FileWorkerError, withFileWorker } from "./worker-client";
 import { readText } from "./read-ops";
 import { listTree } from "./walk-ops";
 import type { Root } from "./protocol";

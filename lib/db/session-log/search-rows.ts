@@ -4,7 +4,7 @@ import { type SearchDoc, wholeTermsMatch } from "../../session/log/search-text";
 import { type Conn, type Executor, kysely, onPostgres } from "../client";
 import { raw, shapedQuery } from "../shaped-query";
 import { fixedShape } from "./fixed-shape";
-import { dropDocsPg, indexDocsPg } from "./search-index-pg";
+import { dropDocsPg, indexDocsPg } from "./search-rows-pg";
 
 /*
  * Full-text search on SQLite: the contentless FTS5 table "SessionSearch" (the history migration) holds each
