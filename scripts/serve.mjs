@@ -2,8 +2,10 @@
 // migrated, a build when sources changed), then serves from this process alone. Plain JavaScript on purpose: no
 // TypeScript loader, nor anything else besides the server, stays in memory while it serves.
 import { spawnSync } from "node:child_process";
+import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { serveStream, streamRouteOf } from "./stream-routes.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 // `plangate serve` from an installed package: built when packed, so never built here (an install has no build tools).
@@ -26,20 +28,45 @@ const { host, port } = JSON.parse(String(prepared.output[3]));
 
 // Node closes an idle keep-alive socket after 5 s; a client (a browser, a proxy, a test's request context) that
 // reuses one at that instant gets ECONNRESET. Outliving the clients' idle sockets makes them the side that closes.
-const KEEP_ALIVE_MS = "65000";
+const KEEP_ALIVE_MS = 65_000;
+// Node's default (511) drops the connections of a thousand tabs reopening their streams at once (after a restart):
+// their SYNs are retried a second later. The kernel caps it at net.core.somaxconn.
+const BACKLOG = 4096;
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 process.chdir(root);
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-process.argv = [
-  process.execPath,
-  nextBin,
-  "start",
-  "-H",
-  host,
-  "-p",
-  String(port),
-  "--keepAliveTimeout",
-  KEEP_ALIVE_MS,
-];
-// The server's own handler (lib/session/stop-on-signal.ts) ends it within a few seconds of SIGTERM or SIGINT.
-createRequire(import.meta.url)(nextBin);
+const require = createRequire(import.meta.url);
+// Next's own server, answering every request but the two live streams (scripts/stream-routes.mjs).
+const app = require("next")({ dir: root, hostname: host, port, dev: false });
+const handle = app.getRequestHandler();
+await app.prepare();
+const server = http.createServer((req, res) => {
+  const stream = streamRouteOf(req);
+  if (stream === null) return void handle(req, res);
+  void serveStream(req, res, stream)
+    .then((served) => (served ? undefined : handle(req, res)))
+    .catch((error) => {
+      console.error("plangate: a stream failed", error);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on the server." } }));
+    });
+});
+server.keepAliveTimeout = KEEP_ALIVE_MS;
+server.listen({ host, port, backlog: BACKLOG }, () => console.log(`plangate: ready on http://${host}:${port}`));
+// As `next start` does: stop accepting, let the requests in progress finish, then exit. The live streams are ended by
+// the server's own handler (lib/session/stop-on-signal.ts), which also bounds the wait to a few seconds.
+let stopping = false;
+for (const [signal, code] of [
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+])
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(
+      () =>
+        void app
+          .close()
+          .catch(console.error)
+          .finally(() => process.exit(code)),
+    );
+  });

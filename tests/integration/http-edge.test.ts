@@ -221,4 +221,48 @@ describe("the HTTP edge", () => {
       Array(5).fill("No files found."),
     );
   }, 90_000);
+
+  // Issue 43: the two live streams are answered beside Next's request handler (scripts/stream-routes.mjs), by the
+  // same route handlers. The attack: whatever skips Next's router must not skip the guard, the sign-in or the
+  // headers every API answer carries.
+  it("the live streams, answered beside Next, are guarded and answered as every route is", async () => {
+    const port = new URL(server.url).port;
+    const created = await send(
+      "POST",
+      `${server.url}/api/sessions`,
+      json({}),
+      JSON.stringify({ title: "s", workspace }),
+    );
+    const id = JSON.parse(created.body).session.id as string;
+    for (const path of ["/api/changes", `/api/sessions/${id}/stream`]) {
+      const rebound = await send("GET", `${server.url}${path}`, { ...auth, host: `rebind.test:${port}` });
+      expect([rebound.status, JSON.parse(rebound.body).error.code], path).toEqual([421, "host_not_allowed"]);
+      const anonymous = await send("GET", `${server.url}${path}`);
+      expect([anonymous.status, JSON.parse(anonymous.body).error.code], path).toEqual([401, "unauthorized"]);
+      for (const [key, value] of Object.entries(API_SECURITY_HEADERS))
+        expect(anonymous.headers[key.toLowerCase()], `${path} ${key}`).toBe(value);
+      const unreadable = await send("GET", `${server.url}${path}`, { ...auth, host: "[::1" });
+      expect(unreadable.status, path).toBeGreaterThanOrEqual(400);
+      expect(unreadable.status, path).toBeLessThan(500);
+      const open = await firstBytes(`${server.url}${path}`, auth);
+      expect(open.status, path).toBe(200);
+      expect(open.headers["content-type"], path).toBe("text/event-stream; charset=utf-8");
+      expect(open.headers["x-frame-options"], path).toBe("DENY");
+      expect(open.text, path).toContain(": connected");
+    }
+    expect((await send("GET", `${server.url}/api/sessions/ses_nobody/stream`, auth)).status).toBe(404);
+  });
 });
+
+/** A stream's status, headers and first bytes; the connection is then closed. */
+function firstBytes(url: string, headers: Record<string, string>): Promise<Res & { text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      res.once("data", (d: Buffer) => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: "", text: d.toString("utf8") });
+        req.destroy();
+      });
+    });
+    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
+  });
+}
