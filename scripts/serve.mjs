@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { serveStream, streamRouteOf } from "./stream-routes.mjs";
+import { apiHeaders, serveStream, streamRouteOf } from "./stream-routes.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 // `plangate serve` from an installed package: built when packed, so never built here (an install has no build tools).
@@ -39,16 +39,19 @@ const require = createRequire(import.meta.url);
 const app = require("next")({ dir: root, hostname: host, port, dev: false });
 const handle = app.getRequestHandler();
 await app.prepare();
+// What a request that failed outside any route gets (lib/errors.ts's "internal"), as `next start` answers a 500.
+const failed = (res) => (error) => {
+  console.error("plangate: a request failed", error);
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(500, { ...apiHeaders(), "content-type": "application/json" });
+  res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on the server." } }));
+};
 const server = http.createServer((req, res) => {
   const stream = streamRouteOf(req);
-  if (stream === null) return void handle(req, res);
+  if (stream === null) return void Promise.resolve(handle(req, res)).catch(failed(res));
   void serveStream(req, res, stream)
     .then((served) => (served ? undefined : handle(req, res)))
-    .catch((error) => {
-      console.error("plangate: a stream failed", error);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "internal", message: "Something went wrong on the server." } }));
-    });
+    .catch(failed(res));
 });
 server.keepAliveTimeout = KEEP_ALIVE_MS;
 server.listen({ host, port, backlog: BACKLOG }, () => console.log(`plangate: ready on http://${host}:${port}`));

@@ -5,6 +5,8 @@
 // what its route needs. Plain JavaScript, as scripts/serve.mjs is.
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 
 const root = path.resolve(import.meta.dirname, "..");
 const answerHeaders = JSON.parse(fs.readFileSync(path.join(root, "lib", "http", "answer-headers.json"), "utf8"));
@@ -23,7 +25,13 @@ export function streamRouteOf(req) {
   const pathname = query === -1 ? req.url : req.url.slice(0, query);
   for (const { name, pattern } of PATHS) {
     const m = pattern.exec(pathname);
-    if (m) return { name, id: m[1] };
+    if (!m) continue;
+    // Decoded as Next decodes a route's params; a segment that does not decode is Next's to refuse.
+    try {
+      return { name, id: m[1] === undefined ? undefined : decodeURIComponent(m[1]) };
+    } catch {
+      return null;
+    }
   }
   return null;
 }
@@ -37,46 +45,43 @@ export async function serveStream(req, res, route) {
   if (typeof load !== "function") return false;
   const handlers = await load();
   const handler = handlers[route.name];
+  // The response's close: the client went away (or the answer ended), whether or not the request was read.
   const aborted = new AbortController();
   const abort = () => aborted.abort();
-  req.once("close", abort);
   res.once("close", abort);
   let answer;
   try {
     answer = await handler(toRequest(req, aborted.signal), { params: Promise.resolve({ id: route.id }) });
   } catch {
     // A Host that makes no URL: the guard would have refused it too.
-    answer = Response.json(
-      { error: { code: "bad_request", message: "A request this server cannot read." } },
-      {
-        status: 400,
-      },
-    );
+    const error = { code: "bad_request", message: "A request this server cannot read." };
+    answer = Response.json({ error }, { status: 400 });
   }
-  const headers = { ...Object.fromEntries(answer.headers), ...API_HEADERS };
-  res.writeHead(answer.status, headers);
+  res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), ...API_HEADERS });
   if (!answer.body) {
     res.end();
     return true;
   }
-  try {
-    for await (const chunk of answer.body) {
-      if (res.destroyed) break;
-      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
-    }
-  } catch {
-    // The client went away mid-write: the route's stream ends on the abort.
-  } finally {
-    abort();
-    res.end();
-  }
+  // pipeline waits on the client's pace (backpressure) and, when it goes away, cancels the route's stream.
+  await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
+  abort();
   return true;
 }
 
-/** A web Request of what Node received: the URL from the Host header (as Next builds it), every header as sent. */
+/** The headers every API answer carries, for an answer made here (scripts/serve.mjs's 500). */
+export const apiHeaders = () => ({ ...API_HEADERS });
+
+/**
+ * A web Request of what Node received: the headers as Node reads them (a repeated Authorization or Host is the
+ * first one, as Next sees it), the URL on the Host header (the routes' guard checks that Host against the allowed
+ * ones; the path and query are all a stream route reads of the URL).
+ */
 function toRequest(req, signal) {
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
   const url = new URL(req.url, `http://${req.headers.host ?? "localhost"}`);
   return new Request(url, { method: "GET", headers, signal });
 }

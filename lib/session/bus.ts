@@ -3,8 +3,10 @@ import type { SessionEvent } from "./log/events";
 
 // In-process fan-out to open SSE streams, fed only after a commit. Other instances catch up from the log
 // (streams resume by seq), so nothing here is a source of truth.
-const emitter = new EventEmitter();
-emitter.setMaxListeners(0);
+// On globalThis: Next loads this module once per bundle (the routes', the instrumentation hook's, which also serves
+// the live streams: scripts/stream-routes.mjs), and a commit published by one copy must reach the streams of all.
+const registry = globalThis as unknown as { plangateBus?: EventEmitter };
+const emitter = (registry.plangateBus ??= new EventEmitter().setMaxListeners(0));
 
 /** The channel every session's events are published on too (pages that list sessions: the desk, home, a team). */
 const ANY = "*";

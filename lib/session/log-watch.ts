@@ -36,7 +36,8 @@ type Watch = {
   unlisten: (() => void) | null;
 };
 
-const watches = new Map<Db, Watch>();
+// On globalThis, as lib/session/bus.ts's emitter: one watch (one tick, one LISTEN) per database for every copy.
+const watches = ((globalThis as unknown as { plangateLogWatches?: Map<Db, Watch> }).plangateLogWatches ??= new Map());
 
 /** Follows a session's log for commits made outside this process's bus; returns the unsubscribe. */
 export function watchLog(db: Db, sessionId: string, follower: LogFollower): () => void {

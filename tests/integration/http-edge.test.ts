@@ -252,7 +252,60 @@ describe("the HTTP edge", () => {
     }
     expect((await send("GET", `${server.url}/api/sessions/ses_nobody/stream`, auth)).status).toBe(404);
   });
+
+  // The adversary's find: the streams served beside Next listened on another copy of the event bus than the routes
+  // publish on (each Next bundle loads the module anew), so a page saw nothing committed after it opened.
+  it("the live streams hear what the API commits after they opened", async () => {
+    const changes = listen(`${server.url}/api/changes`, auth);
+    await changes.seen(": connected");
+    const created = await send(
+      "POST",
+      `${server.url}/api/sessions`,
+      json({}),
+      JSON.stringify({ title: "live", workspace }),
+    );
+    const id = JSON.parse(created.body).session.id as string;
+    await changes.seen(`"sessions":["${id}"]`);
+    // Served beside Next's router: no answer of Next's (its app routes vary on the router's headers).
+    expect(String(changes.headers()["vary"] ?? "")).not.toMatch(/rsc/i);
+    changes.close();
+    const events = listen(`${server.url}/api/sessions/${id}/stream`, auth);
+    await events.seen("id: 1\n");
+    expect(
+      (await send("POST", `${server.url}/api/sessions/${id}/messages`, json({}), JSON.stringify({ text: "hi" })))
+        .status,
+    ).toBe(202);
+    await events.seen("id: 2\nevent: session-event");
+    events.close();
+  });
 });
+
+/** An open stream: `seen(text)` resolves once what it has sent contains text (failing after 10 s, naming it). */
+function listen(url: string, headers: Record<string, string>) {
+  let text = "";
+  let got: http.IncomingHttpHeaders = {};
+  let waiters: { wanted: string; done: () => void }[] = [];
+  const req = http.get(url, { headers }, (res) => {
+    got = res.headers;
+    res.setEncoding("utf8");
+    res.on("data", (d: string) => {
+      text += d;
+      for (const w of waiters) if (text.includes(w.wanted)) w.done();
+      waiters = waiters.filter((w) => !text.includes(w.wanted));
+    });
+  });
+  req.on("error", () => undefined);
+  const seen = (wanted: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (text.includes(wanted)) return resolve();
+      const timer = setTimeout(
+        () => reject(new Error(`"${wanted}" never came on ${url}; it sent ${JSON.stringify(text.slice(-300))}`)),
+        10_000,
+      );
+      waiters.push({ wanted, done: () => (clearTimeout(timer), resolve()) });
+    });
+  return { seen, headers: () => got, close: () => req.destroy() };
+}
 
 /** A stream's status, headers and first bytes; the connection is then closed. */
 function firstBytes(url: string, headers: Record<string, string>): Promise<Res & { text: string }> {
