@@ -5,8 +5,6 @@
 // what its route needs. Plain JavaScript, as scripts/serve.mjs is.
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 
 const root = path.resolve(import.meta.dirname, "..");
 const answerHeaders = JSON.parse(fs.readFileSync(path.join(root, "lib", "http", "answer-headers.json"), "utf8"));
@@ -62,10 +60,32 @@ export async function serveStream(req, res, route) {
     res.end();
     return true;
   }
-  // pipeline waits on the client's pace (backpressure) and, when it goes away, cancels the route's stream.
-  await pipeline(Readable.fromWeb(answer.body), res).catch(() => undefined);
-  abort();
+  // Written at the client's pace (a full buffer waits for "drain"); its going away ends the route's stream (the abort).
+  const reader = answer.body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done && !res.destroyed; next = await reader.read())
+      if (!res.write(next.value)) await drained(res);
+  } catch {
+    // The client went away mid-write.
+  } finally {
+    abort();
+    reader.cancel().catch(() => undefined);
+    res.end();
+  }
   return true;
+}
+
+/** Resolves when the response can take more, or is gone; leaves no listener behind either way. */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 /** The headers every API answer carries, for an answer made here (scripts/serve.mjs's 500). */
