@@ -15,7 +15,9 @@ const repo = path.resolve(import.meta.dirname, "../..");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-install-"));
 let server: ChildProcess | undefined;
 afterAll(() => {
-  if (server?.exitCode === null) server.kill("SIGKILL");
+  // The whole group: `plangate serve` runs the server as its child, which a SIGKILL of the CLI alone would orphan
+  // (it went on serving from a deleted folder after the suite).
+  if (server?.exitCode === null && server.pid !== undefined) process.kill(-server.pid, "SIGKILL");
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -80,6 +82,7 @@ describe("the package, installed with npm install -g", () => {
     server = spawn(plangate, ["serve", "--port", String(port)], {
       cwd: dir,
       env: { PATH: env.PATH, HOME: home, NODE_ENV: "production" },
+      detached: true,
     });
     server.stdout?.on("data", (d: Buffer) => (log += d.toString()));
     server.stderr?.on("data", (d: Buffer) => (log += d.toString()));
