@@ -227,13 +227,7 @@ describe("the HTTP edge", () => {
   // headers every API answer carries.
   it("the live streams, answered beside Next, are guarded and answered as every route is", async () => {
     const port = new URL(server.url).port;
-    const created = await send(
-      "POST",
-      `${server.url}/api/sessions`,
-      json({}),
-      JSON.stringify({ title: "s", workspace }),
-    );
-    const id = JSON.parse(created.body).session.id as string;
+    const id = await newSession("s");
     for (const path of ["/api/changes", `/api/sessions/${id}/stream`]) {
       const rebound = await send("GET", `${server.url}${path}`, { ...auth, host: `rebind.test:${port}` });
       expect([rebound.status, JSON.parse(rebound.body).error.code], path).toEqual([421, "host_not_allowed"]);
@@ -244,11 +238,12 @@ describe("the HTTP edge", () => {
       const unreadable = await send("GET", `${server.url}${path}`, { ...auth, host: "[::1" });
       expect(unreadable.status, path).toBeGreaterThanOrEqual(400);
       expect(unreadable.status, path).toBeLessThan(500);
-      const open = await firstBytes(`${server.url}${path}`, auth);
-      expect(open.status, path).toBe(200);
-      expect(open.headers["content-type"], path).toBe("text/event-stream; charset=utf-8");
-      expect(open.headers["x-frame-options"], path).toBe("DENY");
-      expect(open.text, path).toContain(": connected");
+      const open = listen(`${server.url}${path}`, auth);
+      await open.seen(": connected");
+      expect(open.status(), path).toBe(200);
+      expect(open.headers()["content-type"], path).toBe("text/event-stream; charset=utf-8");
+      expect(open.headers()["x-frame-options"], path).toBe("DENY");
+      open.close();
     }
     expect((await send("GET", `${server.url}/api/sessions/ses_nobody/stream`, auth)).status).toBe(404);
   });
@@ -258,13 +253,7 @@ describe("the HTTP edge", () => {
   it("the live streams hear what the API commits after they opened", async () => {
     const changes = listen(`${server.url}/api/changes`, auth);
     await changes.seen(": connected");
-    const created = await send(
-      "POST",
-      `${server.url}/api/sessions`,
-      json({}),
-      JSON.stringify({ title: "live", workspace }),
-    );
-    const id = JSON.parse(created.body).session.id as string;
+    const id = await newSession("live");
     await changes.seen(`"sessions":["${id}"]`);
     // Served beside Next's router: no answer of Next's (its app routes vary on the router's headers).
     expect(String(changes.headers()["vary"] ?? "")).not.toMatch(/rsc/i);
@@ -284,9 +273,11 @@ describe("the HTTP edge", () => {
 function listen(url: string, headers: Record<string, string>) {
   let text = "";
   let got: http.IncomingHttpHeaders = {};
+  let status = 0;
   let waiters: { wanted: string; done: () => void }[] = [];
   const req = http.get(url, { headers }, (res) => {
     got = res.headers;
+    status = res.statusCode ?? 0;
     res.setEncoding("utf8");
     res.on("data", (d: string) => {
       text += d;
@@ -304,18 +295,11 @@ function listen(url: string, headers: Record<string, string>) {
       );
       waiters.push({ wanted, done: () => (clearTimeout(timer), resolve()) });
     });
-  return { seen, headers: () => got, close: () => req.destroy() };
+  return { seen, status: () => status, headers: () => got, close: () => req.destroy() };
 }
 
-/** A stream's status, headers and first bytes; the connection is then closed. */
-function firstBytes(url: string, headers: Record<string, string>): Promise<Res & { text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers }, (res) => {
-      res.once("data", (d: Buffer) => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: "", text: d.toString("utf8") });
-        req.destroy();
-      });
-    });
-    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
-  });
+/** A session made through the API, by the operator. */
+async function newSession(title: string): Promise<string> {
+  const created = await send("POST", `${server.url}/api/sessions`, json({}), JSON.stringify({ title, workspace }));
+  return JSON.parse(created.body).session.id as string;
 }
