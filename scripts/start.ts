@@ -16,6 +16,7 @@ import { untrustedConfigs } from "../lib/workspace/untrusted-configs";
 import { setupLink } from "../lib/auth/setup-link";
 import { buildWhenStale } from "./needs-build";
 import { buildBundles, bundlesNeedBuild } from "./build-bundles";
+import { endChildren } from "./end-children";
 
 const root = path.resolve(import.meta.dirname, "..");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -121,6 +122,7 @@ console.log(`plangate: serving on ${origin}`);
 // run by hand, descriptor 3 may be anything the caller left open).
 if (!dev) {
   if (process.env.PLANGATE_PREPARE_FD === "3") fs.writeSync(3, JSON.stringify({ host: env.HOST, port: env.PORT }));
+  await endChildren();
   process.exit(0);
 }
 
