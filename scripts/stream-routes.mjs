@@ -92,9 +92,11 @@ function drained(res) {
 export const apiHeaders = () => ({ ...API_HEADERS });
 
 /**
- * A web Request of what Node received: the headers as Node reads them (a repeated Authorization or Host is the
- * first one, as Next sees it), the URL on the Host header (the routes' guard checks that Host against the allowed
- * ones; the path and query are all a stream route reads of the URL).
+ * What the stream routes read of a request (the method, the URL, the headers, the abort signal), from what Node
+ * received: the headers as Node reads them (a repeated Authorization or Host is the first one, as Next sees it), the
+ * URL on the Host header (the routes' guard checks that Host against the allowed ones; the path and query are all a
+ * stream route reads of the URL). Not a web Request: constructing one (its own signal following this one, the
+ * header checks) was a tenth of a stream's opening (issue 43), and these GETs have no body to read.
  */
 function toRequest(req, signal) {
   const headers = new Headers();
@@ -102,6 +104,6 @@ function toRequest(req, signal) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  const url = new URL(req.url, `http://${req.headers.host ?? "localhost"}`);
-  return new Request(url, { method: "GET", headers, signal });
+  const url = new URL(req.url, `http://${req.headers.host ?? "localhost"}`).href;
+  return { method: "GET", url, headers, signal };
 }

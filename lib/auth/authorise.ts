@@ -47,6 +47,16 @@ export function signerFor(actor: Actor, act: Act, workspace: string): Signer {
   return signer;
 }
 
+/**
+ * authorise() against a session's workspace, for a route that reads nothing else of the session before it answers
+ * (its live stream): one read of one column, and a session that does not exist is the 404 here.
+ */
+export async function authoriseFoundSession(db: Db, actor: Actor, act: Act, sessionId: string): Promise<void> {
+  const workspace = await findSessionWorkspace(db, sessionId);
+  if (workspace === undefined) throw new AppError("session_not_found");
+  authorise(actor, act, workspace);
+}
+
 /** authorise() against a session's workspace; a session that does not exist is left to the route's 404. */
 export async function authoriseSession(db: Db, actor: Actor, act: Act, sessionId: string): Promise<void> {
   if (actor.kind === "operator") return;
