@@ -4,6 +4,7 @@ import { type Conn, kysely, withTransaction } from "./client";
 import type { Review, Session, WebhookAttempt, WebhookDelivery } from "./generated-kysely/types";
 import { deleteOutboxRow } from "./outbox-rows";
 import { sessionIdsUnder } from "./within-roots";
+import { idFloor } from "../id";
 
 /**
  * Home of the WebhookDelivery and WebhookAttempt tables. A delivery is sent by whichever instance wins its claim:
@@ -42,6 +43,8 @@ export async function findWebhookReview(
  * them once (the second DELETE finds nothing), and a crash before the commit leaves the row for the next sweep.
  */
 export async function takeOutboxRow(conn: Conn, outboxId: string, deliveries: readonly NewDeliveryRow[]) {
+  // Nothing to write with it: the one DELETE is the claim.
+  if (deliveries.length === 0) return deleteOutboxRow(conn, outboxId);
   return withTransaction(conn, async (trx) => {
     if (!(await deleteOutboxRow(trx, outboxId))) return false;
     for (const d of deliveries) await trx.insertInto("WebhookDelivery").values(d).execute();
@@ -178,4 +181,27 @@ export async function listAttempts(conn: Conn, deliveryIds: readonly string[]): 
     .orderBy("deliveryId")
     .orderBy("number")
     .execute();
+}
+
+/**
+ * The sessions whose deliveries were made or attempted since `since` (a listener that missed notifications catches
+ * up): delivery and attempt ids are time-ordered, so each is a range of a primary key.
+ */
+export async function listSessionsWithDeliveriesSince(conn: Conn, since: Date, limit = 1000): Promise<string[]> {
+  const made = await kysely(conn)
+    .selectFrom("WebhookDelivery")
+    .select("sessionId")
+    .distinct()
+    .where("id", ">=", idFloor("whd", since.getTime()))
+    .limit(limit)
+    .execute();
+  const tried = await kysely(conn)
+    .selectFrom("WebhookAttempt as a")
+    .innerJoin("WebhookDelivery as d", "d.id", "a.deliveryId")
+    .select("d.sessionId")
+    .distinct()
+    .where("a.id", ">=", idFloor("wha", since.getTime()))
+    .limit(limit)
+    .execute();
+  return [...new Set([...made, ...tried].map((r) => r.sessionId))];
 }

@@ -8,7 +8,7 @@ import { newId } from "../id";
 import { planProblem } from "../plan/plan-markdown";
 import { writePlanRows } from "../plan/ensure-plan";
 import path from "node:path";
-import { type Appended, appendEvents, appendEventsInTx } from "../session/append-events";
+import { type Appended, appendEvents } from "../session/append-events";
 import { createSession } from "../session/create-session";
 import type { NewEvent } from "../session/log/events";
 import type { SessionState } from "../session/log/fold";
@@ -130,11 +130,7 @@ export async function submitExternalPlan(db: Db, p: ExternalPlan): Promise<Submi
   // A new session and its first plan commit together: one transaction where most hooks' first call made two.
   const created = await createdHere(db, sessionId, async () => {
     const first = submissionOf(p, { sessionId, planId: newId("pln"), version: 1, reviewId, callId }, false);
-    await createSession(db, sessionInput(p, sessionId, title), async (run, made) => {
-      const result = await appendEventsInTx(run, sessionId, first.events(made.state), made.state);
-      await first.also(run, result);
-      return result;
-    });
+    await createSession(db, sessionInput(p, sessionId, title), first);
   });
   if (created) return { sessionId, reviewId, version: 1 };
   await checkBinding(db, p, sessionId);

@@ -1,11 +1,11 @@
 import { withTransaction, type Db, type Executor } from "../db/client";
 import { insertSession } from "../db/sessions";
 import { newId } from "../id";
-import { emptyState } from "./log/fold";
-import { afterCommit, appendEventsInTx, type Appended } from "./append-events";
+import { emptyState, type SessionState } from "./log/fold";
+import { afterCommit, appendEventsInTx, type Appended, planAppend } from "./append-events";
 import { projectionColumns } from "./log/projection";
 import { assignSearchKey } from "../db/session-log/search-rows";
-import type { Mode } from "./log/events";
+import type { Mode, NewEvent } from "./log/events";
 import type { Starter } from "../auth/rules/rights";
 
 export type CreateSessionInput = {
@@ -29,10 +29,30 @@ export type CreateSessionInput = {
 };
 
 /**
- * More appends that must commit with the new session (an outside agent's first plan): one transaction, one
- * commit, and a failure leaves no session behind. Given the state after session.created; returns its own append.
+ * More events that must commit with the new session (an outside agent's first plan), appended in the same batch as
+ * session.created: one transaction, one write of the log, projection and search index, and a failure leaves no
+ * session behind. `events` is given the state after session.created; `also` writes rows that commit with them.
  */
-export type ThenAppend = (run: Executor, created: Appended & { id: string }) => Promise<Appended>;
+export type ThenAppend = {
+  events: (created: SessionState) => NewEvent[];
+  also: (run: Executor, appended: Appended) => Promise<void>;
+};
+
+const sessionCreated = (input: CreateSessionInput): NewEvent => ({
+  type: "session.created",
+  payload: {
+    title: input.title,
+    workspace: input.workspace,
+    agent: input.agent,
+    model: input.model,
+    mode: input.mode,
+    planSlug: input.planSlug ?? null,
+    parentId: input.parentId ?? null,
+    ...(input.parentCallId ? { parentCallId: input.parentCallId } : {}),
+    ...(input.script ? { script: input.script } : {}),
+    ...(input.externalId ? { externalId: input.externalId } : {}),
+  },
+});
 
 /** Creates the session row and its first event (session.created) in one transaction. */
 export async function createSession(
@@ -60,26 +80,12 @@ export async function createSession(
       createdAt: at,
     });
     await assignSearchKey(run, id);
-    const created = await appendEventsInTx(run, id, [
-      {
-        type: "session.created",
-        payload: {
-          title: input.title,
-          workspace: input.workspace,
-          agent: input.agent,
-          model: input.model,
-          mode: input.mode,
-          planSlug: input.planSlug ?? null,
-          parentId: input.parentId ?? null,
-          ...(input.parentCallId ? { parentCallId: input.parentCallId } : {}),
-          ...(input.script ? { script: input.script } : {}),
-          ...(input.externalId ? { externalId: input.externalId } : {}),
-        },
-      },
-    ]);
-    if (!then) return created;
-    const more = await then(run, { id, ...created });
-    return { events: [...created.events, ...more.events], state: more.state };
+    const first = sessionCreated(input);
+    const more = then ? then.events(planAppend(emptyState, [first], at).state) : [];
+    // The row was just written with the empty state's projection: the append starts from it without reading it back.
+    const appended = await appendEventsInTx(run, id, [first, ...more], emptyState);
+    await then?.also(run, appended);
+    return appended;
   });
   afterCommit(id, result);
   return { id, ...result };

@@ -17,16 +17,20 @@ type OutboxRow = { id: string; sessionId: string; seq: number; type: string };
  * transaction (the workspace config is a file), so the claiming transaction stays short.
  */
 async function owedDeliveries(db: Db, row: OutboxRow, env: Env, now: Date): Promise<NewDeliveryRow[]> {
-  const [event] = await readEvents(db, row.sessionId, { after: row.seq - 1, upto: row.seq });
   const session = await findWebhookSession(db, row.sessionId);
-  if (!event || !session) return [];
-  const body = await eventBody(db, session, event);
-  if (!body) return [];
+  if (!session) return [];
   // A workspace's own hooks are called only once a person trusted its config (the file is untrusted input); an
   // outside agent's folder is a label (it may be on another machine): its config is never read.
   const { raw, trusted } = isExternalModel(session.model)
     ? { raw: {}, trusted: false }
     : await workspaceConfigFor(db, session.workspace);
+  // No hook anywhere (the server names none, nor does this workspace): the event and what its body would say
+  // are not read. Every approval and submission makes a row, and most servers have no hooks (issue 43).
+  if (env.webhooks.length === 0 && (raw.webhooks ?? []).length === 0) return [];
+  const [event] = await readEvents(db, row.sessionId, { after: row.seq - 1, upto: row.seq });
+  if (!event) return [];
+  const body = await eventBody(db, session, event);
+  if (!body) return [];
   return webhookTargets(body.type, env, raw, trusted).map((target) => {
     const id = newId("whd", now.getTime());
     const full: WebhookBody = {
