@@ -6,6 +6,7 @@ import {
   readDataVersion,
 } from "../db/session-reads/change-markers";
 import { publishTouched, subscribeEvents } from "./bus";
+import { listSessionsWithDeliveriesSince } from "../db/webhooks";
 
 /** Told a session's committed lastSeq after the database changed; the follower decides whether it is behind. */
 export type LogFollower = (lastSeq: number) => void;
@@ -34,6 +35,8 @@ type Watch = {
   timer: NodeJS.Timeout | null;
   seen: number | null;
   unlisten: (() => void) | null;
+  /** PostgreSQL: when a notification (or the LISTEN itself) was last heard: a lost connection dropped after it. */
+  heardAt: number;
 };
 
 // On globalThis, as lib/session/bus.ts's emitter: one watch (one tick, one LISTEN) per database for every copy.
@@ -81,6 +84,7 @@ function watchOf(db: Db): Watch {
       timer: null,
       seen: null,
       unlisten: null,
+      heardAt: Date.now(),
     };
     watches.set(db, watch);
     if (providerOf(db) === "postgres") follow(db, watch);
@@ -111,9 +115,14 @@ function schedule(db: Db, watch: Watch): void {
 
 function follow(db: Db, watch: Watch): void {
   const onNotice = (payload: string | null) => {
+    const lastHeard = watch.heardAt;
+    watch.heardAt = Date.now();
     if (payload === null) {
-      // LISTEN was re-established: what was committed meanwhile is read back, for stream and list alike.
-      void tellAnyone(db, watch, new Date(Date.now() - RECENT_MS)).catch(() => undefined);
+      // LISTEN was re-established: what was committed since the connection last heard anything is read back, for
+      // streams, lists and the deliveries page alike.
+      const since = new Date(lastHeard - RECENT_MS);
+      void tellAnyone(db, watch, since).catch(() => undefined);
+      void tellTouched(db, watch, since).catch(() => undefined);
       return void readAll(db, watch).catch(() => undefined);
     }
     if (payload.endsWith(TOUCHED_SUFFIX)) {
@@ -133,6 +142,7 @@ function follow(db: Db, watch: Watch): void {
     .then(async (unlisten) => {
       if (watches.get(db) !== watch) return unlisten();
       watch.unlisten = unlisten;
+      watch.heardAt = Date.now();
       // Commits between a stream's first read and LISTEN taking effect were not notified to us: check once.
       await readAll(db, watch);
     })
@@ -157,6 +167,11 @@ const RECENT_MS = 2_000;
 async function tellAnyone(db: Db, watch: Watch, since: Date): Promise<void> {
   if (watch.anyone.size === 0) return;
   for (const id of await listSessionsActiveSince(db, since)) for (const f of watch.anyone) f(id);
+}
+
+async function tellTouched(db: Db, watch: Watch, since: Date): Promise<void> {
+  if (watch.touched.size === 0) return;
+  for (const id of await listSessionsWithDeliveriesSince(db, since)) for (const f of watch.touched) f(id);
 }
 
 async function readAll(db: Db, watch: Watch): Promise<void> {
