@@ -26,11 +26,23 @@ type View = {
   bind(a: unknown[]): View;
 };
 
+// A statement's columns are fixed once it is prepared (the schema is migrated before the server serves), and
+// better-sqlite3 builds their descriptions anew on every columns() call, which the adapter makes per execution.
+const columnsOf = new WeakMap<Statement, unknown[]>();
+function columns(statement: Statement): unknown[] {
+  let known = columnsOf.get(statement);
+  if (!known) {
+    known = statement.columns();
+    columnsOf.set(statement, known);
+  }
+  return known;
+}
+
 // `prepare("BEGIN").run()` binds nothing; `prepare(sql).bind(args)` binds once: both are served by one view.
 function boundView(statement: Statement, args: unknown[] = []): View {
   return {
     reader: statement.reader,
-    columns: () => statement.columns(),
+    columns: () => columns(statement),
     raw: () => ({ all: () => statement.raw(true).all(args) }),
     run: () => statement.run(args),
     bind: (values: unknown[]) => boundView(statement, values),
