@@ -6,7 +6,6 @@ import { getSession } from "../session/get-session";
 import { readEvents } from "../db/session-log/read-events";
 import { detectSandbox } from "../sandbox/detect-sandbox";
 import { warmFiles } from "../tools/file-view";
-import { queueVerification } from "./queue-verification";
 import { extendView, previousCalls, steps, viewMessages, type ConversationView } from "./conversation-view";
 import { releaseView, takeView } from "./conversation-cache";
 import { runModelStep, turnEnded } from "./run-model-step";
@@ -174,7 +173,9 @@ async function runSteps(
 
 /** The first turn that ends after a plan approval gets the work checked against the plan (in the background). */
 function verifyAfterTurn(db: Db, sessionId: string): void {
-  queueVerification(sessionId, () => verifyIfDue(db, sessionId, gradeWithVerifierModel));
+  void verifyIfDue(db, sessionId, gradeWithVerifierModel).catch((error: unknown) =>
+    console.error(`plangate: verifying ${sessionId} failed`, error),
+  );
 }
 
 /**

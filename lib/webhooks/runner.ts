@@ -37,6 +37,7 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
   let stopped = false;
   let pass: Promise<void> | null = null;
   let again = false;
+  let lookForDue = true;
 
   const later = (at: Date, fn: () => void) => {
     // A few ms late on purpose: a timer may fire a millisecond early, before the row counts as due.
@@ -65,12 +66,17 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
     const fresh = await fanOutOutbox(db);
     // A full batch means more rows wait: go round again now rather than at the next tick.
     if (fresh.more) again = true;
-    const due = await dueDeliveries(db);
+    // What a commit brings is in `fresh`; the due rows it cannot bring (retries owed by a process that died, other
+    // instances') are looked up by the periodic sweep, not once more per commit.
+    const look = lookForDue;
+    lookForDue = false;
+    const due = look ? await dueDeliveries(db) : [];
     for (const id of new Set([...fresh.due, ...due])) deliver(id);
   };
 
-  const sweep = (): Promise<void> => {
+  const sweep = (full = true): Promise<void> => {
     if (stopped) return Promise.resolve();
+    if (full) lookForDue = true;
     if (pass) {
       again = true;
       return pass;
@@ -88,7 +94,7 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
     return pass;
   };
 
-  const unsubscribe = onOutboxCommitted(() => void sweep());
+  const unsubscribe = onOutboxCommitted(() => void sweep(false));
   const interval = setInterval(() => void sweep(), opts.sweepMs);
   interval.unref();
   void sweep();
