@@ -2,6 +2,7 @@ import "server-only";
 import type { Compilable, CompiledQuery, RawBuilder } from "kysely";
 import { type Executor, onPostgres, readyAdapterOf } from "./client";
 import { queryOnAdapter } from "./dialect";
+import { readIfNoTransaction } from "./statement-cache";
 
 /** Where a statement compiled once takes a value of each execution: the value named `name`. */
 class Slot {
@@ -29,12 +30,7 @@ const MAX_SHAPES = 256;
  */
 export function shapedQuery<O>() {
   const compiled = new Map<string, CompiledQuery<O>>();
-  return (
-    ex: Executor,
-    key: string,
-    values: Readonly<Record<string, unknown>>,
-    build: (bind: Bind) => Compilable<O>,
-  ): Promise<O[]> => {
+  const bound = (ex: Executor, key: string, values: Readonly<Record<string, unknown>>, build: Build<O>) => {
     const shape = `${onPostgres(ex) ? "pg" : "sqlite"}:${key}`;
     let query = compiled.get(shape);
     if (!query) {
@@ -42,14 +38,33 @@ export function shapedQuery<O>() {
       if (compiled.size >= MAX_SHAPES) compiled.clear();
       compiled.set(shape, query);
     }
-    const parameters = query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
-    const adapter = readyAdapterOf(ex);
-    const run = adapter
-      ? queryOnAdapter<O>(adapter, { ...query, parameters })
-      : ex.executeQuery<O>({ ...query, parameters });
-    return run.then((r) => r.rows);
+    return { ...query, parameters: query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p)) };
   };
+  const run = (ex: Executor, key: string, values: Readonly<Record<string, unknown>>, build: Build<O>) => {
+    const query = bound(ex, key, values, build);
+    const adapter = readyAdapterOf(ex);
+    const result = adapter ? queryOnAdapter<O>(adapter, query) : ex.executeQuery<O>(query);
+    return result.then((r) => r.rows);
+  };
+  /**
+   * SQLite, outside any transaction: the rows at once, committed ones only (statement-cache's readIfNoTransaction),
+   * as SQLite stores them; undefined when a transaction is open on the connection, and on PostgreSQL.
+   */
+  run.now = (
+    ex: Executor,
+    key: string,
+    values: Readonly<Record<string, unknown>>,
+    build: Build<O>,
+  ): Record<string, unknown>[] | undefined => {
+    const adapter = readyAdapterOf(ex);
+    if (!adapter || onPostgres(ex)) return undefined;
+    const query = bound(ex, key, values, build);
+    return readIfNoTransaction(adapter, query.sql, [...query.parameters]);
+  };
+  return run;
 }
+
+type Build<O> = (bind: Bind) => Compilable<O>;
 
 /** A `sql` template as a statement shapedQuery can compile (a template compiles against an executor). */
 export function raw<O>(ex: Executor, query: RawBuilder<O>): Compilable<O> {

@@ -74,3 +74,39 @@ export function cacheStatements(adapter: unknown): boolean {
   };
   return true;
 }
+
+type RawClient = {
+  inTransaction?: boolean;
+  prepare(sql: string): {
+    bind(args: unknown[]): { columns(): { name: string }[]; raw(on: boolean): { all(): unknown[][] } };
+  };
+};
+
+/**
+ * SQLite: runs a read at once, synchronously, when no transaction is open on the shared connection; undefined when
+ * one is (or this is not better-sqlite3). Nothing can begin between the check and the read, so the rows are
+ * committed ones, without taking the transaction lock. Values come as SQLite stores them (a date as text or a
+ * number), integers as numbers.
+ */
+export function readIfNoTransaction(
+  adapter: unknown,
+  sql: string,
+  args: unknown[],
+): Record<string, unknown>[] | undefined {
+  const client = (adapter as { client?: RawClient } | null)?.client;
+  if (!client || client.inTransaction !== false || typeof client.prepare !== "function") return undefined;
+  const statement = client.prepare(sql).bind(args);
+  const names = statement.columns().map((c) => c.name);
+  return statement
+    .raw(true)
+    .all()
+    .map((values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) {
+        const value = values[i];
+        // The adapter reads integers as BigInt (safe integers on); every integer the app stores fits a number.
+        row[names[i] as string] = typeof value === "bigint" ? Number(value) : value;
+      }
+      return row;
+    });
+}

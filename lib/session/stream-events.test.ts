@@ -184,6 +184,36 @@ describe("session event stream", () => {
     expect(again.ids()).toEqual([1, 2]);
   });
 
+  // A stream's catch-up on SQLite reads at once when no transaction is open on the shared connection. The attack: a
+  // stream opens while another caller's append is open on that connection and rolls back; were the read not kept
+  // out of the transaction, it would send an event that never existed.
+  it("never sends an event of an append that is open when it opens and then rolls back", async () => {
+    const id = await newSession();
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let inside = () => undefined as void;
+    const opened = new Promise<void>((r) => {
+      inside = r;
+    });
+    const ghost = appendEvents(t.db, id, [{ type: "notice", payload: { level: "info", text: "ghost" } }], {
+      also: async () => {
+        inside();
+        await held;
+        throw new Error("rolled back");
+      },
+    }).catch((error: Error) => error.message);
+    await opened;
+    const s = open(id);
+    release();
+    expect(await ghost).toBe("rolled back");
+    await appendEvents(t.db, id, [{ type: "notice", payload: { level: "info", text: "real" } }]);
+    await waitFor("the committed event", () => (s.text.includes('"real"') ? true : null));
+    expect(s.text).not.toContain("ghost");
+    expect(s.ids()).toEqual([1, 2]);
+  });
+
   it("closes on abort, even when aborted before it starts", async () => {
     const id = await newSession();
     const s = open(id);

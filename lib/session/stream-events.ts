@@ -1,17 +1,11 @@
-import { withTransaction, type Db } from "../db/client";
-import { readEvents } from "../db/session-log/read-events";
+import type { Db } from "../db/client";
+import { readCommittedEvents } from "../db/session-log/read-events";
 import { subscribeDrafts, subscribeEvents } from "./bus";
 import type { SessionEvent } from "./log/events";
 import { liveStream } from "./live-stream";
 import { watchLog } from "./log-watch";
 
 const PAGE = 500;
-
-// Under the connection's transaction lock: the app shares one connection, and a read interleaved with another
-// caller's open transaction would see (and send) events that may still roll back.
-function readCommitted(db: Db, sessionId: string, after: number): Promise<SessionEvent[]> {
-  return withTransaction(db, (trx) => readEvents(trx, sessionId, { after, limit: PAGE }));
-}
 
 /**
  * SSE of a session's log from a seq on. Events are sent in seq order exactly once per stream; the in-process bus
@@ -34,7 +28,7 @@ export function streamSessionEvents(
     const catchUpNow = async () => {
       for (;;) {
         if (closed()) return;
-        const page = await readCommitted(db, sessionId, last);
+        const page = await readCommittedEvents(db, sessionId, { after: last, limit: PAGE });
         sendEvents(page);
         if (page.length < PAGE) return;
       }
