@@ -50,9 +50,11 @@ beforeAll(async () => {
     PLANGATE_WORKSPACE_ROOTS: root,
     ANTHROPIC_API_KEY: "sk-ant-test-crash",
     ANTHROPIC_BASE_URL: fake.url,
-    // A long first wait, so the crash lands inside it; a short lease, so the restart sees the turn as cut.
+    // A long first wait, so the crash lands inside it; a short lease, so the restart soon sees the turn as cut. Not
+    // shorter: on a loaded machine two missed renewals (the lease's third) let the live server's own reaper cut the
+    // turn during the wait, and the page rightly showed no wait (CI's Node 24 pass, once).
     PLANGATE_RETRY_BASE_MS: "20000",
-    PLANGATE_LEASE_TTL_MS: "2000",
+    PLANGATE_LEASE_TTL_MS: "6000",
   };
   await migrateDatabase(env.DATABASE_URL!, { quiet: true });
   port = await freePort();
@@ -104,7 +106,11 @@ describe.skipIf(noBrowser)("a retry wait on a real server", () => {
 
     const page = await openPage(id);
     const banner = page.getByTestId("retry-banner");
-    await banner.waitFor({ timeout: 15_000 });
+    await banner.waitFor({ timeout: 15_000 }).catch(async (error: Error) => {
+      // What the page and the log said instead, so a failure names its cause.
+      const log = (await events(id)).map((e) => e.type).join(", ");
+      throw new Error(`${error.message}\nlog: ${log}\npage: ${(await page.innerText("body")).slice(0, 600)}`);
+    });
     expect(await banner.innerText()).toMatch(/503 Service Unavailable.*retrying in \d+ s \(attempt 2 of 5\)/is);
     await page.close();
 
