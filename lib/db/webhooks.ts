@@ -184,23 +184,26 @@ export async function listAttempts(conn: Conn, deliveryIds: readonly string[]): 
 }
 
 /**
- * The sessions whose deliveries were made or attempted since `since` (a listener that missed notifications catches
- * up): delivery and attempt ids are time-ordered, so each is a range of a primary key.
+ * The sessions whose deliveries were made, attempted or ended since `since`, newest first (a listener that missed
+ * notifications catches up). Delivery and attempt ids are time-ordered (an attempt's by when it was written), so
+ * those are ranges of a primary key; a delivery ended without an attempt (its secret removed) has finishedAt.
  */
 export async function listSessionsWithDeliveriesSince(conn: Conn, since: Date, limit = 1000): Promise<string[]> {
   const made = await kysely(conn)
     .selectFrom("WebhookDelivery")
-    .select("sessionId")
-    .distinct()
-    .where("id", ">=", idFloor("whd", since.getTime()))
+    .select((eb) => ["sessionId", eb.fn.max("id").as("latest")])
+    .where((eb) => eb.or([eb("id", ">=", idFloor("whd", since.getTime())), eb("finishedAt", ">=", since)]))
+    .groupBy("sessionId")
+    .orderBy("latest", "desc")
     .limit(limit)
     .execute();
   const tried = await kysely(conn)
     .selectFrom("WebhookAttempt as a")
     .innerJoin("WebhookDelivery as d", "d.id", "a.deliveryId")
-    .select("d.sessionId")
-    .distinct()
+    .select((eb) => ["d.sessionId", eb.fn.max("a.id").as("latest")])
     .where("a.id", ">=", idFloor("wha", since.getTime()))
+    .groupBy("d.sessionId")
+    .orderBy("latest", "desc")
     .limit(limit)
     .execute();
   return [...new Set([...made, ...tried].map((r) => r.sessionId))];

@@ -114,7 +114,9 @@ export async function attemptDelivery(db: Db, id: string, opts: DeliveryOptions)
       finishedAt: status === "retry" ? null : ended,
     },
     {
-      id: newId("wha", sent.startedAt.getTime()),
+      // Timed when it is written, not when the send began: a listener that missed notifications reads back the
+      // attempts written since then by their ids (lib/db/webhooks.ts listSessionsWithDeliveriesSince).
+      id: newId("wha", ended.getTime()),
       deliveryId: id,
       number,
       startedAt: sent.startedAt,
