@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDb, onPostgres, type TestDb } from "../../tests/helpers/db";
+import { freshDb, onOtherConnection, onPostgres, type TestDb } from "../../tests/helpers/db";
 import { waitFor } from "../../tests/helpers/poll";
 import { closeListeners, listen } from "./pg-listen";
 
@@ -13,15 +13,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function onOther<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: t.url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+const onOther = <T>(fn: (c: pg.Client) => Promise<T>) => onOtherConnection(t.url, fn);
 
 describe.skipIf(!onPostgres)("PostgreSQL notifications", () => {
   it("delivers committed notifications only; after its connection is cut it reconnects and tells listeners to re-check", async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../lib/db/client";
 import { postgresBinDir } from "../../scripts/local-postgres";
@@ -60,4 +61,15 @@ export function freshDb(): TestDb {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs fn on a PostgreSQL connection of its own (as another instance would), closed after. */
+export async function onOtherConnection<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
 }

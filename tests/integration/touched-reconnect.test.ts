@@ -1,4 +1,3 @@
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeListeners } from "../../lib/db/pg-listen";
 import { insertOutboxEntries } from "../../lib/db/outbox-rows";
@@ -7,7 +6,7 @@ import type { Db } from "../../lib/db/client";
 import { newId } from "../../lib/id";
 import { createSession } from "../../lib/session/create-session";
 import { LOG_CHANNEL, watchTouched } from "../../lib/session/log-watch";
-import { freshDb, onPostgres, type TestDb } from "../helpers/db";
+import { freshDb, onOtherConnection, onPostgres, type TestDb } from "../helpers/db";
 import { waitFor } from "../helpers/poll";
 
 // The deliveries page hears of other instances' deliveries through LISTEN. A delivery whose notification was sent
@@ -18,16 +17,6 @@ afterAll(async () => {
   for (const t of dbs) await t.close();
 });
 
-async function onOther<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 const LISTENING = `FROM pg_stat_activity WHERE query = 'LISTEN "${LOG_CHANNEL}"' AND datname = current_database()`;
 
 /** A database with a touched-listener whose LISTEN is established, and a session in it. */
@@ -37,7 +26,7 @@ async function listening() {
   const heard: string[] = [];
   const stop = watchTouched(t.db, (id) => heard.push(id));
   await waitFor("the LISTEN", () =>
-    onOther(t.url, (c) => c.query<{ n: string }>(`SELECT count(*) AS n ${LISTENING}`)).then((r) =>
+    onOtherConnection(t.url, (c) => c.query<{ n: string }>(`SELECT count(*) AS n ${LISTENING}`)).then((r) =>
       Number(r.rows[0]?.n) === 1 ? true : null,
     ),
   );
@@ -49,7 +38,7 @@ async function listening() {
     mode: "default",
   });
   const cut = async () => {
-    const r = await onOther(t.url, (c) =>
+    const r = await onOtherConnection(t.url, (c) =>
       c.query<{ n: string }>(`SELECT count(pg_terminate_backend(pid)) AS n ${LISTENING}`),
     );
     expect(Number(r.rows[0]?.n)).toBe(1);
