@@ -101,3 +101,29 @@ describe("Kysely on the Prisma driver adapter", () => {
     expect(row).toEqual({ id: "g1" });
   });
 });
+
+describe("a transaction whose COMMIT fails", () => {
+  it("rolls back, reports the error and leaves the database usable for the next transaction", async () => {
+    t = freshDb();
+    const db = t.db;
+    // The attack: a constraint checked only at COMMIT makes the COMMIT itself fail (SQLite keeps the transaction
+    // open then). Before the fix the adapter's lock stayed held and every later transaction waited forever.
+    const failing = withTransaction(db, async (trx) => {
+      await sql`CREATE TEMP TABLE zz_parent (id INTEGER PRIMARY KEY)`.execute(trx);
+      await sql`CREATE TEMP TABLE zz_child (pid INTEGER REFERENCES zz_parent (id) DEFERRABLE INITIALLY DEFERRED)`.execute(
+        trx,
+      );
+      await trx.insertInto("PermissionGrant").values(grant("lost", true)).execute();
+      await sql`INSERT INTO zz_child (pid) VALUES (1)`.execute(trx);
+    });
+    await expect(failing).rejects.toThrow(/foreign ?key/i);
+    // The next transaction runs (a held lock would hang here until the test's timeout) and sees nothing of the
+    // failed one.
+    const ids = await withTransaction(db, async (trx) => {
+      await trx.insertInto("PermissionGrant").values(grant("kept", true)).execute();
+      return (await trx.selectFrom("PermissionGrant").select("id").execute()).map((r) => r.id);
+    });
+    expect(ids).toEqual(["kept"]);
+    expect(await kysely(db).selectFrom("PermissionGrant").select("id").execute()).toEqual([{ id: "kept" }]);
+  });
+});

@@ -141,12 +141,27 @@ class AdapterDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
+/**
+ * Ends the transaction and always hands its connection back: the adapter holds a lock (SQLite's one connection)
+ * or a pooled client until commit() or rollback() is called, and Kysely's rollback after a failed commit finds
+ * nothing left to end. A COMMIT that fails (a deferred constraint, SQLITE_BUSY, a lost connection) leaves the
+ * transaction open on SQLite, so it is rolled back before the error goes on.
+ */
 async function finish(c: AdapterConnection, ok: boolean): Promise<void> {
   const tx = c.tx;
   if (!tx) return;
   c.tx = null;
+  const send = (sql: string) => tx.executeRaw({ sql, args: [], argTypes: [] });
   // Adapters that do not send COMMIT/ROLLBACK themselves expect the caller to, as Prisma's engine does.
-  if (!tx.options.usePhantomQuery) await tx.executeRaw({ sql: ok ? "COMMIT" : "ROLLBACK", args: [], argTypes: [] });
+  const explicit = !tx.options.usePhantomQuery;
+  try {
+    if (explicit) await send(ok ? "COMMIT" : "ROLLBACK");
+  } catch (error) {
+    // The engine may have ended the transaction itself; a second error here says nothing new.
+    if (explicit && ok) await send("ROLLBACK").catch(() => undefined);
+    await tx.rollback().catch(() => undefined);
+    throw error;
+  }
   await (ok ? tx.commit() : tx.rollback());
 }
 
