@@ -27,6 +27,7 @@ export async function benchCli() {
     claudeHook: () => timed([CLI_BUNDLE, "hook", "claude-code", "--help"], 0),
     geminiHook: () => timed([CLI_BUNDLE, "hook", "gemini", "--help"], 0),
     codexHook: () => timed([CLI_BUNDLE, "hook", "codex", "--help"], 0),
+    piHook: () => timed([CLI_BUNDLE, "hook", "pi", "--help"], 0),
     mcpServer: () => timed([CLI_BUNDLE, "mcp", "--help"], 0),
   };
   for (const run of Object.values(kinds)) run();
@@ -48,6 +49,7 @@ export async function benchCli() {
       claudeHook: ratio("claudeHook"),
       geminiHook: ratio("geminiHook"),
       codexHook: ratio("codexHook"),
+      piHook: ratio("piHook"),
       mcpServer: ratio("mcpServer"),
     },
     targetRatio: 2,

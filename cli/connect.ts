@@ -4,6 +4,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   opencode: () => import("./connect-opencode"),
   gemini: () => import("./connect-gemini"),
   codex: () => import("./connect-codex"),
+  pi: () => import("./connect-pi"),
   mcp: () => import("./connect-mcp"),
 };
 

@@ -3,6 +3,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   "claude-code": () => import("./hook-claude-code"),
   gemini: () => import("./hook-gemini"),
   codex: () => import("./hook-codex"),
+  pi: () => import("./hook-pi"),
 };
 
 export async function run(args: string[]): Promise<number> {

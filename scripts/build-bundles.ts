@@ -1,7 +1,8 @@
 // Bundles what runs outside the server's own process, each into one JavaScript file with no dependency at run time:
 // - the command-line tool (cli/): what agents' hooks run on every plan and ask (tsx compiling TypeScript at each
 //   start cost 0.5–1 s), and what the server hands to other machines at GET /cli/plangate.mjs;
-// - the OpenCode plugin (cli/opencode-plugin.ts), which the CLI carries and writes into a project;
+// - the OpenCode plugin (cli/opencode-plugin.ts) and the pi extension (cli/pi-extension.ts), which the CLI carries
+//   and writes where those agents load them;
 // - the file worker (lib/sandbox/confined-fs/worker.ts): what does the agent's file tools' I/O inside the sandbox,
 //   where only this file, Node.js and the call's folders are in view.
 // Run by `npm install` (postinstall), `npm start` and the tests' global setup.
@@ -13,6 +14,8 @@ const root = path.resolve(import.meta.dirname, "..");
 export const CLI_BUNDLE = path.join(root, "dist", "cli", "plangate.mjs");
 /** The OpenCode plugin as `plangate connect opencode` writes it, after its first line (cli/opencode-plugin-file.ts). */
 export const OPENCODE_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "opencode-plugin.mjs");
+/** The pi extension as `plangate connect pi` writes it, after its first line (cli/pi-extension-file.ts). */
+export const PI_EXTENSION_BUNDLE = path.join(root, "dist", "cli", "pi-extension.mjs");
 export const FS_WORKER_DIR = path.join(root, "dist", "sandbox");
 const FS_WORKER = path.join(FS_WORKER_DIR, "fs-worker.cjs");
 // What the bundles are made of (cli/ imports pure modules of lib/), and the versions they were built with.
@@ -32,7 +35,7 @@ function newest(target: string): number {
 /** True when a bundle is missing or a source is newer than it. */
 export function bundlesNeedBuild(): boolean {
   const built = Math.min(
-    ...[CLI_BUNDLE, OPENCODE_PLUGIN_BUNDLE, FS_WORKER].map(
+    ...[CLI_BUNDLE, OPENCODE_PLUGIN_BUNDLE, PI_EXTENSION_BUNDLE, FS_WORKER].map(
       (f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0,
     ),
   );
@@ -40,12 +43,13 @@ export function bundlesNeedBuild(): boolean {
 }
 
 /**
- * The OpenCode plugin (cli/opencode-plugin.ts with the CLI's client), readable, as the text the CLI writes into a
- * project: the CLI carries it (it is also served alone to other machines), and the tests read the file.
+ * A module the CLI writes into an agent's own folders (the OpenCode plugin with the CLI's client, the pi
+ * extension), readable, as the text it writes: the CLI carries it (it is also served alone to other machines), and
+ * the tests read the file.
  */
-export async function buildOpencodePlugin(out = OPENCODE_PLUGIN_BUNDLE): Promise<string> {
+async function buildCarried(entry: string, out: string): Promise<string> {
   const built = await build({
-    entryPoints: [path.join(root, "cli", "opencode-plugin.ts")],
+    entryPoints: [path.join(root, "cli", entry)],
     write: false,
     bundle: true,
     platform: "node",
@@ -62,13 +66,16 @@ export async function buildOpencodePlugin(out = OPENCODE_PLUGIN_BUNDLE): Promise
   return text;
 }
 
+export const buildOpencodePlugin = (out = OPENCODE_PLUGIN_BUNDLE) => buildCarried("opencode-plugin.ts", out);
+export const buildPiExtension = (out = PI_EXTENSION_BUNDLE) => buildCarried("pi-extension.ts", out);
+
 /**
  * Builds the bundle; returns its size in bytes. Written aside and renamed into place: builders started together
  * (instances, test workers) each put a whole file there, and a hook never runs a half-written one.
  */
 export async function buildCli(out = CLI_BUNDLE): Promise<number> {
   const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
-  const plugin = await buildOpencodePlugin();
+  const [plugin, piExtension] = await Promise.all([buildOpencodePlugin(), buildPiExtension()]);
   await build({
     entryPoints: [path.join(root, "cli", "entry.ts")],
     outfile: aside,
@@ -78,7 +85,10 @@ export async function buildCli(out = CLI_BUNDLE): Promise<number> {
     target: "node20",
     // ES module builds first: jsonc-parser's CommonJS build is UMD, whose require() of its own files a bundle cannot follow.
     mainFields: ["module", "main"],
-    define: { PLANGATE_OPENCODE_PLUGIN: JSON.stringify(plugin) },
+    define: {
+      PLANGATE_OPENCODE_PLUGIN: JSON.stringify(plugin),
+      PLANGATE_PI_EXTENSION: JSON.stringify(piExtension),
+    },
     minify: true,
     legalComments: "none",
     // Bundled CommonJS packages call require() for Node's own modules; an ES module has none of its own.

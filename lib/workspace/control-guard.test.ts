@@ -33,6 +33,7 @@ describe("controlGuard", () => {
         ".mise",
         ".opencode",
         ".openhands",
+        ".pi",
         ".qwen",
         ".sl",
         ".zed",

@@ -64,6 +64,7 @@ export const CONTROL_DIRS: readonly string[] = [
   ".gemini",
   ".qwen",
   ".codex",
+  ".pi",
   ".openhands",
   // Editors: tasks run on folder open, language-server binaries, per-folder settings.
   ".vscode",

@@ -62,6 +62,13 @@ export const CODEX: CliSpec = {
   bins: ["node_modules/.bin/codex"],
 };
 
+export const PI: CliSpec = {
+  id: "pi",
+  pkg: "@mariozechner/pi-coding-agent",
+  version: "0.73.1",
+  bins: ["node_modules/.bin/pi"],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {
@@ -76,11 +83,12 @@ async function probe(spec: CliSpec, prefix: string): Promise<string | null> {
     const bin = path.join(prefix, rel);
     if (!fs.existsSync(bin)) continue;
     try {
-      const { stdout } = await run(bin, ["--version"], {
+      const { stdout, stderr } = await run(bin, ["--version"], {
         timeout: 30_000,
         env: { ...process.env, DISABLE_AUTOUPDATER: "1" },
       });
-      if (stdout.includes(spec.version)) return bin;
+      // pi prints its version on stderr.
+      if (`${stdout}${stderr}`.includes(spec.version)) return bin;
     } catch {
       // try the next candidate
     }

@@ -102,7 +102,7 @@ describe.skipIf(!opencode)(`OpenCode ${OPENCODE.version} reviewed in Plangate (r
         await page.goto(`${fixture.server().url}/sessions/${review.sessionId}`);
         await page.getByTestId("decision-card").waitFor({ timeout: 20_000 });
         expect(await page.getByTestId("decision-card").textContent()).toContain("Create hello.txt saying hi.");
-        expect(await page.getByTestId("outside-agent").textContent()).toContain("opencode");
+        expect(await page.getByTestId("outside-agent").textContent()).toContain("OpenCode");
       } finally {
         await browser.close();
       }

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getSession } from "@/lib/session/get-session";
 import { isExternalModel } from "@/lib/session/external-agents";
+import { agentLabel } from "@/lib/desk/views/desk-view";
 import { readEvents } from "@/lib/db/session-log/read-events";
 import type { SessionEvent } from "@/lib/session/log/events";
 import { planDetails, reviewPosition } from "@/lib/review/read-review";
@@ -179,7 +180,8 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
         </div>
         {outside ? (
           <p data-testid="outside-agent" className="text-xs">
-            Run by {session.agent} in its own terminal: Plangate reviews its plans; its messages and tools stay there.
+            Run by {agentLabel(session.agent, true)} in its own terminal: Plangate reviews its plans; its messages and
+            tools stay there.
             {state.team ? null : teamHere ? (
               <>
                 {" "}

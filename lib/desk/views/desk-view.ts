@@ -32,6 +32,7 @@ const AGENT_NAMES: Record<string, string> = {
   opencode: "OpenCode",
   gemini: "Gemini CLI",
   codex: "Codex",
+  pi: "Pi",
   mcp: "An MCP client",
 };
 

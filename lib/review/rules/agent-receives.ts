@@ -42,6 +42,14 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Codex receives only that its turn may end: no edit, no notes and no mode reach it with an approval; you go on in Codex. Request changes sends your feedback and comments back into the same turn.",
   },
+  // Plangate's extension is pi's plan mode: submit_plan's result carries what Plangate's agent would read.
+  pi: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Pi receives the plan as you approve it and your notes as submit_plan's result, and may then edit, write and run commands (each on the desk first when it was connected with --asks).",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,

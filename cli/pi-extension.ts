@@ -1,0 +1,128 @@
+// The pi extension `plangate connect pi` writes to ~/.pi/agent/extensions/plangate.js: this module, bundled by
+// esbuild (scripts/build-bundles.ts) after a line naming the hook command. Pi has no plan mode; in a connected
+// folder this is it. Until a plan is approved on Plangate's desk, pi's changing tools (edit, write, bash) are
+// refused and the model is given read-only tools and `submit_plan`; the plan goes to the desk and the person's
+// answer comes back as the tool's result (a rejection as its error, which pi hands the model word for word).
+//
+// What needs the server runs through `plangate hook pi` (cli/hook-pi.ts), so the extension holds no token and no
+// client. Every failure is a refusal: a handler that throws blocks the tool (measured with pi 0.73.1), and a hook
+// that cannot be run, or answers nothing readable, blocks too.
+import { spawn } from "node:child_process";
+import {
+  beforeApproval,
+  PI_CHANGING_TOOLS,
+  PI_PLAN_TOOL,
+  PI_READING_TOOLS,
+  type PiPlanAnswer,
+  type PiStart,
+  type PiToolAnswer,
+} from "../lib/external/pi-hook";
+
+/** Written by `plangate connect pi` as the file's first statement. */
+declare const PLANGATE: { command: string; asks: boolean };
+
+/** What pi hands an extension, as far as this one uses it (pi 0.73). */
+type Ctx = { cwd: string; sessionManager: { getSessionId(): string } };
+type ToolCallEvent = { toolName: string; toolCallId: string; input: Record<string, unknown> };
+type ToolResult = { content: { type: "text"; text: string }[]; details: Record<string, unknown> };
+type PiApi = {
+  on(event: "tool_call", h: (e: ToolCallEvent, ctx: Ctx) => Promise<PiToolAnswer | undefined>): void;
+  on(event: "session_start", h: (e: unknown, ctx: Ctx) => Promise<void>): void;
+  registerTool(tool: {
+    name: string;
+    label: string;
+    description: string;
+    promptSnippet: string;
+    promptGuidelines: string[];
+    parameters: object;
+    executionMode: "sequential";
+    execute(
+      id: string,
+      params: { plan: string },
+      signal: AbortSignal | undefined,
+      u: unknown,
+      ctx: Ctx,
+    ): Promise<ToolResult>;
+  }): void;
+  getActiveTools(): string[];
+  setActiveTools(names: string[]): void;
+};
+
+const MAX_ANSWER = 1024 * 1024;
+
+/** Runs the hook with one JSON message; its answer, or a thrown error saying why there is none. */
+function ask<T>(message: object, signal?: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", PLANGATE.command], { stdio: ["pipe", "pipe", "inherit"], signal });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      if (out.length > MAX_ANSWER) child.kill("SIGKILL");
+    });
+    child.on("error", (e) => reject(new Error(`Plangate's hook could not be run (${e.message}); not allowed.`)));
+    child.on("close", (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "") as T);
+      } catch {
+        reject(new Error(`Plangate's hook gave no answer (exit ${code}); not allowed.`));
+      }
+    });
+    // A hook that ends before reading its input (a missing command) must not take pi down with a broken pipe.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(JSON.stringify(message));
+  });
+}
+
+export default async function plangate(pi: PiApi): Promise<void> {
+  const cwd = process.cwd();
+  // A folder not connected runs pi as if the extension were not there; a hook that cannot say so gates it.
+  const start = await ask<PiStart>({ event: "start", cwd }).catch(() => ({ connected: true }));
+  if (start.connected === false) return;
+  // Pi sessions (ids) whose plan Plangate approved in this process; a new or resumed one plans again.
+  const approved = new Set<string>();
+
+  pi.registerTool({
+    name: PI_PLAN_TOOL,
+    label: "Submit plan",
+    description:
+      "Submit your implementation plan (markdown) for review on Plangate and wait for the reviewer's answer. edit, write and bash are refused until a plan is approved.",
+    promptSnippet: "Submit the implementation plan for review (required before edit, write or bash)",
+    promptGuidelines: [
+      `Plan first: read what you need, then call ${PI_PLAN_TOOL} with the whole plan. If it comes back with feedback, revise the plan and call ${PI_PLAN_TOOL} again.`,
+    ],
+    parameters: {
+      type: "object",
+      properties: { plan: { type: "string", description: "The whole plan, in markdown" } },
+      required: ["plan"],
+    },
+    // Sibling calls in the same message were checked before this runs, so an approval never lets them through.
+    executionMode: "sequential",
+    async execute(_id, params, signal, _u, ctx) {
+      const answer = await ask<PiPlanAnswer>(
+        { event: "submit_plan", session_id: ctx.sessionManager.getSessionId(), cwd: ctx.cwd, plan: params.plan },
+        signal,
+      );
+      if (answer.approved !== true) throw new Error(answer.error || "The plan was not approved on Plangate.");
+      approved.add(ctx.sessionManager.getSessionId());
+      return { content: [{ type: "text", text: answer.text }], details: { approved: true } };
+    },
+  });
+
+  pi.on("session_start", async () => {
+    // Pi offers only read, bash, edit and write by default: planning gets its read-only tools and the plan tool.
+    pi.setActiveTools([...new Set([...pi.getActiveTools(), ...PI_READING_TOOLS, PI_PLAN_TOOL])]);
+  });
+
+  pi.on("tool_call", async (event, ctx) => {
+    if (!approved.has(ctx.sessionManager.getSessionId())) return beforeApproval(event.toolName);
+    if (!PLANGATE.asks || !(PI_CHANGING_TOOLS as readonly string[]).includes(event.toolName)) return undefined;
+    const answer = await ask<PiToolAnswer>({
+      event: "tool_call",
+      session_id: ctx.sessionManager.getSessionId(),
+      cwd: ctx.cwd,
+      tool_name: event.toolName,
+      input: event.input,
+    });
+    return answer.block ? { block: true, reason: answer.reason ?? "Not allowed by Plangate." } : undefined;
+  });
+}
