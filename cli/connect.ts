@@ -5,6 +5,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   gemini: () => import("./connect-gemini"),
   codex: () => import("./connect-codex"),
   pi: () => import("./connect-pi"),
+  droid: () => import("./connect-droid"),
   mcp: () => import("./connect-mcp"),
 };
 

@@ -2,10 +2,8 @@
 // exit_plan_mode (and, with --asks, for its write and shell tools), and as an AfterTool hook for exit_plan_mode.
 // It puts the plan on Plangate's desk and answers with the person's decision. Gemini lets a tool run when its hook
 // fails or times out, so every path here ends in an explicit answer, and the hook gives up before Gemini's timeout.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import {
   GEMINI_PLAN_TOOL,
   geminiAsk,
@@ -16,8 +14,8 @@ import {
   type GeminiHookInput,
   planFileIn,
 } from "../lib/external/gemini-hook";
-import { askAndWait, awaitOutcome, type Outcome, submitPlan } from "./await-review";
-import { callServer, configDir } from "./client";
+import { approvedNotes, rememberApproved } from "./approved-notes";
+import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
 import { isConnected } from "./connections";
 import { runHook } from "./run-hook";
 
@@ -40,10 +38,6 @@ function interactive(): boolean {
   } catch {}
   return false;
 }
-
-/** Where the hook keeps which review an approved exit_plan_mode came from, for its AfterTool call. */
-const stateFile = (sessionId: string) =>
-  path.join(configDir(), "state", `gemini-${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
 
 function readPlan(input: GeminiHookInput): string | { problem: string } {
   const dir = process.env.GEMINI_PLANS_DIR;
@@ -91,23 +85,14 @@ async function reviewPlan(url: string, input: GeminiHookInput, deadline: number)
   if ("gone" in outcome) return geminiDeny(`Plangate: ${outcome.gone}; the plan is not approved.`);
   if (outcome.status !== "approved")
     return geminiDeny(outcome.message ?? "The plan was not approved on Plangate: keep planning.");
-  fs.mkdirSync(path.dirname(stateFile(input.session_id)), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(stateFile(input.session_id), JSON.stringify({ reviewId: submitted.reviewId }), { mode: 0o600 });
+  rememberApproved("gemini", input.session_id, submitted.reviewId);
   return geminiGoOn();
 }
 
 /** After the approved exit_plan_mode ran: what Plangate's own agent would read (notes, the edited plan). */
 async function approvalContext(url: string, input: GeminiHookInput): Promise<object> {
-  let reviewId: string;
-  try {
-    reviewId = (JSON.parse(fs.readFileSync(stateFile(input.session_id), "utf8")) as { reviewId: string }).reviewId;
-    fs.rmSync(stateFile(input.session_id), { force: true });
-  } catch {
-    return geminiGoOn();
-  }
-  const reply = await callServer(url, "GET", `/api/external/plan-reviews/${reviewId}?wait=0`).catch(() => null);
-  const outcome = reply?.status === 200 ? (reply.body as Outcome) : null;
-  if (!outcome || outcome.status !== "approved" || !outcome.message) return geminiGoOn();
+  const outcome = await approvedNotes(url, "gemini", input.session_id);
+  if (!outcome?.message) return geminiGoOn();
   return geminiContext(
     outcome.edited
       ? `${outcome.message}\n\n(The reviewer edited the plan on Plangate: follow this text, not the plan file's.)`

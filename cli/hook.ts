@@ -4,6 +4,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   gemini: () => import("./hook-gemini"),
   codex: () => import("./hook-codex"),
   pi: () => import("./hook-pi"),
+  droid: () => import("./hook-droid"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -1,20 +1,12 @@
 import path from "node:path";
-import { isPlangateHook } from "./hook-command";
 import { GEMINI_ASK_TOOLS, GEMINI_PLAN_TOOL } from "./gemini-hook";
+import { type HookEntry, type HookGroup, ourEntry, withoutOurs } from "./hook-groups";
 
 /** Gemini CLI's settings, as far as Plangate's hook entries go (everything else is kept as it is). */
-type HookEntry = { type?: string; name?: string; command?: string; timeout?: number };
-type Group = { matcher?: string; hooks?: HookEntry[] };
 export type GeminiHooks = { BeforeTool?: unknown; AfterTool?: unknown };
 
 const PLAN_MATCHER = `^${GEMINI_PLAN_TOOL}$`;
 const ASK_MATCHER = `^(${GEMINI_ASK_TOOLS.join("|")})$`;
-
-function withoutOurs(groups: unknown): Group[] {
-  return (Array.isArray(groups) ? (groups as Group[]) : [])
-    .map((g) => ({ ...g, hooks: (g.hooks ?? []).filter((h) => !isPlangateHook(h.command, "gemini")) }))
-    .filter((g) => g.hooks.length > 0);
-}
 
 /**
  * Pure: the BeforeTool and AfterTool groups with Plangate's put in (or taken out with `remove`): BeforeTool for
@@ -24,10 +16,10 @@ function withoutOurs(groups: unknown): Group[] {
 export function withGeminiHooks(
   hooks: GeminiHooks,
   o: { command: string; timeoutMs: number; asks: boolean; remove?: boolean },
-): { BeforeTool: Group[]; AfterTool: Group[] } {
+): { BeforeTool: HookGroup[]; AfterTool: HookGroup[] } {
   const entry = (): HookEntry => ({ type: "command", name: "plangate", command: o.command, timeout: o.timeoutMs });
-  const before = withoutOurs(hooks.BeforeTool);
-  const after = withoutOurs(hooks.AfterTool);
+  const before = withoutOurs(hooks.BeforeTool, "gemini");
+  const after = withoutOurs(hooks.AfterTool, "gemini");
   if (o.remove) return { BeforeTool: before, AfterTool: after };
   return {
     BeforeTool: [
@@ -41,13 +33,7 @@ export function withGeminiHooks(
 
 /** Plangate's BeforeTool entry for exit_plan_mode in the settings' hooks, if there is one. */
 export function geminiPlanHook(hooks: GeminiHooks): HookEntry | null {
-  const groups = Array.isArray(hooks.BeforeTool) ? (hooks.BeforeTool as Group[]) : [];
-  for (const g of groups) {
-    if (g.matcher !== PLAN_MATCHER) continue;
-    const ours = (g.hooks ?? []).find((h) => isPlangateHook(h.command, "gemini"));
-    if (ours) return ours;
-  }
-  return null;
+  return ourEntry(hooks.BeforeTool, "gemini", PLAN_MATCHER);
 }
 
 export type TrustLevel = "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST";

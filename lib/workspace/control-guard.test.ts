@@ -23,6 +23,7 @@ describe("controlGuard", () => {
         ".cargo",
         ".codex",
         ".devcontainer",
+        ".factory",
         ".fleet",
         ".gemini",
         ".helix",

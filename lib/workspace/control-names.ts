@@ -26,7 +26,6 @@ export const WATCHED_DIRS: readonly string[] = [
   ".tabnine",
   ".sourcegraph",
   ".cody",
-  ".factory",
   ".zencoder",
   ".qodo",
   // CI: runs on the next push, with the repository's secrets.
@@ -65,6 +64,7 @@ export const CONTROL_DIRS: readonly string[] = [
   ".qwen",
   ".codex",
   ".pi",
+  ".factory",
   ".openhands",
   // Editors: tasks run on folder open, language-server binaries, per-folder settings.
   ".vscode",

@@ -69,6 +69,17 @@ export const PI: CliSpec = {
   bins: ["node_modules/.bin/pi"],
 };
 
+/**
+ * Factory Droid: the platform package itself (a single executable), since the registry here lacks the platform
+ * package @factory/cli@0.225.1 names, and its wrapper's install script would download it.
+ */
+export const DROID: CliSpec = {
+  id: "droid",
+  pkg: `@factory/cli-${process.platform}-${process.arch}`,
+  version: "0.225.2",
+  bins: [`node_modules/@factory/cli-${process.platform}-${process.arch}/bin/droid`],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

@@ -33,6 +33,7 @@ const AGENT_NAMES: Record<string, string> = {
   gemini: "Gemini CLI",
   codex: "Codex",
   pi: "Pi",
+  droid: "Factory Droid",
   mcp: "An MCP client",
 };
 

@@ -50,6 +50,15 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Pi receives the plan as you approve it and your notes as submit_plan's result, and may then edit, write and run commands (each on the desk first when it was connected with --asks).",
   },
+  // Its PreToolUse allow carries nothing to the model; its PostToolUse hook's context does (notes, the plan as
+  // approved), and the spec file Droid saves keeps the model's text.
+  droid: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Factory Droid receives the approval, then your notes and the plan as you approved it as a message after ExitSpecMode's result (the spec file it saves keeps the text it wrote). It leaves spec mode with its own autonomy level.",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,
