@@ -6,6 +6,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   codex: () => import("./connect-codex"),
   pi: () => import("./connect-pi"),
   droid: () => import("./connect-droid"),
+  copilot: () => import("./connect-copilot"),
   mcp: () => import("./connect-mcp"),
 };
 

@@ -5,6 +5,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   codex: () => import("./hook-codex"),
   pi: () => import("./hook-pi"),
   droid: () => import("./hook-droid"),
+  copilot: () => import("./hook-copilot"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -272,6 +272,8 @@ export const CONTROL_SUBPATHS: readonly string[] = [
   ".github/agents",
   ".github/prompts",
   ".github/chatmodes",
+  // Copilot CLI runs the hooks there in a folder it trusts.
+  ".github/hooks",
   ".gitea/workflows",
   ".forgejo/workflows",
   ".config/mise",

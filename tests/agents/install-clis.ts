@@ -80,6 +80,13 @@ export const DROID: CliSpec = {
   bins: [`node_modules/@factory/cli-${process.platform}-${process.arch}/bin/droid`],
 };
 
+export const COPILOT: CliSpec = {
+  id: "copilot",
+  pkg: "@github/copilot",
+  version: "1.0.102",
+  bins: [`node_modules/@github/copilot-${process.platform}-${process.arch}/copilot`, "node_modules/.bin/copilot"],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

@@ -34,6 +34,7 @@ const AGENT_NAMES: Record<string, string> = {
   codex: "Codex",
   pi: "Pi",
   droid: "Factory Droid",
+  copilot: "GitHub Copilot CLI",
   mcp: "An MCP client",
 };
 

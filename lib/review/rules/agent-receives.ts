@@ -59,6 +59,14 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Factory Droid receives the approval, then your notes and the plan as you approved it as a message after ExitSpecMode's result (the spec file it saves keeps the text it wrote). It leaves spec mode with its own autonomy level.",
   },
+  // Its preToolUse allow carries context the model reads (notes, the plan as approved); plan.md keeps its text.
+  copilot: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "GitHub Copilot CLI receives the approval with your notes and the plan as you approved it as context (its plan.md keeps the text it wrote). It picks its own mode: autopilot when it was started so, otherwise its own next step.",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,

@@ -1,0 +1,116 @@
+// `plangate hook copilot --url URL [--deadline SECONDS]`: what GitHub Copilot CLI runs as a preToolUse hook for
+// exit_plan_mode (and, with --asks, for its shell and write tools). It reads the session's plan.md, puts it on
+// Plangate's desk and answers with the person's decision. Copilot lets a tool run when its hook prints nothing or
+// times out, so every path here ends in an explicit answer, before Copilot's timeout.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  COPILOT_PLAN_TOOL,
+  copilotAllow,
+  copilotAsk,
+  copilotDeny,
+  copilotHookInput,
+  type CopilotHookInput,
+  copilotPlanFile,
+} from "../lib/external/copilot-hook";
+import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
+import { isConnected } from "./connections";
+import { runHook } from "./run-hook";
+
+const USAGE =
+  "usage: plangate hook copilot [--url URL] [--deadline SECONDS] (run by GitHub Copilot CLI; see plangate connect copilot)";
+const MAX_PLAN_BYTES = 200_000;
+
+export const copilotHome = () => process.env.COPILOT_HOME || path.join(os.homedir(), ".copilot");
+
+/** The session's plan.md: a regular file (a link is never followed), within the size limit; or what is wrong. */
+function readPlan(input: CopilotHookInput): string | { problem: string } {
+  const file = copilotPlanFile(copilotHome(), input.sessionId);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return { problem: `there is no plan at ${file}: write the plan there, then call exit_plan_mode again` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { problem: `${file} is not a regular file` };
+    if (st.size > MAX_PLAN_BYTES) return { problem: `the plan is over ${MAX_PLAN_BYTES} bytes` };
+    const text = fs.readFileSync(fd, "utf8");
+    return text.trim() === "" ? { problem: `the plan file ${file} is empty` } : text;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function reviewPlan(url: string, input: CopilotHookInput, deadline: number): Promise<object> {
+  const plan = readPlan(input);
+  if (typeof plan !== "string") return copilotDeny(`Plangate: ${plan.problem}.`);
+  const submitted = await submitPlan(url, {
+    agent: "copilot",
+    externalSessionId: input.sessionId,
+    cwd: input.cwd,
+    machine: os.hostname(),
+    plan,
+    planFilePath: copilotPlanFile(copilotHome(), input.sessionId),
+  });
+  if ("unreachable" in submitted) return copilotDeny(`${submitted.unreachable}: the plan was not reviewed.`);
+  if ("refused" in submitted) return copilotDeny(`${submitted.refused}.`);
+  process.stderr.write(`plangate: plan sent for review: ${url}/desk?item=${submitted.reviewId}\n`);
+  const outcome = await awaitOutcome(url, submitted.reviewId, deadline);
+  if (outcome === null)
+    return copilotDeny(
+      `No decision on Plangate (${url}) in time: the plan is not approved. Call exit_plan_mode to ask again.`,
+    );
+  if ("gone" in outcome) return copilotDeny(`Plangate: ${outcome.gone}; the plan is not approved.`);
+  if (outcome.status !== "approved")
+    return copilotDeny(outcome.message ?? "The plan was not approved on Plangate: keep planning.");
+  // What Plangate's own agent would read (who approved, the notes, the plan as approved) reaches the model as context.
+  return copilotAllow(
+    outcome.message && outcome.edited
+      ? `${outcome.message}\n\n(The reviewer edited the plan on Plangate: follow this text, not plan.md's.)`
+      : (outcome.message ?? undefined),
+  );
+}
+
+/** Whether a write goes into the session's own folder (plan mode's plan.md): Copilot's own rules decide those. */
+function inSessionFolder(input: CopilotHookInput): boolean {
+  const target = input.toolArgs.path;
+  if (typeof target !== "string" || !path.isAbsolute(target)) return false;
+  const rel = path.relative(path.dirname(copilotPlanFile(copilotHome(), input.sessionId)), path.resolve(target));
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+async function reviewAsk(url: string, input: CopilotHookInput, deadline: number): Promise<object> {
+  // No opinion (never an allow of Plangate's own): plan mode lets the model write its plan there and nowhere else.
+  if ((input.toolName === "create" || input.toolName === "edit") && inSessionFolder(input)) return {};
+  const ask = copilotAsk(input.toolName, input.toolArgs);
+  if (!ask) return copilotDeny(`Plangate could not read this ${input.toolName} call; it is not allowed.`);
+  const reply = await askAndWait(
+    url,
+    { agent: "copilot", externalSessionId: input.sessionId, cwd: input.cwd, machine: os.hostname(), ...ask },
+    deadline,
+  );
+  if (reply === null)
+    return copilotDeny(`Plangate (${url}) gave no answer for this ${input.toolName} call: not allowed.`);
+  if (["allow", "once", "always"].includes(reply.status)) return copilotAllow();
+  return copilotDeny(reply.message ?? "A person refused this call on Plangate.");
+}
+
+export function run(args: string[]): Promise<number> {
+  return runHook(args, {
+    usage: USAGE,
+    refuse: (why) => copilotDeny(`Plangate's hook was set up wrongly (${why}): run plangate connect copilot again.`),
+    async handle(raw, url, deadline) {
+      const parsed = copilotHookInput.safeParse(raw);
+      if (!parsed.success)
+        return copilotDeny("Plangate's hook could not read what Copilot sent it; the call is not allowed.");
+      const input = parsed.data;
+      // A project never connected to Plangate goes on as if no hook ran (an empty answer is Copilot's "no opinion").
+      if (!isConnected("copilot", input.cwd)) return {};
+      return input.toolName === COPILOT_PLAN_TOOL ? reviewPlan(url, input, deadline) : reviewAsk(url, input, deadline);
+    },
+    failed: (_raw, why) => copilotDeny(`Plangate's hook failed (${why}); not allowed.`),
+  });
+}
