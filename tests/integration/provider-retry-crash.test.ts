@@ -30,8 +30,9 @@ let port = 0;
 beforeAll(async () => {
   fake = await startFakeAnthropic({
     turns: [
-      // Session 1: a 503, then (after the crash and the resume) an answer.
-      { fault: { kind: "status", status: 503 } },
+      // Session 1: a 503 naming its wait (the backoff's own wait is jittered, anywhere from 0 up to the base, and the
+      // page must open inside it), then (after the crash and the resume) an answer.
+      { fault: { kind: "status", status: 503, headers: { "retry-after": "25" } } },
       [{ type: "text", text: "Answered after the crash." }],
       // Session 2: a request the provider rejects for good, then (after Retry on the page) an answer.
       {
@@ -60,7 +61,7 @@ beforeAll(async () => {
   port = await freePort();
   server = await startServer(env, port);
   // The session page's code is loaded by its first request (the server preloads no route): loaded here, so the page
-  // opened inside the 20 s retry wait renders in its usual time even on a loaded machine.
+  // opened inside the 25 s retry wait renders in its usual time even on a loaded machine.
   await fetch(`${server.url}/sessions/ses_warm`, { headers: operatorHeaders() }).then((r) => r.text());
   if (!noBrowser)
     browser = await chromium.launch({
@@ -119,6 +120,8 @@ describe.skipIf(noBrowser)("a retry wait on a real server", () => {
       type: "model.retrying",
       payload: { attempt: 2, of: 5, reason: "503 Service Unavailable" },
     });
+    // The wait the provider named (25 s), not a jittered one.
+    expect(Date.parse(String(before.at(-1)?.payload.retryAt)) - Date.now()).toBeGreaterThan(10_000);
     await server!.kill9();
     server = await startServer(env, port);
 
