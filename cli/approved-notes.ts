@@ -10,24 +10,42 @@ import { callServer, configDir } from "./client";
 const stateFile = (agent: string, sessionId: string) =>
   path.join(configDir(), "state", `${agent}-${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
 
-export function rememberApproved(agent: string, sessionId: string, reviewId: string): void {
+type Remembered = { reviewId: string; planHash?: string };
+
+/** `planHash`: the approved plan's text as the agent sent it, for an agent that sends it again after its own prompt. */
+export function rememberApproved(agent: string, sessionId: string, reviewId: string, planHash?: string): void {
   const file = stateFile(agent, sessionId);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, JSON.stringify({ reviewId }), { mode: 0o600 });
+  fs.writeFileSync(file, JSON.stringify({ reviewId, planHash } satisfies Remembered), { mode: 0o600 });
 }
 
-/** The approved review's text for the model (its notes, the plan as approved), or null when there is none. */
-export async function approvedNotes(url: string, agent: string, sessionId: string): Promise<Outcome | null> {
-  let reviewId: string;
+function remembered(agent: string, sessionId: string): Remembered | null {
   try {
-    reviewId = (JSON.parse(fs.readFileSync(stateFile(agent, sessionId), "utf8")) as { reviewId: string }).reviewId;
-    fs.rmSync(stateFile(agent, sessionId), { force: true });
+    return JSON.parse(fs.readFileSync(stateFile(agent, sessionId), "utf8")) as Remembered;
   } catch {
     return null;
   }
+}
+
+async function outcomeOf(url: string, reviewId: string): Promise<Outcome | null> {
   const reply = await callServer(url, "GET", `/api/external/plan-reviews/${encodeURIComponent(reviewId)}?wait=0`).catch(
     () => null,
   );
   const outcome = reply?.status === 200 ? (reply.body as Outcome) : null;
-  return outcome && outcome.status === "approved" && outcome.message ? outcome : null;
+  return outcome?.status === "approved" ? outcome : null;
+}
+
+/** Whether this session's remembered review is of this very plan and approved on the server (kept for the notes). */
+export async function rememberedApproval(url: string, agent: string, sessionId: string, planHash: string) {
+  const r = remembered(agent, sessionId);
+  return r !== null && r.planHash === planHash && (await outcomeOf(url, r.reviewId)) !== null;
+}
+
+/** The approved review's text for the model (its notes, the plan as approved), once; null when there is none. */
+export async function approvedNotes(url: string, agent: string, sessionId: string): Promise<Outcome | null> {
+  const r = remembered(agent, sessionId);
+  if (!r) return null;
+  fs.rmSync(stateFile(agent, sessionId), { force: true });
+  const outcome = await outcomeOf(url, r.reviewId);
+  return outcome?.message ? outcome : null;
 }

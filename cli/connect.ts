@@ -7,6 +7,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   pi: () => import("./connect-pi"),
   droid: () => import("./connect-droid"),
   copilot: () => import("./connect-copilot"),
+  qwen: () => import("./connect-qwen"),
   mcp: () => import("./connect-mcp"),
 };
 

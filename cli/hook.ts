@@ -6,6 +6,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   pi: () => import("./hook-pi"),
   droid: () => import("./hook-droid"),
   copilot: () => import("./hook-copilot"),
+  qwen: () => import("./hook-qwen"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -1,7 +1,17 @@
 import crypto from "node:crypto";
 
 /** Coding agents whose plans Plangate reviews without running them (their own CLI runs the turn). */
-export const EXTERNAL_AGENTS = ["claude-code", "opencode", "gemini", "codex", "pi", "droid", "copilot", "mcp"] as const;
+export const EXTERNAL_AGENTS = [
+  "claude-code",
+  "opencode",
+  "gemini",
+  "codex",
+  "pi",
+  "droid",
+  "copilot",
+  "qwen",
+  "mcp",
+] as const;
 export type ExternalAgent = (typeof EXTERNAL_AGENTS)[number];
 
 /** The model of a session whose turns an outside agent runs: Plangate's driver never calls a model for it. */

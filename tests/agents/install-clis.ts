@@ -87,6 +87,13 @@ export const COPILOT: CliSpec = {
   bins: [`node_modules/@github/copilot-${process.platform}-${process.arch}/copilot`, "node_modules/.bin/copilot"],
 };
 
+export const QWEN: CliSpec = {
+  id: "qwen",
+  pkg: "@qwen-code/qwen-code",
+  version: "0.24.4",
+  bins: ["node_modules/.bin/qwen"],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

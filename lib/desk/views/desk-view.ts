@@ -35,6 +35,7 @@ const AGENT_NAMES: Record<string, string> = {
   pi: "Pi",
   droid: "Factory Droid",
   copilot: "GitHub Copilot CLI",
+  qwen: "Qwen Code",
   mcp: "An MCP client",
 };
 

@@ -67,6 +67,15 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "GitHub Copilot CLI receives the approval with your notes and the plan as you approved it as context (its plan.md keeps the text it wrote). It picks its own mode: autopilot when it was started so, otherwise its own next step.",
   },
+  // Its PermissionRequest allow carries nothing and leaves Qwen's own prompt to choose the mode; its PostToolUse
+  // hook's context reaches the model (notes, the plan as approved).
+  qwen: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Qwen Code receives the approval, then your notes and the plan as you approved it as a message after exit_plan_mode's result. Its own prompt (its terminal dialog, or the editor over ACP) then asks which mode to go on in.",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,
