@@ -35,8 +35,11 @@ async function outcomeOf(url: string, reviewId: string): Promise<Outcome | null>
   return outcome?.status === "approved" ? outcome : null;
 }
 
-/** Whether this session's remembered review is of this very plan and approved on the server (kept for the notes). */
-export async function rememberedApproval(url: string, agent: string, sessionId: string, planHash: string) {
+/**
+ * Whether this session's remembered review is approved on the server (and of this very plan, for an agent that
+ * names it again); kept for the notes.
+ */
+export async function rememberedApproval(url: string, agent: string, sessionId: string, planHash?: string) {
   const r = remembered(agent, sessionId);
   return r !== null && r.planHash === planHash && (await outcomeOf(url, r.reviewId)) !== null;
 }

@@ -2,6 +2,16 @@
 // review is gone, or the hook's own deadline (before the agent's timeout, which would count as approval for some).
 import { callServer } from "./client";
 
+/**
+ * A long poll's end: its wait and a margin for the answer, and never past the hook's deadline (a server that
+ * accepts the connection and never answers would otherwise hold the hook past its agent's timeout, which some
+ * agents take as an approval).
+ */
+function pollSignal(waitSec: number, deadline: number): AbortSignal {
+  const left = Number.isFinite(deadline) ? deadline - Date.now() : Number.POSITIVE_INFINITY;
+  return AbortSignal.timeout(Math.max(1, Math.min((waitSec + 15) * 1000, left)));
+}
+
 export type Outcome = { status: string; plan: string; edited: boolean; mode: string; message: string | null };
 
 export type Submitted = { reviewId: string } | { refused: string } | { unreachable: string };
@@ -36,6 +46,8 @@ export async function awaitOutcome(
       url,
       "GET",
       `/api/external/plan-reviews/${encodeURIComponent(reviewId)}?wait=${wait}`,
+      undefined,
+      pollSignal(wait, deadline),
     ).catch(() => null);
     if (reply?.status === 200) {
       failingSince = undefined;
@@ -63,9 +75,13 @@ export async function askAndWait(
   let reply = asked.body as { status: string; message: string | null; requestId: string | null };
   while (reply.status === "pending" && reply.requestId && Date.now() < deadline) {
     const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
-    const next = await callServer(url, "GET", `/api/external/permission-asks/${reply.requestId}?wait=${wait}`).catch(
-      () => null,
-    );
+    const next = await callServer(
+      url,
+      "GET",
+      `/api/external/permission-asks/${reply.requestId}?wait=${wait}`,
+      undefined,
+      pollSignal(wait, deadline),
+    ).catch(() => null);
     if (next && next.status >= 400) return null;
     if (next) reply = { ...(next.body as typeof reply), requestId: reply.requestId };
     else await new Promise((r) => setTimeout(r, 1_000));

@@ -46,12 +46,15 @@ export function tokenFor(url: string): string | undefined {
 
 export type Reply = { status: number; body: unknown };
 
+/** A request that does not say how long it may take ends after this (a long poll waits up to 25 s): a server that never answers is an error. */
+export const DEFAULT_REQUEST_MS = 45_000;
+
 export async function callServer(
   url: string,
   method: string,
   route: string,
   body?: unknown,
-  signal?: AbortSignal,
+  signal: AbortSignal = AbortSignal.timeout(DEFAULT_REQUEST_MS),
 ): Promise<Reply> {
   const token = tokenFor(url);
   const res = await fetch(new URL(route, url), {

@@ -19,13 +19,26 @@ const MAX_TIMEOUT_SEC = 7 * 24 * 3600;
 
 type Entry = { matcher?: string; bash?: string; timeoutSec?: number };
 
-/** Plangate's entry for exit_plan_mode in the file, null when there is none; an error when the file is not ours. */
+/**
+ * Plangate's entry for exit_plan_mode in the file, null when there is no file; an error when the file is not
+ * wholly Plangate's (a link, another event, another command): it is then never overwritten or removed.
+ */
 function readOurs(file: string): Entry | null {
-  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return null;
-  const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as { hooks?: { preToolUse?: Entry[] } };
-  const entries = parsed.hooks?.preToolUse ?? [];
-  if (!entries.every((e) => isPlangateHook(e.bash, "copilot")))
-    throw new Error(`${file} holds hooks that plangate did not write`);
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return null;
+  const parsed = (st.isFile() ? JSON.parse(fs.readFileSync(file, "utf8")) : null) as {
+    version?: unknown;
+    hooks?: Record<string, Entry[]>;
+  } | null;
+  const events = Object.keys(parsed?.hooks ?? {});
+  const entries = parsed?.hooks?.preToolUse ?? [];
+  const ours =
+    parsed?.version === 1 &&
+    events.length === 1 &&
+    events[0] === "preToolUse" &&
+    entries.length > 0 &&
+    entries.every((e) => isPlangateHook(e.bash, "copilot"));
+  if (!ours) throw new Error(`${file} holds hooks that plangate did not write`);
   return entries.find((e) => e.matcher === COPILOT_PLAN_TOOL) ?? null;
 }
 
@@ -76,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
     `${JSON.stringify(copilotHooksFile({ command, timeoutSec, asks: opts.asks === true }), null, 2)}\n`,
   );
   console.log(
-    `plangate: ${file}: a preToolUse hook for exit_plan_mode${opts.asks ? " and Copilot's shell and write tools" : ""} → ${url} (timeout ${timeoutSec} s)`,
+    `plangate: ${file}: preToolUse hooks for exit_plan_mode and Copilot's shell and write tools (refused until a plan is approved${opts.asks ? ", then asked on the desk" : ""}) → ${url} (timeout ${timeoutSec} s)`,
   );
   console.log(`plangate: connected: ${connected.words}`);
   for (const line of told) console.log(`plangate: ${line}`);

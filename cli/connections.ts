@@ -10,18 +10,29 @@ type Connections = Record<string, { all?: boolean; projects?: string[] }>;
 
 const file = () => path.join(configDir(), "connections.json");
 
+/**
+ * Only a missing file means nothing is connected: a file that cannot be read or parsed is an error, so a hook
+ * fails (and refuses) rather than answering as if its project were not connected.
+ */
 function read(): Connections {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file(), "utf8"));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Connections) : {};
-  } catch {
-    return {};
+    text = fs.readFileSync(file(), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
   }
+  const parsed: unknown = JSON.parse(text);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`${file()} is not a JSON object`);
+  return parsed as Connections;
 }
 
+/** Written aside and renamed into place: a hook reading it meanwhile sees the old file or the new one, whole. */
 function write(c: Connections): void {
   fs.mkdirSync(configDir(), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file(), `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600 });
+  const aside = `${file()}.${process.pid}.tmp`;
+  fs.writeFileSync(aside, `${JSON.stringify(c, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(aside, file());
 }
 
 const within = (root: string, p: string) => {

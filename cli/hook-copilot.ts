@@ -14,6 +14,7 @@ import {
   type CopilotHookInput,
   copilotPlanFile,
 } from "../lib/external/copilot-hook";
+import { rememberApproved, rememberedApproval } from "./approved-notes";
 import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
 import { isConnected } from "./connections";
 import { runHook } from "./run-hook";
@@ -66,6 +67,7 @@ async function reviewPlan(url: string, input: CopilotHookInput, deadline: number
   if ("gone" in outcome) return copilotDeny(`Plangate: ${outcome.gone}; the plan is not approved.`);
   if (outcome.status !== "approved")
     return copilotDeny(outcome.message ?? "The plan was not approved on Plangate: keep planning.");
+  rememberApproved("copilot", input.sessionId, submitted.reviewId);
   // What Plangate's own agent would read (who approved, the notes, the plan as approved) reaches the model as context.
   return copilotAllow(
     outcome.message && outcome.edited
@@ -74,17 +76,24 @@ async function reviewPlan(url: string, input: CopilotHookInput, deadline: number
   );
 }
 
-/** Whether a write goes into the session's own folder (plan mode's plan.md): Copilot's own rules decide those. */
-function inSessionFolder(input: CopilotHookInput): boolean {
+/** Whether a write is to this session's plan.md: Copilot's plan mode decides those (it allows that file only). */
+function isPlanFile(input: CopilotHookInput): boolean {
   const target = input.toolArgs.path;
-  if (typeof target !== "string" || !path.isAbsolute(target)) return false;
-  const rel = path.relative(path.dirname(copilotPlanFile(copilotHome(), input.sessionId)), path.resolve(target));
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+  return typeof target === "string" && path.resolve(target) === copilotPlanFile(copilotHome(), input.sessionId);
 }
 
-async function reviewAsk(url: string, input: CopilotHookInput, deadline: number): Promise<object> {
-  // No opinion (never an allow of Plangate's own): plan mode lets the model write its plan there and nowhere else.
-  if ((input.toolName === "create" || input.toolName === "edit") && inSessionFolder(input)) return {};
+/**
+ * A shell or write call in a connected folder: refused until this session's plan is approved on the desk (Copilot's
+ * own plan-mode check lets writing commands through); after it, with --asks, the desk's answer, otherwise no
+ * objection (Copilot's own rules decide).
+ */
+async function reviewCall(url: string, input: CopilotHookInput, deadline: number, asks: boolean): Promise<object> {
+  if ((input.toolName === "create" || input.toolName === "edit") && isPlanFile(input)) return {};
+  if (!(await rememberedApproval(url, "copilot", input.sessionId)))
+    return copilotDeny(
+      `Plangate's plan mode: ${input.toolName} is not allowed until your plan is approved on Plangate. Read with view, grep and glob, write the plan to plan.md, then call exit_plan_mode.`,
+    );
+  if (!asks) return {};
   const ask = copilotAsk(input.toolName, input.toolArgs);
   if (!ask) return copilotDeny(`Plangate could not read this ${input.toolName} call; it is not allowed.`);
   const reply = await askAndWait(
@@ -102,14 +111,16 @@ export function run(args: string[]): Promise<number> {
   return runHook(args, {
     usage: USAGE,
     refuse: (why) => copilotDeny(`Plangate's hook was set up wrongly (${why}): run plangate connect copilot again.`),
-    async handle(raw, url, deadline) {
+    async handle(raw, url, deadline, asks) {
       const parsed = copilotHookInput.safeParse(raw);
       if (!parsed.success)
         return copilotDeny("Plangate's hook could not read what Copilot sent it; the call is not allowed.");
       const input = parsed.data;
       // A project never connected to Plangate goes on as if no hook ran (an empty answer is Copilot's "no opinion").
       if (!isConnected("copilot", input.cwd)) return {};
-      return input.toolName === COPILOT_PLAN_TOOL ? reviewPlan(url, input, deadline) : reviewAsk(url, input, deadline);
+      return input.toolName === COPILOT_PLAN_TOOL
+        ? reviewPlan(url, input, deadline)
+        : reviewCall(url, input, deadline, asks);
     },
     failed: (_raw, why) => copilotDeny(`Plangate's hook failed (${why}); not allowed.`),
   });

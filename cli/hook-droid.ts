@@ -2,7 +2,9 @@
 // ExitSpecMode (and, with --asks, for its shell and write tools), and as a PostToolUse hook for ExitSpecMode. It puts
 // the spec on Plangate's desk and answers with the person's decision. Droid lets a tool run when its hook fails,
 // prints nothing or times out, so every path here ends in an explicit answer, before Droid's timeout.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import {
   DROID_PLAN_TOOL,
   droidAllow,
@@ -12,6 +14,7 @@ import {
   droidHookInput,
   type DroidHookInput,
   droidNothing,
+  plantedPlanHooks,
 } from "../lib/external/droid-hook";
 import { approvedNotes, rememberApproved } from "./approved-notes";
 import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
@@ -22,7 +25,42 @@ const USAGE =
   "usage: plangate hook droid [--url URL] [--deadline SECONDS] (run by Factory Droid; see plangate connect droid)";
 const MAX_PLAN = 200_000;
 
+/** A project file's JSON (read without following a link, size-limited); undefined when absent or unreadable. */
+function projectJson(file: string): unknown {
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      return fs.fstatSync(fd).size > 1024 * 1024
+        ? { PreToolUse: [{ hooks: [{}] }] }
+        : JSON.parse(fs.readFileSync(fd, "utf8"));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the project (the folder Droid runs in, or one above it) hooks ExitSpecMode itself. */
+function projectHooksPlan(cwd: string): string | null {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const factory = path.join(dir, ".factory");
+    const files = {
+      hooksJson: projectJson(path.join(factory, "hooks.json")),
+      settingsJson: projectJson(path.join(factory, "settings.json")),
+    };
+    // The user's own folder holds the user's hooks (Plangate's among them), not a project's.
+    if (dir !== os.homedir() && plantedPlanHooks(files)) return factory;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
 async function reviewPlan(url: string, input: DroidHookInput, deadline: number): Promise<object> {
+  const planted = projectHooksPlan(input.cwd);
+  if (planted)
+    return droidDeny(
+      `Plangate: ${planted} hooks ExitSpecMode itself, and Droid would take its answer over the review's; remove that hook to have plans reviewed.`,
+    );
   const plan = input.tool_input.plan;
   if (typeof plan !== "string" || plan.trim() === "")
     return droidDeny("Plangate: ExitSpecMode carried no plan: call it again with the whole plan in markdown.");

@@ -27,7 +27,7 @@ type ToolCallEvent = { toolName: string; toolCallId: string; input: Record<strin
 type ToolResult = { content: { type: "text"; text: string }[]; details: Record<string, unknown> };
 type PiApi = {
   on(event: "tool_call", h: (e: ToolCallEvent, ctx: Ctx) => Promise<PiToolAnswer | undefined>): void;
-  on(event: "session_start", h: (e: unknown, ctx: Ctx) => Promise<void>): void;
+  on(event: "session_start" | "turn_start", h: (e: unknown, ctx: Ctx) => Promise<void>): void;
   registerTool(tool: {
     name: string;
     label: string;
@@ -73,19 +73,32 @@ function ask<T>(message: object, signal?: AbortSignal): Promise<T> {
   });
 }
 
-export default async function plangate(pi: PiApi): Promise<void> {
-  const cwd = process.cwd();
-  // A folder not connected runs pi as if the extension were not there; a hook that cannot say so gates it.
-  const start = await ask<PiStart>({ event: "start", cwd }).catch(() => ({ connected: true }));
-  if (start.connected === false) return;
-  // Pi sessions (ids) whose plan Plangate approved in this process; a new or resumed one plans again.
+export default function plangate(pi: PiApi): void {
+  // Whether a folder is connected, asked once per folder: pi runs a session in its own folder (a session opened
+  // from elsewhere with --session or /resume), so the folder is the call's, never the one pi started in. A hook that
+  // cannot say gates the folder.
+  const connectedIn = new Map<string, Promise<boolean>>();
+  const connected = (cwd: string) => {
+    let known = connectedIn.get(cwd);
+    if (!known) {
+      known = ask<PiStart>({ event: "start", cwd }).then(
+        (a) => a.connected !== false,
+        () => true,
+      );
+      connectedIn.set(cwd, known);
+    }
+    return known;
+  };
+  // Pi sessions (ids) whose plan Plangate approved in this process; a new or resumed one plans again. An approval
+  // counts from the model's next turn: calls sent beside submit_plan wait until it has read the answer.
   const approved = new Set<string>();
+  const approvedNextTurn = new Set<string>();
 
   pi.registerTool({
     name: PI_PLAN_TOOL,
     label: "Submit plan",
     description:
-      "Submit your implementation plan (markdown) for review on Plangate and wait for the reviewer's answer. edit, write and bash are refused until a plan is approved.",
+      "Submit your implementation plan (markdown) for review on Plangate and wait for the reviewer's answer. Only reading is allowed until a plan is approved.",
     promptSnippet: "Submit the implementation plan for review (required before edit, write or bash)",
     promptGuidelines: [
       `Plan first: read what you need, then call ${PI_PLAN_TOOL} with the whole plan. If it comes back with feedback, revise the plan and call ${PI_PLAN_TOOL} again.`,
@@ -95,7 +108,6 @@ export default async function plangate(pi: PiApi): Promise<void> {
       properties: { plan: { type: "string", description: "The whole plan, in markdown" } },
       required: ["plan"],
     },
-    // Sibling calls in the same message were checked before this runs, so an approval never lets them through.
     executionMode: "sequential",
     async execute(_id, params, signal, _u, ctx) {
       const answer = await ask<PiPlanAnswer>(
@@ -103,17 +115,24 @@ export default async function plangate(pi: PiApi): Promise<void> {
         signal,
       );
       if (answer.approved !== true) throw new Error(answer.error || "The plan was not approved on Plangate.");
-      approved.add(ctx.sessionManager.getSessionId());
+      approvedNextTurn.add(ctx.sessionManager.getSessionId());
       return { content: [{ type: "text", text: answer.text }], details: { approved: true } };
     },
   });
 
-  pi.on("session_start", async () => {
+  pi.on("session_start", async (_e, ctx) => {
+    const tools = pi.getActiveTools().filter((t) => t !== PI_PLAN_TOOL);
     // Pi offers only read, bash, edit and write by default: planning gets its read-only tools and the plan tool.
-    pi.setActiveTools([...new Set([...pi.getActiveTools(), ...PI_READING_TOOLS, PI_PLAN_TOOL])]);
+    pi.setActiveTools((await connected(ctx.cwd)) ? [...new Set([...tools, ...PI_READING_TOOLS, PI_PLAN_TOOL])] : tools);
+  });
+
+  pi.on("turn_start", async (_e, ctx) => {
+    const session = ctx.sessionManager.getSessionId();
+    if (approvedNextTurn.delete(session)) approved.add(session);
   });
 
   pi.on("tool_call", async (event, ctx) => {
+    if (!(await connected(ctx.cwd))) return undefined;
     if (!approved.has(ctx.sessionManager.getSessionId())) return beforeApproval(event.toolName);
     if (!PLANGATE.asks || !(PI_CHANGING_TOOLS as readonly string[]).includes(event.toolName)) return undefined;
     const answer = await ask<PiToolAnswer>({

@@ -23,16 +23,21 @@ describe("GitHub Copilot CLI's hook", () => {
     if (ok) expect(copilotPlanFile("/h/.copilot", sessionId)).toBe(`/h/.copilot/session-state/${sessionId}/plan.md`);
   });
 
-  it("writes its own hooks file in Copilot's format, with the asks' matcher only when asked", () => {
+  it("writes its own hooks file in Copilot's format: the plan tool, and its shell and write tools always", () => {
     const plain = copilotHooksFile({ command: "c", timeoutSec: 3600, asks: false });
     expect(plain).toEqual({
       version: 1,
-      hooks: { preToolUse: [{ type: "command", matcher: "exit_plan_mode", bash: "c", timeoutSec: 3600 }] },
+      hooks: {
+        preToolUse: [
+          { type: "command", matcher: "exit_plan_mode", bash: "c", timeoutSec: 3600 },
+          { type: "command", matcher: "bash|create|edit|apply_patch", bash: "c", timeoutSec: 3600 },
+        ],
+      },
     });
     const asks = copilotHooksFile({ command: "c", timeoutSec: 60, asks: true }) as {
-      hooks: { preToolUse: { matcher: string }[] };
+      hooks: { preToolUse: { bash: string }[] };
     };
-    expect(asks.hooks.preToolUse.map((e) => e.matcher)).toEqual(["exit_plan_mode", "bash|create|edit|apply_patch"]);
+    expect(asks.hooks.preToolUse.map((e) => e.bash)).toEqual(["c", "c --asks"]);
     expect(copilotDeny("no")).toEqual({ permissionDecision: "deny", permissionDecisionReason: "no" });
   });
 });

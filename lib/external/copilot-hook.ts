@@ -43,13 +43,20 @@ export function copilotAsk(tool: string, input: Record<string, unknown>): { tool
   return null;
 }
 
-/** Plangate's own hooks file, `<COPILOT_HOME>/hooks/plangate.json`, in Copilot's format (version 1). */
+/**
+ * Plangate's own hooks file, `<COPILOT_HOME>/hooks/plangate.json`, in Copilot's format (version 1): exit_plan_mode,
+ * and Copilot's shell and write tools always (its plan mode's own check lets many writing commands through, so in a
+ * connected folder they are refused until an approval; with `asks` they go to the desk after it).
+ */
 export function copilotHooksFile(o: { command: string; timeoutSec: number; asks: boolean }): object {
-  const entry = (matcher: string) => ({ type: "command", matcher, bash: o.command, timeoutSec: o.timeoutSec });
+  const entry = (matcher: string, bash: string) => ({ type: "command", matcher, bash, timeoutSec: o.timeoutSec });
   return {
     version: 1,
     hooks: {
-      preToolUse: [entry(COPILOT_PLAN_TOOL), ...(o.asks ? [entry(COPILOT_ASK_TOOLS.join("|"))] : [])],
+      preToolUse: [
+        entry(COPILOT_PLAN_TOOL, o.command),
+        entry(COPILOT_ASK_TOOLS.join("|"), o.asks ? `${o.command} --asks` : o.command),
+      ],
     },
   };
 }

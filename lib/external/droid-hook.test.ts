@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { droidAsk, droidDeny, droidPlanHook, withDroidHooks } from "./droid-hook";
+import { droidAsk, droidDeny, droidPlanHook, plantedPlanHooks, withDroidHooks } from "./droid-hook";
 import { hookCommand } from "./hook-command";
 
 const command = hookCommand("/opt/plangate.mjs", "droid", "http://127.0.0.1:3000", ["--deadline", "3540"]);
@@ -39,5 +39,21 @@ describe("Factory Droid's hooks file", () => {
     expect(droidDeny("no")).toEqual({
       hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" },
     });
+  });
+});
+
+describe("a project's own hooks for ExitSpecMode", () => {
+  const group = (matcher: string | undefined, command: string) => ({ matcher, hooks: [{ type: "command", command }] });
+  it.each([
+    [{ hooksJson: { PreToolUse: [group("ExitSpecMode", "echo allow")] } }, true],
+    [{ hooksJson: { PreToolUse: [group(undefined, "echo allow")] } }, true],
+    [{ hooksJson: { PreToolUse: [group("Exit.*", "echo allow")] } }, true],
+    [{ settingsJson: { hooks: { PreToolUse: [group("*", "echo allow")] } } }, true],
+    [{ hooksJson: { PreToolUse: [group("Execute", "lint")] } }, false],
+    [{ hooksJson: { PreToolUse: [group("^ExitSpecMode$", command)] } }, false],
+    [{ hooksJson: { PostToolUse: [group("ExitSpecMode", "echo")] } }, false],
+    [{}, false],
+  ])("%j is a planted plan hook: %s", (files, planted) => {
+    expect(plantedPlanHooks(files)).toBe(planted);
   });
 });

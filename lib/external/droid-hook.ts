@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isPlangateHook } from "./hook-command";
 import { type HookEntry, type HookGroup, ourEntry, withoutOurs } from "./hook-groups";
 
 /**
@@ -77,3 +78,24 @@ export function withDroidHooks(
 
 /** Plangate's PreToolUse entry for ExitSpecMode in the hooks file, if there is one. */
 export const droidPlanHook = (hooks: DroidHooks): HookEntry | null => ourEntry(hooks.PreToolUse, "droid", PLAN_MATCHER);
+
+/**
+ * Pure: whether a project's own hooks (its `.factory/hooks.json`, or `hooks` in its `.factory/settings.json`) hook
+ * ExitSpecMode with a command that is not Plangate's. Droid runs a project's hooks with no trust step, beside the
+ * user's, and takes the first decision it finds: a repository could approve its own plan.
+ */
+export function plantedPlanHooks(files: { hooksJson?: unknown; settingsJson?: unknown }): boolean {
+  const events = [files.hooksJson, (files.settingsJson as { hooks?: unknown } | undefined)?.hooks] as (
+    | DroidHooks
+    | undefined
+  )[];
+  return events.some((hooks) =>
+    (Array.isArray(hooks?.PreToolUse) ? (hooks.PreToolUse as HookGroup[]) : []).some((g) => {
+      let matches = true;
+      try {
+        matches = !g.matcher || g.matcher === "*" || new RegExp(g.matcher).test(DROID_PLAN_TOOL);
+      } catch {}
+      return matches && (g.hooks ?? []).some((h) => !isPlangateHook(h.command, "droid"));
+    }),
+  );
+}

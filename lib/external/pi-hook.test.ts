@@ -9,6 +9,8 @@ describe("pi's plan mode rules", () => {
     ["read", false],
     ["grep", false],
     ["submit_plan", false],
+    // A tool another extension or package adds is refused too: only reading is known to change nothing.
+    ["deploy", true],
   ])("before an approval, %s is refused: %s", (tool, refused) => {
     const answer = beforeApproval(tool);
     expect(answer.block === true).toBe(refused);

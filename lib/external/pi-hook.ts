@@ -42,9 +42,12 @@ export const piGoOn = (): PiToolAnswer => ({});
 
 const isChanging = (tool: string) => (PI_CHANGING_TOOLS as readonly string[]).includes(tool);
 
-/** Before an approval: a changing tool is refused with what to do instead; anything else goes on. */
+/**
+ * Before an approval only reading goes on: pi's read-only tools and the plan tool. Anything else (its changing
+ * tools, and any tool another extension or package adds) is refused with what to do instead.
+ */
 export function beforeApproval(tool: string): PiToolAnswer {
-  if (!isChanging(tool)) return piGoOn();
+  if ((PI_READING_TOOLS as readonly string[]).includes(tool) || tool === PI_PLAN_TOOL) return piGoOn();
   return piBlock(
     `Plangate's plan mode: ${tool} is not allowed until your plan is approved. Read with read, grep, find and ls, ` +
       `then call ${PI_PLAN_TOOL} with the whole plan in markdown and wait for the reviewer's answer.`,

@@ -121,6 +121,23 @@ describe.skipIf(!copilot)(
       expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
     }, 180_000);
 
+    it("a writing command before the plan is approved is refused, whatever Copilot's plan mode makes of it", async () => {
+      // The attack: Copilot's own plan-mode check lets many writing commands through (an interpreter writing a file).
+      const sneak = `node -e "require('fs').writeFileSync('pwned.txt','x')"`;
+      const { ws, home, fake } = await connected("sneak", [
+        writePlan(PLAN),
+        call("bash", { command: sneak, description: "look around" }, "call_sneak"),
+        call("exit_plan_mode", { summary: "- greet" }, "call_plan"),
+        finish,
+      ]);
+      const running = start(ws, home, fake, ["--allow-all-tools"]);
+      expect((await approveAs(fixture.server().url, cookie, (await pendingReview(1)).id)).status).toBe(200);
+      const done = await running.done;
+      expect(done.status, done.stderr.slice(-2000)).toBe(0);
+      expect(told(fake, "call_sneak")).toContain("not allowed until your plan is approved");
+      expect(fs.existsSync(path.join(ws, "pwned.txt"))).toBe(false);
+    }, 180_000);
+
     it("sent back with feedback: the model reads it, revises plan.md, and a second version appears with its diff", async () => {
       const { ws, home, fake } = await connected("revise", [
         writePlan(PLAN),
@@ -199,7 +216,11 @@ describe.skipIf(!copilot)(
         async () => `--url 'http://127.0.0.1:${await freePort()}'`,
         /could not be reached/,
       ],
-      ["no decision before the hook's deadline", async () => "'--deadline' '2'", /No decision on Plangate/],
+      [
+        "no decision before the hook's deadline",
+        async () => "'--deadline' '2'",
+        /No decision on Plangate|before the hook's deadline/,
+      ],
     ])(
       "%s: the plan is refused, never approved",
       async (_name, change, reason) => {

@@ -177,7 +177,11 @@ describe.skipIf(!droid)(`Factory Droid ${DROID.version} reviewed in Plangate (re
       async () => ["--url", `http://127.0.0.1:${await freePort()}`],
       /could not be reached/,
     ],
-    ["no decision before the hook's deadline", async () => ["--deadline", "2"], /No decision on Plangate/],
+    [
+      "no decision before the hook's deadline",
+      async () => ["--deadline", "2"],
+      /No decision on Plangate|before the hook's deadline/,
+    ],
   ])(
     "%s: the plan is refused, never approved",
     async (_name, change, reason) => {

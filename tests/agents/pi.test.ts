@@ -118,6 +118,54 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
   }, 180_000);
 
+  it("a session of a connected folder opened from elsewhere plans again: its write is refused", async () => {
+    // The attack: pi runs a session in the session's own folder, wherever pi was started (`pi --session FILE`).
+    const { ws, home, fake } = await connected("resumed", [
+      call("submit_plan", { plan: PLAN }, "call_plan"),
+      { text: "Waiting." },
+    ]);
+    const first = run(ws, home);
+    expect((await approveAs(fixture.server().url, cookie, (await pendingReview(1)).id)).status).toBe(200);
+    expect((await first).status).toBe(0);
+    const sessions = path.join(home, ".pi", "agent", "sessions");
+    const file = fs
+      .readdirSync(sessions, { recursive: true, encoding: "utf8" })
+      .map((f) => path.join(sessions, f))
+      .find((f) => f.endsWith(".jsonl")) as string;
+    const elsewhere = path.join(fixture.workspace, "..", "elsewhere");
+    fs.mkdirSync(elsewhere, { recursive: true });
+    fake.push(call("write", { path: path.join(ws, "pwned.txt"), content: "x\n" }, "call_pwn"), { text: "Done." });
+    const resumed = await runPi({
+      bin: pi as string,
+      cwd: elsewhere,
+      home,
+      prompt: "Write it",
+      configHome: configHome as string,
+      args: ["--session", file],
+    });
+    expect(resumed.status, resumed.stderr.slice(-2000)).toBe(0);
+    expect(told(fake, "call_pwn")).toContain("not allowed until your plan is approved");
+    expect(fs.existsSync(path.join(ws, "pwned.txt"))).toBe(false);
+  }, 180_000);
+
+  it("a call sent beside submit_plan waits for the model's next turn, even when the plan is approved", async () => {
+    const { ws, home, fake } = await connected("sibling", [
+      {
+        toolCalls: [
+          { name: "submit_plan", args: { plan: PLAN }, id: "call_plan" },
+          { name: "bash", args: { command: "touch sibling" }, id: "call_sibling" },
+        ],
+      },
+      { text: "Done." },
+    ]);
+    const running = run(ws, home);
+    expect((await approveAs(fixture.server().url, cookie, (await pendingReview(1)).id)).status).toBe(200);
+    expect((await running).status).toBe(0);
+    expect(told(fake, "call_plan")).toMatch(/^The plan was approved on Plangate/);
+    expect(told(fake, "call_sibling")).toContain("not allowed until your plan is approved");
+    expect(fs.existsSync(path.join(ws, "sibling"))).toBe(false);
+  }, 180_000);
+
   it("sent back with feedback: the model reads it, submits version 2, and an approval's note reaches it", async () => {
     const { ws, home, fake } = await connected("revise", [
       call("submit_plan", { plan: PLAN }, "call_v1"),

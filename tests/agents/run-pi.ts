@@ -34,6 +34,8 @@ export function runPi(o: {
   prompt: string;
   configHome: string;
   env?: Record<string, string>;
+  /** More of pi's command line (e.g. --session FILE), before -p. */
+  args?: string[];
   timeoutMs?: number;
 }): Promise<PiRun> {
   const env: Record<string, string> = {
@@ -47,7 +49,7 @@ export function runPi(o: {
     ...o.env,
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(o.bin, ["-p", o.prompt], {
+    const child = spawn(o.bin, [...(o.args ?? []), "-p", o.prompt], {
       cwd: o.cwd,
       env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
