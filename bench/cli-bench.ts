@@ -28,6 +28,9 @@ export async function benchCli() {
     geminiHook: () => timed([CLI_BUNDLE, "hook", "gemini", "--help"], 0),
     codexHook: () => timed([CLI_BUNDLE, "hook", "codex", "--help"], 0),
     piHook: () => timed([CLI_BUNDLE, "hook", "pi", "--help"], 0),
+    droidHook: () => timed([CLI_BUNDLE, "hook", "droid", "--help"], 0),
+    copilotHook: () => timed([CLI_BUNDLE, "hook", "copilot", "--help"], 0),
+    qwenHook: () => timed([CLI_BUNDLE, "hook", "qwen", "--help"], 0),
     mcpServer: () => timed([CLI_BUNDLE, "mcp", "--help"], 0),
   };
   for (const run of Object.values(kinds)) run();
@@ -50,6 +53,9 @@ export async function benchCli() {
       geminiHook: ratio("geminiHook"),
       codexHook: ratio("codexHook"),
       piHook: ratio("piHook"),
+      droidHook: ratio("droidHook"),
+      copilotHook: ratio("copilotHook"),
+      qwenHook: ratio("qwenHook"),
       mcpServer: ratio("mcpServer"),
     },
     targetRatio: 2,

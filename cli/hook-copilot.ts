@@ -1,6 +1,7 @@
-// `plangate hook copilot --url URL [--deadline SECONDS]`: what GitHub Copilot CLI runs as a preToolUse hook for
-// exit_plan_mode (and, with --asks, for its shell and write tools). It reads the session's plan.md, puts it on
-// Plangate's desk and answers with the person's decision. Copilot lets a tool run when its hook prints nothing or
+// `plangate hook copilot --url URL [--deadline SECONDS] [--asks]`: what GitHub Copilot CLI runs as a preToolUse hook
+// for exit_plan_mode and for its shell and write tools. It reads the session's plan.md, puts it on Plangate's desk
+// and answers with the person's decision; the shell and write calls wait for that approval (then, with --asks, for
+// the desk's answer to each). Copilot lets a tool run when its hook prints nothing or
 // times out, so every path here ends in an explicit answer, before Copilot's timeout.
 import fs from "node:fs";
 import os from "node:os";

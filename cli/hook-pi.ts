@@ -6,12 +6,11 @@ import {
   afterApproval,
   approvalText,
   inPiTerms,
-  type PiHookInput,
   piBlock,
-  piHookInput,
   type PiPlanAnswer,
   type PiToolAnswer,
 } from "../lib/external/pi-hook";
+import { type PiHookInput, piHookInput } from "../lib/external/pi-hook-input";
 import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
 import { isConnected } from "./connections";
 import { runHook } from "./run-hook";

@@ -1,7 +1,7 @@
 // The pi extension `plangate connect pi` writes to ~/.pi/agent/extensions/plangate.js: this module, bundled by
 // esbuild (scripts/build-bundles.ts) after a line naming the hook command. Pi has no plan mode; in a connected
-// folder this is it. Until a plan is approved on Plangate's desk, pi's changing tools (edit, write, bash) are
-// refused and the model is given read-only tools and `submit_plan`; the plan goes to the desk and the person's
+// folder this is it. Until a plan is approved on Plangate's desk, only reading goes on (every other tool, pi's edit,
+// write and bash among them, is refused) and the model is given read-only tools and `submit_plan`; the plan goes to the desk and the person's
 // answer comes back as the tool's result (a rejection as its error, which pi hands the model word for word).
 //
 // What needs the server runs through `plangate hook pi` (cli/hook-pi.ts), so the extension holds no token and no

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { afterApproval, approvalText, beforeApproval, inPiTerms, piAsk, piHookInput } from "./pi-hook";
+import { afterApproval, approvalText, beforeApproval, inPiTerms, piAsk } from "./pi-hook";
+import { piHookInput } from "./pi-hook-input";
 
 describe("pi's plan mode rules", () => {
   it.each([

@@ -1,30 +1,12 @@
-import { z } from "zod";
-
 /**
  * Pi (`@mariozechner/pi-coding-agent`) has no plan mode of its own: Plangate's extension is it (cli/pi-extension.ts).
  * The extension runs inside pi; for what needs the server (is this folder connected, a plan, an ask) it runs
  * `plangate hook pi` with one of these on stdin and reads one answer back, and it decides the rest itself with the
- * pure rules below, which both sides share. Measured with pi 0.73.1 (docs/agents.md): a
+ * pure rules below, which both sides share (the extension carries them: nothing here may import a library; the
+ * hook reads its input with ./pi-hook-input.ts). Measured with pi 0.73.1 (docs/agents.md): a
  * `tool_call` handler's `{block, reason}` stops the tool and the model reads the reason word for word; a tool that
  * throws hands the model the error's text; a handler that throws blocks; nothing times out.
  */
-const base = { session_id: z.string().min(1).max(200), cwd: z.string().min(1).max(4096) };
-
-export const piHookInput = z.discriminatedUnion("event", [
-  /** When pi loads the extension: whether this folder is connected (the gate is on). */
-  z.object({ event: z.literal("start"), cwd: base.cwd }),
-  /** The model's submit_plan call: the plan goes on the desk, the answer waits for a person. */
-  z.object({ event: z.literal("submit_plan"), ...base, plan: z.string().max(200_000) }),
-  /** With --asks, a changing tool call after the approval: an ask on the desk. */
-  z.object({
-    event: z.literal("tool_call"),
-    ...base,
-    tool_name: z.string().max(200),
-    input: z.record(z.string(), z.unknown()),
-  }),
-]);
-export type PiHookInput = z.infer<typeof piHookInput>;
-
 export type PiStart = { connected: boolean };
 /** submit_plan's answer: an approval's text for the model, or the reason it was not approved (thrown to the model). */
 export type PiPlanAnswer = { approved: true; text: string } | { approved: false; error: string };

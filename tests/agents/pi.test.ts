@@ -230,6 +230,10 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
     expect(told(fake, "call_bash")).toContain("No shell here, please.");
   }, 180_000);
 
+  it("the extension pi loads carries Plangate's rules and no library (a hook's start parses the CLI that holds it)", () => {
+    expect(fs.statSync(PI_EXTENSION_BUNDLE).size).toBeLessThan(64 * 1024);
+  });
+
   // A hook that cannot be run, fails, prints nothing, prints garbage, or gets no decision before its deadline: the
   // plan is not approved and the write never happens.
   it.each([
