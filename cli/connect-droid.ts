@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { applyEdits, modify } from "jsonc-parser";
 import { type DroidHooks, droidPlanHook, withDroidHooks } from "../lib/external/droid-hook";
 import { hookCommand } from "../lib/external/hook-command";
+import { readJsonSettings } from "./json-settings";
 import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { isConnected, setConnected } from "./connections";
 import { reportChecks, runHookCheck } from "./hook-check";
@@ -20,12 +21,8 @@ const MAX_TIMEOUT_SEC = 7 * 24 * 3600;
 const hooksFile = () => path.join(os.homedir(), ".factory", "hooks.json");
 
 function readHooks(file: string): { text: string; hooks: DroidHooks } {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}";
-  const errors: ParseError[] = [];
-  const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || !parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw new Error(`${file} is not a JSON object Plangate can read`);
-  return { text, hooks: parsed as DroidHooks };
+  const { text, value } = readJsonSettings(file);
+  return { text, hooks: value as DroidHooks };
 }
 
 function check(file: string, project: string): number {

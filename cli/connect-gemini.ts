@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { applyEdits, modify, parse } from "jsonc-parser";
 import { geminiPlanHook, geminiTrusts, withGeminiHooks, type GeminiHooks } from "../lib/external/gemini-settings";
 import { hookCommand } from "../lib/external/hook-command";
+import { hooksIn, readJsonSettings } from "./json-settings";
 import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { setConnected, isConnected } from "./connections";
 import { reportChecks, runHookCheck } from "./hook-check";
@@ -21,13 +22,8 @@ const MAX_TIMEOUT_SEC = 2_000_000;
 const geminiDir = () => path.join(process.env.GEMINI_CLI_HOME || os.homedir(), ".gemini");
 
 function readSettings(file: string): { text: string; hooks: GeminiHooks } {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}";
-  const errors: ParseError[] = [];
-  const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || !parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw new Error(`${file} is not a JSON object Plangate can read`);
-  const hooks = (parsed as { hooks?: unknown }).hooks;
-  return { text, hooks: hooks && typeof hooks === "object" ? (hooks as GeminiHooks) : {} };
+  const { text, value } = readJsonSettings(file);
+  return { text, hooks: hooksIn(value) as GeminiHooks };
 }
 
 /** Whether Gemini trusts the project (its hooks do not run in a folder it does not trust), in words. */

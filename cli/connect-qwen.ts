@@ -6,9 +6,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, modify, parse, type ParseError } from "jsonc-parser";
+import { applyEdits, modify } from "jsonc-parser";
 import { hookCommand } from "../lib/external/hook-command";
 import { type QwenHooks, qwenPlanHook, withQwenHooks } from "../lib/external/qwen-hook";
+import { hooksIn, readJsonSettings } from "./json-settings";
 import { userHookRequest, userHookToken } from "./connect-user-hook";
 import { isConnected, setConnected } from "./connections";
 import { reportChecks, runHookCheck } from "./hook-check";
@@ -20,13 +21,8 @@ const USAGE =
 const MAX_TIMEOUT_SEC = 2_000_000;
 
 function readSettings(file: string): { text: string; hooks: QwenHooks } {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}";
-  const errors: ParseError[] = [];
-  const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || !parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw new Error(`${file} is not a JSON object Plangate can read`);
-  const hooks = (parsed as { hooks?: unknown }).hooks;
-  return { text, hooks: hooks && typeof hooks === "object" ? (hooks as QwenHooks) : {} };
+  const { text, value } = readJsonSettings(file);
+  return { text, hooks: hooksIn(value) as QwenHooks };
 }
 
 function check(file: string, project: string): number {

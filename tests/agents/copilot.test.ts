@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
-import { until } from "../helpers/poll";
 import {
   answersCall,
   type ChatRequest,
@@ -18,6 +17,7 @@ import {
   type FakeOpenAI,
   type ScriptStep,
 } from "./fake-openai";
+import { replyNextAsk, told, toldAfter } from "./told";
 import { cliForSuite, COPILOT } from "./install-clis";
 import { copilotHome, runCopilot, sessionFolder } from "./run-copilot";
 
@@ -80,19 +80,6 @@ const writePlan =
   (req) => ({
     toolCalls: [{ name: "create", args: { path: path.join(sessionFolder(system(req)), "plan.md"), file_text: text } }],
   });
-const told = (fake: FakeOpenAI, id: string) =>
-  fake
-    .main()
-    .map((r) => toolResult(r.body, id))
-    .find((t) => t !== undefined);
-/** Everything the model was told from its call `id`'s result on (the result and the messages after it). */
-const toldAfter = (fake: FakeOpenAI, id: string) => {
-  const msgs = fake.main().find(answersCall(id))?.body.messages ?? [];
-  return msgs
-    .slice(msgs.findIndex((m) => m.role === "tool" && m.tool_call_id === id))
-    .map(messageText)
-    .join("\n");
-};
 const finish: ScriptStep = call("task_complete", { summary: "Greeted." }, "call_done");
 
 describe.skipIf(!copilot)(
@@ -189,18 +176,8 @@ describe.skipIf(!copilot)(
       const running = start(ws, home, fake);
       const review = await pendingReview(1);
       expect((await approveAs(fixture.server().url, cookie, review.id)).status).toBe(200);
-      const replyNext = async (permission: string, reply: Record<string, unknown>) => {
-        const asked = await until(
-          () => api("GET", "/api/permissions?status=pending"),
-          (r) => r.body.permissions.length === 1,
-          60_000,
-        );
-        const ask = asked.body.permissions[0] as { id: string; permission: string };
-        expect(ask.permission).toBe(permission);
-        expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
-      };
-      await replyNext("edit", { reply: "once" });
-      await replyNext("bash", { reply: "reject", message: "No shell here, please." });
+      await replyNextAsk(api, "edit", { reply: "once" });
+      await replyNextAsk(api, "bash", { reply: "reject", message: "No shell here, please." });
       const done = await running.done;
       expect(done.status, done.stderr.slice(-2000)).toBe(0);
       expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");

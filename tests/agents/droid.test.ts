@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
-import { until } from "../helpers/poll";
 import { freePort } from "../helpers/server";
-import { messageText, startFakeOpenAI, toolResult, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { replyNextAsk, told, toldAfter } from "./told";
 import { cliForSuite, DROID } from "./install-clis";
 import { droidHome, runDroid } from "./run-droid";
 
@@ -63,20 +63,6 @@ const run = (ws: string, home: string) =>
 const call = (name: string, args: Record<string, unknown>, id: string): ScriptStep => ({
   toolCalls: [{ name, args, id }],
 });
-const told = (fake: FakeOpenAI, id: string) =>
-  fake
-    .main()
-    .map((r) => toolResult(r.body, id))
-    .find((t) => t !== undefined);
-/** Everything the model was told after its call `id` (the result and the messages that follow it). */
-const toldAfter = (fake: FakeOpenAI, id: string) => {
-  const req = fake.main().find((r) => toolResult(r.body, id) !== undefined);
-  const msgs = req?.body.messages ?? [];
-  return msgs
-    .slice(msgs.findIndex((m) => m.role === "tool" && m.tool_call_id === id))
-    .map(messageText)
-    .join("\n");
-};
 
 describe.skipIf(!droid)(`Factory Droid ${DROID.version} reviewed in Plangate (real CLI, fake model API)`, () => {
   it("approved on the desk with a note: Droid leaves spec mode, the model reads the note, and writes", async () => {
@@ -151,18 +137,8 @@ describe.skipIf(!droid)(`Factory Droid ${DROID.version} reviewed in Plangate (re
     const running = run(ws, home);
     const review = await pendingReview(1);
     expect((await approveAs(fixture.server().url, cookie, review.id)).status).toBe(200);
-    const replyNext = async (permission: string, reply: Record<string, unknown>) => {
-      const asked = await until(
-        () => api("GET", "/api/permissions?status=pending"),
-        (r) => r.body.permissions.length === 1,
-        60_000,
-      );
-      const ask = asked.body.permissions[0] as { id: string; permission: string };
-      expect(ask.permission).toBe(permission);
-      expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
-    };
-    await replyNext("edit", { reply: "once" });
-    await replyNext("bash", { reply: "reject", message: "No shell here, please." });
+    await replyNextAsk(api, "edit", { reply: "once" });
+    await replyNextAsk(api, "bash", { reply: "reject", message: "No shell here, please." });
     const done = await running;
     expect(done.status, done.stderr.slice(-2000)).toBe(0);
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");

@@ -13,7 +13,8 @@ import { http, operatorHeaders, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { until } from "../helpers/poll";
-import { startFakeOpenAI, toolResult, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { replyNextAsk, told } from "./told";
 import { cliForSuite, PI, REPO_ROOT } from "./install-clis";
 import { piHome, runPi } from "./run-pi";
 
@@ -66,12 +67,6 @@ const run = (ws: string, home: string, prompt = "Greet the world") =>
 const call = (name: string, args: Record<string, unknown>, id: string): ScriptStep => ({
   toolCalls: [{ name, args, id }],
 });
-/** What the model was told about call `id`, from the first request that carries it. */
-const told = (fake: FakeOpenAI, id: string) =>
-  fake
-    .main()
-    .map((r) => toolResult(r.body, id))
-    .find((t) => t !== undefined);
 
 describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake model API)`, () => {
   it("refuses a write before the plan; approved in the browser, the model reads the approval and writes", async () => {
@@ -211,18 +206,8 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
     const running = run(ws, home);
     const review = await pendingReview(1);
     expect((await approveAs(fixture.server().url, cookie, review.id)).status).toBe(200);
-    const replyNext = async (permission: string, reply: Record<string, unknown>) => {
-      const asked = await until(
-        () => api("GET", "/api/permissions?status=pending"),
-        (r) => r.body.permissions.length === 1,
-        60_000,
-      );
-      const ask = asked.body.permissions[0] as { id: string; permission: string };
-      expect(ask.permission).toBe(permission);
-      expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
-    };
-    await replyNext("edit", { reply: "once" });
-    await replyNext("bash", { reply: "reject", message: "No shell here, please." });
+    await replyNextAsk(api, "edit", { reply: "once" });
+    await replyNextAsk(api, "bash", { reply: "reject", message: "No shell here, please." });
     const done = await running;
     expect(done.status, done.stderr.slice(-2000)).toBe(0);
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
-import { until } from "../helpers/poll";
-import { answersCall, messageText, startFakeOpenAI, toolResult, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { replyNextAsk, told, toldAfter } from "./told";
 import { cliForSuite, QWEN } from "./install-clis";
 import { type PermissionAsk, qwenHome, runQwen } from "./run-qwen";
 
@@ -73,18 +73,6 @@ const run = (
 const call = (name: string, args: Record<string, unknown>, id: string): ScriptStep => ({
   toolCalls: [{ name, args, id }],
 });
-const told = (fake: FakeOpenAI, id: string) =>
-  fake
-    .main()
-    .map((r) => toolResult(r.body, id))
-    .find((t) => t !== undefined);
-const toldAfter = (fake: FakeOpenAI, id: string) => {
-  const msgs = fake.main().find(answersCall(id))?.body.messages ?? [];
-  return msgs
-    .slice(msgs.findIndex((m) => m.role === "tool" && m.tool_call_id === id))
-    .map(messageText)
-    .join("\n");
-};
 const hello = (name: string) =>
   call("write_file", { file_path: path.join(fixture.workspace, name, "hello.txt"), content: "hello\n" }, "call_w");
 
@@ -151,18 +139,8 @@ describe.skipIf(!qwen)(`Qwen Code ${QWEN.version} reviewed in Plangate (real CLI
     const running = run(ws, home, fake);
     const review = await pendingReview(1);
     expect((await approveAs(fixture.server().url, cookie, review.id)).status).toBe(200);
-    const replyNext = async (permission: string, reply: Record<string, unknown>) => {
-      const asked = await until(
-        () => api("GET", "/api/permissions?status=pending"),
-        (r) => r.body.permissions.length === 1,
-        60_000,
-      );
-      const ask = asked.body.permissions[0] as { id: string; permission: string };
-      expect(ask.permission).toBe(permission);
-      expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
-    };
-    await replyNext("edit", { reply: "once" });
-    await replyNext("bash", { reply: "reject", message: "No shell here, please." });
+    await replyNextAsk(api, "edit", { reply: "once" });
+    await replyNextAsk(api, "bash", { reply: "reject", message: "No shell here, please." });
     await running;
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
     expect(fs.existsSync(path.join(ws, "made-by-shell"))).toBe(false);

@@ -1,0 +1,35 @@
+// What an outside agent's model was told, read from the fake OpenAI-compatible API's requests, and the person's
+// answer to the next ask on the permission card: shared by the agents' real-CLI suites.
+import { expect } from "vitest";
+import { until } from "../helpers/poll";
+import { answersCall, messageText, toolResult, type FakeOpenAI } from "./fake-openai";
+
+type Api = (method: string, route: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** The result the model was given for its call `id`, from the first request that carries it. */
+export const told = (fake: FakeOpenAI, id: string) =>
+  fake
+    .main()
+    .map((r) => toolResult(r.body, id))
+    .find((t) => t !== undefined);
+
+/** Everything the model was told from its call `id`'s result on (the result and the messages after it). */
+export const toldAfter = (fake: FakeOpenAI, id: string) => {
+  const msgs = fake.main().find(answersCall(id))?.body.messages ?? [];
+  return msgs
+    .slice(msgs.findIndex((m) => m.role === "tool" && m.tool_call_id === id))
+    .map(messageText)
+    .join("\n");
+};
+
+/** Waits for the one pending ask, checks what it asks for, and answers it as a person on the card would. */
+export async function replyNextAsk(api: Api, permission: string, reply: Record<string, unknown>) {
+  const asked = await until(
+    () => api("GET", "/api/permissions?status=pending"),
+    (r) => r.body.permissions.length === 1,
+    60_000,
+  );
+  const ask = asked.body.permissions[0] as { id: string; permission: string };
+  expect(ask.permission).toBe(permission);
+  expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
+}
