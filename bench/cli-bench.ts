@@ -31,6 +31,7 @@ export async function benchCli() {
     droidHook: () => timed([CLI_BUNDLE, "hook", "droid", "--help"], 0),
     copilotHook: () => timed([CLI_BUNDLE, "hook", "copilot", "--help"], 0),
     qwenHook: () => timed([CLI_BUNDLE, "hook", "qwen", "--help"], 0),
+    kiloHook: () => timed([CLI_BUNDLE, "hook", "kilo", "--help"], 0),
     mcpServer: () => timed([CLI_BUNDLE, "mcp", "--help"], 0),
   };
   for (const run of Object.values(kinds)) run();
@@ -56,6 +57,7 @@ export async function benchCli() {
       droidHook: ratio("droidHook"),
       copilotHook: ratio("copilotHook"),
       qwenHook: ratio("qwenHook"),
+      kiloHook: ratio("kiloHook"),
       mcpServer: ratio("mcpServer"),
     },
     targetRatio: 2,

@@ -8,6 +8,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   droid: () => import("./connect-droid"),
   copilot: () => import("./connect-copilot"),
   qwen: () => import("./connect-qwen"),
+  kilo: () => import("./connect-kilo"),
   mcp: () => import("./connect-mcp"),
 };
 

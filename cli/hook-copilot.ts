@@ -3,7 +3,6 @@
 // and answers with the person's decision; the shell and write calls wait for that approval (then, with --asks, for
 // the desk's answer to each). Copilot lets a tool run when its hook prints nothing or
 // times out, so every path here ends in an explicit answer, before Copilot's timeout.
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -18,6 +17,7 @@ import {
 import { rememberApproved, rememberedApproval } from "./approved-notes";
 import { askAndWait, awaitOutcome, submitPlan } from "./await-review";
 import { isConnected } from "./connections";
+import { readPlanFile } from "./read-plan-file";
 import { runHook } from "./run-hook";
 
 const USAGE =
@@ -27,24 +27,8 @@ const MAX_PLAN_BYTES = 200_000;
 export const copilotHome = () => process.env.COPILOT_HOME || path.join(os.homedir(), ".copilot");
 
 /** The session's plan.md: a regular file (a link is never followed), within the size limit; or what is wrong. */
-function readPlan(input: CopilotHookInput): string | { problem: string } {
-  const file = copilotPlanFile(copilotHome(), input.sessionId);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return { problem: `there is no plan at ${file}: write the plan there, then call exit_plan_mode again` };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { problem: `${file} is not a regular file` };
-    if (st.size > MAX_PLAN_BYTES) return { problem: `the plan is over ${MAX_PLAN_BYTES} bytes` };
-    const text = fs.readFileSync(fd, "utf8");
-    return text.trim() === "" ? { problem: `the plan file ${file} is empty` } : text;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+const readPlan = (input: CopilotHookInput) =>
+  readPlanFile(copilotPlanFile(copilotHome(), input.sessionId), MAX_PLAN_BYTES, COPILOT_PLAN_TOOL);
 
 async function reviewPlan(url: string, input: CopilotHookInput, deadline: number): Promise<object> {
   const plan = readPlan(input);

@@ -7,6 +7,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   droid: () => import("./hook-droid"),
   copilot: () => import("./hook-copilot"),
   qwen: () => import("./hook-qwen"),
+  kilo: () => import("./hook-kilo"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -7,7 +7,6 @@
 // What needs the server runs through `plangate hook pi` (cli/hook-pi.ts), so the extension holds no token and no
 // client. Every failure is a refusal: a handler that throws blocks the tool (measured with pi 0.73.1), and a hook
 // that cannot be run, or answers nothing readable, blocks too.
-import { spawn } from "node:child_process";
 import {
   beforeApproval,
   PI_CHANGING_TOOLS,
@@ -17,6 +16,7 @@ import {
   type PiStart,
   type PiToolAnswer,
 } from "../lib/external/pi-hook";
+import { askHook } from "./ask-hook";
 
 /** Written by `plangate connect pi` as the file's first statement. */
 declare const PLANGATE: { command: string; asks: boolean };
@@ -48,30 +48,7 @@ type PiApi = {
   setActiveTools(names: string[]): void;
 };
 
-const MAX_ANSWER = 1024 * 1024;
-
-/** Runs the hook with one JSON message; its answer, or a thrown error saying why there is none. */
-function ask<T>(message: object, signal?: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", PLANGATE.command], { stdio: ["pipe", "pipe", "inherit"], signal });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString("utf8");
-      if (out.length > MAX_ANSWER) child.kill("SIGKILL");
-    });
-    child.on("error", (e) => reject(new Error(`Plangate's hook could not be run (${e.message}); not allowed.`)));
-    child.on("close", (code) => {
-      try {
-        resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "") as T);
-      } catch {
-        reject(new Error(`Plangate's hook gave no answer (exit ${code}); not allowed.`));
-      }
-    });
-    // A hook that ends before reading its input (a missing command) must not take pi down with a broken pipe.
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(JSON.stringify(message));
-  });
-}
+const ask = <T>(message: object, signal?: AbortSignal) => askHook<T>(PLANGATE.command, message, signal);
 
 export default function plangate(pi: PiApi): void {
   // Whether a folder is connected, asked once per folder: pi runs a session in its own folder (a session opened

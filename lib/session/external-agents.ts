@@ -10,6 +10,7 @@ export const EXTERNAL_AGENTS = [
   "droid",
   "copilot",
   "qwen",
+  "kilo",
   "mcp",
 ] as const;
 export type ExternalAgent = (typeof EXTERNAL_AGENTS)[number];

@@ -31,6 +31,8 @@ describe("controlGuard", () => {
         ".husky",
         ".idea",
         ".jj",
+        ".kilo",
+        ".kilocode",
         ".mise",
         ".opencode",
         ".openhands",

@@ -20,7 +20,6 @@ export const WATCHED_DIRS: readonly string[] = [
   ".amazonq",
   ".continue",
   ".junie",
-  ".kilocode",
   ".trae",
   ".augment",
   ".tabnine",
@@ -65,6 +64,8 @@ export const CONTROL_DIRS: readonly string[] = [
   ".codex",
   ".pi",
   ".factory",
+  ".kilo",
+  ".kilocode",
   ".openhands",
   // Editors: tasks run on folder open, language-server binaries, per-folder settings.
   ".vscode",

@@ -17,7 +17,7 @@ import {
   type FakeOpenAI,
   type ScriptStep,
 } from "./fake-openai";
-import { replyNextAsk, told, toldAfter } from "./told";
+import { replyNextAsk, told, toldAfter, sendBackForVersion2 } from "./told";
 import { cliForSuite, COPILOT } from "./install-clis";
 import { copilotHome, runCopilot, sessionFolder } from "./run-copilot";
 
@@ -142,17 +142,11 @@ describe.skipIf(!copilot)(
         finish,
       ]);
       const running = start(ws, home, fake, ["--allow-all-tools"]);
-      const first = await pendingReview(1);
-      const sent = await api("POST", `/api/reviews/${first.id}/decision`, {
-        decision: "reject",
+      const second = await sendBackForVersion2(api, pendingReview, {
         feedback: "Add a test.",
+        v1: PLAN,
+        added: "+2. Add a test that reads it.",
       });
-      expect(sent.status).toBe(200);
-      const second = await pendingReview(2);
-      expect(second.sessionId).toBe(first.sessionId);
-      const details = (await api("GET", `/api/reviews/${second.id}`)).body;
-      expect(details.plan.previous).toEqual({ version: 1, markdown: PLAN });
-      expect(details.plan.diff).toContain("+2. Add a test that reads it.");
       expect((await approveAs(fixture.server().url, cookie, second.id)).status).toBe(200);
       const done = await running.done;
       expect(done.status, done.stderr.slice(-2000)).toBe(0);

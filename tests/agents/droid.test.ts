@@ -10,7 +10,7 @@ import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { freePort } from "../helpers/server";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
-import { replyNextAsk, told, toldAfter } from "./told";
+import { replyNextAsk, told, toldAfter, sendBackForVersion2 } from "./told";
 import { cliForSuite, DROID } from "./install-clis";
 import { droidHome, runDroid } from "./run-droid";
 
@@ -99,17 +99,11 @@ describe.skipIf(!droid)(`Factory Droid ${DROID.version} reviewed in Plangate (re
       { text: "Implementing." },
     ]);
     const running = run(ws, home);
-    const first = await pendingReview(1);
-    const sent = await api("POST", `/api/reviews/${first.id}/decision`, {
-      decision: "reject",
+    const second = await sendBackForVersion2(api, pendingReview, {
       feedback: "Add a test.",
+      v1: PLAN,
+      added: "+2. Add a test that reads it.",
     });
-    expect(sent.status).toBe(200);
-    const second = await pendingReview(2);
-    expect(second.sessionId).toBe(first.sessionId);
-    const details = (await api("GET", `/api/reviews/${second.id}`)).body;
-    expect(details.plan.previous).toEqual({ version: 1, markdown: PLAN });
-    expect(details.plan.diff).toContain("+2. Add a test that reads it.");
     expect((await approveAs(fixture.server().url, cookie, second.id)).status).toBe(200);
     const done = await running;
     expect(done.status, done.stderr.slice(-2000)).toBe(0);

@@ -11,6 +11,7 @@ import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "..
 import { cliForSuite, GEMINI_CLI } from "./install-clis";
 import { call, lastToolResult, startFakeGemini, type GeminiTurn } from "./fake-gemini";
 import { geminiHome, runGemini } from "./run-gemini";
+import { sendBackForVersion2 } from "./told";
 import { until } from "../helpers/poll";
 
 const gemini = await cliForSuite(GEMINI_CLI);
@@ -118,18 +119,11 @@ describe.skipIf(!gemini)(`Gemini CLI ${GEMINI_CLI.version} reviewed in Plangate 
       exitPlan,
       [{ text: "Implementing." }],
     ]);
-    const first = await pendingReview(1);
-    const sent = await api("POST", `/api/reviews/${first.id}/decision`, {
-      decision: "reject",
+    const second = await sendBackForVersion2(api, pendingReview, {
       feedback: "Add a test step.",
+      v1: PLAN,
+      added: "+2. Add a test that reads it.",
     });
-    expect(sent.status).toBe(200);
-    const second = await pendingReview(2);
-    expect(second.sessionId).toBe(first.sessionId);
-    const details = (await api("GET", `/api/reviews/${second.id}`)).body;
-    // The card shows version 2 beside version 1, with the line the revision added.
-    expect(details.plan.previous).toEqual({ version: 1, markdown: PLAN });
-    expect(details.plan.diff).toContain("+2. Add a test that reads it.");
     expect((await approveAs(fixture.server().url, cookie, second.id)).status).toBe(200);
     const run = await running;
     await fake.close();

@@ -94,6 +94,17 @@ export const QWEN: CliSpec = {
   bins: ["node_modules/.bin/qwen"],
 };
 
+/**
+ * Kilo CLI: its platform package itself (a Bun-compiled executable), pinned to 7.7.7: the registry here lacks the
+ * platform package 7.8.1 names, and the wrapper's install script only links the same executable.
+ */
+export const KILO: CliSpec = {
+  id: "kilo",
+  pkg: `@kilocode/cli-${process.platform}-${process.arch}`,
+  version: "7.7.7",
+  bins: [`node_modules/@kilocode/cli-${process.platform}-${process.arch}/bin/kilo`],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

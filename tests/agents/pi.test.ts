@@ -4,23 +4,21 @@
 // submit_plan, and the person's decision there reaches the model.
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "@playwright/test";
 import { afterAll, describe, expect, it } from "vitest";
 import { hookCommand } from "../../lib/external/hook-command";
 import { PI_EXTENSION_BUNDLE } from "../../scripts/build-bundles";
 import { piExtensionFile } from "../../cli/pi-extension-file";
-import { http, operatorHeaders, realServerFixture } from "../helpers/server";
+import { http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
-import { until } from "../helpers/poll";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
+import { approveInBrowser } from "./approve-in-browser";
 import { replyNextAsk, told } from "./told";
 import { cliForSuite, PI, REPO_ROOT } from "./install-clis";
 import { piHome, runPi } from "./run-pi";
 
 const pi = await cliForSuite(PI);
 const fixture = realServerFixture("pi");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PLAN = "# Greet\n\n1. Create hello.txt with a greeting.\n";
 const PLAN_V2 = "# Greet\n\n1. Create hello.txt with a greeting.\n2. Add a test that reads it.\n";
 const EMAIL = "pi-owner@example.com";
@@ -86,26 +84,13 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
     const details = (await api("GET", `/api/reviews/${review.id}`)).body;
     expect(details.plan.markdown).toBe(PLAN);
     expect(details.plan.receives).toMatchObject({ agent: "pi", editedPlan: true, notesOnApproval: true });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    await approveInBrowser({
+      url: fixture.server().url,
+      api,
+      review,
+      shows: "Create hello.txt with a greeting.",
+      agent: "Run by Pi",
     });
-    try {
-      const page = await browser.newPage({ extraHTTPHeaders: operatorHeaders() });
-      await page.goto(`${fixture.server().url}/sessions/${review.sessionId}`);
-      const card = page.getByTestId("decision-card");
-      await card.waitFor({ timeout: 20_000 });
-      expect(await card.textContent()).toContain("Create hello.txt with a greeting.");
-      expect(await page.getByTestId("outside-agent").textContent()).toContain("Run by Pi");
-      await card.getByTestId("approve").click();
-      await until(
-        () => api("GET", `/api/reviews/${review.id}`),
-        (r) => r.body.review.status === "approved",
-        20_000,
-      );
-    } finally {
-      await browser.close();
-    }
     const done = await running;
     expect(done.status, done.stderr.slice(-2000)).toBe(0);
     expect(told(fake, "call_plan")).toMatch(/^The plan was approved on Plangate/);

@@ -9,7 +9,7 @@ import { freePort, http, realServerFixture } from "../helpers/server";
 import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
-import { replyNextAsk, told, toldAfter } from "./told";
+import { replyNextAsk, told, toldAfter, sendBackForVersion2 } from "./told";
 import { cliForSuite, QWEN } from "./install-clis";
 import { type PermissionAsk, qwenHome, runQwen } from "./run-qwen";
 
@@ -104,17 +104,11 @@ describe.skipIf(!qwen)(`Qwen Code ${QWEN.version} reviewed in Plangate (real CLI
       { text: "Implementing." },
     ]);
     const running = run(ws, home, fake);
-    const first = await pendingReview(1);
-    const sent = await api("POST", `/api/reviews/${first.id}/decision`, {
-      decision: "reject",
+    const second = await sendBackForVersion2(api, pendingReview, {
       feedback: "Add a test.",
+      v1: PLAN,
+      added: "+2. Add a test that reads it.",
     });
-    expect(sent.status).toBe(200);
-    const second = await pendingReview(2);
-    expect(second.sessionId).toBe(first.sessionId);
-    const details = (await api("GET", `/api/reviews/${second.id}`)).body;
-    expect(details.plan.previous).toEqual({ version: 1, markdown: PLAN });
-    expect(details.plan.diff).toContain("+2. Add a test that reads it.");
     expect((await approveAs(fixture.server().url, cookie, second.id)).status).toBe(200);
     const done = await running;
     expect(done.stopReason).toBe("end_turn");

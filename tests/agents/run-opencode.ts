@@ -64,9 +64,13 @@ export type StartOptions = {
 const PASS_ENV =
   /^(PATH|LANG|LC_ALL|TZ|npm_config_registry|NPM_CONFIG_REGISTRY|npm_config_cafile|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/;
 
-export function opencodeConfig(modelBaseUrl: string): Record<string, unknown> {
+/** The config that points OpenCode (or, with Kilo's schema, Kilo) at the fake model and starts it in plan mode. */
+export function opencodeConfig(
+  modelBaseUrl: string,
+  schema = "https://opencode.ai/config.json",
+): Record<string, unknown> {
   return {
-    $schema: "https://opencode.ai/config.json",
+    $schema: schema,
     provider: {
       fake: {
         npm: "@ai-sdk/openai-compatible",
@@ -83,27 +87,26 @@ export function opencodeConfig(modelBaseUrl: string): Record<string, unknown> {
   };
 }
 
-export async function startOpencode(opts: StartOptions): Promise<OpencodeServer> {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "plangate-opencode-"));
-  const home = path.join(base, "home");
-  const workspace = opts.workspace ?? path.join(base, "workspace");
-  for (const d of [home, workspace, path.join(base, "managed")]) fs.mkdirSync(d, { recursive: true });
-  execFileSync("git", ["init", "-q"], { cwd: workspace });
-  fs.writeFileSync(path.join(workspace, "opencode.json"), JSON.stringify(opencodeConfig(opts.modelBaseUrl), null, 2));
-  for (const [rel, content] of Object.entries(opts.files ?? {})) {
-    fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
-    fs.writeFileSync(path.join(workspace, rel), content);
-  }
-  fs.writeFileSync(path.join(base, "models.json"), "{}");
+/**
+ * What differs between OpenCode and its descendants driven the same way (Kilo): where the config goes, the
+ * environment that keeps it offline and quiet, and the line that says where it listens.
+ */
+export type ServeFlavour = {
+  name: string;
+  listening: RegExp;
+  /** Writes the config for the fake model; `env` is what the process gets (its XDG folders included). */
+  setup: (o: { base: string; workspace: string; modelBaseUrl: string; env: Record<string, string> }) => void;
+  env: (base: string) => Record<string, string>;
+};
 
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && PASS_ENV.test(k)) env[k] = v;
-  Object.assign(env, {
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, ".config"),
-    XDG_DATA_HOME: path.join(home, ".local", "share"),
-    XDG_CACHE_HOME: path.join(home, ".cache"),
-    XDG_STATE_HOME: path.join(home, ".local", "state"),
+const OPENCODE_FLAVOUR: ServeFlavour = {
+  name: "opencode",
+  listening: /opencode server listening on (http:\/\/[^\s]+)/,
+  setup: ({ base, workspace, modelBaseUrl }) => {
+    fs.writeFileSync(path.join(workspace, "opencode.json"), JSON.stringify(opencodeConfig(modelBaseUrl), null, 2));
+    fs.writeFileSync(path.join(base, "models.json"), "{}");
+  },
+  env: (base) => ({
     OPENCODE_TEST_MANAGED_CONFIG_DIR: path.join(base, "managed"),
     OPENCODE_EXPERIMENTAL_PLAN_MODE: "1",
     OPENCODE_DISABLE_MODELS_FETCH: "1",
@@ -113,12 +116,38 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_CLAUDE_CODE: "1",
+  }),
+};
+
+export const startOpencode = (opts: StartOptions) => startServe(opts, OPENCODE_FLAVOUR);
+
+export async function startServe(opts: StartOptions, flavour: ServeFlavour): Promise<OpencodeServer> {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), `plangate-${flavour.name}-`));
+  const home = path.join(base, "home");
+  const workspace = opts.workspace ?? path.join(base, "workspace");
+  for (const d of [home, workspace, path.join(base, "managed")]) fs.mkdirSync(d, { recursive: true });
+  execFileSync("git", ["init", "-q"], { cwd: workspace });
+  for (const [rel, content] of Object.entries(opts.files ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, rel), content);
+  }
+
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && PASS_ENV.test(k)) env[k] = v;
+  Object.assign(env, {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_CACHE_HOME: path.join(home, ".cache"),
+    XDG_STATE_HOME: path.join(home, ".local", "state"),
+    ...flavour.env(base),
     // The plugin's credential: the suites' operator token (vitest.config.ts).
     ...(process.env.PLANGATE_TOKEN ? { PLANGATE_TOKEN: process.env.PLANGATE_TOKEN } : {}),
     npm_config_cache: opts.npmCache ?? path.join(home, ".npm"),
     ...(opts.npmRegistry ? {} : { npm_config_offline: "true" }),
     ...opts.env,
   });
+  flavour.setup({ base, workspace, modelBaseUrl: opts.modelBaseUrl, env });
 
   const proc: ChildProcess = spawn(opts.bin, ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs"], {
     cwd: workspace,
@@ -131,11 +160,11 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
   proc.stderr?.on("data", (d: Buffer) => (log += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`opencode serve did not start:\n${log.slice(-3000)}`)),
+      () => reject(new Error(`${flavour.name} serve did not start:\n${log.slice(-3000)}`)),
       opts.startTimeoutMs ?? 60_000,
     );
     const check = () => {
-      const m = /opencode server listening on (http:\/\/[^\s]+)/.exec(log);
+      const m = flavour.listening.exec(log);
       if (m?.[1]) {
         clearTimeout(timer);
         resolve(m[1].replace(/\/$/, ""));
@@ -145,7 +174,7 @@ export async function startOpencode(opts: StartOptions): Promise<OpencodeServer>
     proc.stderr?.on("data", check);
     proc.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`opencode serve exited (${code}):\n${log.slice(-3000)}`));
+      reject(new Error(`${flavour.name} serve exited (${code}):\n${log.slice(-3000)}`));
     });
   });
 

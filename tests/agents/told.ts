@@ -33,3 +33,25 @@ export async function replyNextAsk(api: Api, permission: string, reply: Record<s
   expect(ask.permission).toBe(permission);
   expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
 }
+
+type Pending = { id: string; sessionId: string };
+
+/**
+ * Sends version 1 back with feedback, as a person on the card would, and waits for the agent's version 2 of the same
+ * plan: its card shows version 1 beside it and the line the revision added. Returns version 2's review.
+ */
+export async function sendBackForVersion2(
+  api: Api,
+  pendingReview: (version: number) => Promise<Pending>,
+  o: { feedback: string; v1: string; added: string },
+): Promise<Pending> {
+  const first = await pendingReview(1);
+  const sent = await api("POST", `/api/reviews/${first.id}/decision`, { decision: "reject", feedback: o.feedback });
+  expect(sent.status).toBe(200);
+  const second = await pendingReview(2);
+  expect(second.sessionId).toBe(first.sessionId);
+  const details = (await api("GET", `/api/reviews/${second.id}`)).body;
+  expect(details.plan.previous).toEqual({ version: 1, markdown: o.v1 });
+  expect(details.plan.diff).toContain(o.added);
+  return second;
+}

@@ -1,6 +1,6 @@
 // Outside agents' hooks against a server that hangs and a connections file that cannot be read. Droid, Copilot and
-// Qwen approve a plan whose hook times out or answers nothing, and pi's extension takes "not connected" as no plan
-// mode: so a hook must answer a refusal by its own deadline, and a file it cannot read is never "not connected".
+// Qwen approve a plan whose hook times out or answers nothing, and pi's extension and Kilo's plugin take "not
+// connected" as no plan mode: so a hook must answer a refusal by its own deadline, and a file it cannot read is never "not connected".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -56,14 +56,22 @@ const copilot = () => ({ sessionId: "s1", cwd: real(), toolName: "bash", toolArg
 
 describe("a server that accepts the connection and never answers", () => {
   it("each hook refuses by its own deadline, not when the connection gives up minutes later", () => {
-    fs.writeFileSync(connections, JSON.stringify({ droid: { all: true }, qwen: { all: true }, pi: { all: true } }));
+    fs.writeFileSync(
+      connections,
+      JSON.stringify({ droid: { all: true }, qwen: { all: true }, pi: { all: true }, kilo: { all: true } }),
+    );
     const d = hook("droid", droid());
     expect(d.answer.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
     const q = hook("qwen", qwen());
     expect(q.answer.hookSpecificOutput).toMatchObject({ decision: { behavior: "deny" } });
     const p = hook("pi", { event: "submit_plan", session_id: "p1", cwd: real(), plan: "# Plan" });
     expect(p.answer).toMatchObject({ approved: false });
-    for (const r of [d, q, p]) expect(r.ms).toBeLessThan(20_000);
+    // Kilo's plan_exit: its plan file is read from the project, then the wait on the server ends in a refusal.
+    fs.mkdirSync(path.join(project, ".kilo", "plans"), { recursive: true });
+    fs.writeFileSync(path.join(project, ".kilo", "plans", "plan.md"), "# Plan\n");
+    const k = hook("kilo", { event: "plan_exit", session_id: "k1", cwd: real() });
+    expect(k.answer).toMatchObject({ approved: false });
+    for (const r of [d, q, p, k]) expect(r.ms).toBeLessThan(20_000);
   }, 90_000);
 });
 
@@ -75,6 +83,10 @@ describe("a connections file that cannot be read", () => {
     expect(hook("copilot", copilot()).answer).toMatchObject({ permissionDecision: "deny" });
     const start = hook("pi", { event: "start", cwd: real() }).answer;
     expect(start.connected).not.toBe(false);
+    expect(hook("kilo", { event: "start", cwd: real() }).answer.connected).not.toBe(false);
+    expect(hook("kilo", { event: "plan_exit", session_id: "k1", cwd: real() }).answer).toMatchObject({
+      approved: false,
+    });
     expect(hook("pi", { event: "submit_plan", session_id: "p1", cwd: real(), plan: "# Plan" }).answer).toMatchObject({
       approved: false,
     });

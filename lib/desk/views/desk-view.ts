@@ -36,6 +36,7 @@ const AGENT_NAMES: Record<string, string> = {
   droid: "Factory Droid",
   copilot: "GitHub Copilot CLI",
   qwen: "Qwen Code",
+  kilo: "Kilo CLI",
   mcp: "An MCP client",
 };
 

@@ -76,6 +76,15 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Qwen Code receives the approval, then your notes and the plan as you approved it as a message after exit_plan_mode's result. Its own prompt (its terminal dialog, or the editor over ACP) then asks which mode to go on in.",
   },
+  // Its plugin lets plan_exit finish, appends what Plangate's agent would read to its result and writes the plan as
+  // approved into the plan file; then it answers Kilo's "Ready to implement?" with "Continue here".
+  kilo: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Kilo CLI receives the plan as you approve it (in its plan file too) and your notes with plan_exit's result, then goes on implementing in the same session with its code agent and its own permissions.",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,

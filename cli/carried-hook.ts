@@ -1,0 +1,64 @@
+// What `plangate hook pi` and `plangate hook kilo` share: each answers a module of Plangate's that runs inside the
+// agent (pi's extension, Kilo's plugin) with the same messages: `start` (is this folder connected), the agent's plan
+// event (on the desk, then the person's answer), and with --asks a changing `tool_call` (an ask on the desk). Neither
+// agent puts a timeout on the module, so the hook's own deadline ends a wait, with a refusal; any failure is a no.
+import os from "node:os";
+import { askAndWait } from "./await-review";
+import { isConnected } from "./connections";
+import { runHook } from "./run-hook";
+
+type Input = { event: string; cwd: string; session_id?: string; tool_name?: string };
+type Ask = { tool: string; input: object };
+
+export type CarriedHook<I extends Input> = {
+  agent: string;
+  /** What runs the hook, in words, e.g. "the pi extension". */
+  from: string;
+  usage: string;
+  schema: { safeParse(raw: unknown): { success: true; data: I } | { success: false } };
+  planEvent: string;
+  plan: (url: string, input: I, deadline: number) => Promise<object>;
+  /** A tool call's answer now, or the ask to put on the desk. */
+  ask: (input: I) => { answer: object } | { ask: Ask };
+};
+
+export const refusedPlan = (error: string) => ({ approved: false as const, error });
+export const blockCall = (reason: string) => ({ block: true as const, reason });
+
+async function reviewAsk<I extends Input>(h: CarriedHook<I>, url: string, input: I, deadline: number) {
+  const next = h.ask(input);
+  if ("answer" in next) return next.answer;
+  const reply = await askAndWait(
+    url,
+    { agent: h.agent, externalSessionId: input.session_id, cwd: input.cwd, machine: os.hostname(), ...next.ask },
+    deadline,
+  );
+  if (reply === null)
+    return blockCall(`Plangate (${url}) gave no answer for this ${input.tool_name} call: not allowed.`);
+  if (["allow", "once", "always"].includes(reply.status)) return {};
+  return blockCall(reply.message ?? "A person refused this call on Plangate.");
+}
+
+export function runCarriedHook<I extends Input>(args: string[], h: CarriedHook<I>): Promise<number> {
+  // Whatever was asked, a failure is a no: the module reads `block` for a tool call and `approved` for a plan.
+  const no = (plan: string, call = plan) => ({ ...refusedPlan(plan), ...blockCall(call) });
+  return runHook(args, {
+    usage: h.usage,
+    refuse: (why) =>
+      no(`Plangate's ${h.agent} hook was set up wrongly (${why}): run plangate connect ${h.agent} again.`),
+    async handle(raw, url, deadline) {
+      const parsed = h.schema.safeParse(raw);
+      if (!parsed.success) throw new Error(`Plangate's hook could not read what ${h.from} sent it`);
+      const input = parsed.data;
+      if (input.event === "start") return { connected: isConnected(h.agent, input.cwd) };
+      // The module asks only in a connected folder; a folder taken out since answers as one never connected.
+      if (!isConnected(h.agent, input.cwd))
+        return input.event === h.planEvent
+          ? { approved: true, text: "Plangate is not connected in this folder: no review is needed." }
+          : {};
+      return input.event === h.planEvent ? h.plan(url, input, deadline) : reviewAsk(h, url, input, deadline);
+    },
+    failed: (_raw, why) =>
+      no(`Plangate's hook failed (${why}); not approved.`, `Plangate's hook failed (${why}); not allowed.`),
+  });
+}
