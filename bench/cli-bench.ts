@@ -32,6 +32,7 @@ export async function benchCli() {
     copilotHook: () => timed([CLI_BUNDLE, "hook", "copilot", "--help"], 0),
     qwenHook: () => timed([CLI_BUNDLE, "hook", "qwen", "--help"], 0),
     kiloHook: () => timed([CLI_BUNDLE, "hook", "kilo", "--help"], 0),
+    clineHook: () => timed([CLI_BUNDLE, "hook", "cline", "--help"], 0),
     mcpServer: () => timed([CLI_BUNDLE, "mcp", "--help"], 0),
   };
   for (const run of Object.values(kinds)) run();
@@ -58,6 +59,7 @@ export async function benchCli() {
       copilotHook: ratio("copilotHook"),
       qwenHook: ratio("qwenHook"),
       kiloHook: ratio("kiloHook"),
+      clineHook: ratio("clineHook"),
       mcpServer: ratio("mcpServer"),
     },
     targetRatio: 2,

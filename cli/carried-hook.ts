@@ -54,7 +54,7 @@ export function runCarriedHook<I extends Input>(args: string[], h: CarriedHook<I
       // The module asks only in a connected folder; a folder taken out since answers as one never connected.
       if (!isConnected(h.agent, input.cwd))
         return input.event === h.planEvent
-          ? { approved: true, text: "Plangate is not connected in this folder: no review is needed." }
+          ? { approved: true, unreviewed: true, text: "Plangate is not connected in this folder: no review is needed." }
           : {};
       return input.event === h.planEvent ? h.plan(url, input, deadline) : reviewAsk(h, url, input, deadline);
     },

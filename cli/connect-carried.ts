@@ -22,8 +22,10 @@ export type CarriedSpec = {
   source: (command: string, asks: boolean) => string;
   /** What the module does, for the line connect prints, e.g. "pi's plan mode". */
   does: string;
-  /** What --asks adds, in words. */
-  asks: string;
+  /** What --asks adds, in words; or, for an agent that cannot wait on one, why --asks is refused. */
+  asks: string | { refused: string };
+  /** A hook deadline the agent imposes (seconds), in place of --timeout. */
+  deadlineSec?: number;
   /** The last line connect prints (how to load it). */
   note: string;
 };
@@ -64,7 +66,12 @@ function check(spec: CarriedSpec, file: string, expected: string, command: strin
 export async function connectCarried(spec: CarriedSpec, args: string[]): Promise<number> {
   const r = userHookRequest(args, spec.usage, MAX_TIMEOUT_SEC);
   if (typeof r === "number") return r;
-  const { opts, url, scope, timeoutSec, project } = r;
+  const { opts, url, scope, project } = r;
+  if (opts.asks && typeof spec.asks !== "string") {
+    console.error(`plangate: --asks is not offered for ${spec.name}: ${spec.asks.refused}`);
+    return 2;
+  }
+  const timeoutSec = spec.deadlineSec ?? r.timeoutSec;
   const file = spec.file();
   const command = hookCommand(selfPath(), spec.agent, url, ["--deadline", String(timeoutSec)]);
   const source = spec.source(command, opts.asks === true);
@@ -90,7 +97,7 @@ export async function connectCarried(spec: CarriedSpec, args: string[]): Promise
   fs.mkdirSync(path.dirname(file), { recursive: true });
   if (existing !== source) fs.writeFileSync(file, source);
   console.log(
-    `plangate: ${file}: ${spec.does} → ${url}${opts.asks ? `, with ${spec.asks}` : ""} (a wait ends after ${timeoutSec} s)`,
+    `plangate: ${file}: ${spec.does} → ${url}${opts.asks ? `, with ${spec.asks}` : ""} (a wait ends after ${timeoutSec} s${spec.deadlineSec ? ", then the model asks again" : ""})`,
   );
   console.log(`plangate: connected: ${connected.words}`);
   for (const line of told) console.log(`plangate: ${line}`);

@@ -9,6 +9,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   copilot: () => import("./connect-copilot"),
   qwen: () => import("./connect-qwen"),
   kilo: () => import("./connect-kilo"),
+  cline: () => import("./connect-cline"),
   mcp: () => import("./connect-mcp"),
 };
 

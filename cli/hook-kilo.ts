@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import {
   approvalText,
-  beneath,
   inKiloTerms,
   KILO_PLAN_DIRS,
   KILO_PLAN_TOOL,
@@ -17,6 +16,7 @@ import {
 import { type KiloHookInput, kiloHookInput } from "../lib/external/kilo-hook-input";
 import { awaitOutcome, submitPlan } from "./await-review";
 import { refusedPlan, runCarriedHook } from "./carried-hook";
+import { isRealPlanFile, realPlanDirs } from "./kilo-plan-files";
 import { readPlanFile, writePlanFile } from "./read-plan-file";
 
 const USAGE = "usage: plangate hook kilo [--url URL] [--deadline SECONDS] (run by Plangate's Kilo plugin)";
@@ -24,60 +24,37 @@ const MAX_PLAN_BYTES = 200_000;
 
 const refused = (error: string): KiloPlanAnswer => refusedPlan(error);
 
-/** A folder's real path when it is the project or beneath it (a planted link out of the project is not). */
-function realWithin(root: string, dir: string): string | null {
-  try {
-    const real = fs.realpathSync(dir);
-    return real === root || beneath(root, real) !== null ? real : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The newest markdown file (a regular file, not a link) in a folder, if any. */
-function newestPlan(dir: string): string | undefined {
-  let best: { file: string; mtime: number } | undefined;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith(".md")) continue;
-    const file = path.join(dir, entry.name);
-    const mtime = fs.lstatSync(file).mtimeMs;
-    if (!best || mtime > best.mtime) best = { file, mtime };
-  }
-  return best?.file;
-}
+/** The project roots Kilo works in: its worktree (a non-git folder has none, "/") and its folder. */
+const rootsOf = (input: { cwd: string; worktree?: string }) =>
+  [input.worktree, input.cwd].filter((r): r is string => !!r && r !== "/");
 
 /**
- * The plan file plan_exit means: the path the model passed (in the project, or in Kilo's own plans folder), else
- * the newest plan in the project's plan folders. Paths are the model's: a file anywhere else is refused.
+ * The plan file plan_exit means: the path the model passed (relative to Kilo's worktree, as Kilo reads it), else
+ * the session's own plan file by its name; either only as a real plan file in the project's `.kilo/plans` (never a
+ * link, never another file of the project). The plugin checks after the tool that Kilo ended with this very file.
  */
-function planFile(cwd: string, requested: string | undefined): string | { problem: string } {
-  let root: string;
-  try {
-    root = fs.realpathSync(cwd);
-  } catch {
-    return { problem: `the folder ${cwd} cannot be read` };
+function planFile(input: Extract<KiloHookInput, { event: "plan_exit" }>): string | { problem: string } {
+  const roots = rootsOf(input);
+  const dirs = realPlanDirs(roots);
+  const exists = (f: string) => fs.lstatSync(f, { throwIfNoEntry: false }) !== undefined;
+  if (input.path !== undefined) {
+    const file = path.resolve(roots[0] ?? input.cwd, input.path);
+    if (isRealPlanFile(file, dirs) && exists(file)) return file;
+    return {
+      problem: `plan_exit names ${JSON.stringify(input.path)}, which is not a plan file in this project's ${KILO_PLAN_DIRS[0]}: write the plan there, then call plan_exit with its path`,
+    };
   }
-  if (requested !== undefined) {
-    const abs = path.resolve(root, requested);
-    const dataPlans = path.join(
-      process.env.XDG_DATA_HOME || path.join(os.homedir(), ".local", "share"),
-      "kilo",
-      "plans",
-    );
-    const dir = realWithin(root, path.dirname(abs)) ?? realWithin(dataPlans, path.dirname(abs));
-    if (!dir) return { problem: `plan_exit names ${JSON.stringify(requested)}, which is not a file in this project` };
-    return path.join(dir, path.basename(abs));
+  for (const dir of input.session_plan ? dirs : []) {
+    const file = path.join(dir, input.session_plan as string);
+    if (isRealPlanFile(file, dirs) && exists(file)) return file;
   }
-  for (const rel of KILO_PLAN_DIRS) {
-    const dir = realWithin(root, path.join(root, rel));
-    const file = dir ? newestPlan(dir) : undefined;
-    if (file) return file;
-  }
-  return { problem: "no plan file was found: write the plan, then call plan_exit with its path" };
+  return {
+    problem: `no plan file was found: write the plan in ${KILO_PLAN_DIRS[0]}, then call plan_exit with its path`,
+  };
 }
 
 async function reviewPlan(url: string, input: Extract<KiloHookInput, { event: "plan_exit" }>, deadline: number) {
-  const file = planFile(input.cwd, input.path);
+  const file = planFile(input);
   const plan = typeof file === "string" ? readPlanFile(file, MAX_PLAN_BYTES, KILO_PLAN_TOOL) : file;
   if (typeof plan !== "string") return refused(`Plangate: ${plan.problem}.`);
   const submitted = await submitPlan(url, {
@@ -100,13 +77,20 @@ async function reviewPlan(url: string, input: Extract<KiloHookInput, { event: "p
     return refused(inKiloTerms(outcome.message ?? "The plan was not approved on Plangate: keep planning."));
   // The plan as approved goes back into its file too: Kilo's "Start new session" implements from the file.
   let unwritten = "";
+  let inFile = plan;
   if (outcome.edited)
     try {
       writePlanFile(file as string, outcome.plan);
+      inFile = outcome.plan;
     } catch (error) {
       unwritten = `\n\n(${error instanceof Error ? error.message : String(error)}: follow the plan above, not the file.)`;
     }
-  return { approved: true, text: approvalText(outcome) + unwritten } satisfies KiloPlanAnswer;
+  return {
+    approved: true,
+    text: approvalText(outcome) + unwritten,
+    file: file as string,
+    plan: inFile,
+  } satisfies KiloPlanAnswer;
 }
 
 export const run = (args: string[]): Promise<number> =>
@@ -118,5 +102,10 @@ export const run = (args: string[]): Promise<number> =>
     planEvent: "plan_exit",
     plan: (url, input, deadline) =>
       input.event === "plan_exit" ? reviewPlan(url, input, deadline) : Promise.resolve(kiloBlock("not a plan")),
-    ask: (input) => (input.event === "tool_call" ? kiloAsk(input.tool_name, input.input, input.cwd) : { answer: {} }),
+    ask: (input) =>
+      input.event === "tool_call"
+        ? kiloAsk(input.tool_name, input.input, input.cwd, (f) =>
+            isRealPlanFile(path.resolve(input.cwd, f), realPlanDirs(rootsOf(input))),
+          )
+        : { answer: {} },
   });

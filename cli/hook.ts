@@ -8,6 +8,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   copilot: () => import("./hook-copilot"),
   qwen: () => import("./hook-qwen"),
   kilo: () => import("./hook-kilo"),
+  cline: () => import("./hook-cline"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -8,7 +8,10 @@
 // What needs the server runs through `plangate hook kilo` (cli/hook-kilo.ts), so the plugin holds no token and no
 // client. Every failure is a refusal: a plugin that throws blocks the tool (measured with Kilo 7.7.7), and a hook
 // that cannot be run, or answers nothing readable, throws.
+import fs from "node:fs";
+import path from "node:path";
 import {
+  isPlanFileWrite,
   isPlanFollowup,
   KILO_CHANGING_TOOLS,
   KILO_CONTINUE,
@@ -19,6 +22,7 @@ import {
   type KiloToolAnswer,
 } from "../lib/external/kilo-hook";
 import { askHook } from "./ask-hook";
+import { isRealPlanFile, realPlanDirs } from "./kilo-plan-files";
 
 /** Written by `plangate connect kilo` as the file's first statement. */
 declare const PLANGATE: { command: string; asks: boolean };
@@ -31,16 +35,37 @@ type RawClient = {
 };
 type KiloClient = {
   app: { log(o: { body: { service: string; level: string; message: string } }): Promise<unknown> };
+  session: { get(o: { path: { id: string } }): Promise<Reply> };
   _client?: RawClient;
 };
-type PluginInput = { client: KiloClient; directory: string };
+type PluginInput = { client: KiloClient; directory: string; worktree?: string };
 type ToolCall = { tool: string; sessionID: string; callID: string };
 
 const ask = <T>(message: object) => askHook<T>(PLANGATE.command, message);
 // How long after an approved plan_exit the plugin looks for Kilo's follow-up question (it comes within a second).
 const FOLLOWUP_FOR_MS = 60_000;
 
-export const PlangatePlugin = async ({ client, directory }: PluginInput) => {
+/** Whether Kilo ended planning with the file Plangate reviewed, holding the text approved (no swap after the review). */
+function sameApprovedPlan(endedWith: unknown, root: string, approved: { file?: string; plan?: string }): boolean {
+  if (typeof endedWith !== "string" || !approved.file || approved.plan === undefined) return false;
+  try {
+    const file = fs.realpathSync(path.resolve(root, endedWith));
+    if (file !== fs.realpathSync(approved.file)) return false;
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      return fs.readFileSync(fd, "utf8") === approved.plan;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+export const PlangatePlugin = async ({ client, directory, worktree }: PluginInput) => {
+  // Kilo reads a plan_exit path from its worktree (a folder outside git has none: "/").
+  const root = worktree && worktree !== "/" ? worktree : directory;
+  const planDirs = () => realPlanDirs([root, directory]);
   const log = (level: string, message: string) =>
     client.app.log({ body: { service: "plangate", level, message } }).catch(() => undefined);
   // Whether this folder is connected, asked once: a hook that cannot say gates the folder.
@@ -52,8 +77,8 @@ export const PlangatePlugin = async ({ client, directory }: PluginInput) => {
     );
     return known;
   };
-  // plan_exit calls Plangate approved: what the model reads after the tool's own result.
-  const approvals = new Map<string, string>();
+  // plan_exit calls Plangate approved: what the model reads after the tool's own result, and what was approved.
+  const approvals = new Map<string, Extract<KiloPlanAnswer, { approved: true }>>();
 
   async function answerFollowup(sessionID: string): Promise<void> {
     const raw = client._client;
@@ -83,31 +108,49 @@ export const PlangatePlugin = async ({ client, directory }: PluginInput) => {
       if (!(await connected())) return;
       const args = output.args ?? {};
       if (call.tool === KILO_PLAN_TOOL) {
+        const info = (await client.session.get({ path: { id: call.sessionID } }).catch(() => undefined))?.data as
+          | { slug?: unknown; time?: { created?: unknown } }
+          | undefined;
         const answer = await ask<KiloPlanAnswer>({
           event: "plan_exit",
           session_id: call.sessionID,
           cwd: directory,
+          worktree: root,
           ...(typeof args.path === "string" ? { path: args.path } : {}),
+          ...(typeof info?.slug === "string" && typeof info.time?.created === "number"
+            ? { session_plan: `${info.time.created}-${info.slug}.md` }
+            : {}),
         });
         if (answer.approved !== true) throw new Error(answer.error || "The plan was not approved on Plangate.");
-        approvals.set(call.callID, answer.text);
+        if (!answer.unreviewed) approvals.set(call.callID, answer);
         return;
       }
+      // Kilo's plan agent may write its plan files: never through a link a repository planted there.
+      const target = typeof args.filePath === "string" ? path.resolve(directory, args.filePath) : "";
+      const named = target && [root, directory].some((r) => isPlanFileWrite(call.tool, target, r));
+      if (named && !isRealPlanFile(target, planDirs()))
+        throw new Error(`Plangate: ${args.filePath} is a link or leads out of the plan folder; it was not written.`);
       if (!PLANGATE.asks || !(KILO_CHANGING_TOOLS as readonly string[]).includes(call.tool)) return;
       const answer = await ask<KiloToolAnswer>({
         event: "tool_call",
         session_id: call.sessionID,
         cwd: directory,
+        worktree: root,
         tool_name: call.tool,
         input: args,
       });
       if (answer.block) throw new Error(answer.reason ?? "Not allowed by Plangate.");
     },
-    "tool.execute.after": async (call: ToolCall, output: { output?: string }) => {
-      const text = approvals.get(call.callID);
-      if (call.tool !== KILO_PLAN_TOOL || text === undefined) return;
+    "tool.execute.after": async (call: ToolCall, output: { output?: string; metadata?: { plan?: unknown } }) => {
+      const approved = approvals.get(call.callID);
+      if (call.tool !== KILO_PLAN_TOOL || approved === undefined) return;
       approvals.delete(call.callID);
-      output.output = `${output.output ?? ""}\n\n${text}`;
+      // Kilo picks its plan file by rules of its own: implement only when it is the very plan the person approved.
+      if (!sameApprovedPlan(output.metadata?.plan, root, approved)) {
+        output.output = `Plangate: plan_exit ended with ${String(output.metadata?.plan)}, which is not the plan approved on Plangate (${approved.file}); this plan is NOT approved. Call plan_exit again with the path of the plan file you wrote.`;
+        return;
+      }
+      output.output = `${output.output ?? ""}\n\n${approved.text}`;
       void answerFollowup(call.sessionID);
     },
   };

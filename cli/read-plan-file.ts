@@ -12,7 +12,8 @@ export function readPlanFile(file: string, maxBytes: number, tool: string): stri
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { problem: `${file} is not a regular file` };
+    // A hard link is another name of a file that may be anywhere (the credentials, say): never read as a plan.
+    if (!st.isFile() || st.nlink !== 1) return { problem: `${file} is not a plain file` };
     if (st.size > maxBytes) return { problem: `the plan is over ${maxBytes} bytes` };
     const text = fs.readFileSync(fd, "utf8");
     return text.trim() === "" ? { problem: `the plan file ${file} is empty` } : text;

@@ -1,8 +1,8 @@
 // Bundles what runs outside the server's own process, each into one JavaScript file with no dependency at run time:
 // - the command-line tool (cli/): what agents' hooks run on every plan and ask (tsx compiling TypeScript at each
 //   start cost 0.5–1 s), and what the server hands to other machines at GET /cli/plangate.mjs;
-// - the OpenCode plugin (cli/opencode-plugin.ts), the pi extension (cli/pi-extension.ts) and the Kilo plugin
-//   (cli/kilo-plugin.ts), which the CLI carries
+// - the OpenCode plugin (cli/opencode-plugin.ts), the pi extension (cli/pi-extension.ts) and the Kilo and Cline
+//   plugins (cli/kilo-plugin.ts, cli/cline-plugin.ts), which the CLI carries
 //   and writes where those agents load them;
 // - the file worker (lib/sandbox/confined-fs/worker.ts): what does the agent's file tools' I/O inside the sandbox,
 //   where only this file, Node.js and the call's folders are in view.
@@ -19,6 +19,8 @@ export const OPENCODE_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "opencode-p
 export const PI_EXTENSION_BUNDLE = path.join(root, "dist", "cli", "pi-extension.mjs");
 /** The Kilo plugin as `plangate connect kilo` writes it, after its first lines (cli/kilo-plugin-file.ts). */
 export const KILO_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "kilo-plugin.mjs");
+/** The Cline plugin as `plangate connect cline` writes it, after its first lines (cli/cline-plugin-file.ts). */
+export const CLINE_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "cline-plugin.mjs");
 export const FS_WORKER_DIR = path.join(root, "dist", "sandbox");
 const FS_WORKER = path.join(FS_WORKER_DIR, "fs-worker.cjs");
 // What the bundles are made of (cli/ imports pure modules of lib/), and the versions they were built with.
@@ -38,9 +40,14 @@ function newest(target: string): number {
 /** True when a bundle is missing or a source is newer than it. */
 export function bundlesNeedBuild(): boolean {
   const built = Math.min(
-    ...[CLI_BUNDLE, OPENCODE_PLUGIN_BUNDLE, PI_EXTENSION_BUNDLE, KILO_PLUGIN_BUNDLE, FS_WORKER].map(
-      (f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0,
-    ),
+    ...[
+      CLI_BUNDLE,
+      OPENCODE_PLUGIN_BUNDLE,
+      PI_EXTENSION_BUNDLE,
+      KILO_PLUGIN_BUNDLE,
+      CLINE_PLUGIN_BUNDLE,
+      FS_WORKER,
+    ].map((f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0),
   );
   return SOURCES.some((s) => newest(path.join(root, s)) > built);
 }
@@ -72,6 +79,7 @@ async function buildCarried(entry: string, out: string): Promise<string> {
 export const buildOpencodePlugin = (out = OPENCODE_PLUGIN_BUNDLE) => buildCarried("opencode-plugin.ts", out);
 export const buildPiExtension = (out = PI_EXTENSION_BUNDLE) => buildCarried("pi-extension.ts", out);
 export const buildKiloPlugin = (out = KILO_PLUGIN_BUNDLE) => buildCarried("kilo-plugin.ts", out);
+export const buildClinePlugin = (out = CLINE_PLUGIN_BUNDLE) => buildCarried("cline-plugin.ts", out);
 
 /**
  * Builds the bundle; returns its size in bytes. Written aside and renamed into place: builders started together
@@ -79,10 +87,11 @@ export const buildKiloPlugin = (out = KILO_PLUGIN_BUNDLE) => buildCarried("kilo-
  */
 export async function buildCli(out = CLI_BUNDLE): Promise<number> {
   const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
-  const [plugin, piExtension, kiloPlugin] = await Promise.all([
+  const [plugin, piExtension, kiloPlugin, clinePlugin] = await Promise.all([
     buildOpencodePlugin(),
     buildPiExtension(),
     buildKiloPlugin(),
+    buildClinePlugin(),
   ]);
   await build({
     entryPoints: [path.join(root, "cli", "entry.ts")],
@@ -97,6 +106,7 @@ export async function buildCli(out = CLI_BUNDLE): Promise<number> {
       PLANGATE_OPENCODE_PLUGIN: JSON.stringify(plugin),
       PLANGATE_PI_EXTENSION: JSON.stringify(piExtension),
       PLANGATE_KILO_PLUGIN: JSON.stringify(kiloPlugin),
+      PLANGATE_CLINE_PLUGIN: JSON.stringify(clinePlugin),
     },
     minify: true,
     legalComments: "none",

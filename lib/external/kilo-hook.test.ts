@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { approvalText, beneath, inKiloTerms, isPlanFileWrite, isPlanFollowup, kiloAsk } from "./kilo-hook";
+import {
+  approvalText,
+  beneath,
+  inKiloTerms,
+  isPlanFileName,
+  isPlanFileWrite,
+  isPlanFollowup,
+  kiloAsk,
+} from "./kilo-hook";
 import { kiloHookInput } from "./kilo-hook-input";
 
 const CWD = "/home/ada/proj";
@@ -15,7 +23,24 @@ describe("Kilo's plan_exit rules", () => {
     ["read", { filePath: "a.txt" }, { answer: {} }],
     ["glob", { pattern: "**" }, { answer: {} }],
   ])("with --asks, %s %j: %j", (tool, input, expected) => {
-    expect(kiloAsk(tool, input, CWD)).toEqual(expected);
+    expect(kiloAsk(tool, input, CWD, () => true)).toEqual(expected);
+  });
+
+  it("asks about a plan file's write when the disk says it is not one (a planted link), however it is named", () => {
+    expect(kiloAsk("write", { filePath: ".kilo/plans/notes.md" }, CWD, () => false)).toEqual({
+      ask: { tool: "Write", input: { file_path: ".kilo/plans/notes.md" } },
+    });
+  });
+
+  it.each([
+    ["1796634633647-calm-river.md", true],
+    ["plan.md", true],
+    ["../plan.md", false],
+    ["a/plan.md", false],
+    [".hidden.md", false],
+    ["plan.txt", false],
+  ])("%s is a session plan file's name: %s", (name, ok) => {
+    expect(isPlanFileName(name)).toBe(ok);
   });
 
   it.each([
@@ -23,7 +48,7 @@ describe("Kilo's plan_exit rules", () => {
     ["write", { path: "a.txt" }],
     ["apply_patch", { patchText: "*** Begin Patch" }],
   ])("with --asks, a changing %s call it cannot read (%j) is refused", (tool, input) => {
-    const next = kiloAsk(tool, input, CWD);
+    const next = kiloAsk(tool, input, CWD, () => true);
     expect("answer" in next && next.answer.block).toBe(true);
   });
 
@@ -74,6 +99,8 @@ describe("Kilo's plan_exit rules", () => {
     [{ event: "plan_exit", session_id: "ses_1", cwd: CWD, path: ".kilo/plans/p.md" }, true],
     [{ event: "plan_exit", session_id: "", cwd: CWD }, false],
     [{ event: "plan_exit", session_id: "ses_1", cwd: CWD, path: 3 }, false],
+    [{ event: "plan_exit", session_id: "ses_1", cwd: CWD, worktree: CWD, session_plan: "1-a.md" }, true],
+    [{ event: "plan_exit", session_id: "ses_1", cwd: CWD, session_plan: "../../.env.md" }, false],
     [{ event: "tool_call", session_id: "s", cwd: CWD, tool_name: "bash", input: { command: "ls" } }, true],
     [{ event: "tool_call", session_id: "s", cwd: CWD, tool_name: "bash", input: "ls" }, false],
     [{ event: "approve", cwd: CWD }, false],

@@ -9,8 +9,14 @@
  * code agent in the same session.
  */
 export type KiloStart = { connected: boolean };
-/** plan_exit's answer: an approval's text for the model, or the reason it was not approved (thrown to the model). */
-export type KiloPlanAnswer = { approved: true; text: string } | { approved: false; error: string };
+/**
+ * plan_exit's answer: an approval's text for the model, with the plan file reviewed and its text as approved (the
+ * plugin checks that Kilo ended planning with that very file), or the reason it was not approved (thrown to the
+ * model). `unreviewed`: the folder is not connected, nothing was reviewed or approved.
+ */
+export type KiloPlanAnswer =
+  | { approved: true; text: string; file?: string; plan?: string; unreviewed?: true }
+  | { approved: false; error: string };
 /** A tool call's answer (with --asks): go on, or block with the reason the model reads. */
 export type KiloToolAnswer = { block?: true; reason?: string };
 
@@ -46,7 +52,7 @@ export function beneath(root: string, file: string): string | null {
   return file.startsWith(r) && file.length > r.length ? file.slice(r.length) : null;
 }
 
-/** A write or edit of a markdown file in one of Kilo's plan folders: Kilo's plan agent decides those. */
+/** A write or edit naming a markdown file in one of Kilo's plan folders (by its text; the disk is checked apart). */
 export function isPlanFileWrite(tool: string, filePath: string, cwd: string): boolean {
   if (tool !== "write" && tool !== "edit") return false;
   const abs = filePath.startsWith("/") ? filePath : `${cwd.replace(/\/+$/, "")}/${filePath}`;
@@ -55,20 +61,25 @@ export function isPlanFileWrite(tool: string, filePath: string, cwd: string): bo
   return rel !== null && KILO_PLAN_DIRS.some((d) => rel.startsWith(`${d}/`) && !rel.slice(d.length + 1).includes("/"));
 }
 
+/** A plan file's name as Kilo gives a session's own plan (`<created>-<slug>.md`): a name, never a path. */
+export const isPlanFileName = (name: string): boolean => /^[\w.-]{1,200}\.md$/.test(name) && !name.startsWith(".");
+
 /**
  * With --asks, a Kilo tool call as the ask Plangate judges (its Claude Code twin's name and input); a reading tool
- * or a plan file goes on; a changing call whose input is not what Kilo 7.7 sends is refused rather than waved through.
+ * or a plan file goes on (`isPlanFile`: the disk's answer, the name's alone is not enough); a changing call whose
+ * input is not what Kilo 7.7 sends is refused rather than waved through.
  */
 export function kiloAsk(
   tool: string,
   input: Record<string, unknown>,
   cwd: string,
+  isPlanFile: (filePath: string) => boolean,
 ): { answer: KiloToolAnswer } | { ask: { tool: string; input: object } } {
   if (!isChanging(tool)) return { answer: {} };
   if (tool === "bash" && typeof input.command === "string")
     return { ask: { tool: "Bash", input: { command: input.command } } };
   if ((tool === "write" || tool === "edit") && typeof input.filePath === "string") {
-    if (isPlanFileWrite(tool, input.filePath, cwd)) return { answer: {} };
+    if (isPlanFileWrite(tool, input.filePath, cwd) && isPlanFile(input.filePath)) return { answer: {} };
     return { ask: { tool: tool === "edit" ? "Edit" : "Write", input: { file_path: input.filePath } } };
   }
   return { answer: kiloBlock(`Plangate could not read this ${tool} call; it is not allowed. Use write or edit.`) };

@@ -11,6 +11,7 @@ export const EXTERNAL_AGENTS = [
   "copilot",
   "qwen",
   "kilo",
+  "cline",
   "mcp",
 ] as const;
 export type ExternalAgent = (typeof EXTERNAL_AGENTS)[number];

@@ -105,6 +105,14 @@ export const KILO: CliSpec = {
   bins: [`node_modules/@kilocode/cli-${process.platform}-${process.arch}/bin/kilo`],
 };
 
+/** Cline CLI: the wrapper package, whose optional dependency is the Bun-compiled executable `.bin/cline` links to. */
+export const CLINE: CliSpec = {
+  id: "cline",
+  pkg: "cline",
+  version: "3.0.65",
+  bins: ["node_modules/.bin/cline", `node_modules/@cline/cli-${process.platform}-${process.arch}/bin/cline`],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

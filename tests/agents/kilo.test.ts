@@ -14,7 +14,7 @@ import { until } from "../helpers/poll";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
 import { approveInBrowser } from "./approve-in-browser";
-import { replyNextAsk, told, toldAfter, sendBackForVersion2 } from "./told";
+import { replyNextAsk, sendBackThenApproveEdited, told, toldAfter } from "./told";
 import { cliForSuite, KILO, REPO_ROOT } from "./install-clis";
 import type { OpencodeServer } from "./run-opencode";
 import { startKilo } from "./run-kilo";
@@ -139,16 +139,14 @@ describe.skipIf(!kilo)(`Kilo CLI ${KILO.version} reviewed in Plangate (real CLI,
       { text: "Implemented." },
     ]);
     await k.prompt(session.id, "Plan: greet the world");
-    const second = await sendBackForVersion2(api, pendingReview, {
-      feedback: "Add a test.",
+    await sendBackThenApproveEdited(api, pendingReview, {
       v1: PLAN,
       added: "+2. Add a test that reads it.",
+      url: fixture.server().url,
+      cookie,
+      edited,
+      note: "Keep it short.",
     });
-    const approved = await approveAs(fixture.server().url, cookie, second.id, {
-      plan: edited,
-      feedback: "Keep it short.",
-    });
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     await k.waitIdle(session.id, from, 120_000);
     expect(told(fake, "call_v1")).toContain("Add a test.");
     expect((await planExit(k, session.id, "call_v1"))?.status).toBe("error");
@@ -183,19 +181,41 @@ describe.skipIf(!kilo)(`Kilo CLI ${KILO.version} reviewed in Plangate (real CLI,
     expect(told(fake, "call_bash")).toContain("No shell here, please.");
   }, 240_000);
 
-  it("a plan_exit naming a file outside the project is refused without reading it", async () => {
+  it("a plan_exit naming a file that is not a plan (outside the project, or its .env) is refused unread", async () => {
     // The attack: the model (or a planted prompt) points plan_exit at a secret; it must not reach the desk.
-    const secret = path.join(fixture.workspace, "..", "secret.md");
-    fs.writeFileSync(secret, "# TOP SECRET\n");
+    const ws = path.join(fixture.workspace, "outside");
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(path.join(fixture.workspace, "..", "secret.md"), "# TOP SECRET\n");
+    fs.writeFileSync(path.join(ws, ".env"), "API_KEY=sk-live-123\n");
     const { k, fake, session, from } = await connected("outside", [
-      call("plan_exit", { path: "../../secret.md" }, "call_exit"),
+      call("plan_exit", { path: "../../secret.md" }, "call_outside"),
+      call("plan_exit", { path: ".env" }, "call_env"),
       { text: "Stopped." },
     ]);
     await k.prompt(session.id, "Plan: greet the world");
     await k.waitIdle(session.id, from, 120_000);
-    expect(told(fake, "call_exit")).toContain("not a file in this project");
-    const all = (await api("GET", "/api/reviews")).body.reviews as { payload: { markdown?: string } }[];
-    expect(JSON.stringify(all)).not.toContain("TOP SECRET");
+    expect(told(fake, "call_outside")).toContain("not a plan file in this project's .kilo/plans");
+    expect(told(fake, "call_env")).toContain("not a plan file in this project's .kilo/plans");
+    const all = JSON.stringify((await api("GET", "/api/reviews")).body);
+    expect(all).not.toContain("TOP SECRET");
+    expect(all).not.toContain("sk-live-123");
+  }, 240_000);
+
+  it("a plan file a repository planted as a link to a source file is never written through", async () => {
+    // The attack: `.kilo/plans/notes.md -> ../../src/app.ts`; Kilo's plan agent may write its plan files, by name.
+    const ws = path.join(fixture.workspace, "planted");
+    fs.mkdirSync(path.join(ws, ".kilo", "plans"), { recursive: true });
+    fs.mkdirSync(path.join(ws, "src"), { recursive: true });
+    fs.writeFileSync(path.join(ws, "src", "app.ts"), "export const ok = true;\n");
+    fs.symlinkSync("../../src/app.ts", path.join(ws, ".kilo", "plans", "notes.md"));
+    const { k, fake, session, from } = await connected("planted", [
+      call("write", { filePath: path.join(ws, ".kilo", "plans", "notes.md"), content: "PWNED\n" }, "call_pwn"),
+      { text: "Stopped." },
+    ]);
+    await k.prompt(session.id, "Plan: greet the world");
+    await k.waitIdle(session.id, from, 120_000);
+    expect(told(fake, "call_pwn")).toContain("is a link or leads out of the plan folder");
+    expect(fs.readFileSync(path.join(ws, "src", "app.ts"), "utf8")).toBe("export const ok = true;\n");
   }, 240_000);
 
   // Each failure of the plugin's hook ends in a refusal: plan_exit fails, Kilo asks nothing, nothing is written.

@@ -48,20 +48,27 @@ export function runPi(o: {
     NO_COLOR: "1",
     ...o.env,
   };
+  return runCollected("pi", o.bin, [...(o.args ?? []), "-p", o.prompt], { cwd: o.cwd, env, timeoutMs: o.timeoutMs });
+}
+
+/** Runs an agent's CLI to its end with no input, collecting what it printed; rejects when it overruns. */
+export function runCollected(
+  name: string,
+  bin: string,
+  args: string[],
+  o: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+): Promise<PiRun> {
+  const timeoutMs = o.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(o.bin, [...(o.args ?? []), "-p", o.prompt], {
-      cwd: o.cwd,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(bin, args, { cwd: o.cwd, env: o.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`pi did not finish in ${o.timeoutMs ?? 120_000} ms\n${stderr.slice(-2000)}`));
-    }, o.timeoutMs ?? 120_000);
+      reject(new Error(`${name} did not finish in ${timeoutMs} ms\n${stderr.slice(-2000)}`));
+    }, timeoutMs);
     child.on("exit", (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });

@@ -2,6 +2,7 @@
 // answer to the next ask on the permission card: shared by the agents' real-CLI suites.
 import { expect } from "vitest";
 import { until } from "../helpers/poll";
+import { approveAs } from "../helpers/people";
 import { answersCall, messageText, toolResult, type FakeOpenAI } from "./fake-openai";
 
 type Api = (method: string, route: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -54,4 +55,18 @@ export async function sendBackForVersion2(
   expect(details.plan.previous).toEqual({ version: 1, markdown: o.v1 });
   expect(details.plan.diff).toContain(o.added);
   return second;
+}
+
+/**
+ * Version 1 sent back with "Add a test." (which adds `added`), then version 2 approved by the signed-in person
+ * (`cookie`) with an edit and a note: what the two send-back suites of the plugin agents share.
+ */
+export async function sendBackThenApproveEdited(
+  api: Api,
+  pendingReview: (version: number) => Promise<Pending>,
+  o: { v1: string; added: string; url: string; cookie: string; edited: string; note: string },
+): Promise<void> {
+  const second = await sendBackForVersion2(api, pendingReview, { feedback: "Add a test.", v1: o.v1, added: o.added });
+  const approved = await approveAs(o.url, o.cookie, second.id, { plan: o.edited, feedback: o.note });
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
 }

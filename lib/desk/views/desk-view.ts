@@ -37,6 +37,7 @@ const AGENT_NAMES: Record<string, string> = {
   copilot: "GitHub Copilot CLI",
   qwen: "Qwen Code",
   kilo: "Kilo CLI",
+  cline: "Cline CLI",
   mcp: "An MCP client",
 };
 

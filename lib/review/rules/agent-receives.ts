@@ -85,6 +85,14 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Kilo CLI receives the plan as you approve it (in its plan file too) and your notes with plan_exit's result, then goes on implementing in the same session with its code agent and its own permissions.",
   },
+  // Plangate's plugin is Cline's plan mode: submit_plan's result carries what Plangate's agent would read.
+  cline: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Cline CLI receives the plan as you approve it and your notes as submit_plan's result, and may then edit files and run commands in its current mode.",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,
