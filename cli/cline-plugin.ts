@@ -8,22 +8,26 @@
 //
 // What needs the server runs through `plangate hook cline` (cli/hook-cline.ts), so the plugin holds no token and no
 // client. Every failure is a refusal: a tool that throws fails, and a `beforeTool` that throws or takes over 3 s
-// ends Cline's run (measured with Cline 3.0.65).
+// ends Cline's run (measured with Cline 3.0.65). Cline runs on without any plugin when loading them fails (another
+// plugin's slow setup is enough), so a PreToolUse command hook stands behind this one (cli/hook-cline-tools.ts).
 import {
   approvalCounts,
   beforeApproval,
   CLINE_PLAN_TOOL,
+  CLINE_PLUGIN_NAME,
   type ClinePlanAnswer,
-  type ClineStart,
+  runKey,
 } from "../lib/external/cline-hook";
 import { askHook } from "./ask-hook";
+import { markLive } from "./cline-live";
+import { gatesAny } from "./connections";
 
 /** Written by `plangate connect cline` as the file's first statement. */
 declare const PLANGATE: { command: string };
 
 /** What Cline hands a plugin, as far as this one uses it (Cline 3.0). */
 type SetupContext = { workspaceInfo?: { rootPath?: string } };
-type ToolContext = { sessionId: string; conversationId: string; iteration: number };
+type ToolContext = { sessionId: string; conversationId: string; runId: string; iteration: number };
 type PluginApi = {
   registerTool(tool: {
     name: string;
@@ -32,14 +36,19 @@ type PluginApi = {
     execute(input: { plan?: unknown }, ctx: ToolContext): Promise<string>;
   }): void;
 };
-type BeforeTool = { tool?: { name?: string }; snapshot?: { conversationId?: string; iteration?: number } };
+type BeforeTool = {
+  tool?: { name?: string };
+  snapshot?: { conversationId?: string; runId?: string; iteration?: number };
+};
 
 const ask = <T>(message: object) => askHook<T>(PLANGATE.command, message);
 
-let cwd = process.cwd();
-// Whether this folder is connected, asked once: a hook that cannot say gates the folder.
-let connected: Promise<boolean> = Promise.resolve(true);
-// Conversations whose plan Plangate approved, and at which iteration: the approval counts from the next one.
+// The folder Cline runs in (its plugin sandbox starts there); Cline's own workspace root is the repository's top.
+const cwd = process.cwd();
+// Whether the gate is on here, read at once from the connected projects (Cline gives all plugins' setup 4 s
+// together, and skips every plugin when it is over): a list that cannot be read gates.
+let connected = true;
+// Runs of conversations whose plan Plangate approved, and at which iteration: it counts from the next one.
 const approvedAt = new Map<string, number>();
 // A plan still waiting on the desk, per conversation: the same plan sent again waits on the same review.
 const waiting = new Map<string, { reviewId: string; plan: string }>();
@@ -50,13 +59,14 @@ async function submit(input: { plan?: unknown }, ctx: ToolContext): Promise<stri
   const answer = await ask<ClinePlanAnswer>({
     event: "submit_plan",
     session_id: ctx.sessionId,
+    conversation_id: ctx.conversationId,
     cwd,
     plan,
     ...(same && same.plan === plan ? { review_id: same.reviewId } : {}),
   });
   waiting.delete(ctx.conversationId);
   if (answer.approved === true) {
-    approvedAt.set(ctx.conversationId, ctx.iteration);
+    approvedAt.set(runKey(ctx.conversationId, ctx.runId), ctx.iteration);
     return answer.text;
   }
   // Still waiting is no failure: Cline ends a run after a few failed calls in a row, and the model only calls again.
@@ -68,15 +78,15 @@ async function submit(input: { plan?: unknown }, ctx: ToolContext): Promise<stri
 }
 
 export default {
-  name: "plangate",
+  name: CLINE_PLUGIN_NAME,
   manifest: { capabilities: ["hooks", "tools"] },
   async setup(api: PluginApi, ctx?: SetupContext) {
-    cwd = ctx?.workspaceInfo?.rootPath || cwd;
-    connected = ask<ClineStart>({ event: "start", cwd }).then(
-      (a) => a.connected !== false,
-      () => true,
-    );
-    if (!(await connected)) return;
+    try {
+      connected = gatesAny("cline", [cwd, ...(ctx?.workspaceInfo?.rootPath ? [ctx.workspaceInfo.rootPath] : [])]);
+    } catch {
+      connected = true;
+    }
+    if (!connected) return;
     api.registerTool({
       name: CLINE_PLAN_TOOL,
       description:
@@ -90,10 +100,14 @@ export default {
     });
   },
   hooks: {
+    // The backstop hook leaves the gate to this plugin while it runs (cli/cline-live.ts).
+    async beforeRun(ctx: BeforeTool) {
+      if (connected && ctx.snapshot?.conversationId) markLive(ctx.snapshot.conversationId);
+    },
     async beforeTool(ctx: BeforeTool) {
-      if (!(await connected)) return undefined;
-      const conversation = ctx.snapshot?.conversationId ?? "";
-      if (approvalCounts(approvedAt.get(conversation), ctx.snapshot?.iteration ?? 0)) return undefined;
+      if (!connected) return undefined;
+      const run = runKey(ctx.snapshot?.conversationId ?? "", ctx.snapshot?.runId ?? "");
+      if (approvalCounts(approvedAt.get(run), ctx.snapshot?.iteration ?? 0)) return undefined;
       return beforeApproval(ctx.tool?.name ?? "");
     },
   },

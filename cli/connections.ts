@@ -53,6 +53,25 @@ export function isConnected(agent: string, cwd: string): boolean {
 }
 
 /**
+ * For an agent that names a repository's top as well as the folder it runs in (Cline): gated when any of the folders
+ * is in a connected project, or a connected project lies inside one of them (a connected subfolder of a monorepo
+ * gates the agent at its top: more is gated, never less).
+ */
+export function gatesAny(agent: string, folders: string[]): boolean {
+  const entry = read()[agent];
+  if (!entry) return false;
+  if (entry.all) return true;
+  const reals = folders.map((f) => {
+    try {
+      return fs.realpathSync(f);
+    } catch {
+      return f;
+    }
+  });
+  return (entry.projects ?? []).some((p) => reals.some((r) => within(p, r) || within(r, p)));
+}
+
+/**
  * Adds (or with `remove`, takes out) a project, or every project with `all`: what is connected now, in words, and
  * whether nothing is (the hook can then go).
  */

@@ -5,6 +5,7 @@
 import os from "node:os";
 import { approvalText, type ClinePlanAnswer, inClineTerms, stillWaiting } from "../lib/external/cline-hook";
 import { type ClineHookInput, clineHookInput } from "../lib/external/cline-hook-input";
+import { rememberApproved } from "./approved-notes";
 import { awaitOutcome, submitPlan } from "./await-review";
 import { blockCall, refusedPlan, runCarriedHook } from "./carried-hook";
 
@@ -37,7 +38,11 @@ async function reviewPlan(
   const outcome = await awaitOutcome(url, reviewId, deadline - MARGIN_MS);
   if (outcome === null) return { approved: false, error: stillWaiting(url), pending: { reviewId } };
   if ("gone" in outcome) return refusedPlan(`Plangate: ${outcome.gone}; the plan is not approved.`);
-  if (outcome.status === "approved") return { approved: true, text: approvalText(outcome) };
+  if (outcome.status === "approved") {
+    // For the backstop hook (cli/hook-cline-tools.ts), which finds the approval by Cline's conversation.
+    if (input.conversation_id) rememberApproved("cline", input.conversation_id, reviewId);
+    return { approved: true, text: approvalText(outcome) };
+  }
   return refusedPlan(inClineTerms(outcome.message ?? "The plan was not approved on Plangate: keep planning."));
 }
 

@@ -9,6 +9,7 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   qwen: () => import("./hook-qwen"),
   kilo: () => import("./hook-kilo"),
   cline: () => import("./hook-cline"),
+  "cline-tools": () => import("./hook-cline-tools"),
 };
 
 export async function run(args: string[]): Promise<number> {

@@ -8,6 +8,8 @@ describe("Cline's plan mode rules (Plangate's plugin)", () => {
     ["run_commands", true],
     ["spawn_agent", true],
     ["team_create", true],
+    // It would carry what was read out before anyone saw a plan.
+    ["fetch_web_content", true],
     // A tool another plugin adds is skipped too: only reading is known to change nothing.
     ["deploy", true],
     ["read_files", false],

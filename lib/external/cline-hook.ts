@@ -17,8 +17,13 @@ export type ClinePlanAnswer =
 export type ClineSkip = { skip: true; reason: string };
 
 export const CLINE_PLAN_TOOL = "submit_plan";
-/** Cline's tools that only read (and ask the person): the only ones that go on before an approval. */
-export const CLINE_READING_TOOLS = ["read_files", "search_codebase", "fetch_web_content", "ask_question"] as const;
+/**
+ * Cline's tools that only read (and ask the person): the only ones that go on before an approval. Not
+ * fetch_web_content: it would carry what was read out (a URL holding a file's text) before anyone saw a plan.
+ */
+export const CLINE_READING_TOOLS = ["read_files", "search_codebase", "ask_question"] as const;
+/** The plugin's name in Cline: a later plugin of the same name replaces an earlier one. */
+export const CLINE_PLUGIN_NAME = "plangate-plan-mode";
 /** Cline gives a plugin tool 60 s: a wait on the desk ends before, and the model calls submit_plan again. */
 export const CLINE_WAIT_SEC = 50;
 
@@ -27,7 +32,7 @@ export const CLINE_WAIT_SEC = 50;
  * commands, subagents, teams, and any tool another plugin adds) is skipped with what to do instead.
  */
 export function beforeApproval(tool: string): ClineSkip | undefined {
-  if ((CLINE_READING_TOOLS as readonly string[]).includes(tool) || tool === CLINE_PLAN_TOOL) return undefined;
+  if (readsOnly(tool)) return undefined;
   return {
     skip: true,
     reason:
@@ -36,9 +41,19 @@ export function beforeApproval(tool: string): ClineSkip | undefined {
   };
 }
 
-/** Whether a conversation's approval counts at this iteration: from the model's next turn, after it read the answer. */
+/**
+ * Whether an approval counts at this iteration: in the run it was given in (a new task in the same conversation
+ * plans again), from the model's next turn, after it read the answer.
+ */
 export const approvalCounts = (approvedAt: number | undefined, iteration: number): boolean =>
   approvedAt !== undefined && iteration > approvedAt;
+
+/** The key an approval is kept under: one run of one conversation. */
+export const runKey = (conversationId: string, runId: string): string => `${conversationId}\u0000${runId}`;
+
+/** Whether a tool may go on before an approval (the plugin's gate and the backstop hook both ask this). */
+export const readsOnly = (tool: string): boolean =>
+  (CLINE_READING_TOOLS as readonly string[]).includes(tool) || tool === CLINE_PLAN_TOOL;
 
 /** Plangate's words for its own agent, with Cline's plan tool named where they name exit_plan_mode. */
 export const inClineTerms = (text: string): string => text.replaceAll("exit_plan_mode", CLINE_PLAN_TOOL);

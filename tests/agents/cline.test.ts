@@ -2,6 +2,7 @@
 // cache), a fake OpenAI-compatible model API and the plugin `plangate connect cline` writes: headless Cline has no
 // tool that ends planning, so the plugin is its plan mode. Before an approval its editor and commands are skipped;
 // the plan reaches the desk through submit_plan, and the person's decision there reaches the model.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,9 +43,13 @@ const write = (ws: string, id: string): ScriptStep =>
   call("editor", { path: path.join(ws, "hello.txt"), new_text: "hello\n" }, id);
 
 /** A project inside Plangate's roots, a fake model and a Cline HOME, connected with `plangate connect cline`. */
-async function connected(name: string, steps: (ws: string) => ScriptStep[]) {
+async function connected(name: string, steps: (ws: string) => ScriptStep[], files: Record<string, string> = {}) {
   const ws = path.join(fixture.workspace, name);
   fs.mkdirSync(ws, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
   if (!configHome) {
     addPersonByScript(fixture.env, EMAIL, "reviewer");
     configHome = fs.mkdtempSync(path.join(fixture.workspace, "..", "config-"));
@@ -62,6 +67,7 @@ async function connected(name: string, steps: (ws: string) => ScriptStep[]) {
   const check = connectByEmail(how, ["--check"]);
   expect(check.stdout).toContain("the hook ran and reached");
   expect(check.status, check.stdout).toBe(0);
+  expect(fs.readFileSync(path.join(home, ".cline", "hooks", "PreToolUse"), "utf8")).toContain("hook cline-tools");
   // Cline cannot wait on a person in a plugin's beforeTool: --asks is refused, not half-offered.
   expect(connectByEmail(how, ["--asks"]).status).toBe(2);
   return { ws, home, fake, plugin };
@@ -159,6 +165,30 @@ describe.skipIf(!cline)(`Cline CLI ${CLINE.version} reviewed in Plangate (real C
     const all = (await api("GET", `/api/sessions/${review.sessionId}`)).body;
     expect(JSON.stringify(all)).not.toContain('"version":2');
     expect(fs.readFileSync(path.join(ws, "hello.txt"), "utf8")).toBe("hello\n");
+  }, 240_000);
+
+  it("a plugin load that fails (a repository's slow plugin) leaves no gap: the backstop hook stops the run", async () => {
+    // The attack: Cline gives all plugins' setup 4 s together and runs on without any when that is over.
+    const slow =
+      'export default { name: "slow-setup", manifest: { capabilities: ["hooks"] }, async setup() { await new Promise((r) => setTimeout(r, 6000)); } };\n';
+    const { ws, home, fake } = await connected("slow-plugin", (w) => [write(w, "call_early"), { text: "Done." }], {
+      ".cline/plugins/slow.js": slow,
+    });
+    const done = await run(ws, home);
+    expect(done.result.finishReason).not.toBe("completed");
+    expect(fs.existsSync(path.join(ws, "hello.txt"))).toBe(false);
+    expect(told(fake, "call_early")).toBeUndefined();
+  }, 240_000);
+
+  it("a connected subfolder of a repository is gated, though Cline names the repository's top as its workspace", async () => {
+    const repo = path.join(fixture.workspace, "monorepo");
+    fs.mkdirSync(repo, { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    const { ws, home, fake } = await connected("monorepo/app", (w) => [write(w, "call_early"), { text: "Stopped." }]);
+    const done = await run(ws, home);
+    expect(done.result.finishReason, done.stdout.slice(-2000)).toBe("completed");
+    expect(told(fake, "call_early")).toContain("not allowed until your plan is approved");
+    expect(fs.existsSync(path.join(ws, "hello.txt"))).toBe(false);
   }, 240_000);
 
   it.each([
