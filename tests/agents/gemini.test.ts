@@ -11,7 +11,7 @@ import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "..
 import { cliForSuite, GEMINI_CLI } from "./install-clis";
 import { call, lastToolResult, startFakeGemini, type GeminiTurn } from "./fake-gemini";
 import { geminiHome, runGemini } from "./run-gemini";
-import { sendBackForVersion2 } from "./told";
+import { replyNextAsk, sendBackForVersion2 } from "./told";
 import { until } from "../helpers/poll";
 
 const gemini = await cliForSuite(GEMINI_CLI);
@@ -144,16 +144,7 @@ describe.skipIf(!gemini)(`Gemini CLI ${GEMINI_CLI.version} reviewed in Plangate 
       ],
       "yolo",
     );
-    const replyNext = async (permission: string, reply: Record<string, unknown>) => {
-      const asked = await until(
-        () => api("GET", "/api/permissions?status=pending"),
-        (r) => r.body.permissions.length === 1,
-        60_000,
-      );
-      const ask = asked.body.permissions[0] as { id: string; permission: string };
-      expect(ask.permission).toBe(permission);
-      expect((await api("POST", `/api/permissions/${ask.id}/reply`, reply)).status).toBe(200);
-    };
+    const replyNext = (permission: string, reply: Record<string, unknown>) => replyNextAsk(api, permission, reply);
     await replyNext("edit", { reply: "once" });
     await replyNext("bash", { reply: "reject", message: "No shell here, please." });
     const run = await running;
