@@ -12,7 +12,6 @@ import { cliForSuite, GEMINI_CLI } from "./install-clis";
 import { call, lastToolResult, startFakeGemini, type GeminiTurn } from "./fake-gemini";
 import { geminiHome, runGemini } from "./run-gemini";
 import { replyNextAsk, sendBackForVersion2 } from "./told";
-import { until } from "../helpers/poll";
 
 const gemini = await cliForSuite(GEMINI_CLI);
 const fixture = realServerFixture("gemini");
