@@ -12,6 +12,10 @@ function pollSignal(waitSec: number, deadline: number): AbortSignal {
   return AbortSignal.timeout(Math.max(1, Math.min((waitSec + 15) * 1000, left)));
 }
 
+/** A second before the next try after a failed request, never past the deadline. */
+const pause = (deadline: number) =>
+  new Promise((r) => setTimeout(r, Math.max(0, Math.min(1_000, deadline - Date.now()))));
+
 export type Outcome = { status: string; plan: string; edited: boolean; mode: string; message: string | null };
 
 export type Submitted = { reviewId: string } | { refused: string } | { unreachable: string };
@@ -40,7 +44,8 @@ export async function awaitOutcome(
   opts: { waitSec?: number; unreachableForMs?: number } = {},
 ): Promise<Outcome | { gone: string } | null> {
   let failingSince: number | undefined;
-  while (Date.now() < deadline) {
+  // One read whatever the time; after it, a poll only with a second or more to wait (no burst of instant reads).
+  for (let first = true; first || deadline - Date.now() >= 1_000; first = false) {
     const wait = Math.max(0, Math.min(opts.waitSec ?? 25, Math.floor((deadline - Date.now()) / 1000)));
     const reply = await callServer(
       url,
@@ -58,7 +63,7 @@ export async function awaitOutcome(
     } else {
       failingSince ??= Date.now();
       if (Date.now() - failingSince > (opts.unreachableForMs ?? Number.POSITIVE_INFINITY)) return null;
-      await new Promise((r) => setTimeout(r, 1_000));
+      await pause(deadline);
     }
   }
   return null;
@@ -73,7 +78,7 @@ export async function askAndWait(
   const asked = await callServer(url, "POST", "/api/external/permission-asks", body).catch(() => null);
   if (!asked || (asked.status !== 200 && asked.status !== 201)) return null;
   let reply = asked.body as { status: string; message: string | null; requestId: string | null };
-  while (reply.status === "pending" && reply.requestId && Date.now() < deadline) {
+  while (reply.status === "pending" && reply.requestId && deadline - Date.now() >= 1_000) {
     const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
     const next = await callServer(
       url,
@@ -84,7 +89,7 @@ export async function askAndWait(
     ).catch(() => null);
     if (next && next.status >= 400) return null;
     if (next) reply = { ...(next.body as typeof reply), requestId: reply.requestId };
-    else await new Promise((r) => setTimeout(r, 1_000));
+    else await pause(deadline);
   }
   return reply.status === "pending" ? null : reply;
 }

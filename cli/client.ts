@@ -57,13 +57,23 @@ export async function callServer(
   signal: AbortSignal = AbortSignal.timeout(DEFAULT_REQUEST_MS),
 ): Promise<Reply> {
   const token = tokenFor(url);
-  const res = await fetch(new URL(route, url), {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
+  // Measured: a fetch whose signal fires within milliseconds of its start can stay unsettled for seconds, past a
+  // hook's deadline; the signal ends the wait whatever fetch does.
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
-  const text = await res.text();
+  aborted.catch(() => undefined);
+  const res = await Promise.race([
+    fetch(new URL(route, url), {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    }),
+    aborted,
+  ]);
+  const text = await Promise.race([res.text(), aborted]);
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

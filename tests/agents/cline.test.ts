@@ -144,7 +144,7 @@ describe.skipIf(!cline)(`Cline CLI ${CLINE.version} reviewed in Plangate (real C
       write(w, "call_write"),
       { text: "Done." },
     ]);
-    const command = hookCommand(plangate, "cline", fixture.server().url, ["--deadline", "8"]);
+    const command = hookCommand(plangate, "cline", fixture.server().url, ["--deadline", "10"]);
     fs.writeFileSync(plugin, clinePluginFile(fs.readFileSync(CLINE_PLUGIN_BUNDLE, "utf8"), { command }));
     const running = run(ws, home);
     const review = await pendingReview(1);
