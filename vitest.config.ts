@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -110,6 +111,9 @@ export const POSTGRES_SUITES = [
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default (a core less than the machine has) is one worker on a 2-core machine, and the suites wait on
+    // servers, agent CLIs and sandboxes more than they compute, so there it is two.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       ...pass("sqlite", [
         "lib/**/*.test.ts",
