@@ -10,7 +10,6 @@
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as decisionRoute from "../app/api/reviews/[id]/decision/route";
@@ -22,6 +21,7 @@ import { median, quantile, round } from "./lib/stats";
 import { tempDb } from "./lib/temp-db";
 import { personCookie } from "./lib/credential";
 import { waitingReview } from "./lib/waiting-review";
+import { readBody, listen, floorServer, subscribe, post } from "./lib/sse-wire";
 
 const FILES = 10_000;
 const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 5);
@@ -52,33 +52,6 @@ function gitWorkspace(root: string): string {
     git("commit", "-qm", "init");
   }
   return fs.realpathSync(ws);
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function listen(server: http.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
-}
-
-/** The floor: POST /post writes its body as an event to every connected GET /sse client, then answers. */
-function floorServer(): http.Server {
-  const clients = new Set<http.ServerResponse>();
-  return http.createServer(async (req, res) => {
-    if (req.method === "GET") {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.write(": connected\n\n");
-      clients.add(res);
-      res.on("close", () => clients.delete(res));
-      return;
-    }
-    const body = await readBody(req);
-    for (const c of clients) c.write(`data: ${body}\n\n`);
-    res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-  });
 }
 
 /** Plangate's real handlers (the decision route, the session stream route) behind a plain node:http server. */
@@ -119,64 +92,6 @@ function plangateServer(port: () => number): http.Server {
       // the client went away
     }
     res.end();
-  });
-}
-
-type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
-
-/** An SSE client: resolves `seen(marker)` with the time the chunk carrying it arrived. */
-function subscribe(port: number, urlPath: string, cookie?: string): Promise<Subscriber> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    let ready = false;
-    let waiting: { marker: string; done: (t: number) => void } | null = null;
-    const headers = cookie ? { cookie } : {};
-    const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false, headers }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`${urlPath} answered ${res.statusCode}`));
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        const now = performance.now();
-        text += chunk;
-        if (waiting && text.includes(waiting.marker)) {
-          waiting.done(now);
-          waiting = null;
-        }
-        if (ready || !text.includes(": connected")) return;
-        ready = true;
-        resolve({ seen: (marker) => new Promise((done) => (waiting = { marker, done })), close: () => req.destroy() });
-      });
-    });
-    req.on("socket", (s) => s.setNoDelay(true));
-    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
-  });
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function post(port: number, urlPath: string, body: string, cookie?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: urlPath,
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          origin: `http://127.0.0.1:${port}`,
-          ...(cookie ? { cookie } : {}),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("socket", (s) => s.setNoDelay(true));
-    req.on("error", reject);
-    req.end(body);
   });
 }
 

@@ -118,7 +118,6 @@ export async function openTools(page: Page): Promise<Locator> {
   return panel;
 }
 
-/** A session's page with its decision card, which takes the focus when the page opens. */
 /** Opens a session's page and waits until it is live (hydrated: its keys and controls act). */
 export async function openSession(page: Page, id: string): Promise<void> {
   await page.goto(`/sessions/${id}`);
@@ -131,6 +130,7 @@ export async function pendingReviewOf(request: APIRequestContext, id: string): P
   return ((await res.json()) as { reviews: { id: string }[] }).reviews[0]?.id as string;
 }
 
+/** A session's page with its decision card, which takes the focus when the page opens. */
 export async function openDecisionCard(page: Page, id: string): Promise<Locator> {
   await openSession(page, id);
   const card = page.getByTestId("decision-card");
