@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { approveVia, exitPlan, pendingReviewOf, say, waitForStatus } from "./helpers";
 import { OPERATOR_HEADERS } from "./operator";
 
@@ -94,8 +94,7 @@ test("the desk lists every source's plan together, decides each there, and opens
   // The outside agent's session is named from its plan and its project, and joined no team by itself.
   await expect(item(page, r.outside)).toContainText("Add a todo filter");
   await expect(page).toHaveTitle(/^\(\d+\) Desk · Plangate$/);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
   await page.screenshot({ path: "e2e/screenshots/desk.png", fullPage: true });
 
   // j/k move only within the list; Enter opens.
@@ -181,8 +180,7 @@ test("at 390 px the desk lists the waiting plans above the open card, without si
   const first = await page.getByTestId("desk-item").first().boundingBox();
   const card = await page.getByTestId("desk-open").boundingBox();
   expect(first!.y).toBeLessThan(card!.y);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
   await page.screenshot({ path: "e2e/screenshots/desk-390.png", fullPage: true });
   await page.getByTestId("desk-open").getByTestId("approve").click();
   await expect(page.getByTestId("desk-open")).toHaveAttribute("data-item", outside, { timeout: 15_000 });

@@ -1,7 +1,7 @@
 // The review desk's pages at two widths (the desk itself: review-desk.spec.ts), and line comments on a plan from
 // the card to History.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { call, eventsOf, exitPlan, say, scripted, waitForStatus, moreAction, commentOn, openTools } from "./helpers";
 import { card, hiddenTabContext, reviewFrom, shownNotifications } from "./desk-helpers";
 
@@ -198,10 +198,7 @@ for (const width of [1280, 390]) {
     );
     expect(String(sentBack?.payload.error)).toContain("Simpler, please.");
     expect(String(sentBack?.payload.error)).toContain("> 2. Use Redis for it");
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
-      [],
-    );
+    await expectAxeClean(page);
     await openTools(page);
     await page.getByTestId("session-history").locator("summary").first().click();
     await expect(page.getByTestId("history-comment")).toHaveCount(2);

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { eventsOf, exitPlan, say, scripted, stateOf, waitForStatus, approveVia } from "./helpers";
 import { card, hiddenTabContext, reviewFrom, shownNotifications } from "./desk-helpers";
 
@@ -95,10 +95,7 @@ for (const width of [1280, 390]) {
       await c.getByTestId("more-actions").click();
       await tall(["edit-plan", "chat-about-it"]);
       await page.keyboard.press("Escape");
-      const axe = await new AxeBuilder({ page }).analyze();
-      expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
-        [],
-      );
+      await expectAxeClean(page);
       await page.screenshot({ path: `e2e/screenshots/review-desk-${width}.png` });
     });
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { blockAt, commentOn, exitPlan, exitResults, say, scripted, waitForStatus } from "./helpers";
 
 // Issue 28: a plan reviewed as a pull request is: threads beside the text they are about, replies and resolving
@@ -17,11 +17,6 @@ async function openCard(page: Page, id: string, version: number) {
   await expect(card.getByTestId("plan-version")).toHaveText(`version ${version}`, { timeout: 15_000 });
   return card;
 }
-
-const serious = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => v.id);
 
 test("threads sit beside their lines, replies and resolving carry across versions, suggestions reach the agent and Approve applies them", async ({
   page,
@@ -64,7 +59,7 @@ test("threads sit beside their lines, replies and resolving carry across version
   await expect(outdated).toHaveAttribute("data-status", "outdated");
   await expect(outdated).toContainText("2. Use Redis for it");
   await expect(outdated.getByTestId("suggestion")).toContainText("+ 2. Use an in-memory map for it");
-  expect(await serious(page)).toEqual([]);
+  await expectAxeClean(page);
 
   // Reply on one thread, resolve the other; the summary says what goes, before anything is sent.
   await beside.getByTestId("thread-reply-open").click();
@@ -134,7 +129,7 @@ test("at 390 px the actions are a bottom sheet that steps aside while a comment 
   await expect(sheet).toHaveAttribute("data-sheet", "yes");
   await (await blockAt(card, 31)).getByTestId("comment-block").click();
   await expect(card.getByTestId("line-comment")).toHaveValue("Too many steps.");
-  expect(await serious(page)).toEqual([]);
+  await expectAxeClean(page);
 });
 
 test("an outside agent's card says what the agent will receive and offers only that: a note blocks Approve until it goes", async ({
@@ -163,7 +158,7 @@ test("an outside agent's card says what the agent will receive and offers only t
   await card.getByTestId("plan-feedback").fill("Cap the list at 50.");
   await expect(card.getByTestId("approve")).toBeDisabled();
   await expect(card.getByTestId("approve-blocked")).toContainText("OpenCode does not receive notes with an approval");
-  expect(await serious(page)).toEqual([]);
+  await expectAxeClean(page);
   await card.getByTestId("plan-feedback").fill("");
   await expect(card.getByTestId("approve")).toBeEnabled();
   await card.getByTestId("approve").click();

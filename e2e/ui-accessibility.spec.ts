@@ -1,13 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { call, exitPlan, say, scripted, waitForStatus, approveVia, moreAction } from "./helpers";
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const PLAN =
   "# Plan: pagination\n\n| Step | File |\n| --- | --- |\n| 1 | src/server.ts |\n\n- [ ] add `?page=`\n- [ ] add a test\n\n```ts\nexport function page(n: number) {}\n```\n";
@@ -17,7 +10,7 @@ test("no serious or critical axe violations on the home page and the session pag
   request,
 }) => {
   await page.goto("/");
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
 
   const asking = await scripted(request, [call("bash", { command: "touch x.txt" })], {
     mode: "default",
@@ -27,20 +20,20 @@ test("no serious or critical axe violations on the home page and the session pag
   await waitForStatus(request, asking, "awaiting_permission");
   await page.goto(`/sessions/${asking}`);
   await expect(page.getByTestId("permission-card")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
 
   const reviewing = await scripted(request, [exitPlan(PLAN)], { title: "Reviewing" });
   await say(request, reviewing, "plan it");
   await waitForStatus(request, reviewing, "awaiting_review");
   await page.goto(`/sessions/${reviewing}`);
   await expect(page.getByTestId("decision-card")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
   await moreAction(page, "chat-about-it");
   // Set aside waits a few seconds for an Undo before it is sent.
   await expect(page.getByTestId("set-aside-pending")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
   await expect(page.getByTestId("composer")).toBeVisible({ timeout: 15_000 });
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
 });
 
 test("the decision card is usable at 390 px: no sideways scrolling, every button reachable, Approve works", async ({

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectAxeClean } from "./axe";
 import { SAMPLE_FILES } from "../lib/workspace/ensure-sample-workspace";
 import { call, eventsOf, exitPlan, say, scripted, waitForStatus, approveVia } from "./helpers";
 
@@ -41,8 +42,7 @@ test("after the approved plan is carried out, the verification report shows in t
   // Every verdict says why, not only which files back it.
   await expect(missing.getByTestId("verification-reason")).toContainText("none of its files changed (VERIFY-B.md)");
   await page.screenshot({ path: "e2e/screenshots/verification-report.png", fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await expectAxeClean(page);
 
   await report.getByTestId("send-back").click();
   await expect(page.getByTestId("timeline")).toContainText("Now B is next.", { timeout: 15_000 });

@@ -1,0 +1,20 @@
+// One reading of a page's accessibility for the specs: its serious and critical axe violations.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** The serious and critical axe violations on the page, each as "id: help (where)". */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+/**
+ * No serious or critical violation on the page, read until it holds: a live page re-renders when its data moves, and
+ * a scan in that moment once read a document without its title (CI, the desk after three plans arrived). A
+ * violation that stays still fails.
+ */
+export async function expectAxeClean(page: Page): Promise<void> {
+  await expect.poll(() => seriousViolations(page), { timeout: 10_000 }).toEqual([]);
+}
