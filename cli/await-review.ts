@@ -16,6 +16,25 @@ function pollSignal(waitSec: number, deadline: number): AbortSignal {
 const pause = (deadline: number) =>
   new Promise((r) => setTimeout(r, Math.max(0, Math.min(1_000, deadline - Date.now()))));
 
+// The last read leaves this long before the deadline, so that its answer is in before it.
+const LAST_READ_MS = 200;
+
+type Polling = { reads: number; last: boolean };
+
+/**
+ * The next long poll's wait in whole seconds, or null when waiting is over. With under a second left there is one
+ * more instant read, just before the deadline (a decision in the last second counts), never a burst of them.
+ */
+async function nextWait(deadline: number, maxSec: number, p: Polling): Promise<number | null> {
+  if (p.last) return null;
+  const left = deadline - Date.now();
+  if (left >= 1_000) return Math.min(maxSec, Math.floor(left / 1000));
+  p.last = true;
+  if (left > LAST_READ_MS) await new Promise((r) => setTimeout(r, left - LAST_READ_MS));
+  else if (p.reads > 0) return null;
+  return 0;
+}
+
 export type Outcome = { status: string; plan: string; edited: boolean; mode: string; message: string | null };
 
 export type Submitted = { reviewId: string } | { refused: string } | { unreachable: string };
@@ -44,9 +63,11 @@ export async function awaitOutcome(
   opts: { waitSec?: number; unreachableForMs?: number } = {},
 ): Promise<Outcome | { gone: string } | null> {
   let failingSince: number | undefined;
-  // One read whatever the time; after it, a poll only with a second or more to wait (no burst of instant reads).
-  for (let first = true; first || deadline - Date.now() >= 1_000; first = false) {
-    const wait = Math.max(0, Math.min(opts.waitSec ?? 25, Math.floor((deadline - Date.now()) / 1000)));
+  const p: Polling = { reads: 0, last: false };
+  for (;;) {
+    const wait = await nextWait(deadline, opts.waitSec ?? 25, p);
+    if (wait === null) return null;
+    p.reads++;
     const reply = await callServer(
       url,
       "GET",
@@ -63,10 +84,9 @@ export async function awaitOutcome(
     } else {
       failingSince ??= Date.now();
       if (Date.now() - failingSince > (opts.unreachableForMs ?? Number.POSITIVE_INFINITY)) return null;
-      await pause(deadline);
+      if (!p.last) await pause(deadline);
     }
   }
-  return null;
 }
 
 /** The review's permission ask, waited on the same way: the reply, or null at the deadline or when unreachable. */
@@ -78,8 +98,10 @@ export async function askAndWait(
   const asked = await callServer(url, "POST", "/api/external/permission-asks", body).catch(() => null);
   if (!asked || (asked.status !== 200 && asked.status !== 201)) return null;
   let reply = asked.body as { status: string; message: string | null; requestId: string | null };
-  while (reply.status === "pending" && reply.requestId && deadline - Date.now() >= 1_000) {
-    const wait = Math.max(0, Math.min(25, Math.floor((deadline - Date.now()) / 1000)));
+  const p: Polling = { reads: 1, last: false };
+  while (reply.status === "pending" && reply.requestId) {
+    const wait = await nextWait(deadline, 25, p);
+    if (wait === null) break;
     const next = await callServer(
       url,
       "GET",
@@ -89,7 +111,7 @@ export async function askAndWait(
     ).catch(() => null);
     if (next && next.status >= 400) return null;
     if (next) reply = { ...(next.body as typeof reply), requestId: reply.requestId };
-    else await pause(deadline);
+    else if (!p.last) await pause(deadline);
   }
   return reply.status === "pending" ? null : reply;
 }

@@ -60,6 +60,8 @@ export async function runHook(args: string[], spec: HookSpec): Promise<number> {
     answer(spec.failed(raw, error instanceof Error ? error.message : String(error)));
   } finally {
     clearTimeout(watchdog);
+    // The answer is out, and agents read it when the hook ends: a request it gave up on must not keep it running.
+    setTimeout(() => process.exit(0), 500).unref();
   }
   return 0;
 }
