@@ -97,6 +97,7 @@ export const ENGINE_NEUTRAL_SUITES = [
   "start-log",
   "connect-attack",
   "connect-agents-attack",
+  "connect-amp",
   "await-review-deadline",
 ].map((name) => `tests/integration/${name}.test.ts`);
 

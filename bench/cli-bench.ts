@@ -11,9 +11,13 @@ import { median, round } from "./lib/stats";
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 5);
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 20);
 
-function timed(args: string[], expectStatus: number): number {
+function timed(args: string[], expectStatus: number, call?: { input: string; env: Record<string, string> }): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(process.execPath, args, {
+    stdio: [call ? "pipe" : "ignore", "pipe", "pipe"],
+    input: call?.input,
+    env: { ...process.env, ...call?.env },
+  });
   const ms = performance.now() - t0;
   if (r.status !== expectStatus)
     throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 300)}`);
@@ -33,6 +37,13 @@ export async function benchCli() {
     qwenHook: () => timed([CLI_BUNDLE, "hook", "qwen", "--help"], 0),
     kiloHook: () => timed([CLI_BUNDLE, "hook", "kilo", "--help"], 0),
     clineHook: () => timed([CLI_BUNDLE, "hook", "cline", "--help"], 0),
+    ampHook: () => timed([CLI_BUNDLE, "hook", "amp", "--help"], 0),
+    // Amp runs its delegate before every call, reads among them: a whole decision, not --help.
+    ampDelegate: () =>
+      timed([CLI_BUNDLE, "hook", "amp-delegate"], 0, {
+        input: JSON.stringify({ path: "README.md" }),
+        env: { AGENT: "amp", AGENT_TOOL_NAME: "Read", AMP_THREAD_ID: "T-bench" },
+      }),
     mcpServer: () => timed([CLI_BUNDLE, "mcp", "--help"], 0),
   };
   for (const run of Object.values(kinds)) run();
@@ -60,6 +71,8 @@ export async function benchCli() {
       qwenHook: ratio("qwenHook"),
       kiloHook: ratio("kiloHook"),
       clineHook: ratio("clineHook"),
+      ampHook: ratio("ampHook"),
+      ampDelegate: ratio("ampDelegate"),
       mcpServer: ratio("mcpServer"),
     },
     targetRatio: 2,

@@ -3,7 +3,7 @@
 // event (on the desk, then the person's answer), and with --asks a changing `tool_call` (an ask on the desk). Neither
 // agent puts a timeout on the module, so the hook's own deadline ends a wait, with a refusal; any failure is a no.
 import os from "node:os";
-import { askAndWait } from "./await-review";
+import { askAndWait, awaitOutcome, type Outcome, submitPlan } from "./await-review";
 import { isConnected } from "./connections";
 import { runHook } from "./run-hook";
 
@@ -24,6 +24,37 @@ export type CarriedHook<I extends Input> = {
 
 export const refusedPlan = (error: string) => ({ approved: false as const, error });
 export const blockCall = (reason: string) => ({ block: true as const, reason });
+
+/**
+ * A plan tool's call (pi's and Amp's submit_plan) on the desk, waited on until a person decides or the deadline:
+ * the approval's answer, or the refusal in the agent's terms. An agent with no dialog of its own to fall back on
+ * gets a refusal from an unreachable or refusing server too: the plan stays unapproved.
+ */
+export async function reviewPlanOnDesk(
+  url: string,
+  o: { agent: string; sessionId: string; cwd: string; plan: string; deadline: number },
+  terms: { inTerms: (text: string) => string; approved: (outcome: Outcome, reviewId: string) => object },
+): Promise<object> {
+  if (o.plan.trim() === "") return refusedPlan("The plan is empty: call submit_plan with the whole plan in markdown.");
+  const submitted = await submitPlan(url, {
+    agent: o.agent,
+    externalSessionId: o.sessionId,
+    cwd: o.cwd,
+    machine: os.hostname(),
+    plan: o.plan,
+  });
+  if ("unreachable" in submitted) return refusedPlan(`${submitted.unreachable}: the plan was not reviewed.`);
+  if ("refused" in submitted) return refusedPlan(`${submitted.refused}.`);
+  process.stderr.write(`plangate: plan sent for review: ${url}/desk?item=${submitted.reviewId}\n`);
+  const outcome = await awaitOutcome(url, submitted.reviewId, o.deadline);
+  if (outcome === null)
+    return refusedPlan(
+      `No decision on Plangate (${url}) in time: the plan is not approved. Call submit_plan to ask again.`,
+    );
+  if ("gone" in outcome) return refusedPlan(`Plangate: ${outcome.gone}; the plan is not approved.`);
+  if (outcome.status === "approved") return terms.approved(outcome, submitted.reviewId);
+  return refusedPlan(terms.inTerms(outcome.message ?? "The plan was not approved on Plangate: keep planning."));
+}
 
 async function reviewAsk<I extends Input>(h: CarriedHook<I>, url: string, input: I, deadline: number) {
   const next = h.ask(input);

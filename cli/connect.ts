@@ -10,6 +10,7 @@ const AGENTS: Record<string, () => Promise<{ run: (args: string[]) => Promise<nu
   qwen: () => import("./connect-qwen"),
   kilo: () => import("./connect-kilo"),
   cline: () => import("./connect-cline"),
+  amp: () => import("./connect-amp"),
   mcp: () => import("./connect-mcp"),
 };
 

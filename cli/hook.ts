@@ -10,6 +10,8 @@ const HOOKS: Record<string, () => Promise<{ run: (args: string[]) => Promise<num
   kilo: () => import("./hook-kilo"),
   cline: () => import("./hook-cline"),
   "cline-tools": () => import("./hook-cline-tools"),
+  amp: () => import("./hook-amp"),
+  "amp-delegate": () => import("./hook-amp-delegate"),
 };
 
 export async function run(args: string[]): Promise<number> {

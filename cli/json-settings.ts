@@ -4,7 +4,11 @@ import fs from "node:fs";
 import { parse, type ParseError } from "jsonc-parser";
 
 export function readJsonSettings(file: string): { text: string; value: Record<string, unknown> } {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}";
+  return parseJsonSettings(file, fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "{}");
+}
+
+/** The same, for text read already (a project's file, read without following links). */
+export function parseJsonSettings(file: string, text: string): { text: string; value: Record<string, unknown> } {
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0 || !parsed || typeof parsed !== "object" || Array.isArray(parsed))

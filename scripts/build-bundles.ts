@@ -1,8 +1,8 @@
 // Bundles what runs outside the server's own process, each into one JavaScript file with no dependency at run time:
 // - the command-line tool (cli/): what agents' hooks run on every plan and ask (tsx compiling TypeScript at each
 //   start cost 0.5–1 s), and what the server hands to other machines at GET /cli/plangate.mjs;
-// - the OpenCode plugin (cli/opencode-plugin.ts), the pi extension (cli/pi-extension.ts) and the Kilo and Cline
-//   plugins (cli/kilo-plugin.ts, cli/cline-plugin.ts), which the CLI carries
+// - the OpenCode plugin (cli/opencode-plugin.ts), the pi extension (cli/pi-extension.ts) and the Kilo, Cline and
+//   Amp plugins (cli/kilo-plugin.ts, cli/cline-plugin.ts, cli/amp-plugin.ts), which the CLI carries
 //   and writes where those agents load them;
 // - the file worker (lib/sandbox/confined-fs/worker.ts): what does the agent's file tools' I/O inside the sandbox,
 //   where only this file, Node.js and the call's folders are in view.
@@ -21,6 +21,8 @@ export const PI_EXTENSION_BUNDLE = path.join(root, "dist", "cli", "pi-extension.
 export const KILO_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "kilo-plugin.mjs");
 /** The Cline plugin as `plangate connect cline` writes it, after its first lines (cli/cline-plugin-file.ts). */
 export const CLINE_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "cline-plugin.mjs");
+/** The Amp plugin as `plangate connect amp` writes it, after its first lines (cli/amp-plugin-file.ts). */
+export const AMP_PLUGIN_BUNDLE = path.join(root, "dist", "cli", "amp-plugin.mjs");
 export const FS_WORKER_DIR = path.join(root, "dist", "sandbox");
 const FS_WORKER = path.join(FS_WORKER_DIR, "fs-worker.cjs");
 // What the bundles are made of (cli/ imports pure modules of lib/), and the versions they were built with.
@@ -46,6 +48,7 @@ export function bundlesNeedBuild(): boolean {
       PI_EXTENSION_BUNDLE,
       KILO_PLUGIN_BUNDLE,
       CLINE_PLUGIN_BUNDLE,
+      AMP_PLUGIN_BUNDLE,
       FS_WORKER,
     ].map((f) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0),
   );
@@ -80,6 +83,7 @@ export const buildOpencodePlugin = (out = OPENCODE_PLUGIN_BUNDLE) => buildCarrie
 export const buildPiExtension = (out = PI_EXTENSION_BUNDLE) => buildCarried("pi-extension.ts", out);
 export const buildKiloPlugin = (out = KILO_PLUGIN_BUNDLE) => buildCarried("kilo-plugin.ts", out);
 export const buildClinePlugin = (out = CLINE_PLUGIN_BUNDLE) => buildCarried("cline-plugin.ts", out);
+export const buildAmpPlugin = (out = AMP_PLUGIN_BUNDLE) => buildCarried("amp-plugin.ts", out);
 
 /**
  * Builds the bundle; returns its size in bytes. Written aside and renamed into place: builders started together
@@ -87,11 +91,12 @@ export const buildClinePlugin = (out = CLINE_PLUGIN_BUNDLE) => buildCarried("cli
  */
 export async function buildCli(out = CLI_BUNDLE): Promise<number> {
   const aside = `${out}.${process.pid}.${Date.now()}.tmp`;
-  const [plugin, piExtension, kiloPlugin, clinePlugin] = await Promise.all([
+  const [plugin, piExtension, kiloPlugin, clinePlugin, ampPlugin] = await Promise.all([
     buildOpencodePlugin(),
     buildPiExtension(),
     buildKiloPlugin(),
     buildClinePlugin(),
+    buildAmpPlugin(),
   ]);
   await build({
     entryPoints: [path.join(root, "cli", "entry.ts")],
@@ -107,6 +112,7 @@ export async function buildCli(out = CLI_BUNDLE): Promise<number> {
       PLANGATE_PI_EXTENSION: JSON.stringify(piExtension),
       PLANGATE_KILO_PLUGIN: JSON.stringify(kiloPlugin),
       PLANGATE_CLINE_PLUGIN: JSON.stringify(clinePlugin),
+      PLANGATE_AMP_PLUGIN: JSON.stringify(ampPlugin),
     },
     minify: true,
     legalComments: "none",

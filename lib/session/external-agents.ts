@@ -12,6 +12,7 @@ export const EXTERNAL_AGENTS = [
   "qwen",
   "kilo",
   "cline",
+  "amp",
   "mcp",
 ] as const;
 export type ExternalAgent = (typeof EXTERNAL_AGENTS)[number];

@@ -20,8 +20,10 @@ describe("controlGuard", () => {
       expect(rel(g.readOnly)).toEqual([".git/config", ".git/hooks", ".npmrc", ".plangate", ".vscode", "cfg"]);
       expect(rel(g.pin)).toEqual([".git"]);
       expect(rel(g.cover)).toEqual([
+        ".amp",
         ".cargo",
         ".codex",
+        ".crush",
         ".devcontainer",
         ".factory",
         ".fleet",

@@ -66,6 +66,9 @@ export const CONTROL_DIRS: readonly string[] = [
   ".factory",
   ".kilo",
   ".kilocode",
+  // Amp's project settings hold Plangate's permission delegate; Crush's hold its hooks.
+  ".amp",
+  ".crush",
   ".openhands",
   // Editors: tasks run on folder open, language-server binaries, per-folder settings.
   ".vscode",

@@ -15,6 +15,7 @@ import { until } from "../helpers/poll";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
 import { approveInBrowser } from "./approve-in-browser";
+import { hookFaults } from "./hook-faults";
 import { sendBackThenApproveEdited, told, toldAfter } from "./told";
 import { cliForSuite, CLINE, REPO_ROOT } from "./install-clis";
 import { clineHome, runCline } from "./run-cline";
@@ -191,16 +192,12 @@ describe.skipIf(!cline)(`Cline CLI ${CLINE.version} reviewed in Plangate (real C
     expect(fs.existsSync(path.join(ws, "hello.txt"))).toBe(false);
   }, 240_000);
 
-  it.each([
-    ["a command that is not there", async () => "/nonexistent/plangate hook cline"],
-    ["a hook that fails", async () => "exit 1"],
-    ["a hook that prints nothing", async () => "cat > /dev/null"],
-    ["a hook that prints garbage", async () => "cat > /dev/null; echo '{not json'"],
-    [
+  it.each(
+    hookFaults("cline", [
       "a server that cannot be reached",
       async () => hookCommand(plangate, "cline", `http://127.0.0.1:${await freePort()}`),
-    ],
-  ])(
+    ]),
+  )(
     "%s: nothing is approved and nothing is written",
     async (_name, command) => {
       const { ws, home, fake, plugin } = await connected(`fault-${fakes.length}`, (w) => [

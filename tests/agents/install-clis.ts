@@ -113,6 +113,19 @@ export const CLINE: CliSpec = {
   bins: ["node_modules/.bin/cline", `node_modules/@cline/cli-${process.platform}-${process.arch}/bin/cline`],
 };
 
+/**
+ * Amp: the wrapper pinned to the newest version whose Linux executable is on the registry (0.0.1790712063, the
+ * latest, has none); its optional dependency is the Bun-compiled executable. Its model needs ampcode.com's sign-in,
+ * so the suite drives what runs without one: `amp permissions test`, which runs the delegate for real, and Amp's
+ * own Bun for the plugin.
+ */
+export const AMP: CliSpec = {
+  id: "amp",
+  pkg: "@ampcode/cli",
+  version: "0.0.1790142911-g7618fb",
+  bins: [`node_modules/@ampcode/cli-${process.platform}-${process.arch}/amp`],
+};
+
 export type InstallResult = { bin: string; version: string; fresh: boolean } | { bin: null; reason: string };
 
 async function probe(spec: CliSpec, prefix: string): Promise<string | null> {

@@ -13,6 +13,7 @@ import { pendingReviews } from "../helpers/pending-reviews";
 import { addPersonByScript, approveAs, connectByEmail, signInOverHttp } from "../helpers/people";
 import { startFakeOpenAI, type FakeOpenAI, type ScriptStep } from "./fake-openai";
 import { approveInBrowser } from "./approve-in-browser";
+import { hookFaults } from "./hook-faults";
 import { replyNextAsk, told } from "./told";
 import { cliForSuite, PI, REPO_ROOT } from "./install-clis";
 import { piHome, runPi } from "./run-pi";
@@ -206,20 +207,16 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
 
   // A hook that cannot be run, fails, prints nothing, prints garbage, or gets no decision before its deadline: the
   // plan is not approved and the write never happens.
-  it.each([
-    ["a command that is not there", () => "/nonexistent/plangate hook pi"],
-    ["a hook that fails", () => "exit 1"],
-    ["a hook that prints nothing", () => "cat > /dev/null"],
-    ["a hook that prints garbage", () => "cat > /dev/null; echo '{not json'"],
-    [
+  it.each(
+    hookFaults("pi", [
       "no decision before the hook's deadline",
-      () =>
+      async () =>
         hookCommand(path.join(REPO_ROOT, "dist", "cli", "plangate.mjs"), "pi", fixture.server().url, [
           "--deadline",
           "2",
         ]),
-    ],
-  ])(
+    ]),
+  )(
     "%s: nothing is approved and nothing is written",
     async (_name, command) => {
       const { ws, home, fake } = await connected(`fault-${fakes.length}`, [
@@ -230,7 +227,7 @@ describe.skipIf(!pi)(`Pi ${PI.version} reviewed in Plangate (real CLI, fake mode
       const file = path.join(home, ".pi", "agent", "extensions", "plangate.js");
       fs.writeFileSync(
         file,
-        piExtensionFile(fs.readFileSync(PI_EXTENSION_BUNDLE, "utf8"), { command: command(), asks: false }),
+        piExtensionFile(fs.readFileSync(PI_EXTENSION_BUNDLE, "utf8"), { command: await command(), asks: false }),
       );
       const done = await run(ws, home);
       expect(done.status, done.stderr.slice(-2000)).toBe(0);

@@ -38,6 +38,7 @@ const AGENT_NAMES: Record<string, string> = {
   qwen: "Qwen Code",
   kilo: "Kilo CLI",
   cline: "Cline CLI",
+  amp: "Amp",
   mcp: "An MCP client",
 };
 

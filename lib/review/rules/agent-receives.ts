@@ -93,6 +93,15 @@ const RECEIVES: Record<string, Measured> = {
     words:
       "Cline CLI receives the plan as you approve it and your notes as submit_plan's result, and may then edit files and run commands in its current mode.",
   },
+  // Plangate's plugin adds submit_plan (Amp has no plan mode): its result carries what Plangate's agent would read,
+  // and the project's permission delegate lets changes go on only after it.
+  amp: {
+    editedPlan: true,
+    notesOnApproval: true,
+    modes: [],
+    words:
+      "Amp receives the plan as you approve it and your notes as submit_plan's result, and may then edit files and run commands in that thread (each on the desk first when it was connected with --asks).",
+  },
   // The wait tool's result carries what Plangate's agent would read; the client runs its own modes.
   mcp: {
     editedPlan: true,

@@ -1,0 +1,53 @@
+// The Amp plugin `plangate connect amp` writes to ~/.config/amp/plugins/plangate.js: this module, bundled by
+// esbuild (scripts/build-bundles.ts) after a line naming the hook command; Amp runs it under its own Bun. Amp has
+// no plan mode and no plan tool, so the plugin adds `submit_plan`: the plan goes on Plangate's desk under the
+// calling thread, and the person's answer is the tool's result (a send-back is thrown, the tool's error). The gate
+// is not here: Amp takes a plugin that fails or answers nothing as "allow", so the project's permission delegate
+// (cli/hook-amp-delegate.ts) refuses changing calls until the thread's plan is approved, and fails closed.
+//
+// What needs the server runs through `plangate hook amp` (cli/hook-amp.ts), so the plugin holds no token and no
+// client; the hook remembers an approval by thread, where the delegate finds it.
+import { AMP_PLAN_TOOL } from "../lib/external/amp-hook";
+import type { PiPlanAnswer as PlanAnswer } from "../lib/external/pi-hook";
+import { askHook } from "./ask-hook";
+
+/** Written by `plangate connect amp` as the file's first statement. */
+declare const PLANGATE: { command: string };
+
+/** What Amp hands a plugin, as far as this one uses it (Amp's plugin API, 2026-09). */
+type ToolContext = { thread: { id: string } };
+type PluginApi = {
+  registerTool(tool: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: object;
+    execute(input: Record<string, unknown>, ctx: ToolContext): Promise<string>;
+  }): unknown;
+};
+
+export default function plangate(amp: PluginApi): void {
+  amp.registerTool({
+    name: AMP_PLAN_TOOL,
+    title: "Submit plan to Plangate",
+    description:
+      "Submit your implementation plan (markdown) for review on Plangate and wait for the reviewer's answer. " +
+      "Edits and commands are refused until a plan is approved; if it comes back with feedback, revise the plan " +
+      `and call ${AMP_PLAN_TOOL} again.`,
+    inputSchema: {
+      type: "object",
+      properties: { plan: { type: "string", description: "The whole plan, in markdown" } },
+      required: ["plan"],
+    },
+    async execute(input, ctx) {
+      const answer = await askHook<PlanAnswer>(PLANGATE.command, {
+        event: "submit_plan",
+        session_id: ctx.thread.id,
+        cwd: process.cwd(),
+        plan: typeof input.plan === "string" ? input.plan : "",
+      });
+      if (answer.approved !== true) throw new Error(answer.error || "The plan was not approved on Plangate.");
+      return answer.text;
+    },
+  });
+}

@@ -1,0 +1,84 @@
+// Drives the real Amp CLI where it runs without ampcode.com's sign-in (its model does not): `amp permissions test`,
+// which reads the project's `.amp/settings.json` and runs Plangate's delegate exactly as a thread would, and Amp's
+// own Bun (`BUN_BE_BUN=1 amp FILE`), which loads Plangate's plugin as Amp's plugin runtime would and calls its
+// submit_plan through a stand-in for Amp's plugin API (registerTool, the tool's thread).
+import fs from "node:fs";
+import path from "node:path";
+import { runCollected } from "./run-pi";
+
+export type AmpEnv = { bin: string; home: string; configHome: string };
+
+const envOf = (a: AmpEnv, extra: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: a.home,
+  // Amp's settings and plugins, and Plangate's token and connected projects, as on a person's machine.
+  XDG_CONFIG_HOME: a.configHome,
+  // Nothing Amp would ask of its servers may leave the machine.
+  AMP_URL: "http://127.0.0.1:9",
+  NO_COLOR: "1",
+  ...extra,
+});
+
+export type AmpVerdict = { action: "allow" | "ask" | "reject" | null; error?: string; exit: number | null };
+
+/** `amp permissions test TOOL --k v … -w -t THREAD --json` in the project: what Amp decides, having run the delegate. */
+export async function ampDecides(
+  a: AmpEnv,
+  cwd: string,
+  tool: string,
+  args: Record<string, string>,
+  thread = "T-plangate-1",
+): Promise<AmpVerdict> {
+  const flags = Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]);
+  const run = await runCollected(
+    "amp permissions test",
+    a.bin,
+    ["permissions", "test", tool, ...flags, "-w", "-t", thread, "--json"],
+    { cwd, env: envOf(a), timeoutMs: 90_000 },
+  );
+  try {
+    const out = JSON.parse(run.stdout) as { action: AmpVerdict["action"]; error?: string };
+    return { action: out.action, error: out.error, exit: run.status };
+  } catch {
+    throw new Error(`amp permissions test printed no verdict (exit ${run.status}): ${run.stdout}${run.stderr}`);
+  }
+}
+
+const HARNESS = `
+const plugin = await import(process.env.PLANGATE_AMP_PLUGIN);
+let tool;
+plugin.default({ registerTool: (t) => { tool = t; return { dispose() {} }; } });
+try {
+  const text = await tool.execute(JSON.parse(process.env.PLANGATE_TOOL_INPUT), { thread: { id: process.env.PLANGATE_THREAD } });
+  console.log(JSON.stringify({ name: tool.name, text }));
+} catch (e) {
+  console.log(JSON.stringify({ name: tool.name, error: e.message }));
+}
+`;
+
+/** The plugin's submit_plan, called in Amp's Bun from the project: the tool's result, or the error it threw. */
+export async function ampSubmitsPlan(
+  a: AmpEnv,
+  cwd: string,
+  plan: string,
+  thread = "T-plangate-1",
+): Promise<{ name: string; text?: string; error?: string }> {
+  const harness = path.join(a.home, "plugin-harness.mjs");
+  fs.writeFileSync(harness, HARNESS);
+  const run = await runCollected("amp's Bun", a.bin, [harness], {
+    cwd,
+    env: envOf(a, {
+      BUN_BE_BUN: "1",
+      PLANGATE_AMP_PLUGIN: path.join(a.configHome, "amp", "plugins", "plangate.js"),
+      PLANGATE_TOOL_INPUT: JSON.stringify({ plan }),
+      PLANGATE_THREAD: thread,
+    }),
+    timeoutMs: 120_000,
+  });
+  const line = run.stdout.trim().split("\n").at(-1) ?? "";
+  try {
+    return JSON.parse(line) as { name: string; text?: string; error?: string };
+  } catch {
+    throw new Error(`the plugin gave no answer (exit ${run.status}): ${run.stdout}${run.stderr}`);
+  }
+}
