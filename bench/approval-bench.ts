@@ -128,8 +128,8 @@ type Ask =
 async function measure(ask: Ask): Promise<number> {
   const stream = ask.kind === "floor" ? "/sse" : `/api/sessions/${ask.sessionId}/stream`;
   const cookie = ask.kind === "real" ? ask.cookie : undefined;
-  const first = await subscribe(ask.port, stream, cookie);
-  const second = await subscribe(ask.port, stream, cookie);
+  const first = await subscribe(ask.port, stream, cookie ? { cookie } : {});
+  const second = await subscribe(ask.port, stream, cookie ? { cookie } : {});
   // Both sides idle alike before the POST (the subscribers catch up on the log meanwhile): a click after a pause.
   await sleep(20);
   const marker = ask.kind === "floor" ? ask.marker : '"type":"review.answered"';

@@ -8,6 +8,7 @@ import path from "node:path";
 import { needsBuild } from "../../scripts/needs-build";
 import { freePort } from "../../scripts/free-port";
 import { OPERATOR_TOKEN, operatorHeaders } from "./credential";
+import { type Subscriber, subscribe as sseSubscribe } from "./sse-wire";
 export { freePort };
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -115,37 +116,8 @@ export function request(port: number, method: string, urlPath: string, body?: un
   return send(port, method, urlPath, { headers: operatorHeaders(), body });
 }
 
-export type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
+export type { Subscriber };
 
-/** An SSE client on its own connection: resolves `seen(marker)` with the time the chunk carrying it arrived. */
-export function subscribe(port: number, urlPath: string): Promise<Subscriber> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    let ready = false;
-    let waiting: { marker: string; done: (t: number) => void } | null = null;
-    const req = http.get(
-      { host: "127.0.0.1", port, path: urlPath, agent: false, headers: operatorHeaders() },
-      (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          const now = performance.now();
-          text += chunk;
-          if (waiting && text.includes(waiting.marker)) {
-            waiting.done(now);
-            waiting = null;
-          }
-          if (ready || !text.includes(": connected")) return;
-          ready = true;
-          resolve({
-            seen: (marker) =>
-              new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
-            close: () => req.destroy(),
-          });
-        });
-      },
-    );
-    req.on("socket", (s) => s.setNoDelay(true));
-    req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)));
-  });
-}
+/** An SSE client as the operator's scripts open one (sse-wire.ts). */
+export const subscribe = (port: number, urlPath: string): Promise<Subscriber> =>
+  sseSubscribe(port, urlPath, operatorHeaders());

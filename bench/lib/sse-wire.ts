@@ -32,13 +32,15 @@ export function floorServer(): http.Server {
 
 export type Subscriber = { seen: (marker: string) => Promise<number>; close: () => void };
 
-/** An SSE client: resolves `seen(marker)` with the time the chunk carrying it arrived. */
-export function subscribe(port: number, urlPath: string, cookie?: string): Promise<Subscriber> {
+/**
+ * An SSE client on its own connection: resolves `seen(marker)` with the time the chunk carrying it arrived (now,
+ * when it arrived before the call).
+ */
+export function subscribe(port: number, urlPath: string, headers: Record<string, string> = {}): Promise<Subscriber> {
   return new Promise((resolve, reject) => {
     let text = "";
     let ready = false;
     let waiting: { marker: string; done: (t: number) => void } | null = null;
-    const headers = cookie ? { cookie } : {};
     const req = http.get({ host: "127.0.0.1", port, path: urlPath, agent: false, headers }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`${urlPath} answered ${res.statusCode}`));
       res.setEncoding("utf8");
@@ -51,7 +53,11 @@ export function subscribe(port: number, urlPath: string, cookie?: string): Promi
         }
         if (ready || !text.includes(": connected")) return;
         ready = true;
-        resolve({ seen: (marker) => new Promise((done) => (waiting = { marker, done })), close: () => req.destroy() });
+        resolve({
+          seen: (marker) =>
+            new Promise((done) => (text.includes(marker) ? done(performance.now()) : (waiting = { marker, done }))),
+          close: () => req.destroy(),
+        });
       });
     });
     req.on("socket", (s) => s.setNoDelay(true));
