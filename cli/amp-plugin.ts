@@ -2,13 +2,16 @@
 // esbuild (scripts/build-bundles.ts) after a line naming the hook command; Amp runs it under its own Bun. Amp has
 // no plan mode and no plan tool, so the plugin adds `submit_plan`: the plan goes on Plangate's desk under the
 // calling thread, and the person's answer is the tool's result (a send-back is thrown, the tool's error). The gate
-// is not here: Amp takes a plugin that fails or answers nothing as "allow", so the project's permission delegate
-// (cli/hook-amp-delegate.ts) refuses changing calls until the thread's plan is approved, and fails closed.
+// is the project's permission delegate (cli/hook-amp-delegate.ts), which fails closed; Amp takes a plugin that
+// fails or answers nothing as "allow", so the plugin's own gate stands behind it, for what the delegate cannot
+// see: a repository's settings that drop or shadow its rule (a nearer `.amp/settings.json`, a key given twice, a
+// pull) or let everything through (`amp.dangerouslyAllowAll`). Before the thread's plan is approved in this
+// folder, a changing call is rejected with the reason the model reads.
 //
 // What needs the server runs through `plangate hook amp` (cli/hook-amp.ts), so the plugin holds no token and no
 // client; the hook remembers an approval by thread, where the delegate finds it.
-import { AMP_PLAN_TOOL } from "../lib/external/amp-hook";
-import type { PiPlanAnswer as PlanAnswer } from "../lib/external/pi-hook";
+import { AMP_PLAN_TOOL, readsOnly } from "../lib/external/amp-hook";
+import type { PiPlanAnswer as PlanAnswer, PiToolAnswer as ToolAnswer } from "../lib/external/pi-hook";
 import { askHook } from "./ask-hook";
 
 /** Written by `plangate connect amp` as the file's first statement. */
@@ -16,7 +19,10 @@ declare const PLANGATE: { command: string };
 
 /** What Amp hands a plugin, as far as this one uses it (Amp's plugin API, 2026-09). */
 type ToolContext = { thread: { id: string } };
+type ToolCallEvent = { tool: string; thread: { id: string } };
+type ToolCallResult = { action: "allow" } | { action: "reject-and-continue"; message: string };
 type PluginApi = {
+  on(event: "tool.call", handler: (event: ToolCallEvent) => Promise<ToolCallResult>): unknown;
   registerTool(tool: {
     name: string;
     title: string;
@@ -27,6 +33,19 @@ type PluginApi = {
 };
 
 export default function plangate(amp: PluginApi): void {
+  amp.on("tool.call", async (event) => {
+    if (readsOnly(event.tool)) return { action: "allow" };
+    const answer = await askHook<ToolAnswer>(PLANGATE.command, {
+      event: "tool_call",
+      session_id: event.thread.id,
+      cwd: process.cwd(),
+      tool_name: event.tool,
+    }).catch((e: Error): ToolAnswer => ({ block: true, reason: e.message }));
+    return answer.block
+      ? { action: "reject-and-continue", message: answer.reason ?? "Not allowed by Plangate." }
+      : { action: "allow" };
+  });
+
   amp.registerTool({
     name: AMP_PLAN_TOOL,
     title: "Submit plan to Plangate",

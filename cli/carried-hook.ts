@@ -9,6 +9,7 @@ import { runHook } from "./run-hook";
 
 type Input = { event: string; cwd: string; session_id?: string; tool_name?: string };
 type Ask = { tool: string; input: object };
+type Answer = { answer: object } | { ask: Ask };
 
 export type CarriedHook<I extends Input> = {
   agent: string;
@@ -19,7 +20,7 @@ export type CarriedHook<I extends Input> = {
   planEvent: string;
   plan: (url: string, input: I, deadline: number) => Promise<object>;
   /** A tool call's answer now, or the ask to put on the desk. */
-  ask: (input: I) => { answer: object } | { ask: Ask };
+  ask: (input: I, url: string) => Answer | Promise<Answer>;
 };
 
 export const refusedPlan = (error: string) => ({ approved: false as const, error });
@@ -57,7 +58,7 @@ export async function reviewPlanOnDesk(
 }
 
 async function reviewAsk<I extends Input>(h: CarriedHook<I>, url: string, input: I, deadline: number) {
-  const next = h.ask(input);
+  const next = await h.ask(input, url);
   if ("answer" in next) return next.answer;
   const reply = await askAndWait(
     url,

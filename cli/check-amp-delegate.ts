@@ -1,7 +1,6 @@
 // `plangate connect amp --check`'s delegate half: the project's first rule names the delegate, the script is
 // Plangate's and current, and run as Amp runs it, it lets a read go on and refuses an edit before any plan.
 import { spawnSync } from "node:child_process";
-import { ampDelegateRule } from "./amp-delegate-file";
 import { reportChecks } from "./hook-check";
 
 const runAs = (script: string, project: string, tool: string, input: object) =>
@@ -14,17 +13,17 @@ const runAs = (script: string, project: string, tool: string, input: object) =>
   });
 
 export function checkAmpDelegate(o: {
-  first: Record<string, unknown> | undefined;
+  /** Why the project's settings would not hand every call to the delegate (cli/amp-settings.ts). */
+  problems: string[];
   script: string;
   text: string | undefined;
   expected: string;
   project: string;
 }): boolean {
-  const rule = JSON.stringify(ampDelegateRule(o.script));
   const lines = [
-    JSON.stringify(o.first) === rule
+    o.problems.length === 0
       ? { ok: true, line: `.amp/settings.json's first rule hands every call to ${o.script}` }
-      : { ok: false, line: ".amp/settings.json does not start with Plangate's delegate: run plangate connect amp" },
+      : { ok: false, line: `.amp/settings.json: ${o.problems.join("; ")}: run plangate connect amp` },
     o.text === o.expected
       ? { ok: true, line: `${o.script} is Plangate's, up to date` }
       : { ok: false, line: `${o.script} is missing or stale: run plangate connect amp` },

@@ -7,12 +7,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { applyEdits, modify } from "jsonc-parser";
 import { AMP_PLUGIN_MARKER, ampPluginFile } from "./amp-plugin-file";
 import { AMP_DELEGATE_MARKER, ampDelegatePath, ampDelegateRule, ampDelegateScript } from "./amp-delegate-file";
 import { checkAmpDelegate } from "./check-amp-delegate";
 import { type CarriedSpec, connectCarried } from "./connect-carried";
 import { userHookRequest } from "./connect-user-hook";
+import { gateProblems, rulesIn, withDelegate } from "./amp-settings";
 import { parseJsonSettings } from "./json-settings";
 import { readProjectFile, writeProjectFile } from "./project-file";
 import { selfPath } from "./self";
@@ -22,7 +22,6 @@ declare const PLANGATE_AMP_PLUGIN: string;
 
 const USAGE =
   "usage: plangate connect amp [--url URL] [--email EMAIL [--password-stdin] | --token TOKEN] [--timeout SECONDS] [--asks] [--check] [--remove]";
-const KEY = "amp.permissions";
 
 const SPEC: CarriedSpec = {
   agent: "amp",
@@ -38,20 +37,6 @@ const SPEC: CarriedSpec = {
 };
 
 const settingsFile = (project: string) => path.join(project, ".amp", "settings.json");
-
-type Rule = Record<string, unknown>;
-const rulesIn = (value: Record<string, unknown>): Rule[] =>
-  Array.isArray(value[KEY]) ? (value[KEY] as Rule[]).filter((r) => r && typeof r === "object") : [];
-
-/** The settings text with Plangate's rule first (or, with remove, out), every other rule kept in its order. */
-function withRule(text: string, value: Record<string, unknown>, ours: Rule, remove: boolean): string {
-  const others = rulesIn(value).filter((r) => r.to !== ours.to);
-  const rules = remove ? others : [ours, ...others];
-  return applyEdits(
-    text,
-    modify(text, [KEY], rules.length ? rules : undefined, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
-  );
-}
 
 function readScript(file: string): string | undefined {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
@@ -78,10 +63,13 @@ export async function run(args: string[]): Promise<number> {
     deadlineSec: r.timeoutSec - 60,
     asks: r.opts.asks === true,
   });
+  const rule = ampDelegateRule(script);
   let current: { text: string; value: Record<string, unknown> };
+  let text: string;
   let existing: string | undefined;
   try {
     current = parseJsonSettings(settings, readProjectFile(r.project, settings) ?? "{}");
+    text = withDelegate(settings, current.text, rule, r.opts.remove === true);
     existing = readScript(script);
   } catch (error) {
     console.error(`plangate: ${error instanceof Error ? error.message : String(error)}; nothing was changed`);
@@ -89,13 +77,16 @@ export async function run(args: string[]): Promise<number> {
   }
   const code = await connectCarried(SPEC, args);
   if (r.opts.check) {
-    const rules = rulesIn(current.value);
-    const ok = checkAmpDelegate({ first: rules[0], script, text: existing, expected, project: r.project });
+    const ok = checkAmpDelegate({
+      problems: gateProblems(current.value, rule),
+      script,
+      text: existing,
+      expected,
+      project: r.project,
+    });
     return ok && code === 0 ? 0 : 1;
   }
   if (code !== 0) return code;
-  const rule = ampDelegateRule(script);
-  const text = withRule(current.text, current.value, rule, r.opts.remove === true);
   // The script before the rule that names it, and the rule out before the script goes: a thread in between finds
   // Plangate's rule with its script, or Amp's own (a missing script would refuse every call, reads too).
   if (!r.opts.remove) {
@@ -110,7 +101,12 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const shadowed = rulesIn(current.value).filter((x) => x.to !== rule.to).length;
-  console.log(`plangate: ${settings}: the first rule hands every call to ${script}`);
+  console.log(`plangate: ${settings}: the first rule hands every call to ${script}, and allow-all is off`);
+  // Amp runs a repository's own plugins when it starts, before any plan, and no rule of Plangate's sees them.
+  if (fs.existsSync(path.join(r.project, ".amp", "plugins")))
+    console.log(
+      "plangate: note: this project has .amp/plugins: Amp runs them at its start, outside Plangate's gate; read them first",
+    );
   if (shadowed > 0)
     console.log(
       `plangate: note: your ${shadowed} other rule(s) there come after it and no longer decide; with --asks, changes go to the desk instead`,

@@ -4,13 +4,15 @@
 // its environment, and reads its exit code: 0 allow, 1 ask (Amp's own dialog), anything else refuse with stderr as
 // the reason; a delegate that cannot start refuses too. So every path here ends in an explicit exit, and any
 // failure is a refusal. Amp puts no timeout on a delegate: the hook's own deadline ends a wait on the desk.
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { AMP_EXIT, type AmpDecision, ampAsks, approvalKey, beforeApproval, readsOnly } from "../lib/external/amp-hook";
 import { ampToolInput } from "../lib/external/amp-hook-input";
 import { DELEGATE_ASK_EXIT } from "./amp-delegate-file";
 import { rememberedApproval } from "./approved-notes";
 import { askAndWait } from "./await-review";
-import { DEFAULT_URL } from "./client";
+import { configDir, DEFAULT_URL } from "./client";
 import { isConnected } from "./connections";
 import { options, UsageError } from "./options";
 
@@ -30,6 +32,42 @@ async function readInput(): Promise<string | null> {
   return size > MAX_INPUT ? null : Buffer.concat(chunks).toString("utf8");
 }
 
+/** The real path of what a reading call names, as far as it exists (a link into Plangate's folder is followed). */
+function real(p: string): string {
+  let at = p;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest);
+    } catch {
+      const up = path.dirname(at);
+      if (up === at) return p;
+      rest.unshift(path.basename(at));
+      at = up;
+    }
+  }
+}
+
+/** A glob's folder: the path up to its first segment with a wildcard. */
+const staticPart = (pattern: string) => {
+  const parts = pattern.split("/");
+  const at = parts.findIndex((x) => /[*?[{]/.test(x));
+  return at === -1 ? pattern : parts.slice(0, at).join("/") || (pattern.startsWith("/") ? "/" : ".");
+};
+
+/**
+ * Whether a reading call would read Plangate's own folder (the saved token): a path in it, or a search from a
+ * folder that holds it (a Grep or glob with no path searches the folder Amp runs in).
+ */
+function readsPlangate(input: Record<string, unknown>, cwd: string): boolean {
+  const mine = real(configDir());
+  const named = ["path", "filePattern"].map((k) => input[k]).filter((v): v is string => typeof v === "string");
+  return (named.length > 0 ? named : [cwd]).some((t) => {
+    const p = real(path.resolve(cwd, staticPart(t.replace(/^~(?=\/|$)/, os.homedir()))));
+    return !path.relative(mine, p).startsWith("..") || !path.relative(p, mine).startsWith("..");
+  });
+}
+
 async function decide(url: string, deadline: number, asks: boolean): Promise<AmpDecision> {
   const text = await readInput();
   if (text === null) return refuse("the call's arguments are over 16 MiB; not allowed.");
@@ -43,16 +81,20 @@ async function decide(url: string, deadline: number, asks: boolean): Promise<Amp
   }
   const input = ampToolInput.safeParse(parsed);
   if (!input.success) return refuse(`the delegate could not read ${tool}'s arguments; not allowed.`);
-  if (readsOnly(tool)) return { exit: AMP_EXIT.allow };
   const cwd = process.cwd();
+  if (readsOnly(tool))
+    return readsPlangate(input.data, cwd)
+      ? refuse(`${tool} may not read Plangate's own files (its token and state); not allowed.`)
+      : { exit: AMP_EXIT.allow };
   // A project taken out of Plangate whose settings still name the delegate: Amp's own dialog decides.
   if (!isConnected("amp", cwd)) return { exit: AMP_EXIT.ask };
   const thread = process.env.AMP_THREAD_ID;
   if (!thread) return refuse(`Amp named no thread, so no approved plan covers this ${tool} call; not allowed.`);
   if (!(await rememberedApproval(url, "amp", approvalKey(thread, cwd)))) return beforeApproval(tool);
   if (!asks) return { exit: AMP_EXIT.allow };
-  const wanted = ampAsks(tool, input.data);
-  if (wanted === null) return refuse(`Plangate could not read this ${tool} call; it is not allowed.`);
+  const wanted = ampAsks(tool, input.data, cwd);
+  if (wanted === null)
+    return refuse(`Plangate could not read this ${tool} call, or it runs outside the project; it is not allowed.`);
   for (const ask of wanted) {
     const reply = await askAndWait(
       url,

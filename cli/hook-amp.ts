@@ -2,9 +2,9 @@
 // plan: on the desk under Amp's thread, then the person's answer. An approval is remembered by the thread, where
 // the permission delegate (cli/hook-amp-delegate.ts) finds it. Amp puts no timeout on a plugin tool that we know
 // of, so the hook's own deadline ends a wait, with a refusal.
-import { approvalKey, approvalText, inAmpTerms } from "../lib/external/amp-hook";
+import { approvalKey, approvalText, beforeApproval, inAmpTerms } from "../lib/external/amp-hook";
 import { ampHookInput } from "../lib/external/amp-hook-input";
-import { rememberApproved } from "./approved-notes";
+import { rememberApproved, rememberedApproval } from "./approved-notes";
 import { blockCall, refusedPlan, reviewPlanOnDesk, runCarriedHook } from "./carried-hook";
 
 const USAGE = "usage: plangate hook amp [--url URL] [--deadline SECONDS] (run by Plangate's Amp plugin)";
@@ -30,6 +30,12 @@ export const run = (args: string[]): Promise<number> =>
             },
           )
         : Promise.resolve(refusedPlan("not a plan")),
-    // Amp's asks go through its permission delegate, never through the plugin.
-    ask: () => ({ answer: blockCall("Plangate's Amp plugin sends no asks.") }),
+    // The plugin's own gate (behind the delegate): before the thread's plan is approved here, only reading. Asks
+    // go through the delegate, never through the plugin.
+    ask: async (input, url) => {
+      if (input.event !== "tool_call") return { answer: blockCall("Plangate's Amp plugin sends no asks.") };
+      const approved = await rememberedApproval(url, "amp", approvalKey(input.session_id, input.cwd));
+      const d = approved ? null : beforeApproval(input.tool_name);
+      return { answer: d?.exit === 2 ? blockCall(d.reason) : {} };
+    },
   });

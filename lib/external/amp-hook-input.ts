@@ -11,6 +11,13 @@ export const ampHookInput = z.discriminatedUnion("event", [
     cwd: z.string().min(1).max(4096),
     plan: z.string().max(200_000),
   }),
+  /** A changing tool call the plugin's own gate asks about: may it go on in this thread and folder? */
+  z.object({
+    event: z.literal("tool_call"),
+    session_id: z.string().min(1).max(200),
+    cwd: z.string().min(1).max(4096),
+    tool_name: z.string().min(1).max(200),
+  }),
 ]);
 export type AmpHookInput = z.infer<typeof ampHookInput>;
 

@@ -40,7 +40,23 @@ describe("Amp's plan mode rules (the delegate's)", () => {
 
   it.each([
     ["shell_command", { command: "rm -rf build" }, [{ tool: "Bash", input: { command: "rm -rf build" } }]],
-    ["Bash", { cmd: "ls", cwd: "/x" }, [{ tool: "Bash", input: { command: "ls" } }]],
+    ["Bash", { cmd: "ls", cwd: "/w" }, [{ tool: "Bash", input: { command: "ls" } }]],
+    // A command run in a folder of the project is shown with its cd; one run elsewhere is refused unread.
+    [
+      "shell_command",
+      { command: "rm -rf .", workdir: "/w/build" },
+      [{ tool: "Bash", input: { command: "cd 'build' && rm -rf ." } }],
+    ],
+    [
+      "shell_command",
+      { command: "ls", workdir: "src/it's" },
+      [{ tool: "Bash", input: { command: "cd 'src/it'\\''s' && ls" } }],
+    ],
+    ["shell_command", { command: "rm -rf .", workdir: "/home/ada" }, null],
+    ["Bash", { cmd: "git clean -fdx", cwd: "/etc" }, null],
+    ["shell_command", { command: "rm -rf .", workdir: "/w/../etc" }, null],
+    ["shell_command", { command: "rm -rf .", workdir: "../elsewhere" }, null],
+    ["shell_command", { command: "rm -rf .", workdir: "/wx" }, null],
     ["edit_file", { path: "a.ts", old_str: "x", new_str: "y" }, [{ tool: "Edit", input: { file_path: "a.ts" } }]],
     ["create_file", { path: "b.ts", content: "" }, [{ tool: "Write", input: { file_path: "b.ts" } }]],
     [
@@ -55,7 +71,7 @@ describe("Amp's plan mode rules (the delegate's)", () => {
     ["edit_file", {}, null],
     ["Task", { prompt: "edit everything" }, null],
   ])("%s %j is asked as %j", (tool, input, asks) => {
-    expect(ampAsks(tool, input)).toEqual(asks);
+    expect(ampAsks(tool, input, "/w")).toEqual(asks);
   });
 
   it("an approval's text names Amp's plan tool and carries what Plangate's agent would read", () => {

@@ -61,16 +61,38 @@ export function patchFiles(patchText: string): string[] | null {
   return files.length > 0 && files.every((f) => f !== "") ? files : null;
 }
 
+/** One word for a POSIX shell. */
+const quoted = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
 /**
- * An Amp tool call as the asks Plangate judges (its Claude Code twin's names and input): one per file a patch
- * touches; [] for a tool that only reads; null for a changing call whose input is not what Amp sends.
+ * A shell call as the command the desk shows: one run in a folder of the project's (`workdir`, Bash's `cwd`) starts
+ * with the `cd` there; null for a folder outside the project or one that climbs (`..`), which the desk could not
+ * judge as the project's.
  */
-export function ampAsks(tool: string, input: Record<string, unknown>): AmpAsk[] | null {
+function shellAsk(command: string, workdir: string | null, cwd: string): AmpAsk | null {
+  const root = cwd.replace(/\/+$/, "");
+  if (workdir === null || workdir === root || workdir === ".") return { tool: "Bash", input: { command } };
+  const rel = workdir.startsWith(`${root}/`)
+    ? workdir.slice(root.length + 1)
+    : workdir.startsWith("/")
+      ? null
+      : workdir;
+  if (rel === null || rel.split("/").includes("..") || rel.startsWith("~")) return null;
+  return { tool: "Bash", input: { command: `cd ${quoted(rel)} && ${command}` } };
+}
+
+/**
+ * An Amp tool call as the asks Plangate judges (its Claude Code twin's names and input) in the project `cwd`: one
+ * per file a patch touches; [] for a tool that only reads; null for a changing call whose input is not what Amp
+ * sends, or a command run in a folder outside the project.
+ */
+export function ampAsks(tool: string, input: Record<string, unknown>, cwd: string): AmpAsk[] | null {
   if (readsOnly(tool)) return [];
   const text = (k: string) => (typeof input[k] === "string" ? (input[k] as string) : null);
   if (tool === "shell_command" || tool === "async_shell_command" || tool === "Bash") {
     const command = text("command") ?? text("cmd");
-    return command === null ? null : [{ tool: "Bash", input: { command } }];
+    const ask = command === null ? null : shellAsk(command, text("workdir") ?? text("cwd"), cwd);
+    return ask === null ? null : [ask];
   }
   if (tool === "edit_file" || tool === "create_file") {
     const file = text("path");

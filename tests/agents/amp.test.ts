@@ -15,7 +15,7 @@ import { approveInBrowser } from "./approve-in-browser";
 import { hookFaults } from "./hook-faults";
 import { replyNextAsk, sendBackForVersion2 } from "./told";
 import { AMP, cliForSuite, REPO_ROOT } from "./install-clis";
-import { type AmpEnv, ampDecides, ampSubmitsPlan } from "./run-amp";
+import { type AmpEnv, ampDecides, ampPluginGates, ampSubmitsPlan } from "./run-amp";
 
 const amp = await cliForSuite(AMP);
 const fixture = realServerFixture("amp");
@@ -151,8 +151,28 @@ describe.skipIf(!amp)(`Amp ${AMP.version} reviewed in Plangate (real CLI: its pe
     ]);
     expect(shell).toMatchObject({ action: "reject", exit: 2 });
     expect(shell.error).toContain("No shell here, please.");
+    // A command run in a folder outside the project never reaches the desk as the project's: refused unread.
+    const outside = await ampDecides(a, ws, "shell_command", { command: "rm -rf .", workdir: a.home }, "T-asks");
+    expect(outside).toMatchObject({ action: "reject", exit: 2 });
+    expect(outside.error).toContain("runs outside the project");
     // Reading still needs no one.
     expect(await ampDecides(a, ws, "Read", { path: "hello.txt" }, "T-asks")).toMatchObject({ action: "allow" });
+  }, 180_000);
+
+  it("the plugin's own gate holds where the repository's settings drop or shadow the delegate", async () => {
+    const { ws, a } = await connected("shadowed");
+    // A pull that drops Plangate's rule, or a nearer settings file Amp would read instead: Amp itself lets it by.
+    fs.writeFileSync(path.join(ws, ".amp", "settings.json"), '{"amp.dangerouslyAllowAll": true}');
+    expect(await ampDecides(a, ws, "edit_file", EDIT, "T-shadowed")).toMatchObject({ action: "allow" });
+    const gated = await ampPluginGates(a, ws, "edit_file", EDIT, "T-shadowed");
+    expect(gated.action).toBe("reject-and-continue");
+    expect(gated.message).toContain("edit_file is not allowed until your plan is approved");
+    expect(await ampPluginGates(a, ws, "Read", { path: "README.md" }, "T-shadowed")).toEqual({ action: "allow" });
+    const submitting = ampSubmitsPlan(a, ws, PLAN, "T-shadowed");
+    expect((await approveAs(fixture.server().url, cookie, (await pendingReview(1)).id)).status).toBe(200);
+    expect((await submitting).text).toMatch(/^The plan was approved/);
+    expect(await ampPluginGates(a, ws, "edit_file", EDIT, "T-shadowed")).toEqual({ action: "allow" });
+    expect((await ampPluginGates(a, ws, "edit_file", EDIT, "T-other")).action).toBe("reject-and-continue");
   }, 180_000);
 
   // The delegate is the gate, and Amp takes its exit code as the answer: whatever goes wrong must read as a refusal,
@@ -214,7 +234,7 @@ describe.skipIf(!amp)(`Amp ${AMP.version} reviewed in Plangate (real CLI: its pe
     const own = { tool: "Bash", matches: { cmd: "*git push*" }, action: "ask" };
     const settings = JSON.parse(fs.readFileSync(file, "utf8"));
     settings["amp.permissions"].push(own);
-    settings["amp.dangerouslyAllowAll"] = false;
+    settings["amp.dangerouslyAllowAll"] = true;
     fs.writeFileSync(file, JSON.stringify(settings));
     const how = {
       agent: "amp",
@@ -227,15 +247,15 @@ describe.skipIf(!amp)(`Amp ${AMP.version} reviewed in Plangate (real CLI: its pe
     expect(connectByEmail(how, ["--scope", "user"]).status).toBe(2);
     // Connecting again keeps one rule of Plangate's, first, and the project's own after it.
     expect(connectByEmail(how).status).toBe(0);
-    const twice = JSON.parse(fs.readFileSync(file, "utf8"))["amp.permissions"];
+    const again = JSON.parse(fs.readFileSync(file, "utf8"));
+    const twice = again["amp.permissions"];
     expect(twice).toHaveLength(2);
     expect(twice[1]).toEqual(own);
+    // Amp lets every call through before any rule while allow-all is on: connected, it is off in the project.
+    expect(again["amp.dangerouslyAllowAll"]).toBe(false);
     const removed = connectByEmail(how, ["--remove"]);
     expect(removed.status, removed.stderr).toBe(0);
-    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({
-      "amp.permissions": [own],
-      "amp.dangerouslyAllowAll": false,
-    });
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ "amp.permissions": [own] });
     expect(fs.existsSync(twice[0].to)).toBe(false);
     // Amp's own rules decide again.
     expect(await ampDecides(a, ws, "Bash", { cmd: "git push" })).toMatchObject({ action: "ask", exit: 1 });

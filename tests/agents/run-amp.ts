@@ -47,22 +47,24 @@ export async function ampDecides(
 const HARNESS = `
 const plugin = await import(process.env.PLANGATE_AMP_PLUGIN);
 let tool;
-plugin.default({ registerTool: (t) => { tool = t; return { dispose() {} }; } });
+const on = {};
+plugin.default({ registerTool: (t) => { tool = t; return { dispose() {} }; }, on: (e, h) => { on[e] = h; return { dispose() {} }; } });
+const thread = { id: process.env.PLANGATE_THREAD };
+const input = JSON.parse(process.env.PLANGATE_TOOL_INPUT);
 try {
-  const text = await tool.execute(JSON.parse(process.env.PLANGATE_TOOL_INPUT), { thread: { id: process.env.PLANGATE_THREAD } });
-  console.log(JSON.stringify({ name: tool.name, text }));
+  if (process.env.PLANGATE_CALL) {
+    console.log(JSON.stringify(await on["tool.call"]({ toolUseID: "toolu_1", tool: process.env.PLANGATE_CALL, input, thread })));
+  } else {
+    const text = await tool.execute(input, { thread });
+    console.log(JSON.stringify({ name: tool.name, text }));
+  }
 } catch (e) {
   console.log(JSON.stringify({ name: tool.name, error: e.message }));
 }
 `;
 
-/** The plugin's submit_plan, called in Amp's Bun from the project: the tool's result, or the error it threw. */
-export async function ampSubmitsPlan(
-  a: AmpEnv,
-  cwd: string,
-  plan: string,
-  thread = "T-plangate-1",
-): Promise<{ name: string; text?: string; error?: string }> {
+/** Runs the harness in Amp's Bun from the project: its last line, parsed. */
+async function inAmpsBun(a: AmpEnv, cwd: string, extra: Record<string, string>): Promise<Record<string, unknown>> {
   const harness = path.join(a.home, "plugin-harness.mjs");
   fs.writeFileSync(harness, HARNESS);
   const run = await runCollected("amp's Bun", a.bin, [harness], {
@@ -70,15 +72,33 @@ export async function ampSubmitsPlan(
     env: envOf(a, {
       BUN_BE_BUN: "1",
       PLANGATE_AMP_PLUGIN: path.join(a.configHome, "amp", "plugins", "plangate.js"),
-      PLANGATE_TOOL_INPUT: JSON.stringify({ plan }),
-      PLANGATE_THREAD: thread,
+      ...extra,
     }),
     timeoutMs: 120_000,
   });
   const line = run.stdout.trim().split("\n").at(-1) ?? "";
   try {
-    return JSON.parse(line) as { name: string; text?: string; error?: string };
+    return JSON.parse(line) as Record<string, unknown>;
   } catch {
     throw new Error(`the plugin gave no answer (exit ${run.status}): ${run.stdout}${run.stderr}`);
   }
 }
+
+/** The plugin's submit_plan, called in Amp's Bun from the project: the tool's result, or the error it threw. */
+export const ampSubmitsPlan = (a: AmpEnv, cwd: string, plan: string, thread = "T-plangate-1") =>
+  inAmpsBun(a, cwd, { PLANGATE_TOOL_INPUT: JSON.stringify({ plan }), PLANGATE_THREAD: thread }) as Promise<{
+    name: string;
+    text?: string;
+    error?: string;
+  }>;
+
+/** The plugin's own gate (its `tool.call` handler) on one call: Amp's plugin answer. */
+export const ampPluginGates = (a: AmpEnv, cwd: string, tool: string, input: object, thread = "T-plangate-1") =>
+  inAmpsBun(a, cwd, {
+    PLANGATE_TOOL_INPUT: JSON.stringify(input),
+    PLANGATE_THREAD: thread,
+    PLANGATE_CALL: tool,
+  }) as Promise<{
+    action: string;
+    message?: string;
+  }>;

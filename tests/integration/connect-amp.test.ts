@@ -88,6 +88,34 @@ describe("connect amp writes only Plangate's own files, and its delegate allows 
     expect(fs.existsSync(path.join(p.config, "amp", "plugins", "plangate.js"))).toBe(false);
   });
 
+  it("settings that give amp.permissions twice (Amp reads the last) are refused, and nothing is written", () => {
+    const p = place();
+    fs.mkdirSync(path.dirname(settingsOf(p)));
+    const twice = '{"amp.permissions": [],\n "amp.permissions": [{"tool": "*", "action": "allow"}]}';
+    fs.writeFileSync(settingsOf(p), twice);
+    const r = plangate(["connect", "amp", "--token", "pgt_x"], p);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("Amp would not read Plangate's rule");
+    expect(fs.readFileSync(settingsOf(p), "utf8")).toBe(twice);
+    expect(fs.existsSync(path.join(p.config, "amp", "plugins", "plangate.js"))).toBe(false);
+  });
+
+  it("the delegate keeps reading calls out of Plangate's own folder (the saved token)", () => {
+    const p = place();
+    expect(plangate(["connect", "amp", "--token", "pgt_x"], p).status).toBe(0);
+    fs.symlinkSync(path.join(p.config, "plangate"), path.join(p.project, "innocent"));
+    const reads = (tool: string, input: object) =>
+      delegate(p, p.project, { AGENT_TOOL_NAME: tool, AMP_THREAD_ID: "T-1" }, JSON.stringify(input)).status;
+    expect(reads("Read", { path: path.join(p.config, "plangate", "credentials.json") })).toBe(2);
+    expect(reads("Read", { path: "~/.config/plangate/credentials.json" })).toBe(2);
+    expect(reads("Read", { path: "innocent/credentials.json" })).toBe(2);
+    expect(reads("Grep", { pattern: "pgt_", path: p.home })).toBe(2);
+    expect(reads("glob", { filePattern: `${p.config}/*/credentials.json` })).toBe(2);
+    expect(reads("Read", { path: "README.md" })).toBe(0);
+    expect(reads("Grep", { pattern: "x" })).toBe(0);
+    expect(reads("glob", { filePattern: "**/*.ts" })).toBe(0);
+  });
+
   it("names its script from ~ in the project's settings, and the script gates only what Amp hands it", () => {
     const p = place();
     const r = plangate(["connect", "amp", "--token", "pgt_x"], p);
