@@ -9,7 +9,7 @@
 // folder, a changing call is rejected with the reason the model reads.
 //
 // What needs the server runs through `plangate hook amp` (cli/hook-amp.ts), so the plugin holds no token and no
-// client; the hook remembers an approval by thread, where the delegate finds it.
+// client; the hook remembers an approval by thread and folder, where the delegate finds it.
 import { AMP_PLAN_TOOL, readsOnly } from "../lib/external/amp-hook";
 import type { PiPlanAnswer as PlanAnswer, PiToolAnswer as ToolAnswer } from "../lib/external/pi-hook";
 import { askHook } from "./ask-hook";
@@ -21,7 +21,10 @@ declare const PLANGATE: { command: string };
 type ToolContext = { thread: { id: string } };
 type ToolCallEvent = { tool: string; thread: { id: string } };
 type ToolCallResult = { action: "allow" } | { action: "reject-and-continue"; message: string };
+type Uri = { toString(): string };
 type PluginApi = {
+  system: { workspaceRoot: Uri | null };
+  helpers: { filePathFromURI(uri: Uri): string };
   on(event: "tool.call", handler: (event: ToolCallEvent) => Promise<ToolCallResult>): unknown;
   registerTool(tool: {
     name: string;
@@ -33,12 +36,20 @@ type PluginApi = {
 };
 
 export default function plangate(amp: PluginApi): void {
+  // Amp runs a plugin in its own folder, not the project's: the project is Amp's workspace root. Without one the
+  // plugin cannot tell whether the folder is connected, so it gates.
+  const root = amp.system.workspaceRoot;
+  const cwd = root ? amp.helpers.filePathFromURI(root) : null;
+  const noWorkspace =
+    "Plangate: Amp has no workspace open, so Plangate cannot tell which project this is; not allowed.";
+
   amp.on("tool.call", async (event) => {
     if (readsOnly(event.tool)) return { action: "allow" };
+    if (cwd === null) return { action: "reject-and-continue", message: noWorkspace };
     const answer = await askHook<ToolAnswer>(PLANGATE.command, {
       event: "tool_call",
       session_id: event.thread.id,
-      cwd: process.cwd(),
+      cwd,
       tool_name: event.tool,
     }).catch((e: Error): ToolAnswer => ({ block: true, reason: e.message }));
     return answer.block
@@ -59,10 +70,11 @@ export default function plangate(amp: PluginApi): void {
       required: ["plan"],
     },
     async execute(input, ctx) {
+      if (cwd === null) throw new Error(noWorkspace);
       const answer = await askHook<PlanAnswer>(PLANGATE.command, {
         event: "submit_plan",
         session_id: ctx.thread.id,
-        cwd: process.cwd(),
+        cwd,
         plan: typeof input.plan === "string" ? input.plan : "",
       });
       if (answer.approved !== true) throw new Error(answer.error || "The plan was not approved on Plangate.");

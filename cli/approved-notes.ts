@@ -10,13 +10,21 @@ import { callServer, configDir } from "./client";
 const stateFile = (agent: string, sessionId: string) =>
   path.join(configDir(), "state", `${agent}-${createHash("sha256").update(sessionId).digest("hex").slice(0, 32)}.json`);
 
-type Remembered = { reviewId: string; planHash?: string };
+type Remembered = { reviewId: string; planHash?: string; folder?: string };
 
-/** `planHash`: the approved plan's text as the agent sent it, for an agent that sends it again after its own prompt. */
-export function rememberApproved(agent: string, sessionId: string, reviewId: string, planHash?: string): void {
+/**
+ * `planHash`: the approved plan's text as the agent sent it, for an agent that sends it again after its own prompt;
+ * `folder`: the folder the plan was for, for an agent whose session may go on in another (Amp's thread).
+ */
+export function rememberApproved(
+  agent: string,
+  sessionId: string,
+  reviewId: string,
+  o: { planHash?: string; folder?: string } = {},
+): void {
   const file = stateFile(agent, sessionId);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, JSON.stringify({ reviewId, planHash } satisfies Remembered), { mode: 0o600 });
+  fs.writeFileSync(file, JSON.stringify({ reviewId, ...o } satisfies Remembered), { mode: 0o600 });
 }
 
 function remembered(agent: string, sessionId: string): Remembered | null {
@@ -42,6 +50,22 @@ async function outcomeOf(url: string, reviewId: string): Promise<Outcome | null>
 export async function rememberedApproval(url: string, agent: string, sessionId: string, planHash?: string) {
   const r = remembered(agent, sessionId);
   return r !== null && r.planHash === planHash && (await outcomeOf(url, r.reviewId)) !== null;
+}
+
+/** Whether this session's remembered review is approved on the server, for a folder at or under `folder`. */
+export async function rememberedApprovalIn(url: string, agent: string, sessionId: string, folder: string) {
+  const r = remembered(agent, sessionId);
+  if (r?.folder === undefined) return false;
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const rel = path.relative(real(r.folder), real(folder));
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return false;
+  return (await outcomeOf(url, r.reviewId)) !== null;
 }
 
 /** The approved review's text for the model (its notes, the plan as approved), once; null when there is none. */

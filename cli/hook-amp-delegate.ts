@@ -7,10 +7,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { AMP_EXIT, type AmpDecision, ampAsks, approvalKey, beforeApproval, readsOnly } from "../lib/external/amp-hook";
+import { AMP_EXIT, type AmpDecision, ampAsks, beforeApproval, readsOnly } from "../lib/external/amp-hook";
 import { ampToolInput } from "../lib/external/amp-hook-input";
 import { DELEGATE_ASK_EXIT } from "./amp-delegate-file";
-import { rememberedApproval } from "./approved-notes";
+import { rememberedApprovalIn } from "./approved-notes";
 import { askAndWait } from "./await-review";
 import { configDir, DEFAULT_URL } from "./client";
 import { isConnected } from "./connections";
@@ -32,16 +32,20 @@ async function readInput(): Promise<string | null> {
   return size > MAX_INPUT ? null : Buffer.concat(chunks).toString("utf8");
 }
 
-/** The real path of what a reading call names, as far as it exists (a link into Plangate's folder is followed). */
-function real(p: string): string {
-  let at = p;
+/**
+ * The real path of a path as the kernel walks it (links before `..`, so `link/../x` is where the link leads), as far
+ * as it exists; a path is joined to `cwd` as text, never normalised first.
+ */
+function real(p: string, cwd: string): string {
+  let at = p.startsWith("/") ? p : `${cwd}/${p}`;
   const rest: string[] = [];
   for (;;) {
     try {
-      return path.join(fs.realpathSync(at), ...rest);
+      // The native call walks the path as the kernel does; Node's own one resolves `..` as text first.
+      return path.join(fs.realpathSync.native(at), ...rest);
     } catch {
       const up = path.dirname(at);
-      if (up === at) return p;
+      if (up === at) return path.resolve(at, ...rest);
       rest.unshift(path.basename(at));
       at = up;
     }
@@ -55,17 +59,30 @@ const staticPart = (pattern: string) => {
   return at === -1 ? pattern : parts.slice(0, at).join("/") || (pattern.startsWith("/") ? "/" : ".");
 };
 
+const within = (root: string, p: string) => {
+  const rel = path.relative(root, p);
+  return !rel.startsWith("..") && !path.isAbsolute(rel);
+};
+
 /**
- * Whether a reading call would read Plangate's own folder (the saved token): a path in it, or a search from a
- * folder that holds it (a Grep or glob with no path searches the folder Amp runs in).
+ * Whether a reading call would read Plangate's own folder (the saved token) or a process's environment (a token
+ * given in it): a path in them, or a search (Grep, glob) from a folder that holds Plangate's (with no path, the
+ * folder Amp runs in).
  */
-function readsPlangate(input: Record<string, unknown>, cwd: string): boolean {
-  const mine = real(configDir());
+function readsPlangate(tool: string, input: Record<string, unknown>, cwd: string): boolean {
+  const mine = real(configDir(), "/");
   const named = ["path", "filePattern"].map((k) => input[k]).filter((v): v is string => typeof v === "string");
-  return (named.length > 0 ? named : [cwd]).some((t) => {
-    const p = real(path.resolve(cwd, staticPart(t.replace(/^~(?=\/|$)/, os.homedir()))));
-    return !path.relative(mine, p).startsWith("..") || !path.relative(p, mine).startsWith("..");
+  const searches = tool === "Grep" || tool === "glob";
+  return (named.length > 0 ? named : searches ? [cwd] : []).some((t) => {
+    const p = real(staticPart(t.replace(/^~(?=\/|$)/, os.homedir())), cwd);
+    return within(mine, p) || (searches && within(p, mine)) || within("/proc", p);
   });
+}
+
+/** Whether a shell call's folder (`workdir`, Bash's `cwd`) is the project or in it, links followed. */
+function runsInProject(input: Record<string, unknown>, cwd: string): boolean {
+  const dir = [input.workdir, input.cwd].find((v): v is string => typeof v === "string" && v !== "");
+  return dir === undefined || within(real(cwd, "/"), real(dir, cwd));
 }
 
 async function decide(url: string, deadline: number, asks: boolean): Promise<AmpDecision> {
@@ -83,16 +100,16 @@ async function decide(url: string, deadline: number, asks: boolean): Promise<Amp
   if (!input.success) return refuse(`the delegate could not read ${tool}'s arguments; not allowed.`);
   const cwd = process.cwd();
   if (readsOnly(tool))
-    return readsPlangate(input.data, cwd)
+    return readsPlangate(tool, input.data, cwd)
       ? refuse(`${tool} may not read Plangate's own files (its token and state); not allowed.`)
       : { exit: AMP_EXIT.allow };
   // A project taken out of Plangate whose settings still name the delegate: Amp's own dialog decides.
   if (!isConnected("amp", cwd)) return { exit: AMP_EXIT.ask };
   const thread = process.env.AMP_THREAD_ID;
   if (!thread) return refuse(`Amp named no thread, so no approved plan covers this ${tool} call; not allowed.`);
-  if (!(await rememberedApproval(url, "amp", approvalKey(thread, cwd)))) return beforeApproval(tool);
+  if (!(await rememberedApprovalIn(url, "amp", thread, cwd))) return beforeApproval(tool);
   if (!asks) return { exit: AMP_EXIT.allow };
-  const wanted = ampAsks(tool, input.data, cwd);
+  const wanted = runsInProject(input.data, cwd) ? ampAsks(tool, input.data, cwd) : null;
   if (wanted === null)
     return refuse(`Plangate could not read this ${tool} call, or it runs outside the project; it is not allowed.`);
   for (const ask of wanted) {

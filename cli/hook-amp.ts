@@ -1,10 +1,11 @@
 // `plangate hook amp --url URL [--deadline SECONDS]`: what Plangate's Amp plugin (cli/amp-plugin.ts) runs for a
-// plan: on the desk under Amp's thread, then the person's answer. An approval is remembered by the thread, where
-// the permission delegate (cli/hook-amp-delegate.ts) finds it. Amp puts no timeout on a plugin tool that we know
-// of, so the hook's own deadline ends a wait, with a refusal.
-import { approvalKey, approvalText, beforeApproval, inAmpTerms } from "../lib/external/amp-hook";
+// plan: on the desk under Amp's thread, then the person's answer, and whether a changing call may go on (the
+// plugin's own gate). An approval is remembered by the thread with its folder (Amp's workspace root), where the
+// permission delegate (cli/hook-amp-delegate.ts) finds it for calls in that folder or under it. Amp puts no timeout on a plugin tool that we know of, so the hook's own
+// deadline ends a wait, with a refusal.
+import { approvalText, beforeApproval, inAmpTerms } from "../lib/external/amp-hook";
 import { ampHookInput } from "../lib/external/amp-hook-input";
-import { rememberApproved, rememberedApproval } from "./approved-notes";
+import { rememberApproved, rememberedApprovalIn } from "./approved-notes";
 import { blockCall, refusedPlan, reviewPlanOnDesk, runCarriedHook } from "./carried-hook";
 
 const USAGE = "usage: plangate hook amp [--url URL] [--deadline SECONDS] (run by Plangate's Amp plugin)";
@@ -24,7 +25,7 @@ export const run = (args: string[]): Promise<number> =>
             {
               inTerms: inAmpTerms,
               approved: (outcome, reviewId) => {
-                rememberApproved("amp", approvalKey(input.session_id, input.cwd), reviewId);
+                rememberApproved("amp", input.session_id, reviewId, { folder: input.cwd });
                 return { approved: true, text: approvalText(outcome) };
               },
             },
@@ -34,7 +35,7 @@ export const run = (args: string[]): Promise<number> =>
     // go through the delegate, never through the plugin.
     ask: async (input, url) => {
       if (input.event !== "tool_call") return { answer: blockCall("Plangate's Amp plugin sends no asks.") };
-      const approved = await rememberedApproval(url, "amp", approvalKey(input.session_id, input.cwd));
+      const approved = await rememberedApprovalIn(url, "amp", input.session_id, input.cwd);
       const d = approved ? null : beforeApproval(input.tool_name);
       return { answer: d?.exit === 2 ? blockCall(d.reason) : {} };
     },

@@ -49,7 +49,7 @@ async function reviewPlan(url: string, input: QwenHookInput, deadline: number): 
   if ("gone" in outcome) return refuse(`Plangate: ${outcome.gone}; the plan is not approved.`);
   if (outcome.status !== "approved")
     return refuse(outcome.message ?? "The plan was not approved on Plangate: keep planning.");
-  rememberApproved("qwen", input.session_id, submitted.reviewId, planHash(plan));
+  rememberApproved("qwen", input.session_id, submitted.reviewId, { planHash: planHash(plan) });
   // Qwen's own prompt still follows (an allow does not skip it for exit_plan_mode): the person picks the mode there.
   return qwenPermission("allow");
 }

@@ -27,12 +27,6 @@ export const AMP_READING_TOOLS = [
   "shell_command_status",
 ] as const;
 
-/**
- * Where an approval is remembered: the thread in the folder it planned for. A thread carried on in another folder
- * (another project, even a connected one) plans again there.
- */
-export const approvalKey = (thread: string, cwd: string): string => `${thread}\u0000${cwd}`;
-
 /** What Amp reads from a delegate's exit code. */
 export const AMP_EXIT = { allow: 0, ask: 1, refuse: 2 } as const;
 

@@ -151,10 +151,14 @@ describe.skipIf(!amp)(`Amp ${AMP.version} reviewed in Plangate (real CLI: its pe
     ]);
     expect(shell).toMatchObject({ action: "reject", exit: 2 });
     expect(shell.error).toContain("No shell here, please.");
-    // A command run in a folder outside the project never reaches the desk as the project's: refused unread.
-    const outside = await ampDecides(a, ws, "shell_command", { command: "rm -rf .", workdir: a.home }, "T-asks");
-    expect(outside).toMatchObject({ action: "reject", exit: 2 });
-    expect(outside.error).toContain("runs outside the project");
+    // A command run in a folder outside the project (named, or through a link in it) never reaches the desk as
+    // the project's: refused unread.
+    fs.symlinkSync(a.home, path.join(ws, "innocent"));
+    for (const workdir of [a.home, path.join(ws, "innocent")]) {
+      const outside = await ampDecides(a, ws, "shell_command", { command: "rm -rf .", workdir }, "T-asks");
+      expect(outside, workdir).toMatchObject({ action: "reject", exit: 2 });
+      expect(outside.error).toContain("runs outside the project");
+    }
     // Reading still needs no one.
     expect(await ampDecides(a, ws, "Read", { path: "hello.txt" }, "T-asks")).toMatchObject({ action: "allow" });
   }, 180_000);
@@ -173,6 +177,16 @@ describe.skipIf(!amp)(`Amp ${AMP.version} reviewed in Plangate (real CLI: its pe
     expect((await submitting).text).toMatch(/^The plan was approved/);
     expect(await ampPluginGates(a, ws, "edit_file", EDIT, "T-shadowed")).toEqual({ action: "allow" });
     expect((await ampPluginGates(a, ws, "edit_file", EDIT, "T-other")).action).toBe("reject-and-continue");
+    // Amp run in a subfolder of a project that is not a git repository reads no project settings at all: the
+    // plugin still gates there, and an approval for the project covers it.
+    const sub = path.join(ws, "src");
+    fs.mkdirSync(sub);
+    expect(await ampDecides(a, sub, "edit_file", EDIT, "T-sub")).toMatchObject({ action: "allow" });
+    expect((await ampPluginGates(a, sub, "edit_file", EDIT, "T-sub")).action).toBe("reject-and-continue");
+    expect(await ampPluginGates(a, sub, "edit_file", EDIT, "T-shadowed")).toEqual({ action: "allow" });
+    // Without a workspace the plugin cannot tell the project: it gates, and takes no plan.
+    expect((await ampPluginGates(a, null, "edit_file", EDIT, "T-shadowed")).action).toBe("reject-and-continue");
+    expect((await ampSubmitsPlan(a, null, PLAN, "T-shadowed")).error).toContain("no workspace open");
   }, 180_000);
 
   // The delegate is the gate, and Amp takes its exit code as the answer: whatever goes wrong must read as a refusal,

@@ -1,7 +1,8 @@
 // Drives the real Amp CLI where it runs without ampcode.com's sign-in (its model does not): `amp permissions test`,
 // which reads the project's `.amp/settings.json` and runs Plangate's delegate exactly as a thread would, and Amp's
-// own Bun (`BUN_BE_BUN=1 amp FILE`), which loads Plangate's plugin as Amp's plugin runtime would and calls its
-// submit_plan through a stand-in for Amp's plugin API (registerTool, the tool's thread).
+// own Bun (`BUN_BE_BUN=1 amp FILE`), which loads Plangate's plugin as Amp's plugin runtime would (in the plugin's
+// own folder) and calls its submit_plan and gate through a stand-in for Amp's plugin API (registerTool, on, the
+// workspace root, the tool's thread).
 import fs from "node:fs";
 import path from "node:path";
 import { runCollected } from "./run-pi";
@@ -45,10 +46,17 @@ export async function ampDecides(
 }
 
 const HARNESS = `
+import { fileURLToPath, pathToFileURL } from "node:url";
 const plugin = await import(process.env.PLANGATE_AMP_PLUGIN);
 let tool;
 const on = {};
-plugin.default({ registerTool: (t) => { tool = t; return { dispose() {} }; }, on: (e, h) => { on[e] = h; return { dispose() {} }; } });
+const root = process.env.PLANGATE_WORKSPACE;
+plugin.default({
+  system: { workspaceRoot: root ? { toString: () => pathToFileURL(root).href } : null },
+  helpers: { filePathFromURI: (u) => fileURLToPath(u.toString()) },
+  registerTool: (t) => { tool = t; return { dispose() {} }; },
+  on: (e, h) => { on[e] = h; return { dispose() {} }; },
+});
 const thread = { id: process.env.PLANGATE_THREAD };
 const input = JSON.parse(process.env.PLANGATE_TOOL_INPUT);
 try {
@@ -63,15 +71,24 @@ try {
 }
 `;
 
-/** Runs the harness in Amp's Bun from the project: its last line, parsed. */
-async function inAmpsBun(a: AmpEnv, cwd: string, extra: Record<string, string>): Promise<Record<string, unknown>> {
+/**
+ * Runs the harness in Amp's Bun as Amp runs a plugin: in the plugin's own folder, the project (`workspace`) given
+ * as Amp's workspace root (null: Amp runs without one). Its last line, parsed.
+ */
+async function inAmpsBun(
+  a: AmpEnv,
+  workspace: string | null,
+  extra: Record<string, string>,
+): Promise<Record<string, unknown>> {
   const harness = path.join(a.home, "plugin-harness.mjs");
   fs.writeFileSync(harness, HARNESS);
+  const plugins = path.join(a.configHome, "amp", "plugins");
   const run = await runCollected("amp's Bun", a.bin, [harness], {
-    cwd,
+    cwd: plugins,
     env: envOf(a, {
       BUN_BE_BUN: "1",
-      PLANGATE_AMP_PLUGIN: path.join(a.configHome, "amp", "plugins", "plangate.js"),
+      PLANGATE_AMP_PLUGIN: path.join(plugins, "plangate.js"),
+      ...(workspace === null ? {} : { PLANGATE_WORKSPACE: workspace }),
       ...extra,
     }),
     timeoutMs: 120_000,
@@ -85,7 +102,7 @@ async function inAmpsBun(a: AmpEnv, cwd: string, extra: Record<string, string>):
 }
 
 /** The plugin's submit_plan, called in Amp's Bun from the project: the tool's result, or the error it threw. */
-export const ampSubmitsPlan = (a: AmpEnv, cwd: string, plan: string, thread = "T-plangate-1") =>
+export const ampSubmitsPlan = (a: AmpEnv, cwd: string | null, plan: string, thread = "T-plangate-1") =>
   inAmpsBun(a, cwd, { PLANGATE_TOOL_INPUT: JSON.stringify({ plan }), PLANGATE_THREAD: thread }) as Promise<{
     name: string;
     text?: string;
@@ -93,7 +110,7 @@ export const ampSubmitsPlan = (a: AmpEnv, cwd: string, plan: string, thread = "T
   }>;
 
 /** The plugin's own gate (its `tool.call` handler) on one call: Amp's plugin answer. */
-export const ampPluginGates = (a: AmpEnv, cwd: string, tool: string, input: object, thread = "T-plangate-1") =>
+export const ampPluginGates = (a: AmpEnv, cwd: string | null, tool: string, input: object, thread = "T-plangate-1") =>
   inAmpsBun(a, cwd, {
     PLANGATE_TOOL_INPUT: JSON.stringify(input),
     PLANGATE_THREAD: thread,

@@ -111,6 +111,12 @@ describe("connect amp writes only Plangate's own files, and its delegate allows 
     expect(reads("Read", { path: "innocent/credentials.json" })).toBe(2);
     expect(reads("Grep", { pattern: "pgt_", path: p.home })).toBe(2);
     expect(reads("glob", { filePattern: `${p.config}/*/credentials.json` })).toBe(2);
+    // Links are followed before `..`, as the kernel walks a path.
+    fs.symlinkSync(path.join(p.config, "amp"), path.join(p.project, "lnk"));
+    expect(reads("Read", { path: "lnk/../plangate/credentials.json" })).toBe(2);
+    expect(reads("Read", { path: "/proc/self/cwd/../home/.config/plangate/credentials.json" })).toBe(2);
+    // A process's environment may hold a token (PLANGATE_TOKEN).
+    expect(reads("Read", { path: "/proc/self/environ" })).toBe(2);
     expect(reads("Read", { path: "README.md" })).toBe(0);
     expect(reads("Grep", { pattern: "x" })).toBe(0);
     expect(reads("glob", { filePattern: "**/*.ts" })).toBe(0);
