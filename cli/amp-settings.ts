@@ -3,6 +3,8 @@
 // it is true, and takes the project's value over the global one (which Amp's own "Allow All for Every Session"
 // writes). The settings are the repository's, so the result is read back as Amp reads it (the last of two equal
 // keys wins) before anything is written.
+import fs from "node:fs";
+import path from "node:path";
 import { applyEdits, modify } from "jsonc-parser";
 import { parseJsonSettings } from "./json-settings";
 
@@ -42,4 +44,37 @@ export function withDelegate(file: string, text: string, ours: Rule, remove: boo
   if (problems.length > 0)
     throw new Error(`${file}: Amp would not read Plangate's rule (${problems.join("; ")}): a key given twice?`);
   return out;
+}
+
+/**
+ * The settings file Amp reads for a thread started in `cwd`: the nearest `.amp/settings.json(c)` from there up to
+ * the git repository's top (only `cwd` itself outside a repository); null when there is none.
+ */
+export function settingsAmpReads(cwd: string): string | null {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    for (const name of ["settings.json", "settings.jsonc"]) {
+      const file = path.join(dir, ".amp", name);
+      if (fs.existsSync(file)) return file;
+    }
+    if (fs.existsSync(path.join(dir, ".git")) || path.dirname(dir) === dir) return null;
+    if (dir === cwd && !insideGit(cwd)) return null;
+  }
+}
+
+const insideGit = (cwd: string): boolean => {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, ".git"))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+};
+
+/** Whether Amp, started in `cwd`, hands every call to Plangate's delegate (`ours`) with allow-all off. */
+export function delegateInForce(cwd: string, ours: (file: string) => Rule): boolean {
+  const file = settingsAmpReads(cwd);
+  if (file === null) return false;
+  try {
+    return gateProblems(parseJsonSettings(file, fs.readFileSync(file, "utf8")).value, ours(file)).length === 0;
+  } catch {
+    return false;
+  }
 }

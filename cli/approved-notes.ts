@@ -52,6 +52,11 @@ export async function rememberedApproval(url: string, agent: string, sessionId: 
   return r !== null && r.planHash === planHash && (await outcomeOf(url, r.reviewId)) !== null;
 }
 
+/** Forgets the session's approval: a new plan is planned again, whatever becomes of it. */
+export function forgetApproved(agent: string, sessionId: string): void {
+  fs.rmSync(stateFile(agent, sessionId), { force: true });
+}
+
 /** Whether this session's remembered review is approved on the server, for a folder at or under `folder`. */
 export async function rememberedApprovalIn(url: string, agent: string, sessionId: string, folder: string) {
   const r = remembered(agent, sessionId);

@@ -19,6 +19,8 @@ export type CarriedHook<I extends Input> = {
   schema: { safeParse(raw: unknown): { success: true; data: I } | { success: false } };
   planEvent: string;
   plan: (url: string, input: I, deadline: number) => Promise<object>;
+  /** Whether a tool call in this folder is gated (default: the folder is in a connected project). */
+  gatesCall?: (cwd: string) => boolean;
   /** A tool call's answer now, or the ask to put on the desk. */
   ask: (input: I, url: string) => Answer | Promise<Answer>;
 };
@@ -84,10 +86,13 @@ export function runCarriedHook<I extends Input>(args: string[], h: CarriedHook<I
       const input = parsed.data;
       if (input.event === "start") return { connected: isConnected(h.agent, input.cwd) };
       // The module asks only in a connected folder; a folder taken out since answers as one never connected.
-      if (!isConnected(h.agent, input.cwd))
-        return input.event === h.planEvent
-          ? { approved: true, unreviewed: true, text: "Plangate is not connected in this folder: no review is needed." }
-          : {};
+      if (input.event !== h.planEvent && !(h.gatesCall ?? ((cwd) => isConnected(h.agent, cwd)))(input.cwd)) return {};
+      if (input.event === h.planEvent && !isConnected(h.agent, input.cwd))
+        return {
+          approved: true,
+          unreviewed: true,
+          text: "Plangate is not connected in this folder: no review is needed.",
+        };
       return input.event === h.planEvent ? h.plan(url, input, deadline) : reviewAsk(h, url, input, deadline);
     },
     failed: (_raw, why) =>

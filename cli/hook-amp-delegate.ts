@@ -101,7 +101,9 @@ async function decide(url: string, deadline: number, asks: boolean): Promise<Amp
   const cwd = process.cwd();
   if (readsOnly(tool))
     return readsPlangate(tool, input.data, cwd)
-      ? refuse(`${tool} may not read Plangate's own files (its token and state); not allowed.`)
+      ? refuse(
+          `${tool} may not read Plangate's own files (its token and state), search a folder that holds them, or read /proc; not allowed.`,
+        )
       : { exit: AMP_EXIT.allow };
   // A project taken out of Plangate whose settings still name the delegate: Amp's own dialog decides.
   if (!isConnected("amp", cwd)) return { exit: AMP_EXIT.ask };
