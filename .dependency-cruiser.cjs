@@ -1,5 +1,5 @@
 // Layers point down: edge (routes, pages, components, CLI, scripts) → agent (with model) → tools and external →
-// plan/team/verify/webhooks (with sandbox, workspace, config) → session → data (lib/db) → pure. The pure layer
+// plan/team/verify/webhooks/notify (with sandbox, workspace, config) → session → data (lib/db) → pure. The pure layer
 // lives beside the concern it serves: a domain folder's rules/ (who may, what is allowed), views/ (what a page
 // shows, from plain data) and the session's log/ (the events and their fold), with lib/permission. Any layer may
 // import them and they import only each other. `npm test` runs this first (npm run check:layers).
@@ -10,6 +10,7 @@ const PURE_FOLDERS = `^lib/(${[
   "review/rules",
   "external/rules",
   "model/rules",
+  "notify/rules",
   "auth/views",
   "desk/views",
   "plan/views",
@@ -27,7 +28,7 @@ const HOME_DEFAULT = "^lib/permission/(config|agents)\\.ts$";
 const CORE = `^lib/permission/|${PURE_FOLDERS}|^lib/(id|errors|vocabulary|env|retry)\\.ts$`;
 const DATA = "^lib/db/";
 const SESSION = "^lib/session/";
-const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|sandbox|workspace|config|auth)/";
+const DOMAIN = "^lib/(plan|review|team|desk|verify|webhooks|notify|sandbox|workspace|config|auth)/";
 // The review's pure files: plain functions over plain data, which the card may import too.
 const REVIEW_PURE =
   "review-types|parse-decision|check-decider|weigh-policy|pick-approval-mode|anchor-threads|write-agent-message|decide-review|close-decision|close-elsewhere|approval-mode-events|card-keys";

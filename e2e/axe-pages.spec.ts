@@ -78,6 +78,8 @@ test("0 axe violations (WCAG 2.2 AA, best practice) on every page, at 1280x720 a
   await anyone.close();
   const { context, page: empty } = await signedIn(browser, baseURL ?? "", NOBODY);
   found.push(...(await check(empty, "/desk", nothing)));
+  // A person's own page: passkeys and notification choices (issue 46).
+  found.push(...(await check(empty, "/account", shown("notification-choices"))));
   await context.close();
 
   found.push(...(await check(page, "/", nothing)));

@@ -189,3 +189,32 @@ describe("single sign-on (PLANGATE_OIDC_*)", () => {
     expect(() => parseEnv(raw)).toThrow(message);
   });
 });
+
+describe("email notices' variables (issue 46)", () => {
+  const smtp = {
+    PLANGATE_SMTP_URL: "smtp://user:pass@mail.example.com:587",
+    PLANGATE_SMTP_FROM: "Plangate <p@example.com>",
+  };
+
+  it("takes both together, and links point at the public address or else HOST:PORT", () => {
+    expect(parseEnv(smtp)).toMatchObject(smtp);
+    expect(parseEnv({}).publicUrl).toBe("http://localhost:3000");
+    expect(parseEnv({ PLANGATE_PUBLIC_URL: "https://plangate.example.com/" }).publicUrl).toBe(
+      "https://plangate.example.com",
+    );
+    expect(parseEnv({ ...smtp, PLANGATE_SMTP_URL: "smtps://mail.example.com" }).PLANGATE_SMTP_URL).toBe(
+      "smtps://mail.example.com",
+    );
+  });
+
+  it.each([
+    [{ PLANGATE_SMTP_URL: smtp.PLANGATE_SMTP_URL }, /PLANGATE_SMTP_FROM: email needs PLANGATE_SMTP_URL and/],
+    [{ PLANGATE_SMTP_FROM: smtp.PLANGATE_SMTP_FROM }, /PLANGATE_SMTP_URL: email needs/],
+    [{ ...smtp, PLANGATE_SMTP_URL: "http://mail.example.com" }, /PLANGATE_SMTP_URL must be smtp:\/\//],
+    [{ ...smtp, PLANGATE_SMTP_FROM: "not an address" }, /PLANGATE_SMTP_FROM must be an address/],
+    [{ ...smtp, PLANGATE_SMTP_FROM: "a@b.c\r\nBcc: x@evil.test" }, /PLANGATE_SMTP_FROM must be an address/],
+    [{ PLANGATE_PUBLIC_URL: "javascript:alert(1)" }, /PLANGATE_PUBLIC_URL must be an http\(s\) URL/],
+  ])("refuses %j at boot, naming the variable", (raw, message) => {
+    expect(() => parseEnv(raw)).toThrow(message);
+  });
+});

@@ -197,8 +197,58 @@ export const envSchema = z
           v === undefined || listOf(v).every((h) => /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(h)),
         "a comma-separated list of host names (host or host:port)",
       ),
+    // Notifications (docs/notifications.md): email goes out only once the operator names an SMTP server and a sender.
+    PLANGATE_SMTP_URL: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) =>
+          v === undefined || (URL.canParse(v) && /^smtps?:$/.test(new URL(v).protocol) && new URL(v).hostname !== ""),
+        "PLANGATE_SMTP_URL must be smtp://[user:pass@]host:port or smtps://…",
+      ),
+    PLANGATE_SMTP_FROM: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || /^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(v),
+        "PLANGATE_SMTP_FROM must be an address (plangate@example.com or Plangate <plangate@example.com>)",
+      ),
+    // Slack (docs/notifications.md): the app's bot token and signing secret, together; the API's address for a gateway.
+    PLANGATE_SLACK_BOT_TOKEN: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || /^xox[a-z]-[A-Za-z0-9-]{8,}$/.test(v),
+        "PLANGATE_SLACK_BOT_TOKEN must be a bot token (xoxb-…)",
+      ),
+    PLANGATE_SLACK_SIGNING_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine((v) => v === undefined || v.length >= 16, "PLANGATE_SLACK_SIGNING_SECRET must be at least 16 characters"),
+    PLANGATE_SLACK_API_URL: z
+      .url({ protocol: /^https?$/, error: "PLANGATE_SLACK_API_URL must be an http(s) URL" })
+      .default("https://slack.com/api")
+      .or(z.literal("").transform(() => "https://slack.com/api")),
+    // The address links in messages use (the desk as people reach it); unset: http://HOST:PORT.
+    PLANGATE_PUBLIC_URL: httpUrl("PLANGATE_PUBLIC_URL"),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.PLANGATE_SLACK_BOT_TOKEN) !== Boolean(env.PLANGATE_SLACK_SIGNING_SECRET))
+      ctx.addIssue({
+        code: "custom",
+        path: [env.PLANGATE_SLACK_BOT_TOKEN ? "PLANGATE_SLACK_SIGNING_SECRET" : "PLANGATE_SLACK_BOT_TOKEN"],
+        message: "Slack needs PLANGATE_SLACK_BOT_TOKEN and PLANGATE_SLACK_SIGNING_SECRET together",
+      });
+    if (Boolean(env.PLANGATE_SMTP_URL) !== Boolean(env.PLANGATE_SMTP_FROM))
+      ctx.addIssue({
+        code: "custom",
+        path: [env.PLANGATE_SMTP_URL ? "PLANGATE_SMTP_FROM" : "PLANGATE_SMTP_URL"],
+        message: "email needs PLANGATE_SMTP_URL and PLANGATE_SMTP_FROM together",
+      });
     if (listOf(env.PLANGATE_WEBHOOKS ?? "").length > 0 && !env.PLANGATE_WEBHOOK_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -249,6 +299,8 @@ export type Env = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & {
   webhooks: string[];
   webhookHosts: string[];
   allowedHosts: string[];
+  /** Where links in notices point, without a trailing slash. */
+  publicUrl: string;
 };
 
 export class EnvError extends Error {
@@ -278,6 +330,10 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
   const allowedHosts = listOf(env.PLANGATE_ALLOWED_HOSTS ?? "").map((h) => h.toLowerCase());
   const databaseUrlSet = env.DATABASE_URL !== undefined;
   const DATABASE_URL = env.DATABASE_URL ?? `file:${path.join(dataDir, "plangate.db")}`;
+  const host = env.HOST === "127.0.0.1" || env.HOST === "0.0.0.0" ? "localhost" : env.HOST;
+  const publicUrl = (
+    env.PLANGATE_PUBLIC_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${env.PORT}`
+  ).replace(/\/+$/, "");
   return {
     ...env,
     DATABASE_URL,
@@ -289,6 +345,7 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     webhooks,
     webhookHosts,
     allowedHosts,
+    publicUrl,
   };
 }
 

@@ -5,10 +5,16 @@ import { isIpHost, LoopbackNotice } from "@/components/loopback-notice";
 import { getDb } from "@/lib/db/client";
 import { passkeysOf } from "@/lib/db/people/passkeys";
 import { pageActor } from "@/lib/http/page-actor";
+import { readNotifications } from "@/lib/notify/manage-choices";
+import { NotificationChoices } from "@/components/notification-choices";
+import { NoticeLog } from "./notice-log";
 
 export const dynamic = "force-dynamic";
 
-/** Your account: the signed-in person's own passkeys (each removable), and a button to add one on this device. */
+/**
+ * Your account: the signed-in person's own passkeys (each removable), a button to add one on this device, and what
+ * Plangate tells them and how (issue 46), with their latest notices.
+ */
 export default async function AccountPage() {
   const actor = await pageActor();
   const host = (await headers()).get("host") ?? "";
@@ -21,7 +27,10 @@ export default async function AccountPage() {
         </p>
       </section>
     );
-  const keys = await passkeysOf(getDb(), actor.userId);
+  const [keys, notifications] = await Promise.all([
+    passkeysOf(getDb(), actor.userId),
+    readNotifications(getDb(), actor),
+  ]);
   return (
     <section aria-labelledby="account-title" className="flex flex-col gap-4">
       <h1 id="account-title" className="text-xl font-semibold">
@@ -48,6 +57,20 @@ export default async function AccountPage() {
       )}
       <LoopbackNotice host={host} />
       {!isIpHost(host) && <AddPasskeyButton />}
+      <h2 className="font-medium" id="notifications">
+        Notifications
+      </h2>
+      <p className="text-sm">
+        Plangate tells you when something waits for your decision, to {notifications.channels.email.address}. A message
+        links to the item on the desk, where you sign in as yourself: no message can decide anything.
+      </p>
+      <NotificationChoices
+        initial={notifications.choices}
+        available={notifications.channels.email.available}
+        slack={notifications.channels.slack}
+      />
+      <h3 className="font-medium">Latest notices</h3>
+      <NoticeLog entries={notifications.log} />
     </section>
   );
 }

@@ -13,6 +13,9 @@ const KEYS: Record<string, readonly string[]> = {
   ReviewPolicy: ["path"],
   ReviewApproval: ["reviewId", "userId"],
   RateLimit: ["key"],
+  NotifyPreference: ["userId"],
+  SlackLink: ["slackUser"],
+  SeenRequest: ["key"],
 };
 
 /** Every table of prisma/schema.prisma, parents before children, with the primary key its keyset pages walk. */
@@ -23,6 +26,7 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
   ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
   ...["OneTimeLink", "AuditEntry", "TeamLead", "RateLimit"],
+  ...["Notice", "NotifyPreference", "SlackLink", "SeenRequest"],
 ].map((name) => ({ name, key: KEYS[name] ?? ["id"] }));
 
 export type Kind = "text" | "integer" | "boolean" | "timestamp";

@@ -39,15 +39,22 @@ export async function findWebhookReview(
 }
 
 /**
- * Takes an outbox row and writes the deliveries it owes, in one transaction: two instances sweeping together make
- * them once (the second DELETE finds nothing), and a crash before the commit leaves the row for the next sweep.
+ * Takes an outbox row and writes the deliveries it owes, with what else its consumers write (`also`: the notices it
+ * owes, through their own home module), in one transaction: two instances sweeping together make them once (the
+ * second DELETE finds nothing), and a crash before the commit leaves the row for the next sweep.
  */
-export async function takeOutboxRow(conn: Conn, outboxId: string, deliveries: readonly NewDeliveryRow[]) {
+export async function takeOutboxRow(
+  conn: Conn,
+  outboxId: string,
+  deliveries: readonly NewDeliveryRow[],
+  also?: (trx: Conn) => Promise<void>,
+) {
   // Nothing to write with it: the one DELETE is the claim.
-  if (deliveries.length === 0) return deleteOutboxRow(conn, outboxId);
+  if (deliveries.length === 0 && !also) return deleteOutboxRow(conn, outboxId);
   return withTransaction(conn, async (trx) => {
     if (!(await deleteOutboxRow(trx, outboxId))) return false;
     for (const d of deliveries) await trx.insertInto("WebhookDelivery").values(d).execute();
+    await also?.(trx);
     return true;
   });
 }

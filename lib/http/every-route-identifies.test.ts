@@ -12,6 +12,8 @@ const OPEN_ROUTES = [
   "app/api/auth/[...all]/route.ts",
   "app/api/links/[token]/route.ts",
   "app/cli/plangate.mjs/route.ts",
+  // Slack's requests carry Slack's signature, checked instead of a credential (lib/notify/answer-slack.ts).
+  "app/api/integrations/slack/interactions/route.ts",
 ];
 const OPEN_PAGES = ["app/sign-in/page.tsx", "app/link/[token]/page.tsx"];
 

@@ -53,10 +53,14 @@ function bearerToken(authorization: string | null): string | null {
   return m ? (m[1] ?? null) : null;
 }
 
-/** Paths anyone may load: the health check, the sign-in pages and their routes, one-time links, the CLI file. */
+/**
+ * Paths anyone may load: the health check, the sign-in pages and their routes, one-time links, the CLI file, and
+ * Slack's interactivity requests (which carry Slack's signature, checked by their route, instead of a credential).
+ */
 export function isOpenPath(pathname: string): boolean {
   return (
     pathname === "/api/health" ||
+    pathname === "/api/integrations/slack/interactions" ||
     pathname === "/sign-in" ||
     pathname.startsWith("/api/auth/") ||
     pathname.startsWith("/link/") ||

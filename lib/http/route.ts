@@ -137,12 +137,18 @@ function assertWellFormed(value: unknown): void {
 }
 
 /** Bodies past `maxBytes` are a 413 (declared or read); the proxy passes up to 64 MB (next.config.mjs). */
-export async function parseBody<T>(req: Request, schema: ZodType<T>, maxBytes = 1_000_000): Promise<T> {
+/** The body as text, refused (413) past maxBytes, whatever Content-Length claimed. */
+export async function readBodyText(req: Request, maxBytes = 1_000_000): Promise<string> {
   const tooLarge = () =>
-    new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000_000)} MB.`);
+    new AppError("payload_too_large", `The request body is larger than ${Math.round(maxBytes / 1_000) / 1_000} MB.`);
   if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   const text = await req.text();
   if (Buffer.byteLength(text, "utf8") > maxBytes) throw tooLarge();
+  return text;
+}
+
+export async function parseBody<T>(req: Request, schema: ZodType<T>, maxBytes = 1_000_000): Promise<T> {
+  const text = await readBodyText(req, maxBytes);
   let data: unknown = {};
   if (text.trim()) {
     try {

@@ -6,36 +6,31 @@ import type { Db } from "../db/client";
 import { listApprovalsOf } from "../db/plans/approvals";
 import { policyFor } from "../db/plans/policies";
 import { listPendingReviewsOf, listReviewedVersions, type ReviewedVersionOf } from "../db/plans/reviews";
-import { standingOf } from "./check-decider";
+import { type StandingFacts, standingOf } from "./check-decider";
 import { approverOf, isLeadReview, loadLeadPeople, planFiles } from "./load-review";
 import { type ReviewPosition, reviewView } from "./read-review";
 import type { PolicyFacts } from "./review-types";
 import { plainPolicy, statusOf } from "./weigh-policy";
 
-type Waiting = { id: string; sessionId: string; kind: string; intent: unknown; status: string };
+export type Waiting = { id: string; sessionId: string; kind: string; intent: unknown; status: string };
 
 /**
- * Each pending plan review's position for `actor` (the same standingOf the server accepts a decision by), keyed by
- * review id, with its reviewed version. Questions and reviews with no plan version are left out: a review that needs
- * a person is never hidden. A few queries for the whole list (versions, approvals, each workspace's policy, each
- * team's lead people), never a round of queries per review.
+ * What each pending plan review's standing is weighed by (the same facts standingOf gets when the server accepts a
+ * decision), keyed by review id, with its reviewed version. Questions and reviews with no plan version are left out.
+ * A few queries for the whole list (versions, approvals, each workspace's policy, each team's lead people), never a
+ * round of queries per review.
  */
-export async function readPositions(
+export async function readStandingFacts(
   db: Db,
-  actor: Actor,
   reviews: readonly Waiting[],
-): Promise<{ positions: Map<string, ReviewPosition>; versions: Map<string, ReviewedVersionOf> }> {
+): Promise<{ facts: Map<string, StandingFacts>; versions: Map<string, ReviewedVersionOf> }> {
   const plans = reviews.filter((r) => r.kind === "plan-review" && r.status === "pending");
   const ids = plans.map((r) => r.id);
-  const [versionRows, approvals, me] = await Promise.all([
-    listReviewedVersions(db, ids),
-    listApprovalsOf(db, ids),
-    approverOf(db, actor),
-  ]);
+  const [versionRows, approvals] = await Promise.all([listReviewedVersions(db, ids), listApprovalsOf(db, ids)]);
   const versions = new Map(versionRows.map((v) => [v.reviewId, v]));
   const policies = once((workspace: string) => policyFor(db, workspace));
   const leads = once((teamId: string) => loadLeadPeople(db, teamId));
-  const positions = new Map<string, ReviewPosition>();
+  const facts = new Map<string, StandingFacts>();
   for (const r of plans) {
     const version = versions.get(r.id);
     if (!version) continue;
@@ -52,9 +47,23 @@ export async function readPositions(
     };
     const lead = isLeadReview(r);
     const leadPeople = lead && version.teamId ? await leads(version.teamId) : null;
-    const standing = standingOf({ workspace: version.workspace, lead, leadPeople, needs }, { actor, me });
-    positions.set(r.id, { status: statusOf(needs), standing });
+    facts.set(r.id, { workspace: version.workspace, lead, leadPeople, needs });
   }
+  return { facts, versions };
+}
+
+/**
+ * Each pending plan review's position for `actor` (the same standingOf the server accepts a decision by), keyed by
+ * review id, with its reviewed version (see readStandingFacts). A review that needs a person is never hidden.
+ */
+export async function readPositions(
+  db: Db,
+  actor: Actor,
+  reviews: readonly Waiting[],
+): Promise<{ positions: Map<string, ReviewPosition>; versions: Map<string, ReviewedVersionOf> }> {
+  const [{ facts, versions }, me] = await Promise.all([readStandingFacts(db, reviews), approverOf(db, actor)]);
+  const positions = new Map<string, ReviewPosition>();
+  for (const [id, f] of facts) positions.set(id, { status: statusOf(f.needs), standing: standingOf(f, { actor, me }) });
   return { positions, versions };
 }
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { authorise, signerFor } from "../auth/authorise";
 import type { Actor } from "../auth/rules/rights";
 import { parseOwners, type ReviewPolicy } from "./rules/review-policy";
+import { type NotifyPolicy, notifyPolicySchema } from "../notify/rules/notify-policy";
 import { type Db, withTransaction } from "../db/client";
 import { policyFor, savePolicy, saveTrustedOwners, type StoredPolicy } from "../db/plans/policies";
 import { appendAudit } from "../db/people/audit";
@@ -52,6 +53,8 @@ export const policyBody = z
     teams: z
       .record(z.string().regex(/^[a-z0-9_-]{1,64}$/, "a team name: a-z, 0-9, _ or -"), z.array(reviewer).max(200))
       .default({}),
+    // Issue 46: when waiting items' people are reminded and the owners told; left out, they stay as they are.
+    notify: notifyPolicySchema.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -82,6 +85,7 @@ export type PolicyView = {
   /** Where the policy in force was set (the workspace itself or a root above it); null: the default. */
   from: string | null;
   policy: ReviewPolicy;
+  notify: NotifyPolicy;
   owners: {
     trusted: ReturnType<typeof parseOwners>;
     trustedHash: string | null;
@@ -102,6 +106,7 @@ function viewOf(workspace: string, p: StoredPolicy, read: OwnersRead): PolicyVie
     workspace,
     from: p.updatedAt ? p.path : null,
     policy: { approvals, allowSelfApproval, paths, teams },
+    notify: p.notify,
     owners: {
       trusted: parseOwners(p.owners ?? ""),
       trustedHash: p.ownersHash,
@@ -134,6 +139,11 @@ export async function describePolicy(db: Db, actor: Actor, workspace: string): P
   return viewOf(workspace, await policyFor(db, workspace), fileIn(workspace));
 }
 
+/** Issue 46: when the workspace's waiting items are followed up (the policy in force there, or the defaults). */
+export async function notifyPolicyFor(db: Db, workspace: string): Promise<NotifyPolicy> {
+  return (await policyFor(db, workspace)).notify;
+}
+
 /** PUT /api/policies: an owner sets the policy of exactly this workspace or root; audited with what it was. */
 export async function setPolicy(db: Db, actor: Actor, body: z.infer<typeof policyBody>): Promise<PolicyView> {
   const signer = signerFor(actor, "manage", body.workspace);
@@ -146,7 +156,12 @@ export async function setPolicy(db: Db, actor: Actor, body: z.infer<typeof polic
       kind: "policy.changed",
       workspace,
       detail: {
-        before: { approvals: before.approvals, allowSelfApproval: before.allowSelfApproval, paths: before.paths },
+        before: {
+          approvals: before.approvals,
+          allowSelfApproval: before.allowSelfApproval,
+          paths: before.paths,
+          notify: before.notify,
+        },
         after: policy,
       },
     });

@@ -4,13 +4,15 @@ import { newId } from "../id";
 import type { EventType, SessionEvent } from "./log/events";
 
 /**
- * Events that something outside the log acts on after they commit (lib/webhooks). Each gets an "EventOutbox"
+ * Events that something outside the log acts on after they commit (lib/webhooks, lib/notify). Each gets an "EventOutbox"
  * row in the append's own transaction: what was acknowledged is owed, even if the process dies right after
  * the commit. The session layer only records and announces them; consumers live above it and register here.
  */
 export const OUTBOX_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "review.asked",
   "review.answered",
+  "permission.asked",
+  "permission.replied",
   "verification.completed",
 ]);
 

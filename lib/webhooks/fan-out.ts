@@ -7,6 +7,8 @@ import { announceTouched } from "../session/log-watch";
 import { readEvents } from "../db/session-log/read-events";
 import { workspaceConfigFor } from "../workspace/effective-config";
 import { isExternalModel } from "../session/external-agents";
+import { applyNoticeWork } from "../db/notify/notices";
+import { type NoticeWork, notifying, owedNotices } from "../notify/owed-notices";
 import { eventBody, type WebhookBody } from "./body";
 import { webhookTargets } from "./targets";
 
@@ -62,32 +64,55 @@ async function owedDeliveries(db: Db, row: OutboxRow, env: Env, now: Date): Prom
   });
 }
 
+/** What a sweep of the outbox made: webhook deliveries and notices now due, and whether more rows wait. */
+export type FannedOut = { due: string[]; notices: string[]; more: boolean };
+
 /**
- * Turns committed outbox rows into delivery rows. Taking a row is deleting it, in the transaction that writes
- * its deliveries: two instances sweeping together make them once (the second DELETE finds nothing), and a
- * crash before the commit leaves the row for the next sweep. Returns the ids of the deliveries now due.
+ * Turns committed outbox rows into delivery rows and notices. Taking a row is deleting it, in the transaction that
+ * writes what it owes: two instances sweeping together make them once (the second DELETE finds nothing), and a
+ * crash before the commit leaves the row for the next sweep. Returns the ids of what is now due.
  */
-export async function fanOutOutbox(db: Db, limit = 100): Promise<{ due: string[]; more: boolean }> {
+export async function fanOutOutbox(db: Db, limit = 100, now: () => Date = () => new Date()): Promise<FannedOut> {
   const rows = await listOutboxRows(db, limit);
-  const due: string[] = [];
+  const out: FannedOut = { due: [], notices: [], more: false };
   const env = getEnv();
   let failed = 0;
   for (const row of rows) {
     try {
-      due.push(...(await fanOutOne(db, row, env)));
+      const made = await fanOutOne(db, row, env, now());
+      out.due.push(...made.due);
+      out.notices.push(...made.notices);
     } catch (error) {
       // One row that cannot be fanned out (it stays, and is retried next sweep) must not hold up the others.
       failed += 1;
-      console.error(`plangate: webhooks: outbox row ${row.id} (${row.type} of ${row.sessionId}) failed`, error);
+      console.error(`plangate: outbox row ${row.id} (${row.type} of ${row.sessionId}) failed`, error);
     }
   }
   // "more" only when this batch made progress: a page of rows that keep failing must not spin the sweep.
-  return { due, more: rows.length === limit && failed < rows.length };
+  out.more = rows.length === limit && failed < rows.length;
+  return out;
 }
 
-async function fanOutOne(db: Db, row: OutboxRow, env: Env): Promise<string[]> {
-  const deliveries = await owedDeliveries(db, row, env, new Date());
-  const taken = await takeOutboxRow(db, row.id, deliveries);
+async function fanOutOne(db: Db, row: OutboxRow, env: Env, now: Date): Promise<Omit<FannedOut, "more">> {
+  const deliveries = await owedDeliveries(db, row, env, now);
+  // Notices are read only when a channel is configured: most servers tell nobody, and every event makes a row.
+  let work: NoticeWork | null = null;
+  if (notifying(env)) {
+    const [event] = await readEvents(db, row.sessionId, { after: row.seq - 1, upto: row.seq });
+    work = event ? await owedNotices(db, env, event, row.sessionId, now) : null;
+  }
+  const taken = await takeOutboxRow(
+    db,
+    row.id,
+    deliveries,
+    work && (work.notices.length > 0 || work.withdraw.length > 0)
+      ? (trx) => applyNoticeWork(trx, work, now)
+      : undefined,
+  );
   if (taken && deliveries.length > 0) await announceTouched(db, row.sessionId);
-  return taken ? deliveries.filter((d) => d.status === "pending").map((d) => d.id) : [];
+  if (!taken) return { due: [], notices: [] };
+  return {
+    due: deliveries.filter((d) => d.status === "pending").map((d) => d.id),
+    notices: (work?.notices ?? []).map((n) => n.id),
+  };
 }

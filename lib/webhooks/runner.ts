@@ -1,18 +1,28 @@
 import type { Db } from "../db/client";
 import { onOutboxCommitted } from "../session/outbox";
+import { getEnv } from "../env";
+import { attemptNotice, dueNotices, type NoticeOptions } from "../notify/deliver-notice";
+import { followUpWaiting } from "../notify/follow-up-waiting";
+import { notifying } from "../notify/owed-notices";
 import { attemptDelivery, dueDeliveries, type DeliveryOptions } from "./deliver";
 import { fanOutOutbox } from "./fan-out";
 
 export type WebhookOptions = DeliveryOptions & {
   /** How often the tables are swept for work a commit signal did not bring (other instances, restarts). */
   sweepMs: number;
+  /** Issue 46: people's notices, made from the same outbox and sent by the same runner. */
+  notices: NoticeOptions;
+  /** The clock reminders and escalations are due by (a test's own). */
+  now: () => Date;
 };
 
-/** 5 attempts: at once, then after 1, 2, 4 and 8 s. */
+/** 5 attempts: at once, then after 1, 2, 4 and 8 s (notices: after 30 s, 2, 8 and 30 minutes). */
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   backoffMs: [1000, 2000, 4000, 8000],
   timeoutMs: 10_000,
   sweepMs: 5_000,
+  notices: { backoffMs: [30_000, 120_000, 480_000, 1_800_000], timeoutMs: 20_000 },
+  now: () => new Date(),
 };
 
 export type WebhookRunner = {
@@ -31,6 +41,7 @@ const log = (what: string) => (error: unknown) => console.error(`plangate: webho
  * it died are due rows that the next sweep, here or on another instance, sends).
  */
 export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): WebhookRunner {
+  // One runner drains the outbox for every consumer: webhooks and, since issue 46, people's notices.
   const opts: WebhookOptions = { ...DEFAULT_WEBHOOK_OPTIONS, ...options };
   const timers = new Set<NodeJS.Timeout>();
   const inflight = new Set<Promise<void>>();
@@ -39,14 +50,14 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
   let again = false;
   let lookForDue = true;
 
-  const later = (at: Date, fn: () => void) => {
+  const later = (at: Date, fn: () => void, from = Date.now()) => {
     // A few ms late on purpose: a timer may fire a millisecond early, before the row counts as due.
     const timer = setTimeout(
       () => {
         timers.delete(timer);
         if (!stopped) fn();
       },
-      Math.max(0, at.getTime() - Date.now()) + 5,
+      Math.max(0, at.getTime() - from) + 5,
     );
     timer.unref();
     timers.add(timer);
@@ -62,8 +73,19 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
     void p.finally(() => inflight.delete(p));
   };
 
+  const tell = (id: string) => {
+    const p = attemptNotice(db, id, opts.notices, opts.now)
+      .then((outcome) => {
+        if (outcome?.status === "retry" && outcome.nextAttemptAt)
+          later(outcome.nextAttemptAt, () => tell(id), opts.now().getTime());
+      })
+      .catch(log(`notice ${id} failed`));
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
+
   const once = async () => {
-    const fresh = await fanOutOutbox(db);
+    const fresh = await fanOutOutbox(db, 100, opts.now);
     // A full batch means more rows wait: go round again now rather than at the next tick.
     if (fresh.more) again = true;
     // What a commit brings is in `fresh`; the due rows it cannot bring (retries owed by a process that died, other
@@ -72,6 +94,11 @@ export function startWebhooks(db: Db, options: Partial<WebhookOptions> = {}): We
     lookForDue = false;
     const due = look ? await dueDeliveries(db) : [];
     for (const id of new Set([...fresh.due, ...due])) deliver(id);
+    const env = getEnv();
+    // Reminders and escalations are looked for by the periodic sweep only, and only while a channel is configured.
+    const followed = look && notifying(env) ? await followUpWaiting(db, env, opts.now()) : [];
+    const owed = look && notifying(env) ? await dueNotices(db, opts.now()) : [];
+    for (const id of new Set([...fresh.notices, ...followed, ...owed])) tell(id);
   };
 
   const sweep = (full = true): Promise<void> => {

@@ -50,6 +50,8 @@ import * as deactivate from "../../app/api/people/[id]/deactivate/route";
 import * as audit from "../../app/api/audit/route";
 import * as teamLeads from "../../app/api/teams/[id]/leads/route";
 import * as me from "../../app/api/me/route";
+import * as myNotifications from "../../app/api/me/notifications/route";
+import * as slackLink from "../../app/api/integrations/slack/link/route";
 import * as passkeyRoute from "../../app/api/passkeys/[id]/route";
 import * as policies from "../../app/api/policies/route";
 import * as policyOwners from "../../app/api/policies/owners/route";
@@ -102,6 +104,8 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["audit", /^\/api\/audit$/, audit],
   ["team leads", /^\/api\/teams\/([^/]+)\/leads$/, teamLeads],
   ["me", /^\/api\/me$/, me],
+  ["my notifications", /^\/api\/me\/notifications$/, myNotifications],
+  ["slack link", /^\/api\/integrations\/slack\/link$/, slackLink],
   ["passkey", /^\/api\/passkeys\/([^/]+)$/, passkeyRoute],
   ["policies", /^\/api\/policies$/, policies],
   ["policy owners", /^\/api\/policies\/owners$/, policyOwners],

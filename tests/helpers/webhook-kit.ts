@@ -15,7 +15,7 @@ import { operatorHeaders } from "./server";
 import { startReceiver, type Received, type Receiver } from "./webhook-receiver";
 
 export const SECRET = "webhook-test-secret-0123456789";
-export const FAST: WebhookOptions = { backoffMs: [60, 120, 240, 480], timeoutMs: 3_000, sweepMs: 250 };
+export const FAST: Partial<WebhookOptions> = { backoffMs: [60, 120, 240, 480], timeoutMs: 3_000, sweepMs: 250 };
 const ENV_KEYS = ["PLANGATE_WEBHOOKS", "PLANGATE_WEBHOOK_SECRET", "PLANGATE_WEBHOOK_HOSTS"];
 
 export const bodyOf = (r: Received) => JSON.parse(r.body) as WebhookBody;

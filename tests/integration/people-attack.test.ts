@@ -55,7 +55,13 @@ const MUTATIONS = (s: string, r: string): [string, string, unknown][] => [
 
 const repo = path.resolve(import.meta.dirname, "../..");
 // Open on purpose: better-auth's own routes and a one-time link (its secret is the credential).
-const OPEN = new Set(["app/api/auth/[...all]/route.ts", "app/api/links/[token]/route.ts"]);
+// Open by design, each with its own attack tests: sign-in, one-time links, and Slack's requests (signed by Slack
+// instead: tests/integration/notify-slack.test.ts).
+const OPEN = new Set([
+  "app/api/auth/[...all]/route.ts",
+  "app/api/links/[token]/route.ts",
+  "app/api/integrations/slack/interactions/route.ts",
+]);
 
 /** Every state-changing handler on disk, as [method, url] with a made-up id in each dynamic segment. */
 function everyMutation(): [string, string][] {

@@ -196,7 +196,8 @@ export function mayOnAgentSession(actor: Actor, act: "submit" | "read", session:
 
 /** Who a recorded decision is signed by: the person and the credential, or what answered when no person did. */
 export type Signer =
-  | { by: "person"; userId: string; name: string; tokenId?: string }
+  /** `slackUser`: the decision came from a Slack button of a Slack user ("team:user") linked to this person. */
+  | { by: "person"; userId: string; name: string; tokenId?: string; slackUser?: string }
   | { by: "operator" }
   | { by: "terminal" }
   | { by: "lead-model"; sessionId: string };
@@ -219,6 +220,7 @@ export function signerOf(actor: Actor): Signer | null {
 export function signedBy(signer: Signer): string {
   switch (signer.by) {
     case "person":
+      if (signer.slackUser) return `${signer.name} via Slack`;
       return signer.tokenId ? `${signer.name} via token ${signer.tokenId}` : signer.name;
     case "operator":
       return "operator";
@@ -231,7 +233,10 @@ export function signedBy(signer: Signer): string {
 
 /** The credential column of a signed row: how the signer acted (the name is kept beside it). */
 export function credentialOf(signer: Signer): string {
-  if (signer.by === "person") return signer.tokenId ? `token:${signer.tokenId}` : "session";
+  if (signer.by === "person") {
+    if (signer.slackUser) return `slack:${signer.slackUser}`;
+    return signer.tokenId ? `token:${signer.tokenId}` : "session";
+  }
   return signer.by;
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import type { Insertable } from "kysely";
 import { z } from "zod";
 import { covers } from "../../auth/rules/rights";
+import { DEFAULT_NOTIFY, type NotifyPolicy, notifyPolicyOf } from "../../notify/rules/notify-policy";
 import { DEFAULT_POLICY, type ReviewPolicy } from "../../review/rules/review-policy";
 import { type Conn, kysely } from "../client";
 import type { ReviewPolicy as ReviewPolicyTable } from "../generated-kysely/types";
@@ -15,6 +16,8 @@ export type StoredPolicy = ReviewPolicy & {
   /** The `.plangate/reviewers` content an owner trusted (applied as trusted), and its hash. */
   owners: string | null;
   ownersHash: string | null;
+  /** Issue 46: when a waiting item's people are reminded and its owners told. */
+  notify: NotifyPolicy;
   updatedAt: Date | null;
   updatedBy: string | null;
 };
@@ -42,6 +45,7 @@ type Row = {
   teams: string;
   owners: string | null;
   ownersHash: string | null;
+  notify: string;
   updatedAt: Date;
   updatedBy: string | null;
 };
@@ -55,6 +59,7 @@ function view(row: Row): StoredPolicy {
     teams: json(teams, row.teams, {}),
     owners: row.owners,
     ownersHash: row.ownersHash,
+    notify: notifyPolicyOf(row.notify),
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
   };
@@ -68,6 +73,7 @@ const COLUMNS = [
   "teams",
   "owners",
   "ownersHash",
+  "notify",
   "updatedAt",
   "updatedBy",
 ] as const;
@@ -80,16 +86,33 @@ export async function policyFor(conn: Conn, workspace: string): Promise<StoredPo
   const rows = await kysely(conn).selectFrom("ReviewPolicy").select(COLUMNS).where("path", "in", above).execute();
   const [deepest] = rows.filter((r) => covers(r.path, workspace)).sort((a, b) => b.path.length - a.path.length);
   if (deepest) return view(deepest);
-  return { ...DEFAULT_POLICY, path: workspace, owners: null, ownersHash: null, updatedAt: null, updatedBy: null };
+  return {
+    ...DEFAULT_POLICY,
+    path: workspace,
+    owners: null,
+    ownersHash: null,
+    notify: DEFAULT_NOTIFY,
+    updatedAt: null,
+    updatedBy: null,
+  };
 }
 
-/** Sets the policy of exactly `path` (a workspace root or workspace); the trusted owners file stays as it was. */
-export async function savePolicy(conn: Conn, path: string, policy: ReviewPolicy, by: string): Promise<void> {
+/**
+ * Sets the policy of exactly `path` (a workspace root or workspace); the trusted owners file stays as it was, and so
+ * do the notify settings unless they are given.
+ */
+export async function savePolicy(
+  conn: Conn,
+  path: string,
+  policy: ReviewPolicy & { notify?: NotifyPolicy | undefined },
+  by: string,
+): Promise<void> {
   await upsert(conn, path, by, {
     approvals: policy.approvals,
     allowSelfApproval: policy.allowSelfApproval,
     paths: JSON.stringify(policy.paths),
     teams: JSON.stringify(policy.teams),
+    ...(policy.notify ? { notify: JSON.stringify(policy.notify) } : {}),
   });
 }
 

@@ -1,0 +1,11 @@
+import { getDb } from "@/lib/db/client";
+import { json, parseBody, route } from "@/lib/http/route";
+import { linkSlack } from "@/lib/notify/link-slack";
+import { slackLinkBody } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+/** {code}: the signed-in person links the Slack user that was shown this one-time code. */
+export const POST = route("identified", async (req, _ctx, actor) =>
+  json(await linkSlack(getDb(), actor, (await parseBody(req, slackLinkBody)).code)),
+);

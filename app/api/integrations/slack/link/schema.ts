@@ -1,0 +1,1 @@
+export { slackLinkBody } from "@/lib/notify/link-slack";
