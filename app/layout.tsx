@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import "./globals.css";
 import { HydratedMarker } from "@/components/hydrated-marker";
+import { ServiceWorker } from "@/components/service-worker";
 import { ShortcutsHelp } from "@/components/shortcuts-help";
 import { AppNav } from "@/components/app-nav";
 import { navLinks } from "@/lib/ui/views/nav-links";
@@ -23,6 +24,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </header>
         <main className="mx-auto max-w-5xl px-4 py-6">{children}</main>
         <HydratedMarker />
+        <ServiceWorker />
         <ShortcutsHelp />
       </body>
     </html>

@@ -17,21 +17,28 @@ export function NotificationChoices({
   initial,
   available,
   slack: slackChannel,
+  push: pushChannel,
+  ntfy: ntfyChannel,
 }: {
   initial: NotifyChoices;
   available: boolean;
   slack: { available: boolean; linked: boolean };
+  push: { available: boolean; devices: readonly unknown[] };
+  ntfy: { available: boolean; server: string | null };
 }) {
   const router = useRouter();
   const [email, setEmail] = useState(initial.email);
   const [slack, setSlack] = useState(initial.slack);
+  const [push, setPush] = useState(initial.push);
+  const [topic, setTopic] = useState(initial.ntfyTopic ?? "");
   const [events, setEvents] = useState<readonly NotifyEvent[]>(initial.events);
   const [said, setSaid] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function save() {
     setBusy(true);
-    const result = await sendJson("PUT", "/api/me/notifications", { email, slack, events });
+    const ntfyTopic = topic.trim() === "" ? null : topic.trim();
+    const result = await sendJson("PUT", "/api/me/notifications", { email, slack, push, ntfyTopic, events });
     setBusy(false);
     if (!result.ok) return setSaid(result.message);
     setSaid("Saved.");
@@ -70,7 +77,27 @@ export function NotificationChoices({
             : "Slack, once linked: press a Plangate button in Slack and follow its link"}
         </label>
       )}
-      <fieldset className="flex flex-col gap-1 pl-6" disabled={!email && !slack}>
+      {pushChannel.available && (
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} data-testid="push-on" />
+          Push to my devices ({pushChannel.devices.length} turned on)
+        </label>
+      )}
+      {ntfyChannel.available && (
+        <label className="flex flex-wrap items-center gap-2">
+          ntfy topic on {ntfyChannel.server}
+          <input
+            type="text"
+            value={topic}
+            onChange={(e) => setTopic(e.target.value)}
+            placeholder="none"
+            pattern="[A-Za-z0-9_\-]{1,64}"
+            className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700"
+            data-testid="ntfy-topic"
+          />
+        </label>
+      )}
+      <fieldset className="flex flex-col gap-1 pl-6">
         <legend className="sr-only">What they carry</legend>
         {NOTIFY_EVENTS.map((e) => (
           <label key={e} className="flex items-center gap-2">

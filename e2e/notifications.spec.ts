@@ -59,3 +59,43 @@ test("a notice's link asks for the person's own sign-in, then opens the item; th
   await expect(page.getByTestId("no-notices")).toBeVisible();
   await context.close();
 });
+
+test("the pages are an installable app: a valid manifest, icons and an active service worker", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await page.goto("/desk");
+  await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+  // The service worker that shows pushed notices is registered and active for the whole origin.
+  const worker = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return { scope: registration.scope, script: registration.active?.scriptURL ?? "" };
+  });
+  expect(worker).toEqual({ scope: `${baseURL}/`, script: `${baseURL}/sw.js` });
+  const cdp = await page.context().newCDPSession(page);
+  const manifest = (await cdp.send("Page.getAppManifest")) as { url: string; errors: unknown[]; data?: string };
+  expect(manifest.url).toBe(`${baseURL}/manifest.webmanifest`);
+  expect(manifest.errors).toEqual([]);
+  const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as {
+    installabilityErrors: { errorId: string }[];
+  };
+  // Playwright's contexts are off the record, where nothing installs; that is the only reason Chromium may give.
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
+
+  // A browser fetches the manifest and icons without cookies: they answer signed out, and say nothing private.
+  const anyone = await browser.newContext({ baseURL: baseURL ?? "", extraHTTPHeaders: {} });
+  const res = await anyone.request.get("/manifest.webmanifest");
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { start_url: string; display: string; icons: { src: string }[] };
+  expect([body.start_url, body.display]).toEqual(["/desk", "standalone"]);
+  for (const icon of body.icons) {
+    const got = await anyone.request.get(icon.src);
+    expect([got.status(), got.headers()["content-type"]]).toEqual([200, "image/png"]);
+  }
+  expect((await anyone.request.get("/sw.js")).status()).toBe(200);
+  expect(
+    new URL((await anyone.request.get("/desk", { maxRedirects: 0 })).headers().location ?? "", baseURL).pathname,
+  ).toBe("/sign-in");
+  await anyone.close();
+});

@@ -233,10 +233,59 @@ export const envSchema = z
       .url({ protocol: /^https?$/, error: "PLANGATE_SLACK_API_URL must be an http(s) URL" })
       .default("https://slack.com/api")
       .or(z.literal("").transform(() => "https://slack.com/api")),
+    // Web Push (docs/notifications.md): the server's VAPID key pair (npx web-push generate-vapid-keys) and a contact.
+    PLANGATE_VAPID_PUBLIC_KEY: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || /^[A-Za-z0-9_-]{87}$/.test(v),
+        "PLANGATE_VAPID_PUBLIC_KEY must be a VAPID public key (87 base64url characters)",
+      ),
+    PLANGATE_VAPID_PRIVATE_KEY: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || /^[A-Za-z0-9_-]{43}$/.test(v),
+        "PLANGATE_VAPID_PRIVATE_KEY must be a VAPID private key (43 base64url characters)",
+      ),
+    PLANGATE_VAPID_SUBJECT: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v),
+        "PLANGATE_VAPID_SUBJECT must be mailto:you@example.com or an https URL",
+      ),
+    // Push services besides the browsers' own that devices may name (host, meaning port 443, or host:port; https).
+    PLANGATE_PUSH_HOSTS: z
+      .string()
+      .optional()
+      .refine(
+        (v) => v === undefined || listOf(v).every((h) => /^[a-z0-9.-]+(:\d{1,5})?$/i.test(h)),
+        "a comma-separated list of host names (host or host:port)",
+      ),
+    // ntfy: the operator's server (or https://ntfy.sh) people pick a topic on, and its access token if it needs one.
+    PLANGATE_NTFY_URL: httpUrl("PLANGATE_NTFY_URL"),
+    PLANGATE_NTFY_TOKEN: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
     // The address links in messages use (the desk as people reach it); unset: http://HOST:PORT.
     PLANGATE_PUBLIC_URL: httpUrl("PLANGATE_PUBLIC_URL"),
   })
   .superRefine((env, ctx) => {
+    const vapid = [env.PLANGATE_VAPID_PUBLIC_KEY, env.PLANGATE_VAPID_PRIVATE_KEY, env.PLANGATE_VAPID_SUBJECT];
+    if (vapid.some(Boolean) && !vapid.every(Boolean)) {
+      const names = ["PLANGATE_VAPID_PUBLIC_KEY", "PLANGATE_VAPID_PRIVATE_KEY", "PLANGATE_VAPID_SUBJECT"];
+      ctx.addIssue({
+        code: "custom",
+        path: [names[vapid.findIndex((v) => !v)] ?? "PLANGATE_VAPID_PUBLIC_KEY"],
+        message:
+          "Web Push needs PLANGATE_VAPID_PUBLIC_KEY, PLANGATE_VAPID_PRIVATE_KEY and PLANGATE_VAPID_SUBJECT together",
+      });
+    }
     if (Boolean(env.PLANGATE_SLACK_BOT_TOKEN) !== Boolean(env.PLANGATE_SLACK_SIGNING_SECRET))
       ctx.addIssue({
         code: "custom",
@@ -301,6 +350,7 @@ export type Env = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & {
   allowedHosts: string[];
   /** Where links in notices point, without a trailing slash. */
   publicUrl: string;
+  pushHosts: string[];
 };
 
 export class EnvError extends Error {
@@ -346,6 +396,7 @@ export function parseEnv(raw: Record<string, string | undefined>, cwd = process.
     webhookHosts,
     allowedHosts,
     publicUrl,
+    pushHosts: listOf(env.PLANGATE_PUSH_HOSTS ?? "").map((h) => h.toLowerCase()),
   };
 }
 

@@ -8,6 +8,8 @@ import { pageActor } from "@/lib/http/page-actor";
 import { readNotifications } from "@/lib/notify/manage-choices";
 import { NotificationChoices } from "@/components/notification-choices";
 import { NoticeLog } from "./notice-log";
+import { EnablePushButton } from "@/components/enable-push-button";
+import { RemoveDeviceButton } from "@/components/remove-device-button";
 
 export const dynamic = "force-dynamic";
 
@@ -68,7 +70,22 @@ export default async function AccountPage() {
         initial={notifications.choices}
         available={notifications.channels.email.available}
         slack={notifications.channels.slack}
+        push={notifications.channels.push}
+        ntfy={notifications.channels.ntfy}
       />
+      {notifications.channels.push.publicKey && (
+        <>
+          <ul className="flex flex-col gap-1 text-sm" data-testid="push-devices">
+            {notifications.channels.push.devices.map((d) => (
+              <li key={d.id} data-testid="push-device">
+                A device through {d.service}, since {new Date(d.createdAt).toLocaleString()}
+                <RemoveDeviceButton id={d.id} />
+              </li>
+            ))}
+          </ul>
+          <EnablePushButton vapidPublicKey={notifications.channels.push.publicKey} />
+        </>
+      )}
       <h3 className="font-medium">Latest notices</h3>
       <NoticeLog entries={notifications.log} />
     </section>

@@ -26,7 +26,7 @@ export const TABLES: readonly { name: string; key: readonly string[] }[] = [
   ...["EventOutbox", "WebhookDelivery", "WebhookAttempt", "WorkspaceTrust"],
   ...["User", "AuthSession", "AuthAccount", "AuthVerification", "Passkey", "ApiToken", "Membership"],
   ...["OneTimeLink", "AuditEntry", "TeamLead", "RateLimit"],
-  ...["Notice", "NotifyPreference", "SlackLink", "SeenRequest"],
+  ...["Notice", "NotifyPreference", "SlackLink", "SeenRequest", "PushSubscription"],
 ].map((name) => ({ name, key: KEYS[name] ?? ["id"] }));
 
 export type Kind = "text" | "integer" | "boolean" | "timestamp";

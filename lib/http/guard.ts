@@ -54,12 +54,16 @@ function bearerToken(authorization: string | null): string | null {
 }
 
 /**
- * Paths anyone may load: the health check, the sign-in pages and their routes, one-time links, the CLI file, and
- * Slack's interactivity requests (which carry Slack's signature, checked by their route, instead of a credential).
+ * Paths anyone may load: the health check, the sign-in pages and their routes, one-time links, the CLI file,
+ * Slack's interactivity requests (which carry Slack's signature, checked by their route, instead of a credential),
+ * and the installable app's manifest, service worker and icons (a browser fetches a manifest without cookies).
  */
 export function isOpenPath(pathname: string): boolean {
   return (
     pathname === "/api/health" ||
+    pathname === "/manifest.webmanifest" ||
+    pathname === "/sw.js" ||
+    /^\/icons\/icon-\d+\.png$/.test(pathname) ||
     pathname === "/api/integrations/slack/interactions" ||
     pathname === "/sign-in" ||
     pathname.startsWith("/api/auth/") ||

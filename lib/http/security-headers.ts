@@ -17,6 +17,9 @@ export function securityHeaders(dev: boolean): { nonce: string; csp: string; res
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The service worker that shows pushed notices (issue 46), and the app's manifest: this origin's only.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -74,15 +74,24 @@ async function linkedActor(db: Db, slackUser: string): Promise<Extract<Actor, { 
 
 type Reply = Record<string, unknown>;
 
+const logSlack = (what: string) => (error: unknown) => {
+  console.error(`plangate: slack: ${what} failed`, error instanceof Error ? error.message : error);
+  return undefined;
+};
+
 /** Answers one interaction; what it returns is the HTTP body Slack reads (a dialog's errors, or nothing). */
 export async function answerSlack(db: Db, req: SlackRequest, opts: CommitOptions, now = new Date()): Promise<Reply> {
   const p = await verified(db, req, now);
   const env = getEnv();
   const slackUser = slackUserKey(p);
   const actor = await linkedActor(db, slackUser);
+  // What is said back goes through Slack's API: if Slack refuses it (an expired trigger, a channel the bot left), the
+  // decision already made stands and Slack still gets its 200; the failure is logged.
   const tell = async (text: string) => {
     if (p.type === "block_actions" && p.channel)
-      await slackClient(env).chat.postEphemeral({ channel: p.channel.id, user: p.user.id, text });
+      await slackClient(env)
+        .chat.postEphemeral({ channel: p.channel.id, user: p.user.id, text })
+        .catch(logSlack("an ephemeral reply"));
   };
   if (p.type === "block_actions") {
     const action = p.actions[0];

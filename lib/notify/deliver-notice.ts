@@ -2,13 +2,13 @@
 // channel that is down never holds up anything but its own notices.
 import "server-only";
 import type { Db } from "../db/client";
-import { claimNotice, findNotice, listDueNotices, recordNoticeAttempt } from "../db/notify/notices";
+import { claimNotice, findNotice, listDueNotices, type NoticeRow, recordNoticeAttempt } from "../db/notify/notices";
 import { getEnv } from "../env";
 import { newId } from "../id";
 import { closeEmailTransports } from "./send-email";
 import { NotSent, sendNotice } from "./send-notice";
-import { listReviews } from "../review/read-review";
-import { listRequests } from "../session/permission-store";
+import { actorsNow, ownerRecipients } from "./list-recipients";
+import type { NoticeBody } from "./owed-notices";
 
 export type NoticeOptions = {
   /** Waits before the 2nd, 3rd, … attempt; its length + 1 is the number of attempts. */
@@ -35,11 +35,14 @@ function permanent(error: unknown): boolean {
 
 const ASKS = new Set(["waiting", "reminder", "escalation"]);
 
-async function stillWaiting(db: Db, itemId: string): Promise<boolean> {
-  const [review] = await listReviews(db, { id: itemId });
-  if (review) return review.status === "pending";
-  const [ask] = await listRequests(db, { id: itemId });
-  return ask?.status === "pending";
+/** Why a waiting item's notice would be stale now, or null. */
+async function staleFor(db: Db, row: NoticeRow): Promise<string | null> {
+  const workspace = (JSON.parse(row.body) as Partial<NoticeBody>).facts?.workspace ?? "";
+  const acting = await actorsNow(db, row.itemId, workspace);
+  if (!acting) return "the item was decided first";
+  if (!row.userId) return null;
+  const who = row.kind === "escalation" ? await ownerRecipients(db, workspace) : acting;
+  return who.some((p) => p.userId === row.userId) ? null : "its person can no longer act on the item";
 }
 
 /** One attempt; null when this caller did not win the claim (not due, done, or being sent elsewhere). */
@@ -57,14 +60,15 @@ export async function attemptNotice(
   if (!row) return null;
   const env = getEnv();
   const number = row.attempts + 1;
-  // An ask that was answered while this notice waited (or between its withdrawal and this claim) is not sent: nobody
-  // acts on something stale.
-  if (ASKS.has(row.kind) && !(await stillWaiting(db, row.itemId))) {
+  // An ask answered while this notice waited (or between its withdrawal and this claim), or a person who can no longer
+  // act on it (deactivated, their role or standing changed): it is not sent. Nobody acts on something stale.
+  const stale = ASKS.has(row.kind) ? await staleFor(db, row) : null;
+  if (stale) {
     await recordNoticeAttempt(db, id, claim, {
       attempts: row.attempts,
       status: "withdrawn",
       nextAttemptAt: null,
-      error: "the item was decided first",
+      error: stale,
       finishedAt: now,
     });
     return { status: "failed", nextAttemptAt: null };

@@ -2,23 +2,36 @@
 // delay (15 minutes unless the workspace says otherwise), then, if still nobody acted, the workspace's owners.
 import "server-only";
 import type { Db } from "../db/client";
-import { applyNoticeWork, listWaitingNoticed } from "../db/notify/notices";
+import { applyNoticeWork, listWaitingNoticed, type NewNotice } from "../db/notify/notices";
 import type { Env } from "../env";
+import { newId } from "../id";
 import { notifyPolicyFor } from "../review/manage-policy";
-import { listReviews } from "../review/read-review";
-import type { HeldRule } from "../review/rules/review-policy";
-import { listRequests } from "../session/permission-store";
-import { askRecipients, ownerRecipients, type Recipient, reviewRecipients } from "./list-recipients";
-import { type NoticeBody, noticesAbout } from "./owed-notices";
-import { dueFollowUp } from "./rules/notify-policy";
+import { actorsNow, ownerRecipients } from "./list-recipients";
+import { type NoticeBody, noticeKey, noticesAbout } from "./owed-notices";
+import { dueFollowUp, followUpsDone } from "./rules/notify-policy";
 
-/** Who can act on a waiting item now (their standing may have changed since it was first told). */
-async function actorsNow(db: Db, itemId: string, workspace: string): Promise<Recipient[] | null> {
-  const [review] = await listReviews(db, { id: itemId });
-  if (review) return review.status === "pending" ? reviewRecipients(db, review, workspace) : null;
-  const [ask] = await listRequests(db, { id: itemId });
-  if (!ask || ask.status !== "pending") return null;
-  return askRecipients(db, workspace, Array.isArray(ask.metadata.heldFor) ? (ask.metadata.heldFor as HeldRule[]) : []);
+/**
+ * A row that records a follow-up step as taken, whoever it reached (perhaps nobody): the item then leaves the
+ * sweep's list once nothing more can come, so items that wait long never crowd out newer ones.
+ */
+function marker(item: { itemId: string; sessionId: string }, kind: "reminder" | "escalation", now: Date): NewNotice {
+  return {
+    id: newId("ntc", now.getTime()),
+    key: noticeKey(item.itemId, "followed-up", "mark", kind),
+    itemId: item.itemId,
+    sessionId: item.sessionId,
+    userId: null,
+    channel: "mark",
+    kind,
+    status: "sent",
+    address: "",
+    body: "{}",
+    attempts: 0,
+    nextAttemptAt: null,
+    error: null,
+    createdAt: now,
+    finishedAt: now,
+  };
 }
 
 /**
@@ -31,8 +44,13 @@ export async function followUpWaiting(db: Db, env: Env, now: Date, limit = 100):
     const first = JSON.parse(item.body) as Partial<NoticeBody>;
     if (!first.facts) continue;
     const policy = await notifyPolicyFor(db, first.facts.workspace);
-    const step = dueFollowUp({ askedAt: item.askedAt, now, policy, sent: new Set(item.sent) });
-    if (!step) continue;
+    const sent = new Set(item.sent);
+    const step = dueFollowUp({ askedAt: item.askedAt, now, policy, sent });
+    if (!step) {
+      if (followUpsDone(policy, sent))
+        await applyNoticeWork(db, { notices: [marker(item, "escalation", now)], withdraw: [] }, now);
+      continue;
+    }
     const who =
       step === "reminder"
         ? await actorsNow(db, item.itemId, first.facts.workspace)
@@ -49,7 +67,7 @@ export async function followUpWaiting(db: Db, env: Env, now: Date, limit = 100):
         kind: step,
       },
     );
-    await applyNoticeWork(db, { notices, withdraw: [] }, now);
+    await applyNoticeWork(db, { notices: [...notices, marker(item, step, now)], withdraw: [] }, now);
     made.push(...notices.map((n) => n.id));
   }
   return made;

@@ -8,6 +8,8 @@ import type { Membership } from "../auth/rules/rights";
 import { standingOf } from "../review/check-decider";
 import { readStandingFacts, type Waiting } from "../review/list-waiting";
 import { type HeldRule, releasesHeld } from "../review/rules/review-policy";
+import { listReviews } from "../review/read-review";
+import { listRequests } from "../session/permission-store";
 
 export type Recipient = { userId: string; name: string; email: string };
 type PersonWith = Person & { memberships: Membership[] };
@@ -56,6 +58,15 @@ export async function askRecipients(db: Db, workspace: string, held: readonly He
 /** The workspace's owners: whom an item nobody acted on is escalated to. */
 export async function ownerRecipients(db: Db, workspace: string): Promise<Recipient[]> {
   return (await activePeople(db)).filter((p) => may(actorOf(p), "manage", workspace)).map(recipient);
+}
+
+/** Who can act on a waiting item now (their standing may have changed since it was first told); null once decided. */
+export async function actorsNow(db: Db, itemId: string, workspace: string): Promise<Recipient[] | null> {
+  const [review] = await listReviews(db, { id: itemId });
+  if (review) return review.status === "pending" ? reviewRecipients(db, review, workspace) : null;
+  const [ask] = await listRequests(db, { id: itemId });
+  if (!ask || ask.status !== "pending") return null;
+  return askRecipients(db, workspace, Array.isArray(ask.metadata.heldFor) ? (ask.metadata.heldFor as HeldRule[]) : []);
 }
 
 /** These people, if they are still active (the starter told of their plan's decision). */

@@ -10,8 +10,11 @@ import { AppError } from "../errors";
 import { emailConfigured, type NoticeBody } from "./owed-notices";
 import { slackConfigured } from "./send-slack";
 import { hasSlackLink } from "../db/notify/slack-links";
+import { listPushSubscriptionsOf } from "../db/notify/push-subscriptions";
+import { pushConfigured } from "./send-push";
+import { ntfyConfigured } from "./send-ntfy";
 import { noticeSubject } from "./rules/notice-text";
-import { DEFAULT_CHOICES, type NotifyChoices } from "./rules/notify-policy";
+import { type ChoicesChange, DEFAULT_CHOICES, type NotifyChoices } from "./rules/notify-policy";
 
 export type NoticeLogEntry = {
   id: string;
@@ -28,7 +31,17 @@ export type NoticeLogEntry = {
 export type NotificationsView = {
   choices: NotifyChoices;
   /** What the server can send: email only once the operator configured SMTP. */
-  channels: { email: { available: boolean; address: string }; slack: { available: boolean; linked: boolean } };
+  channels: {
+    email: { available: boolean; address: string };
+    slack: { available: boolean; linked: boolean };
+    /** `publicKey`: the server's VAPID key, what a device subscribes with; `devices`: those that take push now. */
+    push: {
+      available: boolean;
+      publicKey: string | null;
+      devices: { id: string; service: string; createdAt: string }[];
+    };
+    ntfy: { available: boolean; server: string | null };
+  };
   /** The person's latest notices, newest first. */
   log: NoticeLogEntry[];
 };
@@ -51,17 +64,28 @@ function subjectOf(body: string): string {
 export async function readNotifications(db: Db, actor: Actor): Promise<NotificationsView> {
   const userId = personOf(actor);
   const env = getEnv();
-  const [choices, person, rows, linked] = await Promise.all([
+  const [choices, person, rows, linked, devices] = await Promise.all([
     choicesOfPeople(db, [userId]),
     findPerson(db, { id: userId }),
     listNoticesOf(db, userId, 20),
     hasSlackLink(db, userId),
+    listPushSubscriptionsOf(db, [userId]),
   ]);
   return {
     choices: choices.get(userId) ?? DEFAULT_CHOICES,
     channels: {
       email: { available: emailConfigured(env), address: person?.email ?? "" },
       slack: { available: slackConfigured(env), linked },
+      push: {
+        available: pushConfigured(env),
+        publicKey: env.PLANGATE_VAPID_PUBLIC_KEY ?? null,
+        devices: devices.map((d) => ({
+          id: d.id,
+          service: new URL(d.endpoint).hostname,
+          createdAt: new Date(d.createdAt).toISOString(),
+        })),
+      },
+      ntfy: { available: ntfyConfigured(env), server: env.PLANGATE_NTFY_URL ?? null },
     },
     log: rows.map((r) => ({
       id: r.id,
@@ -77,11 +101,7 @@ export async function readNotifications(db: Db, actor: Actor): Promise<Notificat
   };
 }
 
-export async function setNotifications(
-  db: Db,
-  actor: Actor,
-  choices: Omit<NotifyChoices, "slack"> & { slack?: boolean },
-): Promise<NotificationsView> {
+export async function setNotifications(db: Db, actor: Actor, choices: ChoicesChange): Promise<NotificationsView> {
   await saveChoices(db, personOf(actor), choices);
   return readNotifications(db, actor);
 }

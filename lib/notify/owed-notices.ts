@@ -11,6 +11,7 @@ import { agentLabel, askTitle } from "../desk/views/desk-view";
 import type { Env } from "../env";
 import { newId } from "../id";
 import { reviewPosition, listReviews } from "../review/read-review";
+import { isLeadReview } from "../review/load-review";
 import type { HeldRule } from "../review/rules/review-policy";
 import { isExternalModel } from "../session/external-agents";
 import type { SessionEvent } from "../session/log/events";
@@ -18,13 +19,17 @@ import { listRequests } from "../session/permission-store";
 import { askRecipients, peopleById, type Recipient, reviewRecipients } from "./list-recipients";
 import { slackNotices } from "./owed-slack";
 import { slackConfigured } from "./send-slack";
+import { pushConfigured } from "./send-push";
+import { ntfyConfigured } from "./send-ntfy";
+import { listPushSubscriptionsOf } from "../db/notify/push-subscriptions";
 import type { NoticeFacts } from "./rules/notice-text";
 import { DEFAULT_CHOICES, type NoticeKind, wants } from "./rules/notify-policy";
 
 export const emailConfigured = (env: Env) => Boolean(env.PLANGATE_SMTP_URL && env.PLANGATE_SMTP_FROM);
 
 /** Whether any channel is configured: with none, no event is read for notices at all. */
-export const notifying = (env: Env) => emailConfigured(env) || slackConfigured(env);
+export const notifying = (env: Env) =>
+  emailConfigured(env) || slackConfigured(env) || pushConfigured(env) || ntfyConfigured(env);
 
 /**
  * What a Notice row's body holds: the facts its message is written from, fixed when it was made; for Slack, the
@@ -88,12 +93,28 @@ export async function noticesAbout(
         .filter((p) => p.email && wants(choices.get(p.userId) ?? DEFAULT_CHOICES, "email", item.kind))
         .map((p) => row(p.userId, p.userId, "email", p.email, { facts, name: p.name, thread }))
     : [];
+  const choiceOf = (userId: string) => choices.get(userId) ?? DEFAULT_CHOICES;
+  // Each device the person turned push on for; the phone shows one notice per item, replaced by the next.
+  const pushing = pushConfigured(env) ? who.filter((p) => wants(choiceOf(p.userId), "push", item.kind)) : [];
+  const devices = await listPushSubscriptionsOf(
+    db,
+    pushing.map((p) => p.userId),
+  );
+  const push = devices.map((d) => row(d.id, d.userId, "push", d.id, { facts, name: "", thread }));
+  const ntfy = ntfyConfigured(env)
+    ? who.flatMap((p) => {
+        const topic = choiceOf(p.userId).ntfyTopic;
+        return topic && wants(choiceOf(p.userId), "ntfy", item.kind)
+          ? [row(p.userId, p.userId, "ntfy", topic, { facts, name: p.name, thread })]
+          : [];
+      })
+    : [];
   const slack = slackConfigured(env)
     ? (await slackNotices(db, who, choices, item.kind, facts)).map((n) =>
         row(n.to, n.userId, "slack", n.address, { facts, name: n.name, thread, mention: n.mention }),
       )
     : [];
-  return [...email, ...slack];
+  return [...email, ...slack, ...push, ...ntfy];
 }
 
 /** What makes a notice once: its item, its recipient, its channel and its kind. */
@@ -127,7 +148,8 @@ export async function owedNotices(
     const who = await reviewRecipients(db, review, session.workspace);
     const position = review.kind === "plan-review" ? await reviewPosition(db, review) : null;
     const needs = position && !position.status.plain ? position.status.summary : null;
-    const facts = { itemKind: review.kind, needs, decision: null, verification: null, link: linkTo(env, review.id) };
+    const itemKind = isLeadReview(review) ? "teammate-plan" : review.kind;
+    const facts = { itemKind, needs, decision: null, verification: null, link: linkTo(env, review.id) };
     return { notices: await make(who, review.id, "waiting", facts), withdraw: [] };
   }
   if (event.type === "permission.asked") {
@@ -152,15 +174,27 @@ export async function owedNotices(
         : event.payload.reply === "reject"
           ? "reject"
           : "approve";
-    // A version replaced by the next: its notices are withdrawn, and the new version's own notice says the rest.
-    if (word === "superseded") return { notices: [], withdraw: [id] };
+    // A version replaced by the next: its notices are withdrawn, its Slack messages lose their buttons, and the new
+    // version's own notice says the rest.
+    if (word === "superseded") {
+      const facts = {
+        itemKind: "plan-review",
+        needs: null,
+        decision: { word, by: null },
+        verification: null,
+        link: linkTo(env, id),
+      };
+      const edits = (await make([], id, "decided", facts)).filter((n) => n.channel === "slack");
+      return { notices: edits, withdraw: [id] };
+    }
     const [told, review] = await Promise.all([
-      listNoticedPeople(db, id, "email", now),
+      listNoticedPeople(db, id, now),
       event.type === "review.answered" ? listReviews(db, { id }).then(([r]) => r) : undefined,
     ]);
-    const itemKind = review?.kind ?? "permission";
+    const itemKind = review ? (isLeadReview(review) ? "teammate-plan" : review.kind) : "permission";
     // The person whose session it is hears of their plan's decision, if they chose to.
-    const starter = itemKind === "plan-review" && session.startedBy ? [session.startedBy] : [];
+    const starter =
+      itemKind !== "permission" && review?.kind === "plan-review" && session.startedBy ? [session.startedBy] : [];
     const who = await peopleById(db, [...new Set([...told, ...starter])]);
     const facts = {
       itemKind,

@@ -23,6 +23,8 @@ function transportFor(url: string, timeoutMs: number): Transporter {
       host: parsed.hostname.replace(/^\[|\]$/g, ""),
       port: Number(parsed.port) || (parsed.protocol === "smtps:" ? 465 : 587),
       secure: parsed.protocol === "smtps:",
+      // A password never crosses the network in the clear: with credentials, smtp:// must upgrade with STARTTLS.
+      requireTLS: parsed.protocol === "smtp:" && Boolean(parsed.username),
       auth: parsed.username
         ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) }
         : undefined,

@@ -6,7 +6,10 @@ import { countInFlight, listSentRefs, type NoticeRow } from "../db/notify/notice
 import type { Env } from "../env";
 import type { NoticeBody } from "./owed-notices";
 import { SLACK_UPDATE } from "./owed-slack";
-import { noticeMessage } from "./rules/notice-text";
+import { noticeLines, noticeMessage } from "./rules/notice-text";
+import { dropPushSubscription, findPushSubscription } from "../db/notify/push-subscriptions";
+import { pushGone, sendPush } from "./send-push";
+import { sendNtfy } from "./send-ntfy";
 import { slackMessage } from "./rules/slack-wire";
 import { sendEmail } from "./send-email";
 import { slackClient, slackConfigured, slackRefused } from "./send-slack";
@@ -19,6 +22,14 @@ export class NotSent extends Error {
   ) {
     super(message);
   }
+}
+
+/** An HTTP channel's 4xx (but 429) is its final word on this message; anything else may pass later. */
+function refusedWith(error: unknown, field: "statusCode" | "httpStatus"): unknown {
+  const status = (error as Record<string, unknown>)[field];
+  if (typeof status === "number" && status >= 400 && status < 500 && status !== 429)
+    return new NotSent(`${(error as Error).message} (HTTP ${status})`.slice(0, 500), true);
+  return error;
 }
 
 export async function sendNotice(
@@ -39,6 +50,40 @@ export async function sendNotice(
       { to: { name: body.name, address: row.address }, ...message, messageId, thread: body.thread },
     );
     return { ref: messageId };
+  }
+  if (row.channel === "push") {
+    const device = await findPushSubscription(db, row.address);
+    if (!device || device.userId !== row.userId)
+      throw new NotSent("the device no longer takes push for them (removed)", true);
+    const message = noticeMessage(body.facts);
+    const payload = {
+      title: message.subject,
+      body: noticeLines(body.facts)[0] ?? "",
+      url: body.facts.link,
+      tag: row.itemId,
+    };
+    try {
+      await sendPush(env, device, payload, timeoutMs);
+    } catch (error) {
+      if (pushGone(error)) {
+        await dropPushSubscription(db, device.id);
+        throw new NotSent("the device unsubscribed (its push service answered gone); it was removed", true);
+      }
+      const refused = refusedWith(error, "statusCode");
+      // What a push service said stays in the server's log: the person's own log says only that it did not take it.
+      if (refused instanceof NotSent) throw new NotSent("the device's push service refused it", true);
+      console.error(`plangate: push to device ${device.id} failed`, error instanceof Error ? error.message : error);
+      throw new NotSent("the device's push service could not be reached", false);
+    }
+    return { ref: null };
+  }
+  if (row.channel === "ntfy") {
+    const message = noticeMessage(body.facts);
+    const text = { title: message.subject, body: noticeLines(body.facts)[0] ?? "", url: body.facts.link };
+    await sendNtfy(env, row.address, text, timeoutMs).catch((error: unknown) => {
+      throw refusedWith(error, "httpStatus");
+    });
+    return { ref: null };
   }
   if (row.channel !== "slack") throw new NotSent(`no channel named ${row.channel}`, true);
   if (!slackConfigured(env)) throw new NotSent("Slack is no longer configured", true);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { authorise, signerFor } from "../auth/authorise";
 import type { Actor } from "../auth/rules/rights";
 import { parseOwners, type ReviewPolicy } from "./rules/review-policy";
-import { type NotifyPolicy, notifyPolicySchema } from "../notify/rules/notify-policy";
+import { applyNotifyChange, notifyChangeSchema, type NotifyPolicy } from "../notify/rules/notify-policy";
 import { type Db, withTransaction } from "../db/client";
 import { policyFor, savePolicy, saveTrustedOwners, type StoredPolicy } from "../db/plans/policies";
 import { appendAudit } from "../db/people/audit";
@@ -53,8 +53,8 @@ export const policyBody = z
     teams: z
       .record(z.string().regex(/^[a-z0-9_-]{1,64}$/, "a team name: a-z, 0-9, _ or -"), z.array(reviewer).max(200))
       .default({}),
-    // Issue 46: when waiting items' people are reminded and the owners told; left out, they stay as they are.
-    notify: notifyPolicySchema.optional(),
+    // Issue 46: when waiting items' people are reminded and the owners told; a field left out stays as it is.
+    notify: notifyChangeSchema.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -147,9 +147,13 @@ export async function notifyPolicyFor(db: Db, workspace: string): Promise<Notify
 /** PUT /api/policies: an owner sets the policy of exactly this workspace or root; audited with what it was. */
 export async function setPolicy(db: Db, actor: Actor, body: z.infer<typeof policyBody>): Promise<PolicyView> {
   const signer = signerFor(actor, "manage", body.workspace);
-  const { workspace, ...policy } = body;
+  const { workspace, notify: change, ...rules } = body;
   await withTransaction(db, async (trx) => {
     const before = await policyFor(trx, workspace);
+    // The timing in force (here, or from a root above for a first row here) carries on where the change is silent.
+    const notify = applyNotifyChange(before.notify, change ?? {});
+    if (typeof notify === "string") throw new AppError("bad_request", `notify: ${notify}`);
+    const policy = { ...rules, notify };
     await savePolicy(trx, workspace, policy, signer.by === "person" ? signer.name : signer.by);
     await appendAudit(trx, {
       signer,

@@ -52,6 +52,8 @@ import * as teamLeads from "../../app/api/teams/[id]/leads/route";
 import * as me from "../../app/api/me/route";
 import * as myNotifications from "../../app/api/me/notifications/route";
 import * as slackLink from "../../app/api/integrations/slack/link/route";
+import * as myPush from "../../app/api/me/push/route";
+import * as myPushDevice from "../../app/api/me/push/[id]/route";
 import * as passkeyRoute from "../../app/api/passkeys/[id]/route";
 import * as policies from "../../app/api/policies/route";
 import * as policyOwners from "../../app/api/policies/owners/route";
@@ -106,6 +108,8 @@ const ROUTES: [string, RegExp, Record<string, unknown>][] = [
   ["me", /^\/api\/me$/, me],
   ["my notifications", /^\/api\/me\/notifications$/, myNotifications],
   ["slack link", /^\/api\/integrations\/slack\/link$/, slackLink],
+  ["my push", /^\/api\/me\/push$/, myPush],
+  ["my push device", /^\/api\/me\/push\/([^/]+)$/, myPushDevice],
   ["passkey", /^\/api\/passkeys\/([^/]+)$/, passkeyRoute],
   ["policies", /^\/api\/policies$/, policies],
   ["policy owners", /^\/api\/policies\/owners$/, policyOwners],

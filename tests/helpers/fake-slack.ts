@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { slackSignature } from "../../lib/notify/rules/slack-wire";
+import { whenEmitted } from "./poll";
 
 export type SlackCall = { method: string; args: Record<string, unknown> };
 
@@ -13,6 +14,8 @@ export type FakeSlack = {
   url: string;
   calls: SlackCall[];
   of(method: string): SlackCall[];
+  /** Each Slack user's email, as users.info tells it (the app's users:read.email scope). */
+  emails: Map<string, string>;
   waitFor(method: string, count: number, timeoutMs?: number): Promise<SlackCall[]>;
   close(): Promise<void>;
 };
@@ -33,6 +36,7 @@ function parseArgs(raw: string, type: string): Record<string, unknown> {
 
 export async function startFakeSlack(token: string): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
+  const emails = new Map<string, string>();
   const events = new EventEmitter();
   let ts = 1_700_000_000;
   const server = http.createServer((req, res) => {
@@ -55,6 +59,12 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
         ts += 1;
         return reply({ ok: true, channel: args.channel, ts: `${ts}.000100`, message: { text: args.text } });
       }
+      if (method === "users.info") {
+        const id = String(args.user ?? "");
+        if (!/^U[A-Z0-9]+$/.test(id)) return reply({ ok: false, error: "user_not_found" });
+        const email = emails.get(id);
+        return reply({ ok: true, user: { id, profile: email ? { email } : {} } });
+      }
       if (method === "chat.update") return reply({ ok: true, channel: args.channel, ts: args.ts, text: args.text });
       if (method === "chat.postEphemeral") return reply({ ok: true, message_ts: `${ts}.000200` });
       if (method === "views.open") {
@@ -72,25 +82,16 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
     url: `http://127.0.0.1:${port}/api`,
     calls,
     of,
-    waitFor(method, count, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (of(method).length < count) return;
-          cleanup();
-          resolve(of(method));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`waited ${timeoutMs} ms for ${count} ${method}, got ${of(method).length}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          events.off("call", check);
-        };
-        events.on("call", check);
-        check();
-      });
-    },
+    emails,
+    waitFor: (method, count, timeoutMs = 15_000) =>
+      whenEmitted(
+        events,
+        "call",
+        () => of(method).length >= count,
+        () => of(method),
+        () => `${count} ${method}, got ${of(method).length}`,
+        timeoutMs,
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,3 +1,5 @@
+import type { EventEmitter } from "node:events";
+
 type Truthy<T> = Exclude<T, false | 0 | "" | null | undefined>;
 
 /**
@@ -34,4 +36,35 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms =
     100,
   );
   return held.value;
+}
+
+/**
+ * What a fake server records, awaited: resolves with `list()` once `ready()` holds, checked each time `emitter` emits
+ * `event` (never on a timer), or fails after timeoutMs saying what it waited for and what came.
+ */
+export function whenEmitted<T>(
+  emitter: EventEmitter,
+  event: string,
+  ready: () => boolean,
+  list: () => T,
+  what: () => string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!ready()) return;
+      cleanup();
+      resolve(list());
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`waited ${timeoutMs} ms for ${what()}`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      emitter.off(event, check);
+    };
+    emitter.on(event, check);
+    check();
+  });
 }

@@ -4,6 +4,7 @@ import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { whenEmitted } from "./poll";
 
 export type Received = { to: string[]; from: string; mail: ParsedMail };
 
@@ -56,25 +57,15 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     received,
     refuse,
     refused: () => refusals,
-    waitFor(count, timeoutMs = 15_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (received.length < count) return;
-          cleanup();
-          resolve(received);
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`waited ${timeoutMs} ms for ${count} messages, got ${received.length}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          events.off("message", check);
-        };
-        events.on("message", check);
-        check();
-      });
-    },
+    waitFor: (count, timeoutMs = 15_000) =>
+      whenEmitted(
+        events,
+        "message",
+        () => received.length >= count,
+        () => received,
+        () => `${count} messages, got ${received.length}`,
+        timeoutMs,
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -92,6 +92,16 @@ async function fixture() {
       backedUp: false,
     },
   });
+  // Rita's phone: a stranger must not stop its push (DELETE /api/me/push/:id is the person's own devices only).
+  const device = await api.t.db.pushSubscription.create({
+    data: {
+      id: "psh_attack",
+      userId: rita.id,
+      endpoint: "https://fcm.googleapis.com/fcm/send/rita",
+      p256dh: "k",
+      auth: "a",
+    },
+  });
   const invite = await api.t.db.oneTimeLink.create({
     data: {
       id: "lnk_attack",
@@ -115,6 +125,7 @@ async function fixture() {
     personId: rita.id,
     tokenId: agent.token.id,
     passkeyId: passkey.id,
+    deviceId: device.id,
   };
 }
 
@@ -132,6 +143,7 @@ function attacks(x: Ids, ws: string): Record<string, Call[]> {
     "app/api/grants/[id]/route.ts": [["DELETE", `/api/grants/${x.grantId}`]],
     "app/api/invites/[id]/route.ts": [["DELETE", `/api/invites/${x.inviteId}`]],
     "app/api/passkeys/[id]/route.ts": [["DELETE", `/api/passkeys/${x.passkeyId}`]],
+    "app/api/me/push/[id]/route.ts": [["DELETE", `/api/me/push/${x.deviceId}`]],
     "app/api/people/[id]/deactivate/route.ts": [["POST", `/api/people/${x.personId}/deactivate`, {}]],
     "app/api/people/[id]/role/route.ts": [["POST", `/api/people/${x.personId}/role`, { root: ws, role: "owner" }]],
     "app/api/permissions/[id]/reply/route.ts": [["POST", `/api/permissions/${x.requestId}/reply`, { reply: "once" }]],
@@ -200,6 +212,7 @@ async function snapshot() {
     memberships: await db.membership.findMany({ orderBy: [{ userId: "asc" }, { root: "asc" }] }),
     tokens: await db.apiToken.findMany(order),
     passkeys: await db.passkey.findMany(order),
+    devices: await db.pushSubscription.findMany(order),
     links: await db.oneTimeLink.findMany(order),
     audit: await db.auditEntry.count(),
   });

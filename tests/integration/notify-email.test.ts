@@ -265,7 +265,7 @@ describe("each person's choices and the policy's timing", () => {
     await person("owner", "olga@example.com");
     const off = await api.call("PUT", "/api/me/notifications", { email: false, events: ["waiting"] }, ada);
     expect(off.status, JSON.stringify(off.body)).toBe(200);
-    expect(off.body.choices).toEqual({ email: false, slack: true, events: ["waiting"] });
+    expect(off.body.choices).toEqual({ email: false, slack: true, push: true, ntfyTopic: null, events: ["waiting"] });
     expect(off.body.channels.email).toEqual({ available: true, address: "ada@example.com" });
     await pendingPlan();
     await drained(r);
@@ -291,6 +291,21 @@ describe("each person's choices and the policy's timing", () => {
     expect(JSON.stringify(timing.body)).toMatch(/escalateAfterMinutes/);
     const policy = await api.call("GET", `/api/policies?workspace=${encodeURIComponent(api.workspace)}`);
     expect(policy.body.notify).toEqual({ remindAfterMinutes: 15, escalateAfterMinutes: 60, slackChannel: null });
+    // A field left out stays as it is: setting the reminder does not turn the workspace's Slack channel off.
+    const put = (notify: Record<string, unknown>) =>
+      api.call("PUT", "/api/policies", {
+        workspace: api.workspace,
+        approvals: 1,
+        allowSelfApproval: true,
+        paths: [],
+        notify,
+      });
+    expect((await put({ slackChannel: "C0PLANS" })).status).toBe(200);
+    expect((await put({ remindAfterMinutes: 10 })).body.notify).toEqual({
+      remindAfterMinutes: 10,
+      escalateAfterMinutes: 60,
+      slackChannel: "C0PLANS",
+    });
     // A member cannot set a workspace's timing: it is an owner's setting, like the rest of the policy.
     const mel = await person("member", "mel@example.com");
     const asMember = await api.call(

@@ -78,14 +78,16 @@ async function send(payload: unknown, opts: { at?: number; signature?: string; s
 
 const status = async (reviewId: string) => (await api.t.db.review.findUnique({ where: { id: reviewId } }))?.status;
 
-/** A Slack user links to a person the only way there is: a press, the ephemeral link, and the person signed in. */
-async function link(slackUser: string, as: { cookie: string }, reviewId: string) {
+/** The one-time code Slack shows a Slack user who presses a button before linking. */
+async function codeFor(slackUser: string, reviewId: string) {
   const before = slack.of("chat.postEphemeral").length;
   expect((await send(press(slackUser, "plangate-approve", reviewId))).status).toBe(200);
   const [said] = (await slack.waitFor("chat.postEphemeral", before + 1)).slice(before);
   expect(said?.args.user).toBe(slackUser);
-  const code = String(said?.args.text).match(/\/account\/slack\?code=([\w-]+)/)?.[1];
-  expect(code).toBeTruthy();
+  return String(said?.args.text).match(/\/account\/slack\?code=([\w-]+)/)?.[1] ?? "";
+}
+
+const linkWith = async (code: string, as: { cookie: string }) => {
   const res = await linkRoute.POST(
     new Request("http://127.0.0.1:3000/api/integrations/slack/link", {
       method: "POST",
@@ -94,8 +96,19 @@ async function link(slackUser: string, as: { cookie: string }, reviewId: string)
     }),
     {},
   );
-  expect(res.status, await res.clone().text()).toBe(200);
-  return code as string;
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+/**
+ * A Slack user links to a person the only way there is: a press, the ephemeral link, the person signed in, and
+ * Slack saying that Slack user's email is the person's.
+ */
+async function link(slackUser: string, as: { cookie: string; email: string }, reviewId: string) {
+  if (!slack.emails.has(slackUser)) slack.emails.set(slackUser, as.email);
+  const code = await codeFor(slackUser, reviewId);
+  const linked = await linkWith(code, as);
+  expect(linked.status, JSON.stringify(linked.body)).toBe(200);
+  return code;
 }
 
 const posted = (n: number) => slack.waitFor("chat.postMessage", n);
@@ -216,15 +229,37 @@ describe("Slack", () => {
 
     // A link code works once, for a person signed in as themselves.
     const code = await link("UBO", await person("reviewer", "cy@example.com"), reviewId);
-    const again = await linkRoute.POST(
+    expect((await linkWith(code, ada)).status).toBe(404);
+  });
+
+  it("a link made for someone else's Slack account does not link to you: a stranger cannot decide as a reviewer", async () => {
+    await setPolicy({ notify: { slackChannel: "dm" } });
+    const ada = await person("reviewer", "ada@example.com");
+    const { reviewId } = await pendingPlan();
+    // Mallory, in the Slack workspace but no Plangate person, presses a button and sends Ada the link he was shown.
+    slack.emails.set("UMAL", "mallory@example.net");
+    const code = await codeFor("UMAL", reviewId);
+    const tricked = await linkWith(code, ada);
+    expect(tricked.status).toBe(403);
+    expect(JSON.stringify(tricked.body)).toMatch(/email is not yours/);
+    expect(await api.t.db.slackLink.count({ where: { userId: { not: null } } })).toBe(0);
+    expect((await send(press("UMAL", "plangate-approve", reviewId))).status).toBe(200);
+    expect(await status(reviewId)).toBe("pending");
+    // A Slack app that may not read emails links nobody.
+    const quiet = await codeFor("UQUIET", reviewId);
+    expect((await linkWith(quiet, ada)).status).toBe(403);
+    // Ada's own Slack account links, and she can take it back: her presses then decide nothing.
+    await link("UADA", ada, reviewId);
+    const off = await linkRoute.DELETE(
       new Request("http://127.0.0.1:3000/api/integrations/slack/link", {
-        method: "POST",
-        headers: { "content-type": "application/json", cookie: ada.cookie },
-        body: JSON.stringify({ code }),
+        method: "DELETE",
+        headers: { cookie: ada.cookie },
       }),
       {},
     );
-    expect(again.status).toBe(404);
+    expect(await off.json()).toEqual({ unlinked: 1 });
+    expect((await send(press("UADA", "plangate-approve", reviewId))).status).toBe(200);
+    expect(await status(reviewId)).toBe("pending");
   });
 
   it("Request changes opens a dialog; its feedback sends the plan back to the agent, signed via Slack", async () => {

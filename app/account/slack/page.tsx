@@ -1,5 +1,7 @@
 import { LinkSlackButton } from "@/components/link-slack-button";
+import { getDb } from "@/lib/db/client";
 import { pageActor } from "@/lib/http/page-actor";
+import { describeLinkCode } from "@/lib/notify/link-slack";
 
 export const dynamic = "force-dynamic";
 
@@ -9,6 +11,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 export default async function LinkSlackPage({ searchParams }: { searchParams: Search }) {
   const actor = await pageActor();
   const code = (await searchParams).code;
+  const slackUser = typeof code === "string" ? await describeLinkCode(getDb(), code) : null;
   return (
     <section aria-labelledby="slack-title" className="flex flex-col gap-3">
       <h1 id="slack-title" className="text-xl font-semibold">

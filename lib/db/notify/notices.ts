@@ -47,16 +47,16 @@ export async function withdrawNotices(conn: Conn, itemId: string, at: Date): Pro
 }
 
 /**
- * The people told that an item waits: their notice went out, or is going out now (claimed). They are who hear it
+ * The people told that an item waits, on any channel: their notice went out, or is going out now (claimed). They hear it
  * was decided; one whose notice is still waiting to be sent has it withdrawn instead.
  */
-export async function listNoticedPeople(conn: Conn, itemId: string, channel: string, now: Date): Promise<string[]> {
+export async function listNoticedPeople(conn: Conn, itemId: string, now: Date): Promise<string[]> {
   const rows = await kysely(conn)
     .selectFrom("Notice")
     .select("userId")
     .distinct()
     .where("itemId", "=", itemId)
-    .where("channel", "=", channel)
+    .where("userId", "is not", null)
     .where("kind", "in", ["waiting", "reminder", "escalation"])
     .where((eb) =>
       eb.or([eb("status", "=", "sent"), eb.and([eb("status", "=", "pending"), eb("leaseUntil", ">=", now)])]),

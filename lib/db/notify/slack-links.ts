@@ -26,22 +26,34 @@ export async function saveLinkCode(conn: Conn, slackUser: string, codeHash: stri
     .execute();
 }
 
-/** The Slack user whose unexpired code this is; their link is now to `userId` and the code is spent. */
-export async function spendLinkCode(conn: Conn, codeHash: string, userId: string, now: Date): Promise<string | null> {
+/** The Slack user ("team:user") whose unexpired code this is, or null. */
+export async function findCodeOwner(conn: Conn, codeHash: string, now: Date): Promise<string | null> {
   const row = await kysely(conn)
     .selectFrom("SlackLink")
     .select("slackUser")
     .where("codeHash", "=", codeHash)
     .where("codeExpiresAt", ">", now)
     .executeTakeFirst();
-  if (!row) return null;
+  return row?.slackUser ?? null;
+}
+
+/** Ends every link of this person's: their Slack buttons decide nothing and nothing goes to their Slack user. */
+export async function unlinkSlackOf(conn: Conn, userId: string): Promise<number> {
+  const r = await kysely(conn).deleteFrom("SlackLink").where("userId", "=", userId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** The Slack user whose unexpired code this is; their link is now to `userId` and the code is spent. */
+export async function spendLinkCode(conn: Conn, codeHash: string, userId: string, now: Date): Promise<string | null> {
+  const slackUser = await findCodeOwner(conn, codeHash, now);
+  if (!slackUser) return null;
   const r = await kysely(conn)
     .updateTable("SlackLink")
     .set({ userId, linkedAt: now, codeHash: null, codeExpiresAt: null })
-    .where("slackUser", "=", row.slackUser)
+    .where("slackUser", "=", slackUser)
     .where("codeHash", "=", codeHash)
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1 ? row.slackUser : null;
+  return Number(r.numUpdatedRows) === 1 ? slackUser : null;
 }
 
 /** Each of these people's linked Slack user id (the user part, what a mention or a direct message names). */

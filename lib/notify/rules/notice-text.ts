@@ -23,6 +23,8 @@ export type NoticeFacts = {
 
 const WHAT: Record<string, string> = {
   "plan-review": "A plan",
+  // Answered from its team's mailbox, by its lead's people: never from a message's button.
+  "teammate-plan": "A teammate's plan",
   permission: "A permission ask",
   question: "A question",
 };

@@ -3,6 +3,8 @@ import {
   DEFAULT_CHOICES,
   DEFAULT_NOTIFY,
   dueFollowUp,
+  followUpsDone,
+  applyNotifyChange,
   notifyChoicesSchema,
   notifyPolicyOf,
   notifyPolicySchema,
@@ -72,15 +74,53 @@ describe("a person's choices", () => {
       events: [],
     });
     expect(notifyChoicesSchema.safeParse({ email: true, events: ["everything"] }).success).toBe(false);
+    // A topic, never an address: the ntfy server is the operator's.
+    expect(notifyChoicesSchema.safeParse({ email: true, ntfyTopic: "https://evil.test/x", events: [] }).success).toBe(
+      false,
+    );
+    expect(notifyChoicesSchema.parse({ email: true, ntfyTopic: "ada-plans", events: [] }).ntfyTopic).toBe("ada-plans");
   });
   it.each([
     ["waiting", "email", DEFAULT_CHOICES, true],
-    ["escalation", "email", { email: true, slack: false, events: ["reminder" as const] }, true],
-    ["escalation", "email", { email: true, slack: true, events: ["waiting" as const] }, false],
-    ["decided", "email", { email: false, slack: true, events: DEFAULT_CHOICES.events }, false],
-    ["decided", "slack", { email: false, slack: true, events: DEFAULT_CHOICES.events }, true],
-    ["waiting", "slack", { email: true, slack: false, events: DEFAULT_CHOICES.events }, false],
+    ["escalation", "email", { ...DEFAULT_CHOICES, slack: false, events: ["reminder" as const] }, true],
+    ["escalation", "email", { ...DEFAULT_CHOICES, events: ["waiting" as const] }, false],
+    ["decided", "email", { ...DEFAULT_CHOICES, email: false }, false],
+    ["decided", "slack", { ...DEFAULT_CHOICES, email: false }, true],
+    ["waiting", "slack", { ...DEFAULT_CHOICES, slack: false }, false],
+    ["waiting", "push", { ...DEFAULT_CHOICES, push: false }, false],
+    ["waiting", "ntfy", DEFAULT_CHOICES, false],
+    ["waiting", "ntfy", { ...DEFAULT_CHOICES, ntfyTopic: "ada-plans" }, true],
   ] as const)("%s on %s with %j: %s", (kind, channel, choices, want) => {
     expect(wants(choices, channel, kind)).toBe(want);
+  });
+});
+
+describe("applyNotifyChange", () => {
+  const now = { remindAfterMinutes: 10, escalateAfterMinutes: 45, slackChannel: "C0PLANS" };
+  it.each([
+    ["a field left out stays as it is in force", { remindAfterMinutes: 5 }, { ...now, remindAfterMinutes: 5 }],
+    ["null turns a step off", { escalateAfterMinutes: null }, { ...now, escalateAfterMinutes: null }],
+    ["nothing named changes nothing", {}, now],
+    ["the channel alone", { slackChannel: "dm" }, { ...now, slackChannel: "dm" }],
+    [
+      "an escalation before the reminder in force",
+      { escalateAfterMinutes: 5 },
+      "escalateAfterMinutes must be later than remindAfterMinutes",
+    ],
+  ])("%s", (_name, change, want) => {
+    expect(applyNotifyChange(now, change)).toEqual(want);
+  });
+});
+
+describe("followUpsDone", () => {
+  it.each([
+    [{}, [], false],
+    [{}, ["reminder"], false],
+    [{}, ["escalation"], true],
+    [{ escalateAfterMinutes: null }, ["reminder"], true],
+    [{ escalateAfterMinutes: null }, [], false],
+    [{ escalateAfterMinutes: null, remindAfterMinutes: null }, [], true],
+  ] as const)("%j with %j sent: %s", (policy, sent, done) => {
+    expect(followUpsDone({ ...DEFAULT_NOTIFY, ...policy }, new Set(sent))).toBe(done);
   });
 });

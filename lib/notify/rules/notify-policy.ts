@@ -31,8 +31,7 @@ export const DEFAULT_NOTIFY: NotifyPolicy = { remindAfterMinutes: 15, escalateAf
 
 const minutes = z.number().int().min(1, "at least 1 minute").max(10_080, "at most a week (10080 minutes)").nullable();
 
-/** The `notify` field of PUT /api/policies. */
-export const notifyPolicySchema = z
+const notifyFields = z
   .object({
     remindAfterMinutes: minutes.optional(),
     escalateAfterMinutes: minutes.optional(),
@@ -42,13 +41,31 @@ export const notifyPolicySchema = z
       .nullable()
       .optional(),
   })
-  .strict()
+  .strict();
+
+const inOrder = (n: NotifyPolicy) =>
+  n.remindAfterMinutes === null || n.escalateAfterMinutes === null || n.escalateAfterMinutes > n.remindAfterMinutes;
+const ORDER = "escalateAfterMinutes must be later than remindAfterMinutes";
+
+/** The `notify` field of PUT /api/policies: the fields it names; the others stay as they are in force. */
+export const notifyChangeSchema = notifyFields;
+export type NotifyChange = z.output<typeof notifyFields>;
+
+/** A change applied to the timing in force, or why the result will not do. */
+export function applyNotifyChange(now: NotifyPolicy, change: NotifyChange): NotifyPolicy | string {
+  const next: NotifyPolicy = {
+    remindAfterMinutes: change.remindAfterMinutes === undefined ? now.remindAfterMinutes : change.remindAfterMinutes,
+    escalateAfterMinutes:
+      change.escalateAfterMinutes === undefined ? now.escalateAfterMinutes : change.escalateAfterMinutes,
+    slackChannel: change.slackChannel === undefined ? now.slackChannel : change.slackChannel,
+  };
+  return inOrder(next) ? next : ORDER;
+}
+
+/** A whole stored policy: what is left out is the default. */
+export const notifyPolicySchema = notifyFields
   .transform((n): NotifyPolicy => ({ ...DEFAULT_NOTIFY, ...n }))
-  .refine(
-    (n) =>
-      n.remindAfterMinutes === null || n.escalateAfterMinutes === null || n.escalateAfterMinutes > n.remindAfterMinutes,
-    { message: "escalateAfterMinutes must be later than remindAfterMinutes", path: ["escalateAfterMinutes"] },
-  );
+  .refine(inOrder, { message: ORDER, path: ["escalateAfterMinutes"] });
 
 /** The stored JSON as a policy; anything unreadable (an older or damaged row) reads as the defaults. */
 export function notifyPolicyOf(json: string | null | undefined): NotifyPolicy {
@@ -78,25 +95,60 @@ export function dueFollowUp(input: {
   return null;
 }
 
-/** A person's choices; with none saved, email and Slack (once linked) carry every event. */
-export type NotifyChoices = { email: boolean; slack: boolean; events: readonly NotifyEvent[] };
-export const DEFAULT_CHOICES: NotifyChoices = { email: true, slack: true, events: [...NOTIFY_EVENTS] };
+/** Whether no follow-up can come any more: escalated, or the escalation is off and the reminder sent or off too. */
+export function followUpsDone(policy: NotifyPolicy, sent: ReadonlySet<"reminder" | "escalation">): boolean {
+  if (sent.has("escalation")) return true;
+  return policy.escalateAfterMinutes === null && (sent.has("reminder") || policy.remindAfterMinutes === null);
+}
 
-/** The body of PUT /api/me/notifications (Slack left out: as it was). */
+/**
+ * A person's choices; with none saved, email, Slack (once linked) and push (on the devices they turned it on for)
+ * carry every event. ntfy carries them once they pick a topic.
+ */
+export type NotifyChoices = {
+  email: boolean;
+  slack: boolean;
+  push: boolean;
+  ntfyTopic: string | null;
+  events: readonly NotifyEvent[];
+};
+export const DEFAULT_CHOICES: NotifyChoices = {
+  email: true,
+  slack: true,
+  push: true,
+  ntfyTopic: null,
+  events: [...NOTIFY_EVENTS],
+};
+
+export type NotifyChannel = "email" | "slack" | "push" | "ntfy";
+
+/** The body of PUT /api/me/notifications (a channel left out stays as it was). */
 export const notifyChoicesSchema = z
   .object({
     email: z.boolean(),
     slack: z.boolean().optional(),
+    push: z.boolean().optional(),
+    // Only a topic: the ntfy server is the operator's (PLANGATE_NTFY_URL), never an address a person names.
+    ntfyTopic: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "an ntfy topic: 1 to 64 letters, digits, _ or -")
+      .nullable()
+      .optional(),
     events: z.array(z.enum(NOTIFY_EVENTS)).max(NOTIFY_EVENTS.length),
   })
   .strict()
   .transform((c) => ({
     email: c.email,
     ...(c.slack === undefined ? {} : { slack: c.slack }),
+    ...(c.push === undefined ? {} : { push: c.push }),
+    ...(c.ntfyTopic === undefined ? {} : { ntfyTopic: c.ntfyTopic }),
     events: NOTIFY_EVENTS.filter((e) => c.events.includes(e)),
   }));
 
+export type ChoicesChange = z.output<typeof notifyChoicesSchema>;
+
 /** Whether a person with these choices hears this notice on this channel. */
-export function wants(choices: NotifyChoices, channel: "email" | "slack", kind: NoticeKind): boolean {
-  return choices[channel] && choices.events.includes(EVENT_OF[kind]);
+export function wants(choices: NotifyChoices, channel: NotifyChannel, kind: NoticeKind): boolean {
+  const on = channel === "ntfy" ? choices.ntfyTopic !== null : choices[channel];
+  return on && choices.events.includes(EVENT_OF[kind]);
 }

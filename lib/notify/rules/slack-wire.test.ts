@@ -89,7 +89,10 @@ describe("the message", () => {
     link: "https://desk.example.test/desk?item=rev_1",
   };
   it("escapes what an agent or a title controls, so it cannot ping a channel or hide a link", () => {
-    const text = JSON.stringify(slackMessage(facts, "rev_1").blocks);
+    const message = slackMessage(facts, "rev_1");
+    // The top-level text is the notification's preview: escaped like the blocks.
+    expect(message.text).not.toMatch(/<!channel>|<https:/);
+    const text = JSON.stringify(message.blocks);
     expect(text).not.toContain("<!channel>");
     expect(text).not.toContain("<https://evil.test");
     expect(text).toContain("&lt;!channel&gt; &amp; &lt;https://evil.test|click&gt;");
@@ -100,6 +103,12 @@ describe("the message", () => {
     expect(ids(facts)).toEqual(["plangate-approve", "plangate-changes", "plangate-open"]);
     expect(ids({ ...facts, kind: "decided", decision: { word: "approve", by: "Ada" } })).toEqual(["plangate-open"]);
     expect(ids({ ...facts, itemKind: "permission" })).toEqual(["plangate-open"]);
+  });
+  it("stays within Slack's 3000 characters however long a workspace path an agent sends", () => {
+    const long = slackMessage({ ...facts, workspace: `/${"a".repeat(4000)}` }, "rev_1", Array(60).fill("UADA"));
+    const section = (long.blocks[0] as unknown as { text: { text: string } }).text.text;
+    expect(section.length).toBeLessThanOrEqual(3000);
+    expect(section).toMatch(/and 20 more$/);
   });
   it("names the people it is for by their Slack ids", () => {
     expect(JSON.stringify(slackMessage(facts, "rev_1", ["UADA", "UBO"]).blocks)).toContain("For <@UADA>, <@UBO>");

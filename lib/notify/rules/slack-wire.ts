@@ -96,6 +96,9 @@ const mrkdwn = (text: string) => text.replace(/[&<>]/g, (c) => escapeHtml(c));
 
 type Block = { type: string } & Record<string, unknown>;
 
+const SECTION_MAX = 2900;
+const MAX_MENTIONS = 40;
+
 /**
  * The message about an item: what it is, who asked, what is still needed, the people who can act on it (mentioned
  * by their Slack id when linked), and its buttons. Decided, it keeps its words and loses its buttons.
@@ -105,12 +108,15 @@ export function slackMessage(
   itemId: string,
   mention: readonly string[] = [],
 ): { text: string; blocks: Block[] } {
-  const text = noticeSubject(f);
+  // The top-level text is what Slack shows in a notification's preview: escaped like the blocks.
+  const text = mrkdwn(noticeSubject(f));
   const lines = noticeLines(f).slice(0, -2).filter(Boolean).map(mrkdwn);
-  const who = mention.length ? `\nFor ${mention.map((id) => `<@${id}>`).join(", ")}` : "";
-  const blocks: Block[] = [
-    { type: "section", text: { type: "mrkdwn", text: `*${mrkdwn(text)}*\n${lines.join("\n")}${who}` } },
-  ];
+  const named = mention.slice(0, MAX_MENTIONS);
+  const more = mention.length > named.length ? ` and ${mention.length - named.length} more` : "";
+  const who = named.length ? `\nFor ${named.map((id) => `<@${id}>`).join(", ")}${more}` : "";
+  // Slack refuses a section over 3000 characters (a workspace path is an agent's word, up to 4096): cut, never fail.
+  const body = `*${text}*\n${lines.join("\n")}`.slice(0, SECTION_MAX - who.length);
+  const blocks: Block[] = [{ type: "section", text: { type: "mrkdwn", text: `${body}${who}` } }];
   const open = {
     type: "button",
     action_id: "plangate-open",

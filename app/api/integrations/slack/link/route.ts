@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { json, parseBody, route } from "@/lib/http/route";
-import { linkSlack } from "@/lib/notify/link-slack";
+import { linkSlack, unlinkSlack } from "@/lib/notify/link-slack";
 import { slackLinkBody } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -9,3 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = route("identified", async (req, _ctx, actor) =>
   json(await linkSlack(getDb(), actor, (await parseBody(req, slackLinkBody)).code)),
 );
+
+/** Unlinks the signed-in person's Slack account: its buttons decide nothing any more. */
+export const DELETE = route("identified", async (_req, _ctx, actor) => json(await unlinkSlack(getDb(), actor)));

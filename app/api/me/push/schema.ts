@@ -1,0 +1,1 @@
+export { pushSubscriptionBody } from "@/lib/notify/manage-push";
