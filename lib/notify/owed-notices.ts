@@ -88,12 +88,12 @@ export async function noticesAbout(
     createdAt: now,
     finishedAt: null,
   });
+  const choiceOf = (userId: string) => choices.get(userId) ?? DEFAULT_CHOICES;
   const email = emailConfigured(env)
     ? who
-        .filter((p) => p.email && wants(choices.get(p.userId) ?? DEFAULT_CHOICES, "email", item.kind))
+        .filter((p) => p.email && wants(choiceOf(p.userId), "email", item.kind))
         .map((p) => row(p.userId, p.userId, "email", p.email, { facts, name: p.name, thread }))
     : [];
-  const choiceOf = (userId: string) => choices.get(userId) ?? DEFAULT_CHOICES;
   // Each device the person turned push on for; the phone shows one notice per item, replaced by the next.
   const pushing = pushConfigured(env) ? who.filter((p) => wants(choiceOf(p.userId), "push", item.kind)) : [];
   const devices = await listPushSubscriptionsOf(

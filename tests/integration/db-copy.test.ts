@@ -188,6 +188,45 @@ describe.skipIf(!onPostgres)("db:copy: a SQLite database into an empty PostgreSQ
         transports: "internal",
       },
     });
+    // Issue 46: a person's choices, a device taking push, a linked Slack user, a signed request seen, a notice sent.
+    await source.notifyPreference.create({
+      data: {
+        userId: owner.id,
+        email: false,
+        slack: true,
+        push: true,
+        ntfyTopic: "owner-plans",
+        events: '["waiting"]',
+      },
+    });
+    await source.pushSubscription.create({
+      data: {
+        id: "psh_1",
+        userId: owner.id,
+        endpoint: "https://fcm.googleapis.com/fcm/send/x",
+        p256dh: "k",
+        auth: "a",
+      },
+    });
+    await source.slackLink.create({ data: { slackUser: "T1:U1", userId: owner.id, linkedAt: new Date() } });
+    await source.seenRequest.create({ data: { key: "slack:v0=abc", expiresAt: new Date(Date.now() + 60_000) } });
+    await source.notice.create({
+      data: {
+        id: "ntc_1",
+        key: `${anyReview.id}|${owner.id}|email|waiting`,
+        itemId: anyReview.id,
+        sessionId: anyReview.sessionId,
+        userId: owner.id,
+        channel: "email",
+        kind: "waiting",
+        status: "sent",
+        address: "owner@example.com",
+        body: "{}",
+        attempts: 1,
+        ref: "<ntc_1@plangate>",
+        finishedAt: new Date(),
+      },
+    });
 
     // A webhook delivery with one failed attempt (nothing listens on port 1), and outbox rows not yet fanned out.
     Object.assign(process.env, {
