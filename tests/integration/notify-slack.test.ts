@@ -55,12 +55,17 @@ afterEach(async () => {
 
 const { person, setPolicy } = policyKit(() => api);
 
-async function pendingPlan(title = "Ping route") {
+/** A plan waiting on review; `revises`: after a decision the agent submits a second version (else it finishes). */
+async function pendingPlan(title = "Ping route", revises = true) {
   const res = await api.call("POST", "/api/sessions", {
     title,
     workspace: api.workspace,
     model: "scripted",
-    script: [exitWith("# Add a ping route\n\n1. Change src/app.ts\n"), exitWith("# v2\n\n1. x\n"), { text: "done" }],
+    script: [
+      exitWith("# Add a ping route\n\n1. Change src/app.ts\n"),
+      ...(revises ? [exitWith("# v2\n\n1. x\n")] : []),
+      { text: "done" },
+    ],
     mode: "plan",
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -169,10 +174,17 @@ describe("Slack", () => {
     const bo = await person("reviewer", "bo@example.com");
     await person("reviewer", "cy@example.com");
     const first = await pendingPlan("First");
-    // Nobody is linked yet: a direct message has nowhere to go, so none is sent.
+    // Nobody is linked yet: a direct message has nowhere to go, so none is sent (once its ask is fanned out).
+    await waitFor("the first plan's ask fanned out", async () => {
+      await runner.sweep();
+      await runner.settled();
+      return (await api.t.db.eventOutbox.count()) === 0;
+    });
+    expect(slack.of("chat.postMessage")).toHaveLength(0);
     await link("UADA", ada, first.reviewId);
     await link("UBO", bo, first.reviewId);
-    const { reviewId } = await pendingPlan("Second");
+    // Once approved the agent finishes: no second version comes to add messages of its own.
+    const { sessionId, reviewId } = await pendingPlan("Second", false);
     const dms = await posted(2);
     expect(dms.map((m) => m.args.channel).sort()).toEqual(["UADA", "UBO"]);
     expect(dms.every((m) => !textOf(m).includes("<@"))).toBe(true);
@@ -187,7 +199,9 @@ describe("Slack", () => {
     const updates = await slack.waitFor("chat.update", 4);
     expect(updates.map((u) => u.args.channel).sort()).toEqual(["UADA", "UADA", "UBO", "UBO"]);
     expect(new Set(updates.map((u) => u.args.text))).toEqual(new Set(["Approved by bo via Slack: Second"]));
-    expect(slack.of("chat.postMessage")).toHaveLength(4);
+    await settle(api, sessionId);
+    const all = slack.of("chat.postMessage").map((m) => `${m.args.channel} ${m.args.text}`);
+    expect(all, all.join(" / ")).toHaveLength(4);
   });
 
   it("refuses a bad signature, an old timestamp and a replayed press, changing nothing", async () => {
